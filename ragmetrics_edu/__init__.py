@@ -1,0 +1,24 @@
+"""ragmetrics-edu: RAG evaluation metrics worked step by step, for teaching.
+
+``from ragmetrics_edu import metrics`` gives every metric; ``examples`` the decks'
+worked examples. Submodules load on first use so ``import ragmetrics_edu`` stays fast.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from .errors import InputError, RagMetricsError
+from .results import MetricResult
+
+__version__ = "0.1.0"
+__all__ = ["InputError", "MetricResult", "RagMetricsError", "__version__", "embeddings", "examples", "metrics", "ranking"]
+
+_LAZY = {"metrics", "examples", "embeddings", "ranking", "cli"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        return importlib.import_module(f".{name}", __name__)
+    raise AttributeError(f"module 'ragmetrics_edu' has no attribute {name!r}")

@@ -1,0 +1,29 @@
+"""Every metric as a pure function of verdicts, statements or texts.
+
+Each returns a :class:`~ragmetrics_edu.results.MetricResult` with the score and every
+intermediate value. Importing this module is cheap: no pandas, numpy or matplotlib.
+"""
+
+from ..ranking import (
+    average_precision,
+    mean_reciprocal_rank,
+    ndcg_at_k,
+    precision_at_k,
+    recall_at_k,
+    reciprocal_rank,
+)
+from .context_precision import context_precision, context_precision_batch
+from .correctness import answer_correctness, f_beta
+from .embedding import answer_relevancy_embedding, semantic_similarity
+from .entities import context_entity_recall, normalize_entity
+from .statements import answer_relevancy, context_recall, contextual_relevancy, faithfulness
+
+__all__ = [
+    "answer_correctness", "answer_relevancy", "answer_relevancy_embedding", "average_precision",
+    "context_entity_recall", "context_precision", "context_precision_batch", "context_recall",
+    "contextual_relevancy", "f_beta", "faithfulness", "mean_reciprocal_rank", "ndcg_at_k",
+    "normalize_entity", "precision_at_k", "recall_at_k", "reciprocal_rank", "semantic_similarity",
+]
+
+#: The names ``evaluate`` and the CLI accept, mapped to their functions.
+REGISTRY = {name: globals()[name] for name in __all__ if name not in ("f_beta", "normalize_entity", "context_precision_batch")}

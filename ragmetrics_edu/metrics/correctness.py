@@ -1,0 +1,104 @@
+"""Answer correctness (Ragas): factual overlap with the ground truth, blended with
+semantic similarity.
+
+A judge sorts statements into TP (in the answer and supported by the ground truth),
+FP (in the answer, not supported) and FN (in the ground truth, missing from the answer).
+
+    F_beta = (1 + b^2) TP / ((1 + b^2) TP + b^2 FN + FP)      (F1 = TP / (TP + (FP + FN)/2))
+    score  = (w_f * F_beta + w_s * similarity) / (w_f + w_s),  default weights (0.75, 0.25)
+
+Both lists empty gives F = 1 (nothing to get wrong), as Ragas 0.4 does (PEERS.md).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Sequence
+
+from ..errors import InputError
+from ..results import MetricResult, fmt
+from ..validate import probability, text_list
+
+
+def _weights(value: Any) -> tuple[float, float]:
+    ok = (isinstance(value, Sequence) and not isinstance(value, str) and len(value) == 2
+          and all(isinstance(w, (int, float)) and not isinstance(w, bool) and math.isfinite(w) and w >= 0 for w in value)
+          and sum(value) > 0)
+    if not ok:
+        raise InputError("weights", "two non-negative numbers (factual, semantic), not both zero", value)
+    return float(value[0]), float(value[1])
+
+
+def f_beta(tp: int, fp: int, fn: int, beta: float = 1.0) -> float:
+    """F-beta from counts; no statements at all gives 1.0."""
+    b2 = beta * beta
+    denominator = (1 + b2) * tp + b2 * fn + fp
+    return 1.0 if denominator == 0 else (1 + b2) * tp / denominator
+
+
+def answer_correctness(
+    tp: Sequence[str],
+    fp: Sequence[str],
+    fn: Sequence[str],
+    similarity: float | None = None,
+    weights: Sequence[float] = (0.75, 0.25),
+    *,
+    beta: float = 1.0,
+    answer: str | None = None,
+    ground_truth: str | None = None,
+    embedder: Any = None,
+    threshold: float | None = None,
+) -> MetricResult:
+    """Blend the F-beta of the TP/FP/FN statement lists with a semantic similarity.
+
+    ``similarity``: a cosine you already have; else it is computed from ``answer`` and
+    ``ground_truth`` with ``embedder`` (offline default). Not needed when the semantic
+    weight is 0.
+    """
+    lists = {name: text_list(name, value) for name, value in (("tp", tp), ("fp", fp), ("fn", fn))}
+    w_f, w_s = _weights(weights)
+    if isinstance(beta, bool) or not isinstance(beta, (int, float)) or not beta > 0:
+        raise InputError("beta", "a positive number", beta)
+    notes: list[str] = []
+    sim_result = None
+    if w_s == 0:
+        sim = 0.0 if similarity is None else float(similarity)
+        notes.append("The semantic weight is 0, so the similarity does not enter the score.")
+    elif similarity is not None:
+        if isinstance(similarity, bool) or not isinstance(similarity, (int, float)) or not -1.0 <= similarity <= 1.0:
+            raise InputError("similarity", "a cosine similarity between -1 and 1", similarity)
+        sim = float(similarity)
+    elif answer is not None and ground_truth is not None:
+        from .embedding import semantic_similarity
+
+        sim_result = semantic_similarity(answer, ground_truth, embedder)
+        sim = sim_result.values["cosine"]
+        notes.extend(sim_result.notes)
+    else:
+        raise InputError("similarity", "a number, or answer= and ground_truth= to compute it with an embedder", similarity)
+
+    n_tp, n_fp, n_fn = (len(lists[k]) for k in ("tp", "fp", "fn"))
+    f = f_beta(n_tp, n_fp, n_fn, beta)
+    if n_tp + n_fp + n_fn == 0:
+        notes.insert(0, "No statements in TP, FP or FN: the factual part is defined as 1.")
+    score = (w_f * f + w_s * sim) / (w_f + w_s)
+    rows = [{"kind": kind.upper(), "statement": s} for kind in ("tp", "fp", "fn") for s in lists[kind]]
+    b = fmt(beta)
+    f_tex = (rf"F_{{{b}}} = \frac{{{n_tp}}}{{{n_tp} + \tfrac12({n_fp} + {n_fn})}} = {fmt(f)}" if beta == 1
+             else rf"F_{{{b}}} = \frac{{(1+{b}^2)\,{n_tp}}}{{(1+{b}^2)\,{n_tp} + {b}^2\cdot{n_fn} + {n_fp}}} = {fmt(f)}")
+    formula = (f_tex + r",\quad " + rf"\frac{{{fmt(w_f)}\times {fmt(f)} + {fmt(w_s)}\times {fmt(sim)}}}"
+               rf"{{{fmt(w_f)} + {fmt(w_s)}}} = {fmt(score)}")
+    return MetricResult(
+        metric="answer_correctness", variant="ragas", score=score, columns=("kind", "statement"), rows=rows,
+        values={"tp_count": n_tp, "fp_count": n_fp, "fn_count": n_fn, "f_beta": f, "similarity": sim,
+                "weight_factual": w_f, "weight_semantic": w_s, "beta": float(beta)},
+        formula=formula,
+        formula_general=r"\frac{w_f\,F_\beta + w_s\,\mathrm{sim}}{w_f + w_s},\; F_1 = \frac{TP}{TP + \frac12(FP+FN)}",
+        narrative=[f"TP: {n_tp} statements of the answer the ground truth supports; FP: {n_fp} it does not; "
+                   f"FN: {n_fn} statements of the ground truth the answer misses.",
+                   f"Factual score F{b} = {fmt(f)}.",
+                   f"Semantic similarity of answer and ground truth = {fmt(sim)}.",
+                   f"Weighted average with weights ({fmt(w_f)}, {fmt(w_s)}) = {fmt(score)}."],
+        notes=notes, threshold=probability("threshold", threshold),
+        inputs={**lists, "answer": answer, "ground_truth": ground_truth},
+    )

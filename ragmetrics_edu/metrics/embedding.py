@@ -1,0 +1,125 @@
+"""Embedding-based metrics: answer relevancy (Ragas' generated-question form) and
+answer semantic similarity. Both keep the cosine's parts (dot product and norms).
+
+The numbers depend on the embedder: with the offline hashing embedder they are a
+teaching stand-in, not what a neural model gives (see ``ragmetrics_edu.embeddings``).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Sequence
+
+from ..errors import InputError
+from ..embeddings import cosine_parts, embedder_name, resolve
+from ..results import MetricResult, fmt
+from ..validate import probability, text, text_list
+
+
+def _stand_in_note(embedder: Any) -> list[str]:
+    from ..embeddings import HashingEmbedder
+
+    if isinstance(embedder, HashingEmbedder):
+        return [f"Embedder: {embedder.name}, the offline teaching stand-in; a neural embedder gives "
+                "other (usually higher) similarities for paraphrases."]
+    return [f"Embedder: {embedder_name(embedder)}."]
+
+
+def answer_relevancy_embedding(
+    question: str,
+    generated_questions: Sequence[str],
+    embedder: Any = None,
+    noncommittal: bool | Sequence[bool] = False,
+    *,
+    threshold: float | None = None,
+) -> MetricResult:
+    """Ragas 0.4 answer relevancy: mean cosine of N questions generated from the answer
+    to the real question, set to 0 when every generation flagged the answer noncommittal.
+
+    ``noncommittal``: one flag for all generations, or one per generated question.
+    No generated questions gives NaN, as in Ragas. The cosine is not clipped.
+    """
+    question = text("question", question)
+    generated = text_list("generated_questions", generated_questions)
+    if isinstance(noncommittal, bool):
+        flags = [noncommittal] * len(generated)
+    elif isinstance(noncommittal, Sequence) and not isinstance(noncommittal, str) and all(isinstance(f, bool) for f in noncommittal):
+        flags = list(noncommittal)
+        if len(flags) != len(generated):
+            raise InputError("noncommittal", f"one flag per generated question ({len(generated)})", flags)
+    else:
+        raise InputError("noncommittal", "True/False or a list of bools, one per generated question", noncommittal)
+    emb = resolve(embedder)
+    notes = _stand_in_note(emb)
+    rows: list[dict[str, Any]] = []
+    if generated:
+        vectors = emb.embed([question] + generated)
+        for i, (g, vec, flag) in enumerate(zip(generated, vectors[1:], flags), start=1):
+            dot, nq, ng, cos = cosine_parts(vectors[0], vec)
+            rows.append({"i": i, "generated_question": g, "dot": dot, "norm_question": nq,
+                         "norm_generated": ng, "cosine": cos, "noncommittal": flag})
+    mean = math.fsum(r["cosine"] for r in rows) / len(rows) if rows else math.nan
+    all_noncommittal = bool(rows) and all(flags)
+    if not rows:
+        score = math.nan
+        notes.insert(0, "No generated questions: Ragas returns NaN.")
+    elif all_noncommittal:
+        score = 0.0
+        notes.insert(0, "Every generation flagged the answer noncommittal, so Ragas sets the score to 0.")
+    else:
+        score = mean
+        if any(flags):
+            notes.insert(0, "Some but not all generations flagged the answer noncommittal; Ragas 0.4 zeroes "
+                            "the score only when all of them do, so the mean stands.")
+    cos_list = " + ".join(fmt(r["cosine"]) for r in rows)
+    formula = (rf"\frac{{1}}{{{len(rows)}}}\left({cos_list}\right) = {fmt(mean)}" if rows else r"\text{no questions} \Rightarrow \mathrm{NaN}")
+    if all_noncommittal:
+        formula += r" \;\times 0 \text{ (noncommittal)} = 0"
+    return MetricResult(
+        metric="answer_relevancy_embedding", variant="ragas", score=score,
+        columns=("i", "generated_question", "dot", "norm_question", "norm_generated", "cosine", "noncommittal"),
+        rows=rows, values={"mean_cosine": mean, "n": len(rows), "all_noncommittal": all_noncommittal},
+        formula=formula,
+        formula_general=r"\frac{1}{N}\sum_{i=1}^{N}\cos(E_{g_i}, E_o) \times (1 - \text{noncommittal})",
+        narrative=[f"A judge wrote {len(rows)} questions that the answer would answer.",
+                   "Embed the real question and each generated one; cosine = dot / (|q| |g|).",
+                   "Average the cosines; if the answer was noncommittal, the score is 0."],
+        notes=notes, threshold=probability("threshold", threshold),
+        inputs={"question": question, "generated_questions": generated, "embedder": embedder_name(emb)},
+    )
+
+
+def semantic_similarity(
+    answer: str, ground_truth: str, embedder: Any = None, *, threshold: float | None = None
+) -> MetricResult:
+    """Cosine similarity of the answer's and the ground truth's embeddings (a bi-encoder).
+
+    With ``threshold`` the score becomes 1.0 when the cosine reaches it and 0.0 otherwise,
+    as Ragas does; the cosine itself stays in ``values`` and the step table.
+    """
+    answer = text("answer", answer)
+    ground_truth = text("ground_truth", ground_truth)
+    threshold = probability("threshold", threshold)
+    emb = resolve(embedder)
+    va, vg = emb.embed([answer, ground_truth])
+    dot, na, ng, cos = cosine_parts(va, vg)
+    rows = [{"quantity": "dot product", "value": dot}, {"quantity": "norm of answer", "value": na},
+            {"quantity": "norm of ground truth", "value": ng}, {"quantity": "cosine", "value": cos}]
+    notes = _stand_in_note(emb)
+    score = cos
+    formula = rf"\frac{{{fmt(dot)}}}{{{fmt(na)} \times {fmt(ng)}}} = {fmt(cos)}"
+    if threshold is not None:
+        score = 1.0 if cos >= threshold else 0.0
+        rows.append({"quantity": f"cosine >= {fmt(threshold)}", "value": score})
+        formula += rf" \;\Rightarrow\; [{fmt(cos)} \ge {fmt(threshold)}] = {fmt(score)}"
+        notes.insert(0, "With a threshold Ragas turns the similarity into 0 or 1.")
+    return MetricResult(
+        metric="semantic_similarity", variant="ragas", score=score, columns=("quantity", "value"), rows=rows,
+        values={"cosine": cos, "dot": dot, "norm_answer": na, "norm_ground_truth": ng},
+        formula=formula, formula_general=r"\cos(a, g) = \frac{E_a \cdot E_g}{\lVert E_a\rVert\,\lVert E_g\rVert}",
+        narrative=["Embed the answer and the ground truth with the same embedder.",
+                   f"Dot product {fmt(dot)}; norms {fmt(na)} and {fmt(ng)}.",
+                   f"Cosine = {fmt(dot)} / ({fmt(na)} × {fmt(ng)}) = {fmt(cos)}."],
+        notes=notes, threshold=threshold,
+        inputs={"answer": answer, "ground_truth": ground_truth, "embedder": embedder_name(emb)},
+    )

@@ -1,0 +1,87 @@
+"""Context entity recall (Ragas): how many of the reference's entities the context names.
+
+    score = |set(context entities) ∩ set(reference entities)| / (|set(reference entities)| + 1e-8)
+
+Ragas matches entities as exact strings, so "Brasília" and "Brasilia" differ. With
+``normalize=True`` both lists are compared after folding case, stripping accents and
+collapsing whitespace; the step table shows each entity's key so the effect is visible.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Any, Sequence
+
+from ..results import MetricResult, fmt
+from ..validate import probability, text_list
+
+EPSILON = 1e-8
+_SPACE = re.compile(r"\s+")
+
+
+def normalize_entity(entity: str) -> str:
+    """Case-folded, accent-free, single-spaced form of an entity."""
+    decomposed = unicodedata.normalize("NFKD", entity)
+    bare = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    return _SPACE.sub(" ", bare).strip().casefold()
+
+
+def context_entity_recall(
+    reference_entities: Sequence[str],
+    context_entities: Sequence[str],
+    *,
+    normalize: bool = False,
+    threshold: float | None = None,
+) -> MetricResult:
+    """Share of the distinct reference entities that also appear among the context's.
+
+    No reference entities gives 0.0 (Ragas: 0 / (0 + 1e-8)).
+    """
+    reference = text_list("reference_entities", reference_entities)
+    context = text_list("context_entities", context_entities)
+    key = normalize_entity if normalize else (lambda e: e)
+    ref_keys: dict[str, str] = {}
+    for e in reference:
+        ref_keys.setdefault(key(e), e)
+    ctx_keys: dict[str, str] = {}
+    for e in context:
+        ctx_keys.setdefault(key(e), e)
+    rows: list[dict[str, Any]] = []
+    for k, e in ref_keys.items():
+        rows.append({"entity": e, "key": k, "in_reference": 1, "in_context": int(k in ctx_keys),
+                     "context_form": ctx_keys.get(k)})
+    for k, e in ctx_keys.items():
+        if k not in ref_keys:
+            rows.append({"entity": e, "key": k, "in_reference": 0, "in_context": 1, "context_form": e})
+    overlap = sum(1 for r in rows if r["in_reference"] and r["in_context"])
+    n_ref = len(ref_keys)
+    score = overlap / (n_ref + EPSILON)
+    notes = []
+    if n_ref == 0:
+        notes.append("No reference entities: Ragas gives 0 / (0 + 1e-8) = 0.")
+    if normalize:
+        changed = [e for e in reference + context if key(e) != e]
+        notes.append("Entities compared after folding case, accents and spaces"
+                     + (f" ({len(changed)} entities changed form)." if changed else " (no entity changed form)."))
+    else:
+        near = {normalize_entity(k) for k in ref_keys} & {normalize_entity(k) for k in ctx_keys}
+        if len(near) > overlap:
+            notes.append(f"Exact matching misses {len(near) - overlap} entities that differ only in case, "
+                         "accents or spacing; normalize=True would count them.")
+    if n_ref:
+        notes.append(f"Ragas adds 1e-8 to the denominator: exact {overlap}/{n_ref} = {overlap / n_ref!r}, "
+                     f"Ragas gives {score!r}.")
+    shared = [r["entity"] for r in rows if r["in_reference"] and r["in_context"]]
+    return MetricResult(
+        metric="context_entity_recall", variant="ragas", score=score,
+        columns=("entity", "key", "in_reference", "in_context", "context_form"), rows=rows,
+        values={"overlap": overlap, "reference_count": n_ref, "context_count": len(ctx_keys), "exact": overlap / n_ref if n_ref else 0.0},
+        formula=rf"\frac{{|CE \cap RE|}}{{|RE| + 10^{{-8}}}} = \frac{{{overlap}}}{{{n_ref} + 10^{{-8}}}} = {fmt(score)}",
+        formula_general=r"\frac{|CE \cap RE|}{|RE| + 10^{-8}}",
+        narrative=[f"Reference entities (RE, {n_ref} distinct): " + ", ".join(ref_keys.values()) + ".",
+                   f"Context entities (CE, {len(ctx_keys)} distinct): " + ", ".join(ctx_keys.values()) + ".",
+                   "Shared: " + (", ".join(shared) if shared else "none") + f" ({overlap})."],
+        notes=notes, threshold=probability("threshold", threshold),
+        inputs={"reference_entities": reference, "context_entities": context, "normalize": normalize},
+    )

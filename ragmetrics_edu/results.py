@@ -1,0 +1,195 @@
+"""MetricResult: a score together with every number a teacher writes on the board.
+
+A metric function fills in the rows of its step table, the named scalars it used
+(``values``), the formula with this case's numbers substituted and a short narrative.
+The pandas DataFrame behind ``steps`` is built only when asked for, so scoring stays
+fast and importing the library does not import pandas.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+
+def fmt(x: Any, digits: int = 4) -> str:
+    """Format a number the way it is written on a board: at most ``digits`` decimals."""
+    if x is None:
+        return "–"
+    if isinstance(x, bool):
+        return str(int(x))
+    if isinstance(x, int):
+        return str(x)
+    if isinstance(x, float):
+        if math.isnan(x):
+            return "NaN"
+        if x == int(x) and abs(x) < 1e15:
+            return str(int(x))
+        text = f"{x:.{digits}f}".rstrip("0").rstrip(".")
+        return "0" if text in ("-0", "") else text
+    return str(x)
+
+
+@dataclass
+class MetricResult:
+    """The outcome of one metric on one case.
+
+    ``score`` is the metric's value; ``rows``/``columns`` hold the step table (see
+    ``steps``); ``values`` the named intermediate scalars (counts, sums, denominators);
+    ``formula`` is LaTeX with the numbers substituted; ``notes`` name any edge case or
+    convention that decided the score.
+    """
+
+    metric: str
+    score: float
+    variant: str | None = None
+    columns: tuple[str, ...] = ()
+    rows: list[dict[str, Any]] = field(default_factory=list)
+    values: dict[str, Any] = field(default_factory=dict)
+    formula: str = ""
+    formula_general: str = ""
+    narrative: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    threshold: float | None = None
+    inputs: dict[str, Any] = field(default_factory=dict)
+    calls: list[Any] = field(default_factory=list)
+    _frame: Any = field(default=None, init=False, repr=False, compare=False)
+
+    # -- derived -------------------------------------------------------------------
+    @property
+    def success(self) -> bool | None:
+        """``score >= threshold`` when a threshold was given (as DeepEval reports it)."""
+        if self.threshold is None:
+            return None
+        return (not math.isnan(self.score)) and self.score >= self.threshold
+
+    @property
+    def name(self) -> str:
+        return f"{self.metric} ({self.variant})" if self.variant else self.metric
+
+    @property
+    def steps(self):
+        """The step table as a pandas DataFrame (built on first access)."""
+        if self._frame is None:
+            import pandas as pd
+
+            frame = pd.DataFrame(self.rows, columns=list(self.columns))
+            if "k" in frame.columns and len(frame):
+                frame.index = range(1, len(frame) + 1)
+            self._frame = frame
+        return self._frame
+
+    def value(self, quantity: str) -> Any:
+        """Look up ``score``, ``value:<name>`` or ``step:<column>:<row>`` (1-based row)."""
+        if quantity == "score":
+            return self.score
+        kind, _, rest = quantity.partition(":")
+        if kind == "value" and rest in self.values:
+            return self.values[rest]
+        if kind == "step":
+            column, _, row = rest.rpartition(":")
+            if column in self.columns and row.isdigit() and 1 <= int(row) <= len(self.rows):
+                return self.rows[int(row) - 1][column]
+        from .errors import InputError
+
+        raise InputError("quantity", f"'score', 'value:<{'|'.join(self.values)}>' or 'step:<column>:<row>'", quantity)
+
+    # -- text ----------------------------------------------------------------------
+    def explain(self) -> str:
+        """A Markdown narrative of this case: the steps, the arithmetic and the result."""
+        lines = [f"**{self.name}**", ""]
+        lines += [f"{i}. {step}" for i, step in enumerate(self.narrative, 1)]
+        if self.formula:
+            lines += ["", f"$${self.formula}$$"]
+        lines += ["", f"Score: **{fmt(self.score)}**" + (f" (exact value {self.score!r})" if _rounded(self.score) else "")]
+        if self.threshold is not None:
+            verdict = "passes" if self.success else "fails"
+            lines.append(f"Threshold {fmt(self.threshold)}: the case {verdict} (success = {self.success}).")
+        if self.notes:
+            lines += ["", "Notes:"] + [f"- {n}" for n in self.notes]
+        return "\n".join(lines)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A plain, JSON-able dict (NaN becomes None)."""
+        return {
+            "metric": self.metric,
+            "variant": self.variant,
+            "score": _plain(self.score),
+            "threshold": self.threshold,
+            "success": self.success,
+            "values": {k: _plain(v) for k, v in self.values.items()},
+            "steps": [{k: _plain(v) for k, v in row.items()} for row in self.rows],
+            "formula": self.formula,
+            "notes": list(self.notes),
+        }
+
+    def table_text(self) -> str:
+        """The step table as aligned plain text (for terminals; no pandas needed)."""
+        cols = list(self.columns)
+        cells = [[_cell(row.get(c)) for c in cols] for row in self.rows]
+        widths = [max([len(c)] + [len(r[i]) for r in cells]) for i, c in enumerate(cols)]
+        head = "  ".join(c.rjust(w) for c, w in zip(cols, widths))
+        body = ["  ".join(v.rjust(w) for v, w in zip(r, widths)) for r in cells]
+        return "\n".join([head] + body)
+
+    def __repr__(self) -> str:
+        extra = f", success={self.success}" if self.threshold is not None else ""
+        return f"MetricResult({self.name}: score={fmt(self.score)}{extra}, {len(self.rows)} steps)"
+
+    def _repr_markdown_(self) -> str:
+        table = _markdown_table(self.columns, self.rows)
+        return self.explain() + ("\n\n" + table if table else "")
+
+    def _repr_html_(self) -> str:
+        parts = [f"<div class='ragmetrics-result'><p><b>{html.escape(self.name)}</b>: score "
+                 f"<b>{fmt(self.score)}</b>"]
+        if _rounded(self.score):
+            parts.append(f" <small>(exact {self.score!r})</small>")
+        if self.threshold is not None:
+            parts.append(f"; threshold {fmt(self.threshold)} → success = {self.success}")
+        parts.append("</p>")
+        if self.formula:
+            parts.append(f"<p>$${html.escape(self.formula)}$$</p>")
+        if self.rows:
+            parts.append(_html_table(self.columns, self.rows))
+        if self.notes:
+            parts.append("<ul>" + "".join(f"<li>{html.escape(n)}</li>" for n in self.notes) + "</ul>")
+        parts.append("</div>")
+        return "".join(parts)
+
+
+def _rounded(x: float) -> bool:
+    return isinstance(x, float) and not math.isnan(x) and fmt(x) != repr(x) and fmt(x, 12) != fmt(x)
+
+
+def _plain(v: Any) -> Any:
+    if isinstance(v, float) and math.isnan(v):
+        return None
+    return v
+
+
+def _cell(v: Any) -> str:
+    if isinstance(v, float):
+        return fmt(v)
+    if isinstance(v, str) and len(v) > 48:
+        return v[:45] + "..."
+    return fmt(v) if v is not None else ""
+
+
+def _markdown_table(columns: tuple[str, ...], rows: list[dict[str, Any]]) -> str:
+    if not rows:
+        return ""
+    head = "| " + " | ".join(columns) + " |"
+    rule = "|" + "|".join("---" for _ in columns) + "|"
+    body = ["| " + " | ".join(_cell(r.get(c)).replace("|", "\\|") for c in columns) + " |" for r in rows]
+    return "\n".join([head, rule] + body)
+
+
+def _html_table(columns: tuple[str, ...], rows: list[dict[str, Any]]) -> str:
+    head = "".join(f"<th>{html.escape(c)}</th>" for c in columns)
+    body = "".join(
+        "<tr>" + "".join(f"<td>{html.escape(_cell(r.get(c)))}</td>" for c in columns) + "</tr>" for r in rows
+    )
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
