@@ -1,0 +1,207 @@
+"""The ``ragmetrics-edu`` command.
+
+    ragmetrics-edu examples            stated vs computed for every worked example
+    ragmetrics-edu explain ID          one example: step table, formula and narrative
+    ragmetrics-edu score METRIC ...    a quick calculation from verdicts on the command line
+
+Exit status 0 on success, 2 with a one-line message on bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any, Sequence
+
+from .errors import InputError, RagMetricsError
+
+VERDICT_METRICS = ("context_precision", "precision_at_k", "recall_at_k", "average_precision",
+                   "reciprocal_rank", "ndcg_at_k")
+STATEMENT_METRICS = ("context_recall", "faithfulness", "answer_relevancy")
+SCORE_METRICS = VERDICT_METRICS + STATEMENT_METRICS + (
+    "contextual_relevancy", "context_entity_recall", "answer_correctness", "semantic_similarity")
+
+EPILOG = """examples of score:
+  ragmetrics-edu score context_precision no yes yes no no
+  ragmetrics-edu score context_precision yes no --variant ragas
+  ragmetrics-edu score average_precision 1 0 1 --total-relevant 4
+  ragmetrics-edu score faithfulness yes idk no --variant ragas
+  ragmetrics-edu score contextual_relevancy no no yes,yes,yes      (one comma list per node)
+  ragmetrics-edu score context_entity_recall --reference "Taj Mahal;Agra;1631" --context "Agra;India"
+  ragmetrics-edu score answer_correctness --tp 1 --fp 1 --fn 1 --similarity 0.8
+  ragmetrics-edu score semantic_similarity --answer "..." --ground-truth "..."
+"""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one line, exit 2
+        raise SystemExit(_fail(f"{self.prog}: {message}"))
+
+
+def _fail(message: str) -> int:
+    print(f"error: {message}", file=sys.stderr)
+    return 2
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="ragmetrics-edu", description="RAG evaluation metrics, step by step.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    ex = sub.add_parser("examples", help="stated vs computed for every worked example")
+    ex.add_argument("--deck", help="only this deck (A-E)")
+    ex.add_argument("--failing", action="store_true", help="only examples whose numbers do not match")
+    explain = sub.add_parser("explain", help="step table and narrative of one worked example")
+    explain.add_argument("id", help="an example id, see `ragmetrics-edu examples`")
+    explain.add_argument("--case", help="which case of the example (default: all)")
+    score = sub.add_parser("score", help="score verdicts given on the command line",
+                           epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    score.add_argument("metric", choices=SCORE_METRICS, metavar="METRIC", help=", ".join(SCORE_METRICS))
+    score.add_argument("verdicts", nargs="*", help="yes/no/idk or 1/0, in order")
+    score.add_argument("--variant", help="deepeval | ragas | average_precision (where the metric has variants)")
+    score.add_argument("--k", type=int, help="cut-off for precision_at_k, recall_at_k, ndcg_at_k")
+    score.add_argument("--total-relevant", type=int, help="relevant documents in the corpus (AP, recall@k)")
+    score.add_argument("--threshold", type=float, help="report success = score >= threshold")
+    score.add_argument("--reference", help="reference entities, separated by ';'")
+    score.add_argument("--context", help="context entities, separated by ';'")
+    score.add_argument("--normalize", action="store_true", help="entity match ignoring case/accents/spaces")
+    for name in ("tp", "fp", "fn"):
+        score.add_argument(f"--{name}", type=int, default=0, help=f"number of {name.upper()} statements")
+    score.add_argument("--similarity", type=float, help="semantic similarity for answer_correctness")
+    score.add_argument("--answer", help="answer text (semantic_similarity)")
+    score.add_argument("--ground-truth", help="ground-truth text (semantic_similarity)")
+    return parser
+
+
+def _score(args: argparse.Namespace) -> Any:
+    from . import metrics
+
+    m, v = args.metric, args.verdicts
+    common = {"threshold": args.threshold} if args.threshold is not None else {}
+    if m == "context_precision":
+        extra = {"total_relevant": args.total_relevant} if args.total_relevant is not None else {}
+        return metrics.context_precision(v, args.variant or "deepeval", **extra, **common)
+    if m in ("precision_at_k", "ndcg_at_k"):
+        return getattr(metrics, m)(_gains(v) if m == "ndcg_at_k" else v, k=args.k)
+    if m == "recall_at_k":
+        return metrics.recall_at_k(v, k=args.k, total_relevant=args.total_relevant)
+    if m == "average_precision":
+        return metrics.average_precision(v, total_relevant=args.total_relevant)
+    if m == "reciprocal_rank":
+        return metrics.reciprocal_rank(v)
+    if m in STATEMENT_METRICS:
+        labels = [f"statement {i}" for i in range(1, len(v) + 1)]
+        if m == "answer_relevancy":
+            return metrics.answer_relevancy(labels, v, **common)
+        variant = {"variant": args.variant} if args.variant else {}
+        return getattr(metrics, m)(labels, v, **variant, **common)
+    if m == "contextual_relevancy":
+        groups = [[x for x in g.split(",") if x] for g in v]
+        names = [[f"node {n} statement {i}" for i in range(1, len(g) + 1)] for n, g in enumerate(groups, 1)]
+        return metrics.contextual_relevancy(names, groups, **common)
+    if m == "context_entity_recall":
+        if args.reference is None or args.context is None:
+            raise InputError("--reference/--context", "both entity lists, separated by ';'", None)
+        split = lambda s: [e.strip() for e in s.split(";") if e.strip()]  # noqa: E731
+        return metrics.context_entity_recall(split(args.reference), split(args.context), normalize=args.normalize, **common)
+    if m == "answer_correctness":
+        lists = {n: [f"{n.upper()} {i}" for i in range(1, getattr(args, n) + 1)] for n in ("tp", "fp", "fn")}
+        return metrics.answer_correctness(**lists, similarity=args.similarity, **common)
+    if args.answer is None or args.ground_truth is None:
+        raise InputError("--answer/--ground-truth", "two texts to compare", None)
+    return metrics.semantic_similarity(args.answer, args.ground_truth, **common)
+
+
+def _gains(values: Sequence[str]) -> list[Any]:
+    out: list[Any] = []
+    for x in values:
+        try:
+            out.append(float(x))
+        except ValueError:
+            out.append(x)
+    return out
+
+
+def _print_result(result: Any, title: str = "") -> None:
+    from .results import fmt
+
+    if title:
+        print(title)
+    if result.rows:
+        print(result.table_text())
+    print()
+    for i, line in enumerate(result.narrative, 1):
+        print(f"{i}. {line}")
+    print(f"formula: {result.formula}")
+    exact = repr(result.score)
+    print(f"score: {fmt(result.score)}" + (f"  (exact {exact})" if exact not in (fmt(result.score), fmt(result.score) + ".0") else ""))
+    if result.threshold is not None:
+        print(f"threshold {fmt(result.threshold)}: success = {result.success}")
+    for note in result.notes:
+        print(f"note: {note}")
+
+
+def _examples(args: argparse.Namespace) -> int:
+    from . import examples
+
+    rows = examples.catalog_rows()
+    if args.deck:
+        rows = [r for r in rows if r["deck"] == args.deck.upper()]
+    if args.failing:
+        rows = [r for r in rows if r["matches"] is False]
+    mark = {True: "yes", False: "NO", None: "-"}
+    table = [("id", "deck", "metric", "stated", "computed", "match")]
+    table += [(r["id"], r["deck"], r["metric"], r["stated"], r["computed"], mark[r["matches"]]) for r in rows]
+    widths = [min(max(len(str(row[i])) for row in table), 44) for i in range(6)]
+    for row in table:
+        print("  ".join(_clip(str(c), w).ljust(w) for c, w in zip(row, widths)).rstrip())
+    stated = [r for r in rows if r["matches"] is not None]
+    matched = sum(1 for r in stated if r["matches"])
+    print(f"\n{len(rows)} examples; {len(stated)} state numbers ({sum(r['checked'] for r in stated)} numbers checked), "
+          f"{matched} match every stated number; {len(rows) - len(stated)} state none.")
+    return 0 if matched == len(stated) else 1
+
+
+def _clip(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def _explain(args: argparse.Namespace) -> int:
+    from . import examples
+
+    ex = examples.load(args.id)
+    print(f"{ex.id}: {ex.title}\n{ex.citation}\n")
+    labels = [args.case] if args.case else ex.case_labels
+    for label in labels:
+        _print_result(ex.compute(label), title=f"--- case: {label} ---" if len(ex.cases) > 1 or args.case else "")
+        print()
+    checks = ex.checks()
+    if checks:
+        print("deck vs computed:")
+        for c in checks:
+            print(f"  [{c['case']}] {c['quantity']}: deck {c['stated']} | computed {c['computed']} | "
+                  f"{'match' if c['matches'] else 'MISMATCH'}")
+    for label, text in (("assumed", ex.assumed), ("note", ex.note)):
+        if text:
+            print(f"{label}: {text}")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        args = build_parser().parse_args(argv)
+        if args.command == "examples":
+            return _examples(args)
+        if args.command == "explain":
+            return _explain(args)
+        _print_result(_score(args))
+        return 0
+    except SystemExit as exc:
+        return int(exc.code or 0)
+    except (InputError, RagMetricsError) as exc:
+        return _fail(str(exc))
+    except BrokenPipeError:  # e.g. `ragmetrics-edu examples | head`
+        sys.stderr.close()
+        return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
