@@ -12,7 +12,7 @@ from typing import Any, Sequence
 
 from .errors import InputError
 from .results import MetricResult, fmt
-from .validate import YES, positive_int, verdict_list
+from .validate import YES, one_verdict, positive_int, verdict_list
 
 
 def _flags(relevance: Sequence[Any]) -> list[int]:
@@ -136,7 +136,7 @@ def mean_reciprocal_rank(queries: Sequence[Sequence[Any]]) -> MetricResult:
     )
 
 
-def _gains(relevance: Sequence[Any]) -> list[float]:
+def _gains(relevance: Sequence[Any], field: str = "relevance") -> list[float]:
     if isinstance(relevance, (str, bytes)) or not isinstance(relevance, Sequence):
         raise InputError("relevance", "a list of gains (0/1, yes/no, or non-negative numbers)", relevance)
     gains = []
@@ -144,7 +144,7 @@ def _gains(relevance: Sequence[Any]) -> list[float]:
         if isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and v >= 0:
             gains.append(float(v))
         else:
-            gains.append(1.0 if verdict_list(f"relevance[{i}]", [v])[0] == YES else 0.0)
+            gains.append(1.0 if one_verdict(f"relevance[{i}]", v) == YES else 0.0)
     return gains
 
 

@@ -76,6 +76,10 @@ class MetricResult:
             import pandas as pd
 
             frame = pd.DataFrame(self.rows, columns=list(self.columns))
+            for column in self.columns:  # keep 1, 2, <NA> as integers rather than 1.0, 2.0, NaN
+                cells = [row.get(column) for row in self.rows]
+                if None in cells and all(c is None or (isinstance(c, int) and not isinstance(c, bool)) for c in cells):
+                    frame[column] = pd.array(cells, dtype="Int64")
             if "k" in frame.columns and len(frame):
                 frame.index = range(1, len(frame) + 1)
             self._frame = frame

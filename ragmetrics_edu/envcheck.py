@@ -1,0 +1,54 @@
+"""Check that the course's packages are installed at the versions it needs.
+
+Run ``python -m ragmetrics_edu.envcheck`` or call :func:`check_environment` in the
+start-here notebook; each package gets OK or a line that says what to install.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from importlib import metadata
+
+#: package -> minimum version, the same bounds as pyproject.toml's core and notebook extras.
+REQUIRED = {"pandas": "1.5", "jupyterlab": "4.0", "ipywidgets": "8.0", "matplotlib": "3.7"}
+PYTHON_MIN = (3, 10)
+
+
+def _version_tuple(text: str) -> tuple[int, ...]:
+    return tuple(int(p) for p in re.findall(r"\d+", text)[:3])
+
+
+def check_environment(required: dict[str, str] | None = None) -> list[dict[str, str | bool]]:
+    """One row per requirement (Python first): name, needed, installed, ok."""
+    rows: list[dict[str, str | bool]] = [{
+        "package": "python", "needed": ">=" + ".".join(map(str, PYTHON_MIN)),
+        "installed": ".".join(map(str, sys.version_info[:3])), "ok": sys.version_info[:2] >= PYTHON_MIN,
+    }]
+    for name, minimum in (required or REQUIRED).items():
+        try:
+            installed = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            installed = ""
+        ok = bool(installed) and _version_tuple(installed) >= _version_tuple(minimum)
+        rows.append({"package": name, "needed": f">={minimum}", "installed": installed or "missing", "ok": ok})
+    return rows
+
+
+def report(rows: list[dict[str, str | bool]] | None = None) -> str:
+    """The rows as text lines: ``OK`` or ``FAIL`` with what to do."""
+    rows = rows if rows is not None else check_environment()
+    lines = []
+    for r in rows:
+        status = "OK  " if r["ok"] else "FAIL"
+        line = f"[{status}] {r['package']} {r['installed']} (needs {r['needed']})"
+        if not r["ok"]:
+            line += " -> run `make lab` again, or pip install 'ragmetrics-edu[notebook]'"
+        lines.append(line)
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    rows = check_environment()
+    print(report(rows))
+    raise SystemExit(0 if all(r["ok"] for r in rows) else 1)
