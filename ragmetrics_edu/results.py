@@ -66,6 +66,18 @@ class MetricResult:
         return (not math.isnan(self.score)) and self.score >= self.threshold
 
     @property
+    def reason(self) -> str:
+        """A one-paragraph reason for the score, written from the steps (no LLM call).
+
+        Deck D's DeepEval result carries a reason produced by an extra LLM request; here
+        it is generated from the same numbers the step table shows."""
+        parts = [f"{self.name} = {fmt(self.score)}."]
+        parts += self.narrative[-2:]
+        if self.notes:
+            parts.append(self.notes[0])
+        return " ".join(parts)
+
+    @property
     def name(self) -> str:
         return f"{self.metric} ({self.variant})" if self.variant else self.metric
 
@@ -126,6 +138,7 @@ class MetricResult:
             "values": {k: _plain(v) for k, v in self.values.items()},
             "steps": [{k: _plain(v) for k, v in row.items()} for row in self.rows],
             "formula": self.formula,
+            "reason": self.reason,
             "notes": list(self.notes),
         }
 

@@ -67,6 +67,7 @@ def test_nodes_appear_in_steps_and_formula_substitutes_numbers():
 
 def test_threshold_and_success_like_deck_d():
     passed = metrics.context_precision(["yes", "yes", "no"], threshold=0.5)
+    assert passed.reason.startswith("context_precision (deepeval) = 1.") and "R = 2" in passed.reason
     failed = metrics.context_precision(["no", "no", "yes"], threshold=0.5)
     assert passed.success is True and failed.success is False
     assert metrics.context_precision(["yes"]).success is None

@@ -94,8 +94,8 @@ def answer_correctness(
                 "weight_factual": w_f, "weight_semantic": w_s, "beta": float(beta)},
         formula=formula,
         formula_general=r"\frac{w_f\,F_\beta + w_s\,\mathrm{sim}}{w_f + w_s},\; F_1 = \frac{TP}{TP + \frac12(FP+FN)}",
-        narrative=[f"TP: {n_tp} statements of the answer the ground truth supports; FP: {n_fp} it does not; "
-                   f"FN: {n_fn} statements of the ground truth the answer misses.",
+        narrative=[f"TP = {n_tp} (answer statements the ground truth supports), FP = {n_fp} (answer statements "
+                   f"it does not support), FN = {n_fn} (ground-truth statements the answer misses).",
                    f"Factual score F{b} = {fmt(f)}.",
                    f"Semantic similarity of answer and ground truth = {fmt(sim)}.",
                    f"Weighted average with weights ({fmt(w_f)}, {fmt(w_s)}) = {fmt(score)}."],
