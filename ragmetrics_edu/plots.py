@@ -52,3 +52,142 @@ def plot_per_k_terms(result: MetricResult, ax: Any = None):
     ax.set_title(f"{result.name}: score {fmt(result.score)}")
     fig.tight_layout()
     return fig
+
+
+VERDICT_COLOURS = {"yes": "#2a9d8f", "no": "#e76f51", "idk": "#e9c46a"}
+
+
+def _text_column(result: MetricResult) -> str:
+    for name in ("statement", "claim", "generated_question", "entity"):
+        if name in result.columns:
+            return name
+    return result.columns[1]
+
+
+def plot_statements(result: MetricResult, ax: Any = None, width: int = 60):
+    """One row per statement (or claim), coloured by its verdict; counted rows in bold.
+
+    Works for context recall, contextual relevancy, faithfulness and answer relevancy.
+    """
+    rows = result.rows
+    if ax is None:
+        fig = new_figure(figsize=(7, 0.45 * max(len(rows), 1) + 1.1))
+        ax = fig.subplots()
+    else:
+        fig = ax.figure
+    column = _text_column(result)
+    count_col = next((c for c in ("attributable", "relevant", "counts") if c in result.columns), None)
+    for y, row in enumerate(rows):
+        verdict = row.get("verdict", "yes" if row.get(count_col) else "no")
+        ax.barh(y, 1, color=VERDICT_COLOURS.get(verdict, "#cccccc"), edgecolor="white")
+        label = str(row[column])
+        label = label if len(label) <= width else label[: width - 1] + "…"
+        prefix = f"node {row['node']} · " if "node" in row and row["node"] is not None else ""
+        counted = bool(row.get(count_col)) if count_col else verdict == "yes"
+        ax.text(0.02, y, f"{prefix}{label}", va="center", fontsize=8, fontweight="bold" if counted else "normal")
+        ax.text(0.98, y, verdict, va="center", ha="right", fontsize=8)
+    ax.set_yticks([])
+    ax.set_xticks([])
+    ax.set_xlim(0, 1)
+    ax.set_ylim(max(len(rows), 1) - 0.5, -0.5)
+    for side in ("top", "right", "left", "bottom"):
+        ax.spines[side].set_visible(False)
+    counted = next(iter(result.values.values()), 0)
+    ax.set_title(f"{result.name}: {counted}/{result.values.get('total', len(rows))} counted → score {fmt(result.score)}",
+                 fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def plot_entity_sets(result: MetricResult, ax: Any = None):
+    """A two-set diagram: reference entities, context entities, and their overlap."""
+    from matplotlib.patches import Circle
+
+    if ax is None:
+        fig = new_figure(figsize=(7, 3.6))
+        ax = fig.subplots()
+    else:
+        fig = ax.figure
+    only_ref = [r["entity"] for r in result.rows if r["in_reference"] and not r["in_context"]]
+    both = [r["entity"] for r in result.rows if r["in_reference"] and r["in_context"]]
+    only_ctx = [r["entity"] for r in result.rows if not r["in_reference"] and r["in_context"]]
+    ax.add_patch(Circle((-0.55, 0), 1.0, color="#264653", alpha=0.25))
+    ax.add_patch(Circle((0.55, 0), 1.0, color="#e9c46a", alpha=0.35))
+    for x, names in ((-1.0, only_ref), (0.0, both), (1.0, only_ctx)):
+        ax.text(x, 0, "\n".join(names) or "–", ha="center", va="center", fontsize=8)
+    ax.text(-0.55, 1.08, f"reference ({result.values['reference_count']})", ha="center", fontsize=9)
+    ax.text(0.55, 1.08, f"context ({result.values['context_count']})", ha="center", fontsize=9)
+    ax.set_xlim(-1.8, 1.8)
+    ax.set_ylim(-1.15, 1.3)
+    ax.set_aspect("equal")
+    ax.axis("off")
+    ax.set_title(f"entity recall = {result.values['overlap']}/{result.values['reference_count']} "
+                 f"= {fmt(result.score)}", fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def plot_cosines(result: MetricResult, ax: Any = None):
+    """Cosine of each generated question to the real question, with their mean."""
+    if ax is None:
+        fig = new_figure(figsize=(6, 3))
+        ax = fig.subplots()
+    else:
+        fig = ax.figure
+    rows = result.rows
+    labels = [f"g{r['i']}" for r in rows]
+    values = [r["cosine"] for r in rows]
+    colours = [VERDICT_COLOURS["idk"] if r["noncommittal"] else VERDICT_COLOURS["yes"] for r in rows]
+    ax.bar(labels, values, color=colours)
+    if rows:
+        mean = result.values["mean_cosine"]
+        ax.axhline(mean, color="#333333", linestyle="--", linewidth=1)
+        ax.text(len(rows) - 0.5, mean, f" mean {fmt(mean, 3)}", va="bottom", ha="right", fontsize=8)
+    ax.set_ylim(min(0.0, *values) if values else 0.0, 1.05)
+    ax.set_ylabel("cosine to the question")
+    ax.set_title(f"{result.name}: score {fmt(result.score)}", fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def plot_answer_correctness(result: MetricResult, ax: Any = None):
+    """TP/FP/FN counts beside the factual score, the similarity and the blended score."""
+    if ax is None:
+        fig = new_figure(figsize=(7, 3))
+        left, right = fig.subplots(1, 2)
+    else:
+        fig, left, right = ax.figure, ax, None
+    v = result.values
+    left.bar(["TP", "FP", "FN"], [v["tp_count"], v["fp_count"], v["fn_count"]],
+             color=[VERDICT_COLOURS["yes"], VERDICT_COLOURS["no"], VERDICT_COLOURS["idk"]])
+    left.set_title("statement counts", fontsize=10)
+    if right is not None:
+        names = ["F-beta", "similarity", "score"]
+        values = [v["f_beta"], v["similarity"], result.score]
+        right.bar(names, values, color=["#264653", "#8ab17d", "#2a9d8f"])
+        for x, y in enumerate(values):
+            right.text(x, y + 0.02, fmt(y, 3), ha="center", fontsize=8)
+        right.set_ylim(0, 1.15)
+        right.set_title(f"weights {fmt(v['weight_factual'])} / {fmt(v['weight_semantic'])}", fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def plot_scores(scores: dict[str, float], ax: Any = None, title: str = ""):
+    """Horizontal bars of named scores (e.g. several ranking measures on one list)."""
+    if ax is None:
+        fig = new_figure(figsize=(6, 0.4 * max(len(scores), 1) + 1))
+        ax = fig.subplots()
+    else:
+        fig = ax.figure
+    names = list(scores)
+    values = [scores[n] for n in names]
+    ax.barh(names, values, color="#2a9d8f")
+    for y, x in enumerate(values):
+        ax.text(x + 0.01, y, fmt(x, 4), va="center", fontsize=8)
+    ax.set_xlim(0, 1.15)
+    ax.invert_yaxis()
+    if title:
+        ax.set_title(title, fontsize=10)
+    fig.tight_layout()
+    return fig

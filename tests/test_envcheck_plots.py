@@ -23,3 +23,20 @@ def test_per_k_plot_has_one_bar_per_rank_coloured_by_relevance():
     assert [round(b.get_height(), 4) for b in bars] == [round(r["precision_at_k"], 4) for r in result.rows]
     assert bars[0].get_facecolor() != bars[1].get_facecolor()
     assert fig._repr_png_().startswith(b"\x89PNG")
+
+
+def test_family_plots_draw_one_mark_per_item():
+    from ragmetrics_edu.plots import plot_answer_correctness, plot_cosines, plot_entity_sets, plot_scores, plot_statements
+
+    faith = metrics.faithfulness(["a", "b", "c"], ["yes", "idk", "no"])
+    assert len(plot_statements(faith).axes[0].patches) == 3
+    ents = metrics.context_entity_recall(["A", "B"], ["B", "C"])
+    texts = [t.get_text() for t in plot_entity_sets(ents).axes[0].texts]
+    assert "A" in texts and "B" in texts and "C" in texts
+    emb = metrics.answer_relevancy_embedding("where is paris", ["where is paris", "what is paris"])
+    assert len(plot_cosines(emb).axes[0].patches) == 2
+    ac = metrics.answer_correctness(["x"], ["y"], [], similarity=0.5)
+    assert len(plot_answer_correctness(ac).axes) == 2
+    assert len(plot_scores({"a": 0.5, "b": 1.0}).axes[0].patches) == 2
+    for fig in (plot_statements(metrics.context_recall([], [])), plot_entity_sets(metrics.context_entity_recall([], []))):
+        assert fig._repr_png_()

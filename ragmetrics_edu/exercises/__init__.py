@@ -1,0 +1,156 @@
+"""Exercises the notebooks end with, checked by :func:`check`.
+
+A wrong answer gets an explanation of the likely slip (dividing by the wrong count,
+counting ``idk`` the other way, forgetting Ragas' epsilon...), not only a "no". Each
+notebook's exercises live in their own module here (``context_precision.py``, ...)
+and register themselves; the correct answers are computed by the library, never typed.
+
+    from ragmetrics_edu import exercises
+    exercises.check("cp-1", 0.5)      # Feedback: correct or why not
+    exercises.hint("cp-1")
+    exercises.solution("cp-1")        # the worked answer
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+import pkgutil
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Callable
+
+from ..errors import InputError
+
+Diagnoser = Callable[[Any, Any], "str | None"]
+
+
+@dataclass(frozen=True)
+class Exercise:
+    """One question: how to compute its answer, and how to explain a wrong one.
+
+    ``kind`` is ``number`` (compared within ``tolerance``), ``list`` (element-wise),
+    ``choice`` (a string, case-insensitive) or ``bool``. ``diagnose(given, correct)``
+    returns an explanation for a recognised mistake, or None.
+    """
+
+    id: str
+    question: str
+    answer: Callable[[], Any]
+    kind: str = "number"
+    hint: str = ""
+    explanation: str = ""
+    diagnose: Diagnoser | None = None
+    tolerance: float = 1e-3
+
+
+@dataclass(frozen=True)
+class Feedback:
+    """The verdict on an answer, shown as Markdown in a notebook."""
+
+    exercise: str
+    correct: bool | None
+    message: str
+
+    def __bool__(self) -> bool:
+        return bool(self.correct)
+
+    def __str__(self) -> str:
+        mark = {True: "Correct", False: "Not yet", None: "No answer yet"}[self.correct]
+        return f"[{self.exercise}] {mark}: {self.message}"
+
+    def _repr_markdown_(self) -> str:
+        mark = {True: "✅ **Correct.**", False: "❌ **Not yet.**", None: "✏️ **No answer yet.**"}[self.correct]
+        return f"{mark} {self.message}"
+
+
+_REGISTRY: dict[str, Exercise] = {}
+_LOADED = False
+
+
+def register(*items: Exercise) -> None:
+    """Add exercises (called by the modules of this package at import)."""
+    for item in items:
+        if item.kind not in ("number", "list", "choice", "bool"):
+            raise InputError("kind", "number, list, choice or bool", item.kind)
+        _REGISTRY[item.id] = item
+
+
+def _load_all() -> None:
+    global _LOADED
+    if not _LOADED:
+        for module in pkgutil.iter_modules(__path__):
+            importlib.import_module(f"{__name__}.{module.name}")
+        _LOADED = True
+
+
+def ids(prefix: str = "") -> list[str]:
+    """The registered exercise ids (optionally only those starting with ``prefix``)."""
+    _load_all()
+    return sorted(i for i in _REGISTRY if i.startswith(prefix))
+
+
+def get(exercise_id: str) -> Exercise:
+    _load_all()
+    if exercise_id not in _REGISTRY:
+        raise InputError("exercise_id", "one of ragmetrics_edu.exercises.ids()", exercise_id)
+    return _REGISTRY[exercise_id]
+
+
+def _as_number(value: Any) -> float | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, (int, float, Fraction)):
+        return float(value)
+    if isinstance(value, str):
+        try:
+            return float(Fraction(value.strip()))
+        except (ValueError, ZeroDivisionError):
+            return None
+    return None
+
+
+def _same(kind: str, given: Any, correct: Any, tolerance: float) -> bool:
+    if kind == "number":
+        g, c = _as_number(given), float(correct)
+        return g is not None and (math.isclose(g, c, abs_tol=tolerance) or (math.isnan(c) and math.isnan(g)))
+    if kind == "list":
+        try:
+            items = list(given)
+        except TypeError:
+            return False
+        return len(items) == len(correct) and all(_same("number" if isinstance(c, (int, float)) and not isinstance(c, bool) else "choice", g, c, tolerance) for g, c in zip(items, correct))
+    if kind == "bool":
+        return isinstance(given, bool) and given == correct
+    return isinstance(given, str) and given.strip().lower() == str(correct).strip().lower()
+
+
+def check(exercise_id: str, answer: Any) -> Feedback:
+    """Compare ``answer`` with the computed one; explain a wrong answer.
+
+    ``None`` (the notebooks' placeholder) gives a reminder and the hint, not an error.
+    """
+    item = get(exercise_id)
+    if answer is None or answer is ...:
+        return Feedback(exercise_id, None, f"Replace `None` with your answer. Hint: {item.hint}".strip())
+    correct = item.answer()
+    if _same(item.kind, answer, correct, item.tolerance):
+        return Feedback(exercise_id, True, item.explanation or "Well done.")
+    specific = item.diagnose(answer, correct) if item.diagnose else None
+    if item.kind == "number" and _as_number(answer) is None:
+        specific = specific or f"Give a number (a float like 0.5 or a fraction string like '1/2'); got {answer!r}."
+    message = specific or f"That is not it. Hint: {item.hint}"
+    return Feedback(exercise_id, False, message)
+
+
+def hint(exercise_id: str) -> str:
+    return get(exercise_id).hint
+
+
+def solution(exercise_id: str) -> str:
+    """The correct answer and why, computed now by the library."""
+    item = get(exercise_id)
+    return f"Answer: {item.answer()!r}. {item.explanation}".strip()
+
+
+__all__ = ["Exercise", "Feedback", "check", "get", "hint", "ids", "register", "solution"]
