@@ -13,9 +13,10 @@ from .errors import InputError, RagMetricsError
 from .results import MetricResult
 
 __version__ = "0.1.0"
-__all__ = ["InputError", "MetricResult", "RagMetricsError", "__version__", "embeddings", "examples", "metrics", "ranking"]
+__all__ = ["InputError", "MetricResult", "RagMetricsError", "__version__", "embeddings", "examples", "exercises",
+           "judges", "metrics", "plots", "ranking"]
 
-_LAZY = {"metrics", "examples", "embeddings", "ranking", "cli"}
+_LAZY = {"metrics", "examples", "embeddings", "ranking", "cli", "judges", "exercises", "plots"}
 
 
 def __getattr__(name: str) -> Any:

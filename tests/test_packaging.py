@@ -24,7 +24,8 @@ def _spec(requirement: str) -> str:
 
 def test_environment_yml_lists_the_same_dependencies_as_pyproject():
     project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
-    wanted = list(project["dependencies"]) + project["optional-dependencies"]["notebook"]
+    extras = project["optional-dependencies"]
+    wanted = list(project["dependencies"]) + extras["notebook"] + extras["llm"]
     wanted += [r for r in project["optional-dependencies"]["dev"]
                if not r.startswith("ragmetrics-edu") and "python_version" not in r]
     env = yaml.safe_load((REPO / "environment.yml").read_text())

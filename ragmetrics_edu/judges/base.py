@@ -1,0 +1,282 @@
+"""The judge interface: a request goes in, validated JSON and the call records come out.
+
+A metric step (see :mod:`ragmetrics_edu.judges.steps`) builds a :class:`Request`: the
+prompt messages, the pydantic model describing the JSON it expects and any extra check
+(a node number in range, say). :meth:`Judge.ask` gets a reply, parses and validates it,
+and on a malformed reply or a wrong number of verdicts sends ONE repair request that
+quotes the problem; a second failure raises :class:`JudgeError` with the raw text.
+Verdicts are never dropped or padded to make the count fit.
+
+This module imports neither ``openai`` nor ``pydantic``; the judges that need them
+import them when they are built.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import string
+import threading
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+from typing import Any, Callable, Mapping
+
+from .errors import JudgeError
+from .records import CallList, CallRecord, Usage
+
+Messages = list[dict[str, str]]
+
+
+@lru_cache(maxsize=None)
+def template(name: str) -> string.Template:
+    """The prompt template ``prompts/<name>.txt`` (``$placeholders``, so JSON braces stay literal)."""
+    text = resources.files(__package__).joinpath("prompts", f"{name}.txt").read_text(encoding="utf-8")
+    return string.Template(text.strip())
+
+
+def render(name: str, **values: Any) -> str:
+    """Fill a prompt template; a missing placeholder is an error, not silent text."""
+    return template(name).substitute(**values)
+
+
+@dataclass
+class Request:
+    """What one metric step asks a judge.
+
+    ``step`` names the step (``"faithfulness.verdicts"``); ``messages`` are the chat
+    messages before any judge-specific addition; ``model`` is the pydantic model of the
+    expected JSON and ``schema`` its JSON Schema; ``check`` returns a problem the schema
+    cannot express (or None); ``expected`` says in words what a valid reply holds;
+    ``shorthand`` turns a person's short answer (a plain list of verdicts) into the JSON.
+    """
+
+    step: str
+    messages: Messages
+    model: Any
+    schema: dict[str, Any]
+    expected: str
+    check: Callable[[dict[str, Any]], str | None] | None = None
+    shorthand: Callable[[Any], Any] | None = None
+
+    @property
+    def key(self) -> str:
+        """sha256 of the step, its messages and schema: the same request, whatever the judge."""
+        blob = json.dumps({"step": self.step, "messages": self.messages, "schema": self.schema},
+                          sort_keys=True, ensure_ascii=False)
+        return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+
+    def parse(self, text: str) -> tuple[dict[str, Any] | None, str | None]:
+        """Parse and validate a reply: (data, None) when usable, else (None, the problem)."""
+        try:
+            data = parse_json_reply(text)
+        except ValueError as exc:
+            return None, str(exc)
+        from pydantic import ValidationError
+
+        try:
+            value = self.model.model_validate(data)
+        except ValidationError as exc:
+            return None, _validation_problem(exc, self.expected)
+        clean = value.model_dump(mode="json")
+        if self.check is not None:
+            problem = self.check(clean)
+            if problem:
+                return None, f"{problem}. Expected {self.expected}."
+        return clean, None
+
+
+@dataclass
+class Reply:
+    """A judge's raw answer to one request, before parsing."""
+
+    text: str
+    model: str
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    latency_s: float = 0.0
+    cached: bool = False
+    source: str = "api"
+    finish_reason: str | None = None
+    sent: Messages | None = None  # the messages as originally sent, when a recording supplies them
+
+
+@dataclass
+class Answer:
+    """The validated JSON of a step and the call records that produced it."""
+
+    data: dict[str, Any]
+    calls: CallList = field(default_factory=CallList)
+
+
+_FENCE = re.compile(r"```[ \t]*(?:json|JSON)?[ \t]*\n?(.*?)```", re.DOTALL)
+
+
+def parse_json_reply(text: str) -> dict[str, Any]:
+    """Read one JSON object from a reply, stripping a ```json fence or text around it.
+
+    Raises ValueError saying what is wrong (used verbatim in the repair request).
+    """
+    if not isinstance(text, str) or not text.strip():
+        raise ValueError("the reply was empty")
+    body = text.strip()
+    fenced = _FENCE.search(body)
+    if fenced:
+        body = fenced.group(1).strip()
+    try:
+        data = json.loads(body)
+    except json.JSONDecodeError as exc:
+        start, end = body.find("{"), body.rfind("}")
+        data = None
+        if 0 <= start < end:
+            try:
+                data = json.loads(body[start:end + 1])
+            except json.JSONDecodeError:
+                data = None
+        if data is None:
+            raise ValueError(f"the reply is not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})") from None
+    if not isinstance(data, dict):
+        raise ValueError(f"the reply is JSON but not an object (got a {type(data).__name__})")
+    return data
+
+
+def _validation_problem(exc: Any, expected: str) -> str:
+    """Turn a pydantic ValidationError into a short list of problems a model can fix."""
+    problems: list[str] = []
+    for err in exc.errors()[:8]:
+        where = ".".join(str(p) for p in err.get("loc", ())) or "the object"
+        kind = err.get("type", "")
+        if kind == "missing":
+            problems.append(f"missing key {where}")
+        elif kind == "extra_forbidden":
+            problems.append(f"unexpected key {where}")
+        else:
+            problems.append(f"{where}: {err.get('msg', 'invalid')}")
+    more = len(exc.errors()) - 8
+    if more > 0:
+        problems.append(f"and {more} more problems")
+    return "; ".join(problems) + f". Expected {expected}."
+
+
+class Judge:
+    """Where verdicts come from. Subclasses implement :meth:`_complete`.
+
+    Every judge keeps ``usage`` (running totals) and ``calls`` (every call record, in
+    order); ``max_repairs`` is how many repair requests follow a bad reply (1 for a
+    model, 0 for a person); ``max_concurrency`` bounds the threads of
+    :func:`~ragmetrics_edu.judges.score_cases`.
+    """
+
+    model: str = "judge"
+    max_repairs: int = 1
+    max_concurrency: int = 1
+
+    def __init__(self) -> None:
+        self.usage = Usage()
+        self.calls = CallList()
+        self._calls_lock = threading.Lock()
+
+    def describe(self) -> str:
+        """Who answered, in a few words (shown in every result's notes)."""
+        return self.model
+
+    def prepare(self, request: Request) -> Messages:
+        """The messages actually sent for a request (a judge may add to them)."""
+        return [dict(m) for m in request.messages]
+
+    def _complete(self, request: Request, messages: Messages, attempt: int) -> Reply:
+        """Return the raw reply to ``messages`` (attempt 0, or 1 for the repair); each judge implements it."""
+        raise NotImplementedError(f"{type(self).__name__} must implement _complete")
+
+    def ask(self, request: Request) -> Answer:
+        """Get a valid reply to ``request``: one try, one repair, else :class:`JudgeError`."""
+        messages = self.prepare(request)
+        records = CallList()
+        raws: list[str] = []
+        problem = ""
+        for attempt in range(self.max_repairs + 1):
+            try:
+                reply = self._complete(request, messages, attempt)
+            except JudgeError as exc:
+                exc.step = exc.step or request.step
+                exc.calls = list(records) + exc.calls
+                raise
+            data, problem = request.parse(reply.text)
+            if problem and reply.finish_reason == "length":
+                problem += " (the reply was cut off at the token limit)"
+            record = CallRecord(
+                step=request.step, messages=reply.sent or messages, raw=reply.text, parsed=data, model=reply.model,
+                prompt_tokens=reply.prompt_tokens, completion_tokens=reply.completion_tokens,
+                latency_s=reply.latency_s, cached=reply.cached, source=reply.source, attempt=attempt,
+                error=problem, key=request.key,
+            )
+            self._keep(record)
+            records.append(record)
+            raws.append(reply.text)
+            if data is not None:
+                return Answer(data=data, calls=records)
+            messages = messages + [
+                {"role": "assistant", "content": reply.text},
+                {"role": "user", "content": render("repair", problem=problem)},
+            ]
+        if self.max_repairs:
+            message = (f"{self.describe()} gave no usable reply for step '{request.step}', even after a repair "
+                       f"request: {problem} Raw reply: {_clip(raws[-1])}")
+        else:
+            message = f"The answer for step '{request.step}' does not fit: {problem} Given: {_clip(raws[-1])}"
+        raise JudgeError(message, raw=raws[-1], raws=raws, step=request.step, calls=records)
+
+    def _keep(self, record: CallRecord) -> None:
+        self.usage.add(record)
+        with self._calls_lock:
+            self.calls.append(record)
+
+    def __repr__(self) -> str:
+        u = self.usage
+        return (f"{type(self).__name__}({self.describe()}: {u.calls} calls, {u.cache_hits} cache hits, "
+                f"{u.prompt_tokens}+{u.completion_tokens} tokens)")
+
+
+class GivenJudge(Judge):
+    """Verdicts typed by a person, checked exactly like a model's reply.
+
+    ``answers`` maps a step name (``"context_precision"``, ``"faithfulness.claims"``,
+    ``"faithfulness.verdicts"`` ...; see :data:`ragmetrics_edu.judges.STEPS`) to the
+    answer: the JSON object a model would return, a short form (a list of verdicts, a
+    list of claims), or a function of the :class:`Request` returning either. A wrong
+    count raises :class:`JudgeError` at once: a person is not asked to repair.
+    """
+
+    max_repairs = 0
+
+    def __init__(self, answers: Mapping[str, Any] | None = None, *, max_concurrency: int = 1) -> None:
+        super().__init__()
+        self.model = "given"
+        self.answers: dict[str, Any] = dict(answers or {})
+        self.max_concurrency = max_concurrency
+
+    def describe(self) -> str:
+        return "verdicts given by a person"
+
+    def _complete(self, request: Request, messages: Messages, attempt: int) -> Reply:
+        if request.step not in self.answers:
+            have = ", ".join(sorted(self.answers)) or "none"
+            raise JudgeError(f"GivenJudge has no answer for step '{request.step}' (it has: {have}). "
+                             f"Add one, e.g. GivenJudge({{'{request.step}': ...}}), holding {request.expected}.",
+                             step=request.step)
+        answer = self.answers[request.step]
+        if callable(answer):
+            answer = answer(request)
+        if request.shorthand is not None:
+            answer = request.shorthand(answer)
+        try:
+            text = json.dumps(answer, ensure_ascii=False)
+        except TypeError as exc:
+            raise JudgeError(f"The answer for step '{request.step}' is not JSON-able: {exc}", step=request.step) from None
+        return Reply(text=text, model="given", source="given")
+
+
+def _clip(text: str, limit: int = 300) -> str:
+    text = repr(text)
+    return text if len(text) <= limit else text[: limit - 3] + "..."

@@ -1,0 +1,278 @@
+"""A judge that asks a chat model through the official ``openai`` client.
+
+It talks to OpenAI or to any OpenAI-compatible server (llama.cpp, Ollama, vLLM,
+LM Studio) via ``base_url``. The API is synchronous, so it runs in a notebook cell with
+no event loop; :func:`~ragmetrics_edu.judges.score_cases` runs cases in a thread pool
+and a semaphore keeps at most ``max_concurrency`` requests in flight.
+
+Structured output differs by server, hence ``mode``:
+
+- ``"json_schema"``: OpenAI's ``response_format={"type": "json_schema", ...}`` (strict);
+- ``"json_object_schema"``: ``{"type": "json_object", "schema": ...}``, which llama.cpp's
+  server turns into a grammar (it answers ``json_schema`` with HTTP 500);
+- ``"json"``: no response_format; the schema is written into the prompt and the reply is
+  read with ```json fences stripped, then validated.
+
+``"auto"`` picks ``json_schema`` for api.openai.com and ``json`` elsewhere. Replies can
+be cached on disk (``cache_dir``): a re-run with the same model, server, prompt and
+parameters makes no request at all.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from ..errors import InputError
+from .base import Judge, Messages, Reply, Request, render
+from .errors import JudgeAPIError, JudgeSetupError
+
+MODES = ("auto", "json_schema", "json_object_schema", "json")
+OPENAI_URL = "https://api.openai.com/v1"
+
+NO_KEY = (
+    "OpenAIJudge needs an API key or a server to talk to. Either\n"
+    "  - set your OpenAI key: in a terminal `export OPENAI_API_KEY=sk-...`, or in the notebook\n"
+    "    `import os; os.environ['OPENAI_API_KEY'] = 'sk-...'` (or pass api_key=...);\n"
+    "  - or point base_url at a local OpenAI-compatible server, e.g.\n"
+    "    OpenAIJudge(model='qwen2.5-1.5b', base_url='http://127.0.0.1:8080/v1', mode='json_object_schema');\n"
+    "  - or replay a recorded run with no model at all: ReplayJudge('recording.json')."
+)
+
+
+class OpenAIJudge(Judge):
+    """Verdicts from a chat model, with retries, an on-disk cache and a record of every call.
+
+    ``model``: the model's name on the server. ``base_url``: an OpenAI-compatible server
+    (``http://127.0.0.1:8080/v1``); None means OpenAI (or ``$OPENAI_BASE_URL``).
+    ``api_key``: defaults to ``$OPENAI_API_KEY``; a local server needs none.
+    ``temperature=0`` and a ``seed`` make replies as repeatable as the server allows.
+    ``timeout`` (seconds per request) and ``max_retries`` go to the ``openai`` client,
+    which retries 429, 5xx, timeouts and dropped connections with exponential backoff
+    (honouring ``Retry-After``). ``max_concurrency`` bounds requests in flight.
+    ``cache_dir``: a folder for the on-disk cache (None: no cache). ``mode``: see the
+    module's docstring. ``max_tokens``: a cap on each reply's length.
+    """
+
+    def __init__(
+        self,
+        model: str,
+        *,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        temperature: float = 0.0,
+        seed: int | None = None,
+        timeout: float = 60.0,
+        max_retries: int = 2,
+        max_concurrency: int = 4,
+        cache_dir: str | os.PathLike[str] | None = None,
+        mode: str = "auto",
+        max_tokens: int | None = None,
+    ) -> None:
+        super().__init__()
+        if not isinstance(model, str) or not model.strip():
+            raise InputError("model", "a model name such as 'gpt-4o-mini'", model)
+        if mode not in MODES:
+            raise InputError("mode", "one of " + ", ".join(repr(m) for m in MODES), mode)
+        for name, value, low in (("max_retries", max_retries, 0), ("max_concurrency", max_concurrency, 1)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < low:
+                raise InputError(name, f"an integer >= {low}", value)
+        if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or timeout <= 0:
+            raise InputError("timeout", "a number of seconds > 0", timeout)
+        base_url = base_url or os.environ.get("OPENAI_BASE_URL") or None
+        key = api_key or os.environ.get("OPENAI_API_KEY")
+        if not key:
+            if base_url is None:
+                raise JudgeSetupError(NO_KEY)
+            key = "not-needed"  # local servers accept any key
+        try:
+            import openai
+        except ImportError:
+            raise JudgeSetupError("OpenAIJudge needs the openai package: `pip install openai`. "
+                                  "To run without it, use ReplayJudge or GivenJudge.") from None
+        self.model = model.strip()
+        self.base_url = base_url.rstrip("/") if base_url else None
+        self.temperature = float(temperature)
+        self.seed = seed
+        self.timeout = float(timeout)
+        self.max_retries = max_retries
+        self.max_concurrency = max_concurrency
+        self.max_tokens = max_tokens
+        self.cache_dir = Path(cache_dir) if cache_dir is not None else None
+        if mode == "auto":
+            mode = "json_schema" if self.base_url is None or "api.openai.com" in self.base_url else "json"
+        self.mode = mode
+        self.client = openai.OpenAI(api_key=key, base_url=self.base_url, timeout=self.timeout,
+                                    max_retries=max_retries)
+        self._slots = threading.BoundedSemaphore(max_concurrency)
+
+    # -- what is sent ----------------------------------------------------------------
+    @property
+    def server(self) -> str:
+        """The base URL requests go to."""
+        return self.base_url or OPENAI_URL
+
+    def describe(self) -> str:
+        return f"{self.model} at {self.server}"
+
+    def parameters(self, request: Request) -> dict[str, Any]:
+        """The request parameters besides model and messages (part of the cache key)."""
+        params: dict[str, Any] = {"temperature": self.temperature}
+        if self.seed is not None:
+            params["seed"] = self.seed
+        if self.max_tokens is not None:
+            params["max_tokens"] = self.max_tokens
+        if self.mode == "json_schema":
+            name = "".join(ch if ch.isalnum() or ch in "_-" else "_" for ch in request.step)
+            params["response_format"] = {"type": "json_schema",
+                                         "json_schema": {"name": name, "schema": request.schema, "strict": True}}
+        elif self.mode == "json_object_schema":
+            params["response_format"] = {"type": "json_object", "schema": request.schema}
+        return params
+
+    def prepare(self, request: Request) -> Messages:
+        """In ``json`` mode the schema goes into the prompt; the server enforces nothing."""
+        messages = super().prepare(request)
+        if self.mode == "json":
+            hint = render("json_schema_hint", schema=json.dumps(request.schema, ensure_ascii=False))
+            messages[-1]["content"] = messages[-1]["content"] + "\n\n" + hint
+        return messages
+
+    # -- one request -------------------------------------------------------------------
+    def _complete(self, request: Request, messages: Messages, attempt: int) -> Reply:
+        params = self.parameters(request)
+        key = self.cache_key(messages, params)
+        hit = self._cache_read(key)
+        if hit is not None:
+            return hit
+        import openai
+
+        with self._slots:
+            start = time.perf_counter()
+            try:
+                response = self.client.chat.completions.create(model=self.model, messages=messages, **params)
+            except openai.OpenAIError as exc:
+                raise self._explain(exc, request.step) from exc
+            latency = time.perf_counter() - start
+        choice = response.choices[0] if response.choices else None
+        text = (choice.message.content if choice is not None and choice.message is not None else None) or ""
+        usage = response.usage
+        reply = Reply(
+            text=text, model=response.model or self.model,
+            prompt_tokens=usage.prompt_tokens if usage is not None else None,
+            completion_tokens=usage.completion_tokens if usage is not None else None,
+            latency_s=latency, source="api", finish_reason=choice.finish_reason if choice is not None else None,
+        )
+        self._cache_write(key, reply)
+        return reply
+
+    def _explain(self, exc: Exception, step: str) -> JudgeAPIError:
+        """A message that says what happened and what to do about it."""
+        import openai
+
+        status = getattr(exc, "status_code", None)
+        said = getattr(exc, "message", None) or str(exc)
+        where = self.server
+        retries = f"after {self.max_retries} retr{'y' if self.max_retries == 1 else 'ies'}"
+        local = self.base_url is not None and "api.openai.com" not in self.base_url
+        if isinstance(exc, openai.APITimeoutError):
+            text = (f"No reply from {where} within timeout={self.timeout:g} s ({retries}). A local model on a CPU "
+                    "can need 30-50 s just to read a 1,000-token prompt: pass a larger timeout, "
+                    f"e.g. OpenAIJudge(..., timeout={max(120, int(self.timeout * 4))}).")
+        elif isinstance(exc, openai.APIConnectionError):
+            text = (f"Could not connect to {where} ({said}). Is the server running and is base_url right "
+                    "(it usually ends in /v1)? A local llama.cpp server: `python -m llama_cpp.server --model FILE.gguf "
+                    "--port 8080`, then base_url='http://127.0.0.1:8080/v1'.")
+        elif isinstance(exc, openai.AuthenticationError):
+            text = (f"{where} rejected the API key (401: {said}). Check OPENAI_API_KEY (or api_key=); "
+                    "a key is tied to one provider, and a local server accepts any key.")
+        elif isinstance(exc, openai.PermissionDeniedError):
+            text = f"{where} refused access (403: {said}). The key has no access to model '{self.model}' or this project."
+        elif isinstance(exc, openai.NotFoundError):
+            text = (f"Model '{self.model}' was not found at {where} (404: {said}). Check the model's name "
+                    "(judge.client.models.list() lists what the server offers) and that base_url ends in /v1.")
+        elif isinstance(exc, openai.RateLimitError):
+            text = (f"{where} is rate-limiting the requests (429: {said}), still {retries} with backoff. Wait a "
+                    f"minute, lower max_concurrency (now {self.max_concurrency}) or raise max_retries. If the "
+                    "message says insufficient_quota, the account has no credit left.")
+        elif isinstance(exc, openai.APIStatusError) and status is not None and status >= 500:
+            text = f"{where} failed with HTTP {status} ({retries}): {said}."
+            if local and self.mode == "json_schema":
+                text += (" llama.cpp's server answers response_format json_schema with HTTP 500: "
+                         "use mode='json_object_schema' (or mode='json').")
+        elif isinstance(exc, openai.APIStatusError):
+            text = f"{where} refused the request (HTTP {status}: {said})."
+            if self.mode != "json":
+                text += f" If the server does not support mode='{self.mode}', try mode='json'."
+        else:
+            text = f"The request to {where} failed: {type(exc).__name__}: {said}"
+        return JudgeAPIError(text, status=status, cause=exc, step=step)
+
+    # -- cache ------------------------------------------------------------------------
+    def cache_key(self, messages: Messages, params: dict[str, Any]) -> str:
+        """sha256 of model, server, messages and parameters."""
+        blob = json.dumps({"model": self.model, "base_url": self.server, "messages": messages, "parameters": params},
+                          sort_keys=True, ensure_ascii=False)
+        return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+
+    def _cache_path(self, key: str) -> Path | None:
+        return None if self.cache_dir is None else self.cache_dir / f"{key}.json"
+
+    def _cache_read(self, key: str) -> Reply | None:
+        path = self._cache_path(key)
+        if path is None or not path.exists():
+            return None
+        start = time.perf_counter()
+        try:
+            entry = json.loads(path.read_text(encoding="utf-8"))
+            text = entry["raw"]
+        except (OSError, ValueError, KeyError, TypeError):
+            return None  # an unreadable entry is a miss; the fresh reply overwrites it
+        return Reply(text=text, model=entry.get("model", self.model), prompt_tokens=entry.get("prompt_tokens"),
+                     completion_tokens=entry.get("completion_tokens"), latency_s=time.perf_counter() - start,
+                     cached=True, source="cache", finish_reason=entry.get("finish_reason"))
+
+    def _cache_write(self, key: str, reply: Reply) -> None:
+        path = self._cache_path(key)
+        if path is None:
+            return
+        path.parent.mkdir(parents=True, exist_ok=True)
+        entry = {"key": key, "model": reply.model, "base_url": self.server, "raw": reply.text,
+                 "prompt_tokens": reply.prompt_tokens, "completion_tokens": reply.completion_tokens,
+                 "latency_s": reply.latency_s, "finish_reason": reply.finish_reason,
+                 "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+        write_atomic(path, json.dumps(entry, ensure_ascii=False, indent=1))
+
+    # -- recordings ---------------------------------------------------------------------
+    def save_recording(self, path: str | os.PathLike[str], *, server: str | None = None, notes: str = "") -> Path:
+        """Write every reply this judge received to a file :class:`ReplayJudge` can answer from.
+
+        ``server`` describes what served the model (e.g. "llama-cpp-python 0.3.36, Q4_K_M,
+        2 CPU threads"); it defaults to the base URL. The date is today's (UTC).
+        """
+        from .replay import write_recording
+
+        meta = {"model": self.model, "server": server or self.server, "base_url": self.server,
+                "parameters": {"temperature": self.temperature, "seed": self.seed, "mode": self.mode,
+                               "max_tokens": self.max_tokens},
+                "notes": notes}
+        return write_recording(path, meta, [c for c in self.calls if c.source in ("api", "cache")])
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` so readers never see half a file (tempfile + os.replace)."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=path.suffix)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise

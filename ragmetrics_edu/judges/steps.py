@@ -1,0 +1,430 @@
+"""The LLM steps of every metric: ask a judge, then score with :mod:`ragmetrics_edu.metrics`.
+
+Each function takes a judge and the case's texts, asks for the verdicts (statements,
+claims, entities or questions) in as few calls as the metric allows, and returns the
+same :class:`~ragmetrics_edu.results.MetricResult` the metric function gives, with
+``.calls`` holding every call record. Calls per case at default settings:
+
+==============================  =====  ================================================
+step                            calls  what one call returns
+==============================  =====  ================================================
+context_precision                 1    a verdict per node, keyed node_1 … node_n
+context_recall                    1    the expected output's statements, each with a node or null
+contextual_relevancy              1    per node, its statements, each judged
+context_entity_recall             1    the entities of the reference and of the context
+faithfulness                      2    1: the answer's claims; 2: yes/no/idk per claim
+answer_relevancy                  2    1: the answer's statements; 2: yes/no/idk per statement
+answer_relevancy_embedding        1    n questions, each with a noncommittal flag
+answer_correctness                2    1: statements of answer and ground truth; 2: TP/FP/FN
+==============================  =====  ================================================
+
+A second call is skipped when the first found nothing to judge; a repair request is
+added only when a reply is unusable. ``reason=True`` adds one call for a written
+reason; without it, the explanation is the result's own steps and arithmetic.
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Callable, Iterable, Mapping, Sequence
+
+from .. import metrics
+from ..errors import InputError
+from ..results import MetricResult, fmt
+from ..validate import text, text_list
+from .base import Judge, Request, render
+from .records import CallList
+
+#: Every step a judge may be asked, with what its JSON holds (GivenJudge answers by these names).
+STEPS: dict[str, str] = {
+    "context_precision": '{"node_1": "yes"|"no", ...}; short form: a list of verdicts',
+    "context_recall": '{"statements": [{"statement": str, "node": int|null}]}; short form: [(statement, node), ...]',
+    "contextual_relevancy": '{"node_1": [{"statement": str, "verdict": "yes"|"no"}], ...}; '
+                            "short form: per node a list of (statement, verdict)",
+    "context_entity_recall": '{"reference_entities": [str], "context_entities": [str]}; short form: (reference, context)',
+    "faithfulness.claims": '{"claims": [str]}; short form: a list of claims',
+    "faithfulness.verdicts": '{"claim_1": "yes"|"no"|"idk", ...}; short form: a list of verdicts',
+    "answer_relevancy.statements": '{"statements": [str]}; short form: a list of statements',
+    "answer_relevancy.verdicts": '{"statement_1": "yes"|"no"|"idk", ...}; short form: a list of verdicts',
+    "answer_relevancy_embedding": '{"question_1": {"question": str, "noncommittal": bool}, ...}; '
+                                  "short form: a list of questions or of (question, noncommittal)",
+    "answer_correctness.statements": '{"answer_statements": [str], "ground_truth_statements": [str]}',
+    "answer_correctness.classification": '{"answer_1": "yes"|"no", ..., "truth_1": "yes"|"no", ...}; '
+                                         'short form: {"answer": [verdicts], "ground_truth": [verdicts]}',
+    "reason": '{"reason": str}; short form: the text',
+}
+
+
+# -- building requests ------------------------------------------------------------------
+def _numbered(prefix: str, texts: Sequence[str]) -> str:
+    return "\n\n".join(f"{prefix}_{i}: {t}" for i, t in enumerate(texts, start=1))
+
+
+def _keys(prefix: str, n: int) -> tuple[str, ...]:
+    return tuple(f"{prefix}_{i}" for i in range(1, n + 1))
+
+
+def _request(step: str, template_name: str, model: Any, expected: str, *,
+             check: Callable[[dict[str, Any]], str | None] | None = None,
+             shorthand: Callable[[Any], Any] | None = None, **values: Any) -> Request:
+    from .schemas import schema_of
+
+    messages = [{"role": "system", "content": render("system")},
+                {"role": "user", "content": render(template_name, **values)}]
+    return Request(step=step, messages=messages, model=model, schema=schema_of(model), expected=expected,
+                   check=check, shorthand=shorthand)
+
+
+def _verdict_request(step: str, template_name: str, prefix: str, n: int, *, idk: bool, **values: Any) -> Request:
+    """A request for one verdict per item, as an object keyed ``<prefix>_1`` … ``<prefix>_n``."""
+    from .schemas import keyed
+
+    keys = _keys(prefix, n)
+    words = '"yes", "no" or "idk"' if idk else '"yes" or "no"'
+    model = keyed(f"{step.replace('.', '_')}_{n}", keys, "yes_no_idk" if idk else "yes_no")
+    return _request(step, template_name, model,
+                    f"a JSON object with exactly the {n} keys {', '.join(keys)}, each {words}",
+                    shorthand=_keyed_list(prefix), keys=", ".join(keys), **values)
+
+
+def _keyed_list(prefix: str) -> Callable[[Any], Any]:
+    def convert(answer: Any) -> Any:
+        if isinstance(answer, (list, tuple)):
+            return {f"{prefix}_{i}": v for i, v in enumerate(answer, start=1)}
+        return answer
+    return convert
+
+
+def _list_field(name: str) -> Callable[[Any], Any]:
+    def convert(answer: Any) -> Any:
+        return {name: list(answer)} if isinstance(answer, (list, tuple)) else answer
+    return convert
+
+
+def _question_block(question: str | None) -> str:
+    return "" if question is None else f"Question:\n{text('question', question)}\n\n"
+
+
+def _check_judge(judge: Any) -> Judge:
+    if not isinstance(judge, Judge):
+        raise InputError("judge", "a judge: GivenJudge, OpenAIJudge or ReplayJudge", judge)
+    return judge
+
+
+def _finish(result: MetricResult, judge: Judge, calls: CallList, reason: bool) -> MetricResult:
+    """Attach the calls (and the opt-in reason) to the metric's result."""
+    if reason:
+        request = _request("reason", "reason", _schemas().Reason, 'a JSON object {"reason": "..."}',
+                           shorthand=lambda a: {"reason": a} if isinstance(a, str) else a,
+                           metric=result.name, score=fmt(result.score),
+                           steps="\n".join(result.narrative) + "\n\n" + result.table_text())
+        answer = judge.ask(request)
+        calls.extend(answer.calls)
+        result.values["reason"] = answer.data["reason"]
+        result.narrative.append(f"The judge's reason: {answer.data['reason']}")
+    result.calls = calls
+    result.inputs["judge"] = judge.describe()
+    result.notes.append(f"Verdicts from {judge.describe()}: {calls.summary()}.")
+    return result
+
+
+def _schemas() -> Any:
+    from . import schemas
+
+    return schemas
+
+
+# -- the metrics ----------------------------------------------------------------------------
+def context_precision(
+    judge: Judge, question: str, nodes: Sequence[str], expected_output: str, *,
+    variant: str = "deepeval", total_relevant: int | None = None, threshold: float | None = None,
+    reason: bool = False,
+) -> MetricResult:
+    """Ask whether each retrieved node helps reach the expected output (1 call for all nodes),
+    then score the ranking with :func:`ragmetrics_edu.metrics.context_precision`."""
+    judge = _check_judge(judge)
+    question, expected_output = text("question", question), text("expected_output", expected_output)
+    nodes = text_list("nodes", nodes)
+    calls = CallList()
+    verdicts: list[str] = []
+    if nodes:
+        request = _verdict_request("context_precision", "context_precision", "node", len(nodes), idk=False,
+                                   question=question, expected_output=expected_output, nodes=_numbered("node", nodes))
+        answer = judge.ask(request)
+        calls.extend(answer.calls)
+        verdicts = [answer.data[k] for k in _keys("node", len(nodes))]
+    result = metrics.context_precision(verdicts, variant, nodes=nodes, total_relevant=total_relevant,
+                                       threshold=threshold, question=question)
+    return _finish(result, judge, calls, reason)
+
+
+def context_recall(
+    judge: Judge, expected_output: str, nodes: Sequence[str], *, question: str | None = None,
+    variant: str = "deepeval", threshold: float | None = None, reason: bool = False,
+) -> MetricResult:
+    """Split the expected output into statements and attribute each to a node or none
+    (1 call), then score with :func:`ragmetrics_edu.metrics.context_recall`."""
+    judge = _check_judge(judge)
+    expected_output = text("expected_output", expected_output)
+    nodes = text_list("nodes", nodes)
+    n = len(nodes)
+
+    def check(data: dict[str, Any]) -> str | None:
+        bad = [f"statements.{i}.node = {s['node']}" for i, s in enumerate(data["statements"])
+               if s["node"] is not None and not 1 <= s["node"] <= n]
+        return f"node numbers must be between 1 and {n} or null ({', '.join(bad)})" if bad else None
+
+    def shorthand(answer: Any) -> Any:
+        if isinstance(answer, (list, tuple)):
+            return {"statements": [dict(s) if isinstance(s, Mapping) else {"statement": s[0], "node": s[1]}
+                                   for s in answer]}
+        return answer
+
+    request = _request("context_recall", "context_recall", _schemas().Attribution,
+                       f'a JSON object {{"statements": [{{"statement": "...", "node": 1..{n} or null}}]}}',
+                       check=check, shorthand=shorthand, question_block=_question_block(question),
+                       nodes=_numbered("node", nodes) or "(no nodes were retrieved)", expected_output=expected_output, n=n)
+    answer = judge.ask(request)
+    items = answer.data["statements"]
+    result = metrics.context_recall([s["statement"] for s in items], ["yes" if s["node"] else "no" for s in items],
+                                    nodes=[s["node"] for s in items], variant=variant, threshold=threshold,
+                                    question=question)
+    return _finish(result, judge, CallList(answer.calls), reason)
+
+
+def contextual_relevancy(
+    judge: Judge, question: str, nodes: Sequence[str], *, variant: str = "deepeval",
+    threshold: float | None = None, reason: bool = False,
+) -> MetricResult:
+    """Extract every node's statements and judge each against the question (1 call for
+    all nodes), then score with :func:`ragmetrics_edu.metrics.contextual_relevancy`."""
+    judge = _check_judge(judge)
+    question = text("question", question)
+    nodes = text_list("nodes", nodes)
+    calls = CallList()
+    node_statements: list[list[str]] = []
+    node_verdicts: list[list[str]] = []
+    if nodes:
+        keys = _keys("node", len(nodes))
+
+        def shorthand(answer: Any) -> Any:
+            if isinstance(answer, (list, tuple)):
+                return {k: [dict(s) if isinstance(s, Mapping) else {"statement": s[0], "verdict": s[1]} for s in items]
+                        for k, items in zip(_keys("node", len(answer)), answer)}
+            return answer
+
+        model = _schemas().keyed(f"contextual_relevancy_{len(nodes)}", keys, "judged_statements")
+        request = _request("contextual_relevancy", "contextual_relevancy", model,
+                           f"a JSON object with exactly the {len(nodes)} keys {', '.join(keys)}, each a list of "
+                           '{"statement": "...", "verdict": "yes" or "no"}',
+                           shorthand=shorthand, question=question, nodes=_numbered("node", nodes), keys=", ".join(keys))
+        answer = judge.ask(request)
+        calls.extend(answer.calls)
+        node_statements = [[s["statement"] for s in answer.data[k]] for k in keys]
+        node_verdicts = [[s["verdict"] for s in answer.data[k]] for k in keys]
+    result = metrics.contextual_relevancy(node_statements, node_verdicts, nodes=nodes, variant=variant,
+                                          threshold=threshold, question=question)
+    return _finish(result, judge, calls, reason)
+
+
+def context_entity_recall(
+    judge: Judge, reference: str, nodes: Sequence[str], *, normalize: bool = False,
+    threshold: float | None = None, reason: bool = False,
+) -> MetricResult:
+    """Extract the entities of the reference and of the context (1 call returning both
+    lists), then score with :func:`ragmetrics_edu.metrics.context_entity_recall`."""
+    judge = _check_judge(judge)
+    reference = text("reference", reference)
+    nodes = text_list("nodes", nodes)
+
+    def shorthand(answer: Any) -> Any:
+        if isinstance(answer, (list, tuple)) and len(answer) == 2:
+            return {"reference_entities": list(answer[0]), "context_entities": list(answer[1])}
+        return answer
+
+    request = _request("context_entity_recall", "context_entity_recall", _schemas().Entities,
+                       'a JSON object {"reference_entities": [...], "context_entities": [...]}',
+                       shorthand=shorthand, reference=reference,
+                       nodes=_numbered("node", nodes) or "(no nodes were retrieved)")
+    answer = judge.ask(request)
+    result = metrics.context_entity_recall(answer.data["reference_entities"], answer.data["context_entities"],
+                                           normalize=normalize, threshold=threshold)
+    return _finish(result, judge, CallList(answer.calls), reason)
+
+
+def faithfulness(
+    judge: Judge, answer: str, context: Sequence[str], *, question: str | None = None,
+    variant: str = "deepeval", penalize_ambiguous: bool = False, threshold: float | None = None,
+    reason: bool = False,
+) -> MetricResult:
+    """Extract the answer's claims (call 1), judge each yes/no/idk against the context
+    (call 2), then score with :func:`ragmetrics_edu.metrics.faithfulness`."""
+    judge = _check_judge(judge)
+    answer_text = text("answer", answer)
+    context = text_list("context", context)
+    first = judge.ask(_request("faithfulness.claims", "faithfulness_claims", _schemas().Claims,
+                               'a JSON object {"claims": ["...", ...]}', shorthand=_list_field("claims"),
+                               question_block=_question_block(question), answer=answer_text))
+    calls = CallList(first.calls)
+    claims = first.data["claims"]
+    verdicts: list[str] = []
+    if claims:
+        second = judge.ask(_verdict_request("faithfulness.verdicts", "faithfulness_verdicts", "claim", len(claims),
+                                            idk=True, context=_numbered("node", context) or "(no context)",
+                                            claims=_numbered("claim", claims)))
+        calls.extend(second.calls)
+        verdicts = [second.data[k] for k in _keys("claim", len(claims))]
+    result = metrics.faithfulness(claims, verdicts, variant, penalize_ambiguous=penalize_ambiguous,
+                                  context=context, threshold=threshold)
+    return _finish(result, judge, calls, reason)
+
+
+def answer_relevancy(
+    judge: Judge, question: str, answer: str, *, threshold: float | None = None, reason: bool = False,
+) -> MetricResult:
+    """DeepEval's statement form: extract the answer's statements (call 1), judge each
+    against the question (call 2), then score with :func:`ragmetrics_edu.metrics.answer_relevancy`."""
+    judge = _check_judge(judge)
+    question, answer_text = text("question", question), text("answer", answer)
+    first = judge.ask(_request("answer_relevancy.statements", "answer_relevancy_statements", _schemas().Statements,
+                               'a JSON object {"statements": ["...", ...]}', shorthand=_list_field("statements"),
+                               answer=answer_text))
+    calls = CallList(first.calls)
+    statements = first.data["statements"]
+    verdicts: list[str] = []
+    if statements:
+        second = judge.ask(_verdict_request("answer_relevancy.verdicts", "answer_relevancy_verdicts", "statement",
+                                            len(statements), idk=True, question=question,
+                                            statements=_numbered("statement", statements)))
+        calls.extend(second.calls)
+        verdicts = [second.data[k] for k in _keys("statement", len(statements))]
+    result = metrics.answer_relevancy(statements, verdicts, question=question, threshold=threshold)
+    return _finish(result, judge, calls, reason)
+
+
+def answer_relevancy_embedding(
+    judge: Judge, question: str, answer: str, *, embedder: Any = None, n: int = 3,
+    threshold: float | None = None, reason: bool = False,
+) -> MetricResult:
+    """Ragas' form: generate ``n`` questions from the answer, each with a noncommittal flag
+    (1 call), then score with :func:`ragmetrics_edu.metrics.answer_relevancy_embedding`.
+
+    Ragas asks for the n generations as n samples of one request; here one reply holds
+    all n, which a server without ``n>1`` support can also give.
+    """
+    judge = _check_judge(judge)
+    question, answer_text = text("question", question), text("answer", answer)
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise InputError("n", "an integer >= 1", n)
+    keys = _keys("question", n)
+
+    def shorthand(given: Any) -> Any:
+        if isinstance(given, (list, tuple)):
+            return {k: ({"question": q, "noncommittal": False} if isinstance(q, str) else
+                        dict(q) if isinstance(q, Mapping) else {"question": q[0], "noncommittal": q[1]})
+                    for k, q in zip(_keys("question", len(given)), given)}
+        return given
+
+    model = _schemas().keyed(f"generated_questions_{n}", keys, "generated_question")
+    request = _request("answer_relevancy_embedding", "answer_relevancy_questions", model,
+                       f"a JSON object with exactly the {n} keys {', '.join(keys)}, each "
+                       '{"question": "...", "noncommittal": true or false}',
+                       shorthand=shorthand, answer=answer_text, n=n, keys=", ".join(keys))
+    reply = judge.ask(request)
+    generated = [reply.data[k]["question"] for k in keys]
+    flags = [bool(reply.data[k]["noncommittal"]) for k in keys]
+    result = metrics.answer_relevancy_embedding(question, generated, embedder, flags, threshold=threshold)
+    return _finish(result, judge, CallList(reply.calls), reason)
+
+
+def answer_correctness(
+    judge: Judge, question: str, answer: str, ground_truth: str, *, embedder: Any = None,
+    similarity: float | None = None, weights: Sequence[float] = (0.75, 0.25), beta: float = 1.0,
+    threshold: float | None = None, reason: bool = False,
+) -> MetricResult:
+    """Split answer and ground truth into statements (call 1), classify them (call 2: an
+    answer statement the ground truth supports is TP, else FP; a ground-truth statement
+    the answer leaves out is FN), then score with :func:`ragmetrics_edu.metrics.answer_correctness`.
+
+    The similarity comes from ``embedder`` (offline default) unless given; it costs no LLM call.
+    """
+    judge = _check_judge(judge)
+    question, answer_text = text("question", question), text("answer", answer)
+    ground_truth = text("ground_truth", ground_truth)
+    first = judge.ask(_request("answer_correctness.statements", "answer_correctness_statements",
+                               _schemas().CorrectnessStatements,
+                               'a JSON object {"answer_statements": [...], "ground_truth_statements": [...]}',
+                               question=question, answer=answer_text, ground_truth=ground_truth))
+    calls = CallList(first.calls)
+    said, truth = first.data["answer_statements"], first.data["ground_truth_statements"]
+    tp: list[str] = []
+    fp: list[str] = []
+    fn: list[str] = []
+    if said or truth:
+        keys = _keys("answer", len(said)) + _keys("truth", len(truth))
+
+        def shorthand(given: Any) -> Any:
+            if isinstance(given, Mapping) and set(given) == {"answer", "ground_truth"}:
+                return {**{f"answer_{i}": v for i, v in enumerate(given["answer"], 1)},
+                        **{f"truth_{i}": v for i, v in enumerate(given["ground_truth"], 1)}}
+            return given
+
+        model = _schemas().keyed(f"correctness_{len(said)}_{len(truth)}", keys, "yes_no")
+        second = judge.ask(_request("answer_correctness.classification", "answer_correctness_classify", model,
+                                    f"a JSON object with exactly the {len(keys)} keys {', '.join(keys)}, each "
+                                    '"yes" or "no"', shorthand=shorthand, question=question,
+                                    answer_statements=_numbered("answer", said) or "(none)",
+                                    truth_statements=_numbered("truth", truth) or "(none)", keys=", ".join(keys)))
+        calls.extend(second.calls)
+        for i, s in enumerate(said, start=1):
+            (tp if second.data[f"answer_{i}"] == "yes" else fp).append(s)
+        fn = [s for i, s in enumerate(truth, start=1) if second.data[f"truth_{i}"] == "no"]
+    result = metrics.answer_correctness(tp, fp, fn, similarity, weights, beta=beta, answer=answer_text,
+                                        ground_truth=ground_truth, embedder=embedder, threshold=threshold)
+    return _finish(result, judge, calls, reason)
+
+
+# -- many cases --------------------------------------------------------------------------------
+def score_cases(
+    step: Callable[..., MetricResult], cases: Iterable[Mapping[str, Any]], judge: Judge, *,
+    max_concurrency: int | None = None, progress: bool = False,
+) -> list[MetricResult]:
+    """Run ``step(judge, **case)`` for every case in a thread pool; results in case order.
+
+    At most ``max_concurrency`` cases run at once (default: the judge's). Plain threads,
+    no asyncio, so it runs inside a notebook cell. ``progress=True`` shows a tqdm bar
+    when tqdm is installed. The first failing case stops the run and its error names it.
+    """
+    judge = _check_judge(judge)
+    cases = [dict(c) for c in cases]
+    workers = max_concurrency if max_concurrency is not None else judge.max_concurrency
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise InputError("max_concurrency", "an integer >= 1", workers)
+    bar = _progress(len(cases)) if progress else None
+    results: list[MetricResult] = []
+    pool = ThreadPoolExecutor(max_workers=min(workers, max(1, len(cases))), thread_name_prefix="ragmetrics-judge")
+    try:
+        futures = [pool.submit(step, judge, **case) for case in cases]
+        if bar is not None:
+            for future in futures:
+                future.add_done_callback(lambda _f: bar.update(1))
+        for index, future in enumerate(futures):
+            try:
+                results.append(future.result())
+            except Exception as exc:
+                if hasattr(exc, "add_note"):
+                    exc.add_note(f"(in case {index} of {len(cases)})")
+                raise
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+        if bar is not None:
+            bar.close()
+    return results
+
+
+def _progress(total: int) -> Any:
+    try:
+        from tqdm.auto import tqdm
+    except ImportError:
+        return None
+    return tqdm(total=total, desc="judging", unit="case")
