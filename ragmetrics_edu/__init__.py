@@ -14,9 +14,17 @@ from .results import MetricResult
 
 __version__ = "0.1.0"
 __all__ = ["InputError", "MetricResult", "RagMetricsError", "__version__", "embeddings", "examples", "exercises",
-           "judges", "metrics", "plots", "ranking"]
+           "evaluate", "judges", "metrics", "plots", "ranking"]
 
 _LAZY = {"metrics", "examples", "embeddings", "ranking", "cli", "judges", "exercises", "plots"}
+
+
+def evaluate(data: Any, metrics: Any = ("context_precision", "context_recall", "faithfulness", "answer_relevancy"),
+             judge: Any = None, **options: Any) -> Any:
+    """Score a dataset with a judge; see :func:`ragmetrics_edu.evaluate.evaluate`."""
+    from .evaluate import evaluate as _evaluate
+
+    return _evaluate(data, metrics, judge, **options)
 
 
 def __getattr__(name: str) -> Any:

@@ -1,0 +1,188 @@
+"""Score a whole dataset: one row per case, a score column per metric, the intermediates
+and the judge's calls and tokens.
+
+    from ragmetrics_edu import evaluate, judges
+    judge = judges.ReplayJudge("recording.json")          # or OpenAIJudge(...), GivenJudge(...)
+    table = evaluate("cases.jsonl", metrics=["context_precision", "faithfulness"], judge=judge)
+
+A case is a dict (or a DataFrame row, or a JSONL line) with ``question``, ``answer``,
+``contexts`` (a list of texts) and ``ground_truth``, as in deck E's dataset; Ragas' newer
+names ``user_input``, ``response``, ``retrieved_contexts`` and ``reference`` work too.
+One failing case records its error in its row and the batch goes on. Interrupting the
+run (Ctrl-C, or the stop button) keeps the finished rows; with an ``OpenAIJudge`` that
+has a ``cache_dir``, running again answers the finished cases from the cache.
+"""
+
+from __future__ import annotations
+
+import json
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any, Callable, Iterable, Mapping, Sequence
+
+from .errors import InputError
+from .results import MetricResult
+
+ALIASES = {"user_input": "question", "response": "answer", "retrieved_contexts": "contexts", "reference": "ground_truth"}
+
+#: metric name -> (the columns it needs, how to call it). ``None`` judge means no LLM is needed.
+_NEEDS: dict[str, tuple[str, ...]] = {
+    "context_precision": ("question", "contexts", "ground_truth"),
+    "context_recall": ("question", "contexts", "ground_truth"),
+    "contextual_relevancy": ("question", "contexts"),
+    "context_entity_recall": ("contexts", "ground_truth"),
+    "faithfulness": ("question", "answer", "contexts"),
+    "answer_relevancy": ("question", "answer"),
+    "answer_relevancy_embedding": ("question", "answer"),
+    "answer_correctness": ("question", "answer", "ground_truth"),
+    "semantic_similarity": ("answer", "ground_truth"),
+}
+METRICS = tuple(_NEEDS)
+
+
+def _call(name: str, judge: Any, case: Mapping[str, Any], embedder: Any) -> MetricResult:
+    from . import judges, metrics
+
+    q, a, ctx, gt = (case.get(k) for k in ("question", "answer", "contexts", "ground_truth"))
+    calls: dict[str, Callable[[], MetricResult]] = {
+        "context_precision": lambda: judges.context_precision(judge, q, ctx, gt),
+        "context_recall": lambda: judges.context_recall(judge, gt, ctx, question=q),
+        "contextual_relevancy": lambda: judges.contextual_relevancy(judge, q, ctx),
+        "context_entity_recall": lambda: judges.context_entity_recall(judge, gt, ctx),
+        "faithfulness": lambda: judges.faithfulness(judge, a, ctx, question=q),
+        "answer_relevancy": lambda: judges.answer_relevancy(judge, q, a),
+        "answer_relevancy_embedding": lambda: judges.answer_relevancy_embedding(judge, q, a, embedder=embedder),
+        "answer_correctness": lambda: judges.answer_correctness(judge, q, a, gt, embedder=embedder),
+        "semantic_similarity": lambda: metrics.semantic_similarity(a, gt, embedder),
+    }
+    return calls[name]()
+
+
+def load_cases(data: Any) -> list[dict[str, Any]]:
+    """Cases from a DataFrame, a JSONL file path, or a list of dicts (aliases renamed)."""
+    if isinstance(data, (str, Path)):
+        path = Path(data)
+        if not path.exists():
+            raise InputError("data", "a DataFrame, a list of dicts or the path of an existing JSONL file", str(data))
+        rows = []
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+            if line.strip():
+                try:
+                    rows.append(json.loads(line))
+                except json.JSONDecodeError as exc:
+                    raise InputError(f"data (line {number} of {path.name})", "one JSON object per line", line[:40]) from exc
+    elif hasattr(data, "to_dict") and hasattr(data, "columns"):
+        rows = data.to_dict(orient="records")
+    elif isinstance(data, Sequence) and not isinstance(data, (str, bytes)):
+        rows = list(data)
+    else:
+        raise InputError("data", "a DataFrame, a list of dicts or the path of a JSONL file", data)
+    cases = []
+    for i, row in enumerate(rows):
+        if not isinstance(row, Mapping):
+            raise InputError(f"data[{i}]", "a dict with question, answer, contexts, ground_truth", row)
+        case = {ALIASES.get(k, k): v for k, v in row.items()}
+        if "contexts" in case and hasattr(case["contexts"], "tolist"):
+            case["contexts"] = case["contexts"].tolist()
+        cases.append(case)
+    return cases
+
+
+def _check(cases: list[dict[str, Any]], names: Sequence[str], judge: Any) -> None:
+    for name in names:
+        if name not in _NEEDS:
+            raise InputError("metrics", "names from: " + ", ".join(METRICS), name)
+    if judge is None and any(n != "semantic_similarity" for n in names):
+        raise InputError("judge", "a judge for LLM-derived verdicts: judges.ReplayJudge(recording) offline, "
+                         "judges.GivenJudge(...) for typed verdicts, or judges.OpenAIJudge(model, base_url=...)", None)
+    for i, case in enumerate(cases):
+        for name in names:
+            for column in _NEEDS[name]:
+                if case.get(column) is None:
+                    raise InputError(f"data[{i}].{column}", f"a value (metric {name} needs {', '.join(_NEEDS[name])})", None)
+        if "contexts" in case and (isinstance(case["contexts"], str) or not isinstance(case["contexts"], Sequence)):
+            raise InputError(f"data[{i}].contexts", "a list of context texts", case["contexts"])
+
+
+def _score_case(index: int, case: dict[str, Any], names: Sequence[str], judge: Any, embedder: Any) -> dict[str, Any]:
+    row: dict[str, Any] = {"case": index, "question": case.get("question")}
+    results: dict[str, MetricResult] = {}
+    errors = []
+    for name in names:
+        try:
+            result = _call(name, judge, case, embedder)
+        except Exception as exc:  # one failure must not stop the batch: record it in the row
+            row[name] = float("nan")
+            errors.append(f"{name}: {type(exc).__name__}: {exc}")
+            continue
+        results[name] = result
+        row[name] = result.score
+        row[f"{name}_values"] = dict(result.values)
+        if "verdict" in result.columns or "relevant" in result.columns:
+            column = "verdict" if "verdict" in result.columns else "relevant"
+            row[f"{name}_verdicts"] = [r[column] for r in result.rows]
+    calls = [c for r in results.values() for c in r.calls]
+    row["calls"] = sum(1 for c in calls if c.source in ("api",))
+    row["cached_calls"] = sum(1 for c in calls if c.source in ("cache", "replay"))
+    row["prompt_tokens"] = sum(c.prompt_tokens or 0 for c in calls)
+    row["completion_tokens"] = sum(c.completion_tokens or 0 for c in calls)
+    row["error"] = "; ".join(errors) or None
+    row["_results"] = results
+    return row
+
+
+def evaluate(
+    data: Any,
+    metrics: Iterable[str] = ("context_precision", "context_recall", "faithfulness", "answer_relevancy"),
+    judge: Any = None,
+    *,
+    embedder: Any = None,
+    max_concurrency: int | None = None,
+    progress: bool = True,
+):
+    """Score every case with every metric; return a pandas DataFrame, one row per case.
+
+    Columns: ``case``, ``question``, a score column per metric, ``<metric>_values`` and
+    ``<metric>_verdicts`` (the intermediates), ``calls``, ``cached_calls``, token counts and
+    ``error``. The MetricResults themselves are in ``frame.attrs["results"]`` (one dict
+    per case). At most ``max_concurrency`` cases run at once (default: the judge's).
+    """
+    import pandas as pd
+
+    names = list(metrics) if not isinstance(metrics, str) else [metrics]
+    cases = load_cases(data)
+    _check(cases, names, judge)
+    workers = max_concurrency if max_concurrency is not None else getattr(judge, "max_concurrency", 1) or 1
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise InputError("max_concurrency", "an integer >= 1", workers)
+    bar = _bar(len(cases)) if progress else None
+    rows: dict[int, dict[str, Any]] = {}
+    pool = ThreadPoolExecutor(max_workers=min(workers, max(1, len(cases))), thread_name_prefix="ragmetrics-eval")
+    interrupted = False
+    try:
+        futures = {pool.submit(_score_case, i, c, names, judge, embedder): i for i, c in enumerate(cases)}
+        for future, index in futures.items():
+            rows[index] = future.result()
+            if bar is not None:
+                bar.update(1)
+    except KeyboardInterrupt:
+        interrupted = True
+        pool.shutdown(wait=False, cancel_futures=True)
+    finally:
+        pool.shutdown(wait=not interrupted, cancel_futures=True)
+        if bar is not None:
+            bar.close()
+    ordered = [rows[i] for i in sorted(rows)]
+    frame = pd.DataFrame([{k: v for k, v in r.items() if k != "_results"} for r in ordered])
+    frame.attrs["results"] = [r["_results"] for r in ordered]
+    frame.attrs["interrupted"] = interrupted
+    frame.attrs["judge"] = getattr(judge, "describe", lambda: None)() if judge is not None else None
+    return frame
+
+
+def _bar(total: int) -> Any:
+    try:
+        from tqdm.auto import tqdm
+    except ImportError:
+        return None
+    return tqdm(total=total, desc="evaluating", unit="case")

@@ -1,0 +1,95 @@
+"""evaluate(): a dataset in, one row per case out, with errors kept per row and the cache resuming."""
+
+import json
+import math
+
+import pytest
+
+from ragmetrics_edu import InputError, evaluate, judges
+from scripted_server import ScriptedServer, good, schema_responder
+
+CASES = [
+    {"question": "What is AI?", "answer": "AI is machine intelligence.",
+     "contexts": ["AI means artificial intelligence.", "NVIDIA makes chips."], "ground_truth": "AI is artificial intelligence."},
+    {"question": "Where is Paris?", "answer": "Paris is in France.",
+     "contexts": ["Paris is the capital of France."], "ground_truth": "Paris is in France."},
+]
+
+
+@pytest.fixture(autouse=True)
+def _hermetic(monkeypatch):
+    for var in ("OPENAI_API_KEY", "OPENAI_BASE_URL"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
+
+
+@pytest.fixture
+def server():
+    srv = ScriptedServer().start()
+    try:
+        yield srv
+    finally:
+        srv.stop()
+
+
+def test_given_verdicts_give_one_row_per_case_with_intermediates():
+    judge = judges.GivenJudge({"context_precision": ["no", "yes"]})
+    frame = evaluate(CASES[:1], metrics=["context_precision", "semantic_similarity"], judge=judge, progress=False)
+    assert len(frame) == 1
+    row = frame.iloc[0]
+    assert row["context_precision"] == 0.5
+    assert row["context_precision_verdicts"] == [0, 1]
+    assert row["context_precision_values"]["relevant_count"] == 1
+    assert 0.0 <= row["semantic_similarity"] <= 1.0 and row["error"] is None
+    assert frame.attrs["results"][0]["context_precision"].score == 0.5
+
+
+def test_aliases_jsonl_and_dataframe_inputs_agree(tmp_path):
+    renamed = [{"user_input": c["question"], "response": c["answer"], "retrieved_contexts": c["contexts"],
+                "reference": c["ground_truth"]} for c in CASES]
+    path = tmp_path / "cases.jsonl"
+    path.write_text("\n".join(json.dumps(c) for c in renamed) + "\n")
+    import pandas as pd
+
+    for data in (CASES, renamed, str(path), pd.DataFrame(CASES)):
+        frame = evaluate(data, metrics=["semantic_similarity"], progress=False)
+        assert list(frame["question"]) == [c["question"] for c in CASES]
+
+
+def test_a_failing_case_keeps_its_error_and_the_batch_goes_on():
+    # The typed verdicts fit the first case (2 nodes) but not the second (1 node).
+    judge = judges.GivenJudge({"context_precision": ["no", "yes"]})
+    frame = evaluate(CASES, metrics=["context_precision"], judge=judge, progress=False)
+    assert frame.loc[0, "context_precision"] == 0.5 and frame["error"].isna()[0]
+    assert math.isnan(frame.loc[1, "context_precision"])
+    assert "context_precision" in frame.loc[1, "error"]
+
+
+def test_bad_input_names_the_field(tmp_path):
+    with pytest.raises(InputError, match=r"^metrics: "):
+        evaluate(CASES, metrics=["precision_at_k"], judge=judges.GivenJudge({}))
+    with pytest.raises(InputError, match=r"^judge: .*ReplayJudge"):
+        evaluate(CASES, metrics=["faithfulness"])
+    with pytest.raises(InputError, match=r"^data\[0\]\.ground_truth: "):
+        evaluate([{"question": "q", "contexts": ["c"]}], metrics=["context_precision"], judge=judges.GivenJudge({}))
+    with pytest.raises(InputError, match=r"^data\[0\]\.contexts: expected a list"):
+        evaluate([dict(CASES[0], contexts="one string")], metrics=["context_precision"], judge=judges.GivenJudge({}))
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("{not json}\n")
+    with pytest.raises(InputError, match="line 1"):
+        evaluate(str(bad), metrics=["semantic_similarity"])
+
+
+def test_real_client_counts_calls_and_a_rerun_resumes_from_cache(server, tmp_path):
+    server.responder = schema_responder()
+    judge = judges.OpenAIJudge("scripted-model", base_url=server.base_url, api_key="k", mode="json_schema",
+                               max_retries=0, timeout=5.0, cache_dir=tmp_path, max_concurrency=2)
+    first = evaluate(CASES, metrics=["context_precision", "faithfulness"], judge=judge, progress=False)
+    hits = server.hits
+    assert hits >= 2 * 2 and first["calls"].sum() == hits and first["error"].isna().all()
+    assert (first["prompt_tokens"] > 0).all()
+    again = judges.OpenAIJudge("scripted-model", base_url=server.base_url, api_key="k", mode="json_schema",
+                               max_retries=0, timeout=5.0, cache_dir=tmp_path)
+    second = evaluate(CASES, metrics=["context_precision", "faithfulness"], judge=again, progress=False)
+    assert server.hits == hits and second["calls"].sum() == 0 and second["cached_calls"].sum() == hits
+    assert list(second["context_precision"]) == list(first["context_precision"])
