@@ -1,0 +1,117 @@
+"""Exercises of notebook 09 (evaluate a retriever): BM25's idf, recall@k and graded nDCG."""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+from typing import Any
+
+from .. import metrics
+from . import Exercise, _as_number, register
+
+IDF_TERM = "caffeine"
+RECALL_QUESTION = "q01"
+NDCG_QUESTION = "q11"
+
+
+@lru_cache(maxsize=1)
+def _bm25():
+    from ..retrieval import BM25Retriever, load_corpus
+
+    return BM25Retriever(load_corpus())
+
+
+def _row(question_id: str) -> dict[str, Any]:
+    from ..retrieval import evaluate_retriever
+
+    bm = _bm25()
+    question = next(q for q in _questions() if q.id == question_id)
+    return evaluate_retriever(bm, [question], k=5)[0]
+
+
+@lru_cache(maxsize=1)
+def _questions():
+    from ..retrieval import load_corpus
+
+    return tuple(load_corpus().questions)
+
+
+def _close(given: Any, value: float) -> bool:
+    g = _as_number(given)
+    return g is not None and abs(g - value) < 1e-3
+
+
+def _diagnose_idf(given: Any, correct: float) -> str | None:
+    bm = _bm25()
+    n, big_n = bm.df[IDF_TERM], bm.n_docs
+    if _close(given, math.log((big_n - n + 0.5) / (n + 0.5))):
+        return ("That is the classic Robertson–Spärck Jones idf, ln((N − n + 0.5)/(n + 0.5)). The retriever "
+                "adds 1 inside the logarithm (Lucene's form), so a term in most passages never gets a negative idf.")
+    if _close(given, math.log10(1 + (big_n - n + 0.5) / (n + 0.5))):
+        return "Right formula, wrong logarithm: BM25 here uses the natural logarithm (math.log), not log10."
+    if _close(given, math.log(big_n / n)):
+        return "ln(N/n) is the plain idf of TF-IDF; BM25's idf adds 0.5 to the counts and 1 inside the logarithm."
+    return None
+
+
+def _diagnose_recall(given: Any, correct: float) -> str | None:
+    row = _row(RECALL_QUESTION)
+    hits, retrieved = row["relevant_retrieved"], len(row["retrieved"])
+    if _close(given, hits / 5):
+        return f"That is precision@5 ({hits} relevant out of 5 places). Recall divides by the relevant passages in the qrels."
+    if retrieved and _close(given, hits / retrieved):
+        return (f"You divided by the {retrieved} passages BM25 returned. Recall divides by every relevant "
+                f"passage in the qrels ({row['total_relevant']}), found or not.")
+    if hits and _close(given, 1.0):
+        return "Recall is not 'share of retrieved relevant passages among themselves': divide by all relevant passages."
+    return None
+
+
+def _diagnose_ndcg(given: Any, correct: float) -> str | None:
+    row = _row(NDCG_QUESTION)
+    question = next(q for q in _questions() if q.id == NDCG_QUESTION)
+    binary = metrics.ndcg_at_k(row["verdicts"], k=5, ideal=[1] * question.total_relevant).score
+    if _close(given, binary):
+        return "You used 0/1 gains. Here the gains are the grades (2 = answers it, 1 = partly relevant)."
+    exp_gains = [2 ** g - 1 for g in row["grades"]]
+    exp_ideal = [2 ** g - 1 for g in question.ideal_gains]
+    if _close(given, metrics.ndcg_at_k(exp_gains, k=5, ideal=exp_ideal).score):
+        return ("You used the exponential gain 2^grade − 1 (as some toolkits do). This course uses the grade "
+                "itself as the gain.")
+    own = metrics.ndcg_at_k(row["grades"], k=5).score
+    if own != correct and _close(given, own):
+        return "Your ideal ranking used only the retrieved grades; the ideal comes from every grade in the qrels."
+    return None
+
+
+register(
+    Exercise(
+        id="ret-1",
+        question=(f"In the course corpus, what is BM25's idf of the term '{IDF_TERM}'? "
+                  "(A BM25Retriever's df[term] counts the passages holding it; n_docs is N.)"),
+        answer=lambda: _bm25().idf(IDF_TERM),
+        hint="idf(t) = ln(1 + (N − n + 0.5) / (n + 0.5)), with n the passages containing t and N all passages.",
+        explanation="The term is in few of the passages, so its idf is high: a match on it says a lot.",
+        diagnose=_diagnose_idf,
+    ),
+    Exercise(
+        id="ret-2",
+        question=(f"BM25 on question {RECALL_QUESTION} ('What are the health benefits of exercise?'), k = 5: "
+                  "what is recall@5?"),
+        answer=lambda: _row(RECALL_QUESTION)["recall_at_k"],
+        hint="Relevant passages in the top 5, divided by every passage the qrels mark relevant (grade 1 or 2).",
+        explanation=("BM25 finds few of the relevant passages: most of them are worded without "
+                     "'exercise', 'health' or 'benefit', so they share no term with the question."),
+        diagnose=_diagnose_recall,
+    ),
+    Exercise(
+        id="ret-3",
+        question=(f"BM25 on question {NDCG_QUESTION} ('Who wrote the first computer program?'), k = 5: "
+                  "what is nDCG@5 with the grades as gains and the ideal ranking taken from all the qrels?"),
+        answer=lambda: _row(NDCG_QUESTION)["ndcg_at_k"],
+        hint="DCG = sum of grade / log2(rank + 1) over the top 5; IDCG = the same for the qrels' grades sorted high to low.",
+        explanation=("The passage that answers (grade 2) is first, but the partly relevant one comes lower "
+                     "than in the ideal order, which costs a little."),
+        diagnose=_diagnose_ndcg,
+    ),
+)

@@ -1,0 +1,517 @@
+"""A tiny retrieval lab: a hand-judged corpus, two retrievers and their evaluation.
+
+- :func:`load_corpus` reads ``data/retrieval_corpus.json``: 40 short passages written for
+  this project and 12 questions, each with hand-made relevance judgements (*qrels*:
+  grade 2 = answers the question, 1 = partly relevant, not listed = 0).
+- :class:`BM25Retriever` ranks by Okapi BM25 (k1 = 1.5, b = 0.75) over the words of
+  :func:`tokenize`; :meth:`BM25Retriever.explain` gives each query term's idf, tf and
+  contribution, as a :class:`~ragmetrics_edu.results.MetricResult`.
+- :class:`EmbeddingRetriever` ranks by the cosine of embeddings from any embedder
+  (the offline :class:`~ragmetrics_edu.embeddings.HashingEmbedder` by default).
+- :func:`evaluate_retriever` turns each top-k list into relevance verdicts from the qrels
+  and scores it with :mod:`ragmetrics_edu.metrics` (context precision, average precision,
+  recall@k, reciprocal rank, nDCG@k).
+
+Pure Python: nothing here imports numpy, pandas or matplotlib (except
+:func:`plot_retriever_comparison`, which imports matplotlib when called).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from . import embeddings, metrics
+from .errors import InputError
+from .results import MetricResult, fmt
+
+CORPUS_PATH = Path(__file__).parent / "data" / "retrieval_corpus.json"
+
+#: The measures :func:`evaluate_retriever` reports, in table order.
+MEASURES = ("context_precision", "average_precision", "recall_at_k", "reciprocal_rank", "ndcg_at_k")
+_LABELS = {"context_precision": "context precision", "average_precision": "average precision",
+           "recall_at_k": "recall@k", "reciprocal_rank": "reciprocal rank", "ndcg_at_k": "nDCG@k"}
+
+
+# -- the corpus ----------------------------------------------------------------------
+@dataclass(frozen=True)
+class Passage:
+    """One passage of the corpus."""
+
+    id: str
+    text: str
+    topic: str = ""
+
+
+@dataclass(frozen=True)
+class Question:
+    """A query with its relevance judgements: ``qrels`` maps passage id to grade (1 or 2).
+
+    A passage not in ``qrels`` has grade 0."""
+
+    id: str
+    text: str
+    qrels: dict[str, int]
+    note: str = ""
+
+    def grade(self, passage_id: str) -> int:
+        return self.qrels.get(passage_id, 0)
+
+    @property
+    def relevant_ids(self) -> list[str]:
+        """Passages with grade >= 1, best grade first."""
+        return sorted((p for p, g in self.qrels.items() if g >= 1), key=lambda p: -self.qrels[p])
+
+    @property
+    def total_relevant(self) -> int:
+        """How many passages of the corpus are relevant (grade >= 1)."""
+        return sum(1 for g in self.qrels.values() if g >= 1)
+
+    @property
+    def ideal_gains(self) -> list[int]:
+        """Every relevance grade in the qrels, highest first (the ideal ranking for nDCG)."""
+        return sorted((g for g in self.qrels.values() if g >= 1), reverse=True)
+
+
+@dataclass
+class Corpus:
+    """Passages, questions and the note on where they come from."""
+
+    passages: list[Passage]
+    questions: list[Question]
+    about: str = ""
+    _by_id: dict[str, Passage] = field(default_factory=dict, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self._by_id = {p.id: p for p in self.passages}
+
+    def passage(self, passage_id: str) -> Passage:
+        if passage_id not in self._by_id:
+            raise InputError("passage_id", "the id of a passage of the corpus", passage_id)
+        return self._by_id[passage_id]
+
+    def question(self, question_id: str) -> Question:
+        for q in self.questions:
+            if q.id == question_id:
+                return q
+        raise InputError("question_id", "one of " + ", ".join(q.id for q in self.questions), question_id)
+
+    def text(self, passage_id: str) -> str:
+        return self.passage(passage_id).text
+
+
+def load_corpus(path: str | Path | None = None) -> Corpus:
+    """Read the corpus (the packaged one by default) and check it.
+
+    Every passage needs a unique ``id`` and a ``text``; every question an ``id``, a
+    ``text`` and ``qrels`` whose ids exist and whose grades are 1 or 2."""
+    source = Path(path) if path is not None else CORPUS_PATH
+    raw = json.loads(source.read_text(encoding="utf-8"))
+    return corpus_from_dict(raw)
+
+
+def corpus_from_dict(raw: Any) -> Corpus:
+    """Build and check a :class:`Corpus` from a dict shaped like the JSON file."""
+    if not isinstance(raw, dict):
+        raise InputError("corpus", "a dict with 'passages' and 'questions'", raw)
+    items = raw.get("passages")
+    if not isinstance(items, list) or not items:
+        raise InputError("passages", "a non-empty list of {id, text} dicts", items)
+    passages: list[Passage] = []
+    seen: set[str] = set()
+    for i, item in enumerate(items):
+        pid, text = _id_text(f"passages[{i}]", item)
+        if pid in seen:
+            raise InputError(f"passages[{i}].id", "an id not used by another passage", pid)
+        seen.add(pid)
+        passages.append(Passage(pid, text, str(item.get("topic", ""))))
+    items = raw.get("questions")
+    if not isinstance(items, list):
+        raise InputError("questions", "a list of {id, text, qrels} dicts", items)
+    questions = []
+    for i, item in enumerate(items):
+        qid, text = _id_text(f"questions[{i}]", item)
+        qrels = item.get("qrels")
+        if not isinstance(qrels, dict):
+            raise InputError(f"questions[{i}].qrels", "a dict passage id -> grade (1 or 2)", qrels)
+        for pid, grade in qrels.items():
+            if pid not in seen:
+                raise InputError(f"questions[{i}].qrels[{pid!r}]", "the id of a passage of the corpus", pid)
+            if isinstance(grade, bool) or grade not in (1, 2):
+                raise InputError(f"questions[{i}].qrels[{pid!r}]", "grade 1 (partly relevant) or 2 (answers it)", grade)
+        questions.append(Question(qid, text, dict(qrels), str(item.get("note", ""))))
+    return Corpus(passages, questions, str(raw.get("about", "")))
+
+
+def _id_text(where: str, item: Any) -> tuple[str, str]:
+    if not isinstance(item, dict):
+        raise InputError(where, "a dict with 'id' and 'text'", item)
+    pid, text = item.get("id"), item.get("text")
+    if not isinstance(pid, str) or not pid:
+        raise InputError(f"{where}.id", "a non-empty string", pid)
+    if not isinstance(text, str) or not text.strip():
+        raise InputError(f"{where}.text", "a non-empty string", text)
+    return pid, text
+
+
+def _passages(field_name: str, passages: Any) -> list[Passage]:
+    """Accept a Corpus, a list of Passage, or a list of (id, text) pairs (None: the packaged corpus)."""
+    if passages is None:
+        passages = load_corpus()
+    if isinstance(passages, Corpus):
+        return list(passages.passages)
+    if isinstance(passages, (str, bytes)) or not isinstance(passages, Sequence) or not passages:
+        raise InputError(field_name, "a Corpus or a non-empty list of Passage (or (id, text) pairs)", passages)
+    out, seen = [], set()
+    for i, p in enumerate(passages):
+        if isinstance(p, Passage):
+            item = p
+        elif isinstance(p, (tuple, list)) and len(p) == 2 and all(isinstance(x, str) for x in p):
+            item = Passage(p[0], p[1])
+        else:
+            raise InputError(f"{field_name}[{i}]", "a Passage or an (id, text) pair of strings", p)
+        if item.id in seen:
+            raise InputError(f"{field_name}[{i}]", "a passage whose id is not used twice", item.id)
+        seen.add(item.id)
+        out.append(item)
+    return out
+
+
+# -- the tokeniser ---------------------------------------------------------------------
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+_POSSESSIVE = re.compile(r"['\u2019]s\b")
+
+#: Function words dropped by :func:`tokenize` (they match almost every passage).
+STOP_WORDS = frozenset(
+    "a an and are as at be been but by can could do does did for from had has have how i in into is it its "
+    "of on or so than that the their them then there these they this those to was were what when where "
+    "which who whom why will with would you your".split()
+)
+
+
+def light_stem(word: str) -> str:
+    """Strip a plural ending: ``-ies`` -> ``-y``, else a final ``-s`` (not ``-ss``, ``-us``, ``-is``).
+
+    Deliberately crude (``planets`` -> ``planet``, ``bodies`` -> ``body``) so every step
+    can be checked by eye; words of three letters or fewer are left alone."""
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+def tokenize(text: str, *, stem: bool = True) -> list[str]:
+    """The words BM25 counts: lower-cased, split on anything but letters and digits.
+
+    Steps: lower-case; drop a possessive ``'s``; take runs of letters/digits (so
+    ``weight-bearing`` gives two words and ``5,500`` gives ``5`` and ``500``); drop the
+    :data:`STOP_WORDS`; then, with ``stem=True``, apply :func:`light_stem`."""
+    if not isinstance(text, str):
+        raise InputError("text", "a string", text)
+    words = _WORD.findall(_POSSESSIVE.sub("", text.lower()))
+    words = [w for w in words if w not in STOP_WORDS]
+    return [light_stem(w) for w in words] if stem else words
+
+
+def _query(query: Any) -> str:
+    if not isinstance(query, str) or not query.strip():
+        raise InputError("query", "a non-empty string", query)
+    return query
+
+
+def _k(k: Any) -> int:
+    if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+        raise InputError("k", "an integer >= 1", k)
+    return k
+
+
+def _top(scores: list[tuple[str, float]], k: int) -> list[tuple[str, float]]:
+    # sorted() is stable: equal scores keep corpus order, so rankings are deterministic.
+    return sorted(scores, key=lambda item: -item[1])[:k]
+
+
+# -- BM25 ------------------------------------------------------------------------------
+class BM25Retriever:
+    """Okapi BM25 over :func:`tokenize`'s words.
+
+    For a query q and passage d::
+
+        score(q, d) = sum over distinct query terms t of
+                      idf(t) * tf(t, d) * (k1 + 1) / (tf(t, d) + k1 * (1 - b + b * |d| / avgdl))
+        idf(t)      = ln(1 + (N - n(t) + 0.5) / (n(t) + 0.5))
+
+    N is the number of passages, n(t) how many contain t, |d| the passage's length in
+    tokens and avgdl the mean length. This idf (Lucene's) is never negative. A query term
+    written twice counts once. ``search`` returns only passages sharing at least one term
+    with the query (score > 0), as an inverted index would. ``passages``: a Corpus, a
+    list of Passage or of (id, text) pairs; None means the packaged corpus.
+    """
+
+    def __init__(self, passages: Any = None, *, k1: float = 1.5, b: float = 0.75,
+                 tokenizer: Callable[[str], list[str]] = tokenize) -> None:
+        if isinstance(k1, bool) or not isinstance(k1, (int, float)) or k1 < 0:
+            raise InputError("k1", "a number >= 0", k1)
+        if isinstance(b, bool) or not isinstance(b, (int, float)) or not 0 <= b <= 1:
+            raise InputError("b", "a number between 0 and 1", b)
+        if not callable(tokenizer):
+            raise InputError("tokenizer", "a function text -> list of tokens", tokenizer)
+        self.passages = _passages("passages", passages)
+        self.k1, self.b = float(k1), float(b)
+        self.tokenizer = tokenizer
+        self.name = "BM25"
+        self.tokens = {p.id: list(tokenizer(p.text)) for p in self.passages}
+        self.tf = {pid: Counter(toks) for pid, toks in self.tokens.items()}
+        self.doc_len = {pid: len(toks) for pid, toks in self.tokens.items()}
+        self.n_docs = len(self.passages)
+        self.avgdl = sum(self.doc_len.values()) / self.n_docs
+        self.df: Counter[str] = Counter()
+        for toks in self.tokens.values():
+            self.df.update(set(toks))
+
+    def query_terms(self, query: str) -> list[str]:
+        """The query's distinct terms, in order of first appearance."""
+        return list(dict.fromkeys(self.tokenizer(_query(query))))
+
+    def idf(self, term: str) -> float:
+        n = self.df.get(term, 0)
+        return math.log(1 + (self.n_docs - n + 0.5) / (n + 0.5))
+
+    def _term_rows(self, terms: list[str], passage_id: str) -> list[dict[str, Any]]:
+        tf, dl = self.tf[passage_id], self.doc_len[passage_id]
+        norm = self.k1 * (1 - self.b + self.b * dl / self.avgdl)
+        rows = []
+        for t in terms:
+            f = tf.get(t, 0)
+            saturation = f * (self.k1 + 1) / (f + norm) if f else 0.0
+            rows.append({"term": t, "df": self.df.get(t, 0), "idf": self.idf(t), "tf": f,
+                         "tf_part": saturation, "contribution": self.idf(t) * saturation})
+        return rows
+
+    def score(self, query: str, passage_id: str) -> float:
+        if passage_id not in self.tf:
+            raise InputError("passage_id", "the id of a passage of this retriever", passage_id)
+        return math.fsum(r["contribution"] for r in self._term_rows(self.query_terms(query), passage_id))
+
+    def search(self, query: str, k: int = 5) -> list[tuple[str, float]]:
+        """The top ``k`` (passage_id, score) pairs, best first; passages scoring 0 are left out."""
+        terms, k = self.query_terms(query), _k(k)
+        scores = [(p.id, math.fsum(r["contribution"] for r in self._term_rows(terms, p.id))) for p in self.passages]
+        return _top([s for s in scores if s[1] > 0], k)
+
+    def explain(self, query: str, passage_id: str) -> MetricResult:
+        """One row per query term: df, idf, tf, the saturated tf part and the term's contribution."""
+        if passage_id not in self.tf:
+            raise InputError("passage_id", "the id of a passage of this retriever", passage_id)
+        terms = self.query_terms(query)
+        rows = self._term_rows(terms, passage_id)
+        total = math.fsum(r["contribution"] for r in rows)
+        dl = self.doc_len[passage_id]
+        used = [r for r in rows if r["tf"]]
+        parts = " + ".join(rf"{fmt(r['idf'], 3)}\cdot{fmt(r['tf_part'], 3)}" for r in used) or "0"
+        return MetricResult(
+            metric="bm25", variant=passage_id, score=total,
+            columns=("term", "df", "idf", "tf", "tf_part", "contribution"), rows=rows,
+            values={"N": self.n_docs, "avgdl": self.avgdl, "doc_len": dl, "k1": self.k1, "b": self.b},
+            formula=rf"\mathrm{{BM25}} = {parts} = {fmt(total)}",
+            formula_general=(r"\sum_{t\in q}\ln\!\left(1+\frac{N-n_t+0.5}{n_t+0.5}\right)\cdot"
+                             r"\frac{f_{t,d}\,(k_1+1)}{f_{t,d}+k_1\left(1-b+b\,\frac{|d|}{\mathrm{avgdl}}\right)}"),
+            narrative=[f"Query terms after tokenising: {terms}.",
+                       f"Passage {passage_id} has {dl} tokens; the mean over the {self.n_docs} passages is "
+                       f"{fmt(self.avgdl, 3)}, so its length factor is {fmt(1 - self.b + self.b * dl / self.avgdl, 3)}.",
+                       "Each term adds idf × saturated tf; terms absent from the passage add 0."],
+            notes=[] if used else ["No query term occurs in this passage: its BM25 score is 0."],
+            inputs={"query": query, "passage_id": passage_id},
+        )
+
+    def __repr__(self) -> str:
+        return f"BM25Retriever({self.n_docs} passages, k1={fmt(self.k1)}, b={fmt(self.b)})"
+
+
+# -- embeddings -----------------------------------------------------------------------
+class EmbeddingRetriever:
+    """Ranks passages by the cosine of their embedding to the query's embedding.
+
+    ``embedder``: anything with ``embed(texts)`` (see :mod:`ragmetrics_edu.embeddings`);
+    None uses the offline :class:`~ragmetrics_edu.embeddings.HashingEmbedder`, a hashed
+    bag of words and word pairs, so this "semantic" retriever is still lexical. Pass
+    ``SentenceTransformerEmbedder()`` for a neural one. ``passages`` as for
+    :class:`BM25Retriever` (None: the packaged corpus).
+
+    ``search`` leaves out passages whose cosine is not above ``min_score`` (0 by default:
+    with the hashing embedder a cosine of 0 means nothing in common, and keeping such
+    passages would fill the list in corpus order). ``min_score=None`` keeps every passage.
+    """
+
+    def __init__(self, passages: Any = None, embedder: Any = None, *, min_score: float | None = 0.0) -> None:
+        if min_score is not None and (isinstance(min_score, bool) or not isinstance(min_score, (int, float))):
+            raise InputError("min_score", "a number (cosines at or below it are left out) or None", min_score)
+        self.min_score = None if min_score is None else float(min_score)
+        self.passages = _passages("passages", passages)
+        self.embedder = embeddings.resolve(embedder)
+        self.name = f"embedding ({embeddings.embedder_name(self.embedder)})"
+        vectors = self.embedder.embed([p.text for p in self.passages])
+        if len(vectors) != len(self.passages):
+            raise InputError("embedder", f"one vector per passage ({len(self.passages)})", len(vectors))
+        self.vectors = {p.id: list(v) for p, v in zip(self.passages, vectors)}
+        self._norms = {pid: math.sqrt(math.fsum(x * x for x in v)) for pid, v in self.vectors.items()}
+
+    def _cosines(self, query: str) -> list[tuple[str, float]]:
+        """Cosine of the query to every passage, equal to ``embeddings.cosine_parts``.
+
+        Only the query's non-zero coordinates are multiplied (the hashing embedder's
+        vectors are mostly zeros), and the passage norms are computed once."""
+        q = self._embed_query(query)
+        dim = len(next(iter(self.vectors.values())))
+        if len(q) != dim:
+            raise InputError("embedder", f"query vectors of the passages' length ({dim})", len(q))
+        nonzero = [(i, x) for i, x in enumerate(q) if x]
+        nq = math.sqrt(math.fsum(x * x for _, x in nonzero))
+        out = []
+        for p in self.passages:
+            v, nv = self.vectors[p.id], self._norms[p.id]
+            dot = math.fsum(x * v[i] for i, x in nonzero)
+            out.append((p.id, dot / (nq * nv) if nq and nv else 0.0))
+        return out
+
+    def _embed_query(self, query: str) -> list[float]:
+        return list(self.embedder.embed([_query(query)])[0])
+
+    def similarity(self, query: str, passage_id: str) -> float:
+        if passage_id not in self.vectors:
+            raise InputError("passage_id", "the id of a passage of this retriever", passage_id)
+        return embeddings.cosine_parts(self._embed_query(query), self.vectors[passage_id])[3]
+
+    def search(self, query: str, k: int = 5) -> list[tuple[str, float]]:
+        """The top ``k`` (passage_id, cosine) pairs, best first (cosine above ``min_score``)."""
+        k = _k(k)
+        scores = self._cosines(query)
+        if self.min_score is not None:
+            scores = [s for s in scores if s[1] > self.min_score]
+        return _top(scores, k)
+
+    def explain(self, query: str, passage_id: str) -> MetricResult:
+        """The cosine with its dot product and norms, and the features query and passage share.
+
+        The shared-feature rows need an embedder with ``tokens(text)`` (the hashing one);
+        for a neural embedder only the cosine and its parts are given."""
+        if passage_id not in self.vectors:
+            raise InputError("passage_id", "the id of a passage of this retriever", passage_id)
+        q = self._embed_query(query)
+        dot, nq, npass, cos = embeddings.cosine_parts(q, self.vectors[passage_id])
+        tokens = getattr(self.embedder, "tokens", None)
+        rows: list[dict[str, Any]] = []
+        values: dict[str, Any] = {"dot": dot, "norm_query": nq, "norm_passage": npass}
+        notes: list[str] = []
+        if callable(tokens):
+            qf, pf = Counter(tokens(query)), Counter(tokens(self._text(passage_id)))
+            rows = [{"feature": f, "in_query": qf[f], "in_passage": pf[f], "product": qf[f] * pf[f]}
+                    for f in qf if f in pf]
+            values.update(query_features=sum(qf.values()), passage_features=sum(pf.values()),
+                          shared_product_sum=sum(r["product"] for r in rows))
+            if abs(values["shared_product_sum"] - dot) > 1e-9:
+                notes.append("The dot product differs from the sum over shared features because two different "
+                             "features landed in the same hashed slot (a collision).")
+        else:
+            notes.append("This embedder has no tokens(): a neural model's dimensions are not words.")
+        return MetricResult(
+            metric="cosine", variant=passage_id, score=cos,
+            columns=("feature", "in_query", "in_passage", "product"), rows=rows, values=values,
+            formula=rf"\cos = \frac{{{fmt(dot)}}}{{{fmt(nq, 3)}\cdot{fmt(npass, 3)}}} = {fmt(cos)}",
+            formula_general=r"\cos(q, d) = \frac{q\cdot d}{\lVert q\rVert\,\lVert d\rVert}",
+            narrative=["Embed the query and the passage.", "Divide their dot product by the product of their norms."],
+            notes=notes, inputs={"query": query, "passage_id": passage_id},
+        )
+
+    def _text(self, passage_id: str) -> str:
+        return next(p.text for p in self.passages if p.id == passage_id)
+
+    def __repr__(self) -> str:
+        return f"EmbeddingRetriever({len(self.passages)} passages, embedder={self.embedder!r})"
+
+
+# -- evaluation ------------------------------------------------------------------------
+def evaluate_retriever(retriever: Any, questions: Sequence[Question], k: int = 5) -> list[dict[str, Any]]:
+    """Run ``retriever.search`` on each question and score its top ``k`` against the qrels.
+
+    Per question: the retrieved ids, their grades, the verdicts (1 when grade >= 1),
+    context precision (DeepEval), average precision over every relevant passage of the
+    corpus, recall@k, reciprocal rank and nDCG@k (graded gains; the ideal ranking uses
+    every grade in the qrels). All scores come from :mod:`ragmetrics_edu.metrics`.
+    """
+    if not callable(getattr(retriever, "search", None)):
+        raise InputError("retriever", "an object with a search(query, k) method", retriever)
+    if isinstance(questions, (str, bytes)) or not isinstance(questions, Sequence):
+        raise InputError("questions", "a list of Question", questions)
+    k = _k(k)
+    rows = []
+    for i, q in enumerate(questions):
+        if not isinstance(q, Question):
+            raise InputError(f"questions[{i}]", "a Question (see load_corpus().questions)", q)
+        hits = list(retriever.search(q.text, k))[:k]
+        ids = [h[0] for h in hits]
+        grades = [q.grade(pid) for pid in ids]
+        verdicts = [1 if g >= 1 else 0 for g in grades]
+        total = q.total_relevant
+        rows.append({
+            "question": q.id, "retriever": getattr(retriever, "name", type(retriever).__name__),
+            "retrieved": ids, "scores": [h[1] for h in hits], "grades": grades, "verdicts": verdicts,
+            "relevant_retrieved": sum(verdicts), "total_relevant": total,
+            "context_precision": metrics.context_precision(verdicts, "deepeval").score,
+            "average_precision": metrics.average_precision(verdicts, total_relevant=total).score,
+            "recall_at_k": metrics.recall_at_k(verdicts, k=k, total_relevant=total).score,
+            "reciprocal_rank": metrics.reciprocal_rank(verdicts).score,
+            "ndcg_at_k": metrics.ndcg_at_k(grades, k=k, ideal=q.ideal_gains).score,
+        })
+    return rows
+
+
+def mean_scores(rows: Sequence[dict[str, Any]]) -> dict[str, float]:
+    """The mean of each measure over the rows of :func:`evaluate_retriever`."""
+    if not rows:
+        raise InputError("rows", "at least one row of evaluate_retriever", rows)
+    return {m: math.fsum(r[m] for r in rows) / len(rows) for m in MEASURES}
+
+
+def plot_retriever_comparison(means: dict[str, dict[str, float]], ax: Any = None, title: str = ""):
+    """Grouped bars: one group per measure, one bar per retriever (PNG in notebooks)."""
+    from .plots import new_figure
+
+    if not isinstance(means, dict) or not means:
+        raise InputError("means", "a dict retriever name -> {measure: mean score}", means)
+    names = list(means)
+    measures = [m for m in MEASURES if all(m in means[n] for n in names)]
+    if ax is None:
+        fig = new_figure(figsize=(7.5, 3.4))
+        ax = fig.subplots()
+    else:
+        fig = ax.figure
+    colours = ["#264653", "#2a9d8f", "#e9c46a", "#e76f51"]
+    width = 0.8 / len(names)
+    for j, name in enumerate(names):
+        xs = [i + (j - (len(names) - 1) / 2) * width for i in range(len(measures))]
+        ys = [means[name][m] for m in measures]
+        ax.bar(xs, ys, width=width, label=name, color=colours[j % len(colours)])
+        for x, y in zip(xs, ys):
+            ax.text(x, y + 0.015, fmt(y, 3), ha="center", fontsize=7)
+    ax.set_xticks(range(len(measures)))
+    ax.set_xticklabels([_LABELS[m] for m in measures], fontsize=8)
+    ax.set_ylim(0, 1.12)
+    ax.set_ylabel("mean over the questions")
+    ax.legend(fontsize=8, loc="upper left", ncol=len(names), frameon=False)
+    if title:
+        ax.set_title(title, fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+__all__ = [
+    "BM25Retriever", "Corpus", "EmbeddingRetriever", "MEASURES", "Passage", "Question", "STOP_WORDS",
+    "corpus_from_dict", "evaluate_retriever", "light_stem", "load_corpus", "mean_scores",
+    "plot_retriever_comparison", "tokenize",
+]

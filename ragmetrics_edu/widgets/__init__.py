@@ -1,0 +1,42 @@
+"""Interactive explorers of the metrics, for Jupyter (ipywidgets 8).
+
+- :class:`ReorderExplorer`: reorder retrieved nodes (drag the chips or use ↑/↓), flip
+  verdicts, and watch context precision, precision@k, nDCG or MRR respond.
+- :class:`PermutationExplorer`: the score of every ordering of the verdicts, and where
+  the current order stands.
+- :class:`StatementExplorer`: verdict toggles for context recall, contextual relevancy,
+  faithfulness and answer relevancy.
+- :class:`EntityExplorer`: edit entity lists for context entity recall.
+
+Each keeps its state in a model (:class:`ReorderModel`, :class:`PermutationModel`,
+:class:`StatementModel`, :class:`EntityModel`) that imports neither ipywidgets nor
+matplotlib; the views are imported on first use, so ``ragmetrics_edu.widgets.models``
+works without ipywidgets installed.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from .models import EntityModel, PermutationModel, PermutationSummary, ReorderModel, StatementModel
+
+_VIEWS = {
+    "ReorderExplorer": "reorder",
+    "PermutationExplorer": "permutations",
+    "StatementExplorer": "statements",
+    "EntityExplorer": "entities",
+}
+
+__all__ = ["EntityExplorer", "EntityModel", "PermutationExplorer", "PermutationModel", "PermutationSummary",
+           "ReorderExplorer", "ReorderModel", "StatementExplorer", "StatementModel"]
+
+
+def __getattr__(name: str) -> Any:
+    if name in _VIEWS:
+        return getattr(importlib.import_module(f".{_VIEWS[name]}", __name__), name)
+    raise AttributeError(f"module 'ragmetrics_edu.widgets' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

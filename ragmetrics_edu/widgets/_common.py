@@ -1,0 +1,118 @@
+"""What every explorer view shares: the CSS, the HTML of score, formula, table and notes,
+and a base class that observes a model and shows input errors instead of losing them.
+
+Every widget a browser test looks for carries an ``rme-...`` CSS class.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Any, Callable, Sequence
+
+import ipywidgets as widgets
+
+from ..errors import RagMetricsError
+from ..results import MetricResult, fmt
+from .models import Change
+
+#: Hides the TagsInput's delete crosses and text field (the chips are only reordered),
+#: and styles the tables. Shipped in an HTML widget inside each explorer.
+CSS = """<style>
+.rme-tags .jupyter-widget-tag-close, .rme-tags .widget-text { display: none !important; }
+.rme-tags .jupyter-widget-tag { cursor: grab; }
+.rme-table table { border-collapse: collapse; font-size: 12px; }
+.rme-table th, .rme-table td { padding: 2px 8px; border-bottom: 1px solid #ddd; text-align: right; }
+.rme-table td.rme-text, .rme-table th.rme-text { text-align: left; }
+.rme-table tr.rme-hit td { background: #e3f2ef; }
+.rme-node-text { line-height: 1.3; white-space: normal; }
+.rme-message { color: #b00020; }
+.rme-notes ul { margin: 0.2em 0; }
+</style>"""
+
+_TEXT_COLUMNS = {"node", "statement", "claim", "entity", "key", "context_form", "verdict"}
+
+
+def table_html(result: MetricResult, hit: Callable[[dict[str, Any]], bool] | None = None, width: int = 60) -> str:
+    """The step table as a small HTML table; rows where ``hit(row)`` is true are tinted."""
+    columns = result.columns
+    head = "".join(f"<th class='rme-text'>{html.escape(c)}</th>" if c in _TEXT_COLUMNS else f"<th>{html.escape(c)}</th>"
+                   for c in columns)
+    body = []
+    for row in result.rows:
+        cells = []
+        for c in columns:
+            value = row.get(c)
+            if isinstance(value, str):
+                text = value if len(value) <= width else value[: width - 1] + "…"
+                cells.append(f"<td class='rme-text' title='{html.escape(value)}'>{html.escape(text)}</td>")
+            else:
+                cells.append(f"<td>{html.escape(fmt(value)) if value is not None else ''}</td>")
+        tint = " class='rme-hit'" if hit is not None and hit(row) else ""
+        body.append(f"<tr{tint}>{''.join(cells)}</tr>")
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+
+
+def score_html(result: MetricResult) -> str:
+    """The score in large type, with the exact value where the shown one is rounded."""
+    shown = fmt(result.score)
+    rounded = fmt(result.score, 12) != shown
+    extra = f" <small>(exact {result.score!r})</small>" if rounded else ""
+    verdict = ""
+    if result.threshold is not None:
+        verdict = f" <small>threshold {fmt(result.threshold)}: {'pass' if result.success else 'fail'}</small>"
+    return (f"<span style='font-size:1.3em'>{html.escape(result.name)}: "
+            f"<b class='rme-score-value'>{html.escape(shown)}</b></span>{extra}{verdict}")
+
+
+def formula_html(result: MetricResult) -> str:
+    """The formula with this case's numbers, for an HTMLMath widget."""
+    return f"$${html.escape(result.formula, quote=False)}$$" if result.formula else ""
+
+
+def notes_html(result: MetricResult) -> str:
+    """The result's notes as a bullet list (empty when there are none)."""
+    if not result.notes:
+        return ""
+    return "<ul>" + "".join(f"<li>{html.escape(n)}</li>" for n in result.notes) + "</ul>"
+
+
+def classed(widget: Any, *names: str) -> Any:
+    """Add CSS classes to a widget and return it."""
+    for name in names:
+        widget.add_class(name)
+    return widget
+
+
+class Explorer(widgets.VBox):
+    """Base of the explorer views: observes ``model`` and calls :meth:`refresh` on each change.
+
+    User actions go through :meth:`_guard`, so a bad value shows as a message in the view
+    (class ``rme-message``) rather than disappearing into the kernel log.
+    """
+
+    def __init__(self, model: Any, children: Sequence[Any], css_class: str) -> None:
+        self.model = model
+        self.message = classed(widgets.HTML(), "rme-message")
+        super().__init__([widgets.HTML(CSS), *children, self.message])
+        classed(self, "rme-explorer", css_class)
+        model.observe(self._on_model_change)
+
+    def _on_model_change(self, change: Change) -> None:
+        self.message.value = ""
+        self.refresh(change.name)
+
+    def refresh(self, what: str = "all") -> None:
+        """Bring every widget up to date with the model (``what`` names the change)."""
+        raise NotImplementedError
+
+    def _guard(self, action: Callable[..., Any], *args: Any) -> None:
+        """Run a user action; show an InputError in the view instead of raising it."""
+        try:
+            action(*args)
+        except RagMetricsError as error:
+            self.message.value = html.escape(str(error))
+
+    def close(self) -> None:
+        """Stop observing the model and close the widgets."""
+        self.model.unobserve(self._on_model_change)
+        super().close()

@@ -1,0 +1,172 @@
+"""Statement explorer: judge each statement (or claim) and watch a counting metric respond.
+
+For context recall, contextual relevancy, faithfulness and answer relevancy: one row per
+statement with a verdict toggle (yes/no, and idk where the metric has it), the node a
+context-recall statement is attributed to, the node a contextual-relevancy statement
+comes from, and below them the counts, the score, the formula and the step table.
+"""
+
+from __future__ import annotations
+
+import html
+from collections import Counter
+from functools import partial
+from typing import Any
+
+import ipywidgets as widgets
+
+from ..results import MetricResult
+from ..validate import IDK, NO, YES
+from ._common import Explorer, classed, formula_html, notes_html, score_html, table_html
+from .models import StatementModel, chip_label
+
+_TOOLTIPS = {YES: "supported / relevant", NO: "not supported / not relevant", IDK: "the context does not say"}
+#: Per metric: the step-table column that says a statement counts, and the name of its total in ``values``.
+_COUNTED = {"context_recall": ("attributable", "attributable"), "contextual_relevancy": ("relevant", "relevant"),
+            "faithfulness": ("counts", "faithful"), "answer_relevancy": ("relevant", "relevant")}
+
+
+class StatementExplorer(Explorer):
+    """Flip the verdicts of statements (claims) and see the counting metric's score follow.
+
+    Takes the metric's own keyword arguments, as the catalogue stores them:
+    ``StatementExplorer("context_recall", statements=[...], verdicts=["yes", "no"], nodes=[2, None])``,
+    ``StatementExplorer("faithfulness", claims=[...], verdicts=["yes", "idk"])``, or
+    ``StatementExplorer.from_example("A-cr-what-is-ai")``. State: ``explorer.model``
+    (a :class:`StatementModel`).
+    """
+
+    def __init__(self, metric: str = "context_recall", *, model: StatementModel | None = None, **kwargs: Any) -> None:
+        if model is None:
+            model = StatementModel(metric, **kwargs)
+        self._syncing = False
+        self.variant = classed(widgets.Dropdown(options=list(model.variants), value=model.variant,
+                                                description="Variant"), "rme-variant")
+        self.variant.layout.display = "" if len(model.variants) > 1 else "none"
+        self.variant.observe(lambda c: self._user(model.set_variant, c["new"]), names="value")
+        self.penalize = classed(widgets.Checkbox(value=model.penalize_ambiguous, description="penalize_ambiguous",
+                                                 indent=False), "rme-penalize")
+        self.penalize.layout.display = "" if model.metric == "faithfulness" else "none"
+        self.penalize.observe(lambda c: self._user(model.set_penalize_ambiguous, c["new"]), names="value")
+        self.toggles: list[widgets.ToggleButtons] = []
+        self.texts: list[widgets.HTML] = []
+        self.attributions: list[widgets.Dropdown] = []
+        self.sources: list[widgets.HTML] = []
+        rows = [self._row(model, pos) for pos in range(model.n)]
+        self.counts = classed(widgets.HTML(), "rme-counts")
+        self.score = classed(widgets.HTML(), "rme-score")
+        self.formula = classed(widgets.HTMLMath(), "rme-formula")
+        self.table = classed(widgets.HTML(), "rme-table")
+        self.notes = classed(widgets.HTML(), "rme-notes")
+        header = widgets.HTML(f"<b>{html.escape(model.metric.replace('_', ' '))}</b>: "
+                              f"{STATEMENT_HINTS[model.metric]}")
+        super().__init__(model, [header, widgets.HBox([self.variant, self.penalize]), *rows, self.counts,
+                                 self.score, self.formula, self.table, self.notes], "rme-statements")
+        self.refresh()
+
+    @classmethod
+    def from_example(cls, example_id: str, case: str | None = None, **overrides: Any) -> "StatementExplorer":
+        """The explorer of a worked example (context recall, contextual relevancy, faithfulness, answer relevancy)."""
+        return cls(model=StatementModel.from_example(example_id, case, **overrides))
+
+    def _row(self, model: StatementModel, pos: int) -> widgets.HBox:
+        toggle = classed(widgets.ToggleButtons(options=list(model.allowed), tooltips=[_TOOLTIPS[v] for v in model.allowed],
+                                               style={"button_width": "3.4em"}), "rme-toggle", "rme-verdict",
+                         f"rme-toggle-{pos}")
+        toggle.observe(partial(self._on_verdict, pos), names="value")
+        text = classed(widgets.HTML(layout=widgets.Layout(flex="1 1 auto")), "rme-statement-text")
+        self.toggles.append(toggle)
+        self.texts.append(text)
+        children: list[Any] = [widgets.HTML(f"<b>{pos + 1}</b>", layout=widgets.Layout(width="1.8em")), toggle, text]
+        if model.has_attribution:
+            options = [("not attributed", None)] + [
+                (chip_label(j, (model.node_texts or [None] * model.node_count)[j]), j + 1)
+                for j in range(model.node_count)]
+            attribution = classed(widgets.Dropdown(options=options, description="node",
+                                                   layout=widgets.Layout(width="16em")), "rme-attribution")
+            attribution.observe(partial(self._on_attribution, pos), names="value")
+            self.attributions.append(attribution)
+            children.append(attribution)
+        if model.groups is not None:
+            source = classed(widgets.HTML(layout=widgets.Layout(width="14em")), "rme-source")
+            self.sources.append(source)
+            children.append(source)
+        return classed(widgets.HBox(children), "rme-row", f"rme-row-{pos}")
+
+    def _user(self, action: Any, *args: Any) -> None:
+        if not self._syncing:
+            self._guard(action, *args)
+
+    def _on_verdict(self, pos: int, change: dict[str, Any]) -> None:
+        self._user(self.model.set_verdict, pos, change["new"])
+
+    def _on_attribution(self, pos: int, change: dict[str, Any]) -> None:
+        self._user(self.model.attribute, pos, change["new"])
+
+    # -- forwarded to the model ------------------------------------------------------
+    def move(self, i: int, j: int) -> None:
+        """Move the statement at position ``i`` to ``j`` (the score does not depend on it)."""
+        self.model.move(i, j)
+
+    def toggle(self, i: int) -> None:
+        """Cycle the verdict of the statement at position ``i``."""
+        self.model.toggle(i)
+
+    @property
+    def order(self) -> list[int]:
+        return self.model.order
+
+    @property
+    def verdicts(self) -> list[str]:
+        return self.model.verdicts
+
+    @property
+    def result(self) -> MetricResult:
+        return self.model.result
+
+    # -- view ----------------------------------------------------------------------
+    def refresh(self, what: str = "all") -> None:
+        """Redraw the rows, the counts, the score, the formula and the table from the model."""
+        model = self.model
+        self._syncing = True
+        try:
+            self.variant.value = model.variant
+            self.penalize.value = model.penalize_ambiguous
+            attribution = model.attribution
+            groups = model.groups
+            node_texts = model.node_texts
+            for pos, (text, verdict) in enumerate(zip(model.statements, model.verdicts)):
+                self.toggles[pos].value = verdict
+                self.texts[pos].value = html.escape(text)
+                if attribution is not None:
+                    self.attributions[pos].value = attribution[pos]
+                    self.attributions[pos].disabled = verdict != YES
+                if groups is not None:
+                    label = chip_label(groups[pos] - 1, node_texts[groups[pos] - 1] if node_texts else None)
+                    self.sources[pos].value = f"<small>from {html.escape(label)}</small>"
+        finally:
+            self._syncing = False
+        result = model.result
+        self.counts.value = counts_html(model, result)
+        self.score.value = score_html(result)
+        self.formula.value = formula_html(result)
+        column = _COUNTED[model.metric][0]
+        self.table.value = table_html(result, hit=lambda row: bool(row.get(column)))
+        self.notes.value = notes_html(result)
+
+
+STATEMENT_HINTS = {
+    "context_recall": "can each statement of the expected output be attributed to a retrieved node?",
+    "contextual_relevancy": "is each statement extracted from the retrieved nodes relevant to the question?",
+    "faithfulness": "does the retrieved context back each claim of the answer (yes), contradict it (no), "
+                    "or not say (idk)?",
+    "answer_relevancy": "does each statement of the answer address the question (idk: ambiguous)?",
+}
+
+
+def counts_html(model: StatementModel, result: MetricResult) -> str:
+    """How many statements got each verdict, and how many of them count."""
+    tally = Counter(model.verdicts)
+    parts = " · ".join(f"{v}: <b>{tally.get(v, 0)}</b>" for v in model.allowed)
+    counted = result.values[_COUNTED[model.metric][1]]
+    return f"<div class='rme-counts'>{parts} → counted <b>{counted}</b> of <b>{result.values['total']}</b></div>"
