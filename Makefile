@@ -9,7 +9,11 @@ PIP    := $(BIN)/python -m pip
 ROOT_FLAG := $(shell [ "$$(id -u)" = "0" ] && echo --allow-root)
 LAB_ARGS ?=
 
-.PHONY: lab test install dev bench examples clean
+.PHONY: lab test install dev bench examples clean judge-server-install judge-server
+# A portable llama.cpp build (no native CPU detection, no AVX-512/AMX): see ragmetrics_edu/cli.py.
+LLAMA_CMAKE_ARGS = -DLLAVA_BUILD=OFF -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON \
+	-DGGML_AVX512=OFF -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_BF16=OFF
+MODEL ?=
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -37,6 +41,14 @@ examples: $(VENV)/.notebook-installed
 
 bench: $(VENV)/.dev-installed
 	$(BIN)/python benchmarks/bench_engine.py
+
+# Optional: a local judge for learners without an API key (compiles llama.cpp, ~10 minutes on 2 cores).
+judge-server-install: $(VENV)/.notebook-installed
+	CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" $(PIP) install -e ".[llm,judge-server]"
+
+judge-server:
+	@test -n "$(MODEL)" || { echo "usage: make judge-server MODEL=path/to/model.gguf"; exit 2; }
+	$(BIN)/ragmetrics-edu judge-server --model "$(MODEL)"
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -3,6 +3,8 @@
     ragmetrics-edu examples            stated vs computed for every worked example
     ragmetrics-edu explain ID          one example: step table, formula and narrative
     ragmetrics-edu score METRIC ...    a quick calculation from verdicts on the command line
+    ragmetrics-edu judge-server ...    start a local OpenAI-compatible judge (optional extra)
+    ragmetrics-edu record-judge ...    put the decks' examples to a judge and save a recording
 
 Exit status 0 on success, 2 with a one-line message on bad input.
 """
@@ -68,7 +70,67 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--similarity", type=float, help="semantic similarity for answer_correctness")
     score.add_argument("--answer", help="answer text (semantic_similarity)")
     score.add_argument("--ground-truth", help="ground-truth text (semantic_similarity)")
+    server = sub.add_parser("judge-server", help="start a local OpenAI-compatible server (llama.cpp) for the judge")
+    server.add_argument("--model", required=True, help="a GGUF model file")
+    server.add_argument("--port", type=int, default=8080)
+    server.add_argument("--threads", type=int, default=2)
+    server.add_argument("--ctx", type=int, default=4096, help="context length in tokens")
+    record = sub.add_parser("record-judge", help="run the decks' examples through a judge and save a recording")
+    record.add_argument("--base-url", required=True, help="e.g. http://127.0.0.1:8080/v1")
+    record.add_argument("--model", required=True, help="the model's name, written into the recording")
+    record.add_argument("--server", required=True, help="what served it, e.g. 'llama-cpp-python 0.3.36, Q4_K_M'")
+    record.add_argument("--out", required=True, help="the recording file to write (JSON)")
+    record.add_argument("--mode", default="json_object_schema", help="json_schema | json_object_schema | json")
+    record.add_argument("--ids", nargs="*", help="only these example ids")
+    record.add_argument("--timeout", type=float, default=600.0)
+    record.add_argument("--notes", default="")
     return parser
+
+
+#: CMake flags for a portable llama.cpp build: no native detection, no AVX-512/AMX (a native
+#: build crashed with a protection fault on a VM whose CPU advertises AMX it cannot use).
+PORTABLE_CMAKE_ARGS = ("-DLLAVA_BUILD=OFF -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON "
+                       "-DGGML_F16C=ON -DGGML_AVX512=OFF -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_BF16=OFF")
+
+
+def _judge_server(args: argparse.Namespace) -> int:
+    import importlib.util
+    import subprocess
+    from pathlib import Path
+
+    if importlib.util.find_spec("llama_cpp") is None:
+        return _fail("llama-cpp-python is not installed: run `make judge-server-install` (compiles llama.cpp, "
+                     f"about 10 minutes), or CMAKE_ARGS=\"{PORTABLE_CMAKE_ARGS}\" pip install 'ragmetrics-edu[judge-server]'")
+    if not Path(args.model).is_file():
+        raise InputError("--model", "the path of a GGUF model file", args.model)
+    base_url = f"http://127.0.0.1:{args.port}/v1"
+    print(f"Serving {Path(args.model).name} at {base_url} (Ctrl-C stops it). In Python:\n"
+          f"  judge = judges.OpenAIJudge('{Path(args.model).stem}', base_url='{base_url}', api_key='local', "
+          "mode='json_object_schema')", flush=True)
+    command = [sys.executable, "-m", "llama_cpp.server", "--model", args.model, "--host", "127.0.0.1",
+               "--port", str(args.port), "--n_threads", str(args.threads), "--n_ctx", str(args.ctx)]
+    try:
+        return subprocess.call(command)
+    except KeyboardInterrupt:
+        return 0
+
+
+def _record_judge(args: argparse.Namespace) -> int:
+    from .judges import OpenAIJudge
+    from .judges.deck_cases import agreement, run_deck_cases
+
+    judge = OpenAIJudge(args.model, base_url=args.base_url, api_key="local", mode=args.mode, temperature=0,
+                        seed=7, timeout=args.timeout, max_retries=1, max_concurrency=1)
+    runs = run_deck_cases(judge, ids=args.ids or None)
+    for run in runs:
+        score = "error: " + run.error if run.error else f"{run.result.score:.4f}"
+        print(f"{run.case.label:<36} judge {score:<12} deck {run.deck.score:.4f}", flush=True)
+    path = judge.save_recording(args.out, server=args.server, notes=args.notes)
+    summary = agreement(runs)
+    print(f"agreement with the decks: {summary['agree']}/{summary['items']} verdicts "
+          f"({summary['percent']:.0f}%), kappa {summary['kappa']:.2f}; {judge.usage}")
+    print(f"recording written to {path}")
+    return 0
 
 
 def _score(args: argparse.Namespace) -> Any:
@@ -192,6 +254,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _examples(args)
         if args.command == "explain":
             return _explain(args)
+        if args.command == "judge-server":
+            return _judge_server(args)
+        if args.command == "record-judge":
+            return _record_judge(args)
         _print_result(_score(args))
         return 0
     except SystemExit as exc:
