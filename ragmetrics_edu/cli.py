@@ -84,6 +84,9 @@ def build_parser() -> argparse.ArgumentParser:
     record.add_argument("--ids", nargs="*", help="only these example ids")
     record.add_argument("--timeout", type=float, default=600.0)
     record.add_argument("--notes", default="")
+    record.add_argument("--dataset", help="also evaluate() this JSONL dataset, so the batch path replays too")
+    record.add_argument("--metrics", nargs="*", default=["context_precision", "context_recall", "faithfulness",
+                                                         "answer_relevancy"], help="metrics for --dataset")
     return parser
 
 
@@ -125,6 +128,11 @@ def _record_judge(args: argparse.Namespace) -> int:
     for run in runs:
         score = "error: " + run.error if run.error else f"{run.result.score:.4f}"
         print(f"{run.case.label:<36} judge {score:<12} deck {run.deck.score:.4f}", flush=True)
+    if args.dataset:
+        from .evaluate import evaluate
+
+        table = evaluate(args.dataset, metrics=args.metrics, judge=judge, progress=False)
+        print(table[["question", *args.metrics, "error"]].to_string(), flush=True)
     path = judge.save_recording(args.out, server=args.server, notes=args.notes)
     summary = agreement(runs)
     print(f"agreement with the decks: {summary['agree']}/{summary['items']} verdicts "

@@ -92,7 +92,7 @@ def plot_statements(result: MetricResult, ax: Any = None, width: int = 60):
     ax.set_ylim(max(len(rows), 1) - 0.5, -0.5)
     for side in ("top", "right", "left", "bottom"):
         ax.spines[side].set_visible(False)
-    counted = next(iter(result.values.values()), 0)
+    counted = next((result.values[k] for k in ("attributable", "relevant", "faithful") if k in result.values), 0)
     ax.set_title(f"{result.name}: {counted}/{result.values.get('total', len(rows))} counted → score {fmt(result.score)}",
                  fontsize=10)
     fig.tight_layout()

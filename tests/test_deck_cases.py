@@ -43,3 +43,33 @@ def test_disagreement_and_failures_are_counted_not_hidden():
     assert runs[1].result is None and "JudgeError" in runs[1].error   # the given verdicts do not fit 2 nodes
     with pytest.raises(InputError, match="ids"):
         run_deck_cases(judge, ids=["D-cp-order-table"])
+
+
+def test_record_judge_writes_a_recording_that_replays_offline(tmp_path, monkeypatch, capsys):
+    from ragmetrics_edu import evaluate
+    from ragmetrics_edu.cli import main
+    from ragmetrics_edu.judges import ReplayJudge
+    from scripted_server import ScriptedServer, schema_responder
+
+    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
+    dataset = tmp_path / "rows.jsonl"
+    dataset.write_text('{"question": "q?", "answer": "a.", "contexts": ["c1", "c2"], "ground_truth": "g."}\n')
+    out = tmp_path / "rec.json"
+    server = ScriptedServer().start()
+    server.responder = schema_responder()
+    try:
+        code = main(["record-judge", "--base-url", server.base_url, "--model", "scripted", "--server", "scripted test server",
+                     "--out", str(out), "--ids", "A-cp-what-is-ai", "E-faith-einstein", "--mode", "json_schema",
+                     "--dataset", str(dataset), "--metrics", "context_precision", "faithfulness"])
+        hits = server.hits
+    finally:
+        server.stop()
+    assert code == 0 and hits >= 3
+    printed = capsys.readouterr().out
+    assert "A-cp-what-is-ai" in printed and "agreement with the decks" in printed
+    replay = ReplayJudge(out)
+    assert replay.model == "scripted" and replay.server == "scripted test server" and replay.date
+    runs = run_deck_cases(replay, ids=["A-cp-what-is-ai", "E-faith-einstein"])
+    assert all(run.error is None for run in runs)
+    frame = evaluate(str(dataset), metrics=["context_precision", "faithfulness"], judge=replay, progress=False)
+    assert frame["error"].isna().all() and frame["calls"].sum() == 0 and frame["cached_calls"].sum() >= 3

@@ -11,7 +11,9 @@ def test_every_exercise_accepts_its_own_solution_and_rejects_a_wrong_one():
         item = exercises.get(exercise_id)
         correct = item.answer()
         assert exercises.check(exercise_id, correct).correct is True
-        wrong = {"number": lambda: correct + 0.37, "list": lambda: list(correct)[::-1] + [0],
+        # (NaN + 0.37 is still NaN, so a NaN answer gets a plain number as its wrong answer.)
+        wrong = {"number": lambda: 0.37 if correct != correct else correct + 0.37,
+                 "list": lambda: list(correct)[::-1] + [0],
                  "bool": lambda: not correct, "choice": lambda: "zzz"}[item.kind]()
         feedback = exercises.check(exercise_id, wrong)
         assert feedback.correct is False and feedback.message

@@ -95,7 +95,7 @@ def context_precision(
         score = total / denominator
     if variant == "ragas" and relevant:
         notes.append("Ragas adds 1e-10 to the denominator, so the score is a hair below the exact "
-                     f"fraction ({fmt(total)}/{relevant} = {total / relevant!r}; Ragas gives {score!r}).")
+                     f"fraction: {total / relevant!r} without it, {score!r} with it.")
 
     d_tex = {"deepeval": str(relevant), "ragas": f"{relevant} + 10^{{-10}}",
              "average_precision": str(denominator if variant != "average_precision" else total_relevant)}[variant]

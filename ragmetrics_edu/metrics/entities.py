@@ -50,7 +50,7 @@ def context_entity_recall(
     rows: list[dict[str, Any]] = []
     for k, e in ref_keys.items():
         rows.append({"entity": e, "key": k, "in_reference": 1, "in_context": int(k in ctx_keys),
-                     "context_form": ctx_keys.get(k)})
+                     "context_form": ctx_keys.get(k, "")})
     for k, e in ctx_keys.items():
         if k not in ref_keys:
             rows.append({"entity": e, "key": k, "in_reference": 0, "in_context": 1, "context_form": e})
@@ -74,7 +74,7 @@ def context_entity_recall(
                      f"Ragas gives {score!r}.")
     shared = [r["entity"] for r in rows if r["in_reference"] and r["in_context"]]
     return MetricResult(
-        metric="context_entity_recall", variant="ragas", score=score,
+        metric="context_entity_recall", variant="ragas, normalized" if normalize else "ragas", score=score,
         columns=("entity", "key", "in_reference", "in_context", "context_form"), rows=rows,
         values={"overlap": overlap, "reference_count": n_ref, "context_count": len(ctx_keys), "exact": overlap / n_ref if n_ref else 0.0},
         formula=rf"\frac{{|CE \cap RE|}}{{|RE| + 10^{{-8}}}} = \frac{{{overlap}}}{{{n_ref} + 10^{{-8}}}} = {fmt(score)}",

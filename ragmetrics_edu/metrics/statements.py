@@ -40,6 +40,10 @@ def context_recall(
         for i, (s, v, n) in enumerate(zip(items, marks, attribution), start=1)
     ]
     counted = sum(r["attributable"] for r in rows)
+    notes = []
+    if variant == "ragas" and nodes is not None:
+        notes.append("Ragas joins the retrieved chunks into one text and returns 1 or 0 per statement; "
+                     "the node column here is the attribution given with the verdicts (as DeepEval reports it).")
     narrative = [f"Split the expected output into {len(items)} statements.",
                  "For each statement ask: can it be attributed to a node of the retrieved context?"]
     if nodes is not None and counted:
@@ -54,7 +58,7 @@ def context_recall(
         empty_score=0.0 if variant == "deepeval" else NAN,
         empty_note=("No statements: DeepEval defines the score as 0." if variant == "deepeval"
                     else "No statements: Ragas returns NaN (0/0), on purpose: there is nothing to recall."),
-        narrative=narrative, notes=[], threshold=probability("threshold", threshold),
+        narrative=narrative, notes=notes, threshold=probability("threshold", threshold),
         inputs={"statements": items, "verdicts": marks, "nodes": attribution, "question": question},
     )
 
@@ -113,8 +117,9 @@ def contextual_relevancy(
             rows.append({"node": n, "statement": s, "verdict": v, "relevant": int(v == YES)})
         per_node.append(f"node {n}: {sum(v == YES for v in marks)} of {len(marks)}")
     counted = sum(r["relevant"] for r in rows)
-    narrative = [f"Extract the {word}s of each of the {len(node_statements)} nodes and judge each one "
-                 "relevant to the question or not.", "Per node: " + "; ".join(per_node) + "."]
+    where = "the node" if len(node_statements) == 1 else f"each of the {len(node_statements)} nodes"
+    narrative = [f"Extract the {word}s of {where} and judge each one relevant to the question or not.",
+                 "Per node: " + "; ".join(per_node) + "."]
     notes = []
     if variant == "ragas_sentences":
         notes.append("Ragas (before 0.2) counted relevant sentences of the context, |S| / |T|; "
