@@ -1,0 +1,40 @@
+"""Exercises of notebook 10 (LLM as judge): agreement and kappa."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..judges.deck_cases import cohen_kappa
+from . import Exercise, _as_number, register
+
+_JUDGE = ["yes", "yes", "no", "no", "yes", "no", "no", "no", "yes", "no"]
+_DECK = ["yes", "yes", "no", "no", "no", "no", "no", "no", "yes", "yes"]
+
+
+def _diagnose_kappa(given: Any, correct: float) -> str | None:
+    g = _as_number(given)
+    observed = sum(a == b for a, b in zip(_JUDGE, _DECK)) / len(_DECK)
+    if g is not None and abs(g - observed) < 1e-3:
+        return (f"That is the observed agreement p_o = {observed:.2f}. Kappa subtracts the agreement expected "
+                "by chance, p_e, and divides by what is left: (p_o - p_e) / (1 - p_e).")
+    return None
+
+
+register(
+    Exercise(
+        id="judge-1",
+        question=f"A judge says {_JUDGE}; the deck says {_DECK}. What is the percent agreement (0-100)?",
+        answer=lambda: 100 * sum(a == b for a, b in zip(_JUDGE, _DECK)) / len(_DECK),
+        hint="Count the positions where the two lists say the same thing.",
+        explanation="8 of the 10 verdicts agree: 80%.",
+        tolerance=0.5,
+    ),
+    Exercise(
+        id="judge-2",
+        question="Same two lists: what is Cohen's kappa?",
+        answer=lambda: cohen_kappa(_JUDGE, _DECK),
+        hint="p_o = 0.8; chance agreement p_e = P(both yes) + P(both no) from each rater's own yes/no rates.",
+        explanation="Both say yes 4 times in 10, so p_e = 0.4·0.4 + 0.6·0.6 = 0.52 and kappa = (0.8 - 0.52) / 0.48 ≈ 0.583.",
+        diagnose=_diagnose_kappa,
+    ),
+)
