@@ -1,11 +1,16 @@
-"""Exercises of notebook 01 (context precision) and 08 (ranking measures)."""
+"""Exercises of notebook 01 (context precision); notebook 08's are in ``ranking.py``."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from .. import metrics
+from ..errors import InputError
+from ..validate import YES, verdict_list
 from . import Exercise, _as_number, register
+
+CP2_VERDICTS = [0, 0, 1, 1, 0]
+DESERT_VERDICTS = [1, 0, 0]  # deck B's three desert chunks, the Antarctic one relevant
 
 
 def _diagnose_cp(verdicts: list[int]):
@@ -31,6 +36,44 @@ def _diagnose_cp(verdicts: list[int]):
     return diagnose
 
 
+def _diagnose_cp2(given: Any, correct: list[int]) -> str | None:
+    """Score the learner's order, or say why it is not a reordering of the verdicts."""
+    try:
+        flags = [1 if v == YES else 0 for v in verdict_list("answer", list(given))]
+    except (TypeError, InputError):
+        return "Give the order as a list of 0/1 verdicts, e.g. [0, 1, 0, 1, 0]."
+    if sorted(flags) != sorted(CP2_VERDICTS):
+        return (f"A reordering keeps the verdicts and changes only their places: {sum(CP2_VERDICTS)} relevant "
+                f"and {len(CP2_VERDICTS) - sum(CP2_VERDICTS)} irrelevant nodes. Your list has {sum(flags)} "
+                f"relevant out of {len(flags)}.")
+    score = metrics.context_precision(flags).score
+    return (f"That is a reordering, but it scores {score:.4f}; the best order scores "
+            f"{metrics.context_precision(correct).score:.4f}. Which nodes give a term below 1?")
+
+
+def _expected_desert() -> float:
+    """The mean score over every ordering of deck B's verdicts (the permutation explorer's 'expected')."""
+    from ..widgets.models import PermutationModel
+
+    return PermutationModel(verdicts=DESERT_VERDICTS).summary.expected
+
+
+def _diagnose_cp5(given: Any, correct: float) -> str | None:
+    g = _as_number(given)
+    if g is None:
+        return None
+    n = len(DESERT_VERDICTS)
+    middle = metrics.context_precision([0, 1, 0]).score
+    if abs(g - middle) < 1e-3:
+        return (f"That is the score with the relevant chunk at the middle rank ({middle:.4f}). The expected score is "
+                "the mean of the scores over the ranks, which is not the score at the mean rank: 1/k is not linear.")
+    if abs(g - sum(DESERT_VERDICTS) / n) < 1e-3:
+        return f"That is precision@{n}, the share of relevant chunks; it does not depend on the order at all."
+    if abs(g - 1.0) < 1e-3:
+        return "That is the best order only. A random order puts the relevant chunk at each rank equally often."
+    return None
+
+
 register(
     Exercise(
         id="cp-1",
@@ -43,14 +86,16 @@ register(
     Exercise(
         id="cp-2",
         question="Reorder [no, no, yes, yes, no] to reach the highest possible score. Give the best order as a list of 0/1.",
-        answer=lambda: [1, 1, 0, 0, 0],
+        answer=lambda: sorted(CP2_VERDICTS, reverse=True),
         kind="list",
         hint="Context precision rewards relevant nodes that come first.",
         explanation="Both relevant nodes first gives precision 1 at k=1 and k=2: score 1.",
+        diagnose=_diagnose_cp2,
     ),
     Exercise(
         id="cp-3",
-        question="Same verdicts [yes, no, yes], Ragas variant: is the score exactly 5/6? Answer True or False.",
+        question=("Verdicts [yes, no, yes] score exactly 5/6 with DeepEval. With the Ragas variant, is the score "
+                  "exactly 5/6? Answer True or False."),
         answer=lambda: metrics.context_precision([1, 0, 1], "ragas").score == 5 / 6,
         kind="bool",
         hint="Look at the denominator Ragas uses.",
@@ -64,5 +109,14 @@ register(
         explanation="Terms 1 and 2/3 sum to 5/3; divided by 4 gives 5/12 ≈ 0.4167.",
         diagnose=lambda g, c: ("That is the DeepEval score, which divides by the 2 relevant nodes retrieved; "
                                "average precision divides by all 4.") if _as_number(g) is not None and abs(_as_number(g) - 5 / 6) < 1e-3 else None,
+    ),
+    Exercise(
+        id="cp-5",
+        question=("Deck B's three desert chunks, one of them relevant: if the retriever returned them in a "
+                  "uniformly random order, what context precision (DeepEval) would you expect on average?"),
+        answer=_expected_desert,
+        hint="The relevant chunk lands at rank 1, 2 or 3, each equally often; its score is then 1/rank.",
+        explanation="(1 + 1/2 + 1/3) / 3 = 11/18 ≈ 0.6111: the mean of 1/k over the three ranks.",
+        diagnose=_diagnose_cp5,
     ),
 )

@@ -27,7 +27,6 @@ register(
         answer=lambda: 100 * sum(a == b for a, b in zip(_JUDGE, _DECK)) / len(_DECK),
         hint="Count the positions where the two lists say the same thing.",
         explanation="8 of the 10 verdicts agree: 80%.",
-        tolerance=0.5,
     ),
     Exercise(
         id="judge-2",

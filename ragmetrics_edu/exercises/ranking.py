@@ -1,0 +1,193 @@
+"""Exercises of notebook 08 (context precision among the classic ranking measures).
+
+Also holds the notebook's companion figure, :func:`plot_per_k_measures`: precision@k,
+recall@k and nDCG@k drawn as lines over the ranks of one list, with context precision and
+average precision as horizontal lines (matplotlib is imported only when it is called).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Sequence
+
+from .. import metrics
+from ..validate import YES, verdict_list
+from . import Exercise, _as_number, register
+
+#: rank-1: a list of six results and the number of relevant documents in the whole corpus.
+RECALL_LIST, RECALL_K, RECALL_TOTAL = [0, 1, 0, 1, 1, 0], 4, 5
+#: rank-2: deck D's order table, read as four queries.
+MRR_QUERIES = [["yes", "yes", "no"], ["yes", "no", "yes"], ["no", "yes", "yes"], ["no", "no", "yes"]]
+#: rank-3: graded gains (2 = answers the question, 1 = partly relevant).
+GRADED = [1, 0, 2]
+#: rank-4: two lists that differ only by swapping ranks 1 and 2.
+SWAP_A, SWAP_B = [1, 0, 1, 0, 0], [0, 1, 1, 0, 0]
+SWAP_K = 2
+
+
+def _close(given: Any, value: float) -> bool:
+    g = _as_number(given)
+    return g is not None and abs(g - value) < 1e-3
+
+
+def _diagnose_recall(given: Any, correct: float) -> str | None:
+    hits = sum(RECALL_LIST[:RECALL_K])
+    if _close(given, metrics.precision_at_k(RECALL_LIST, k=RECALL_K).score):
+        return f"That is precision@{RECALL_K}: you divided the {hits} hits by k. Recall divides by every relevant document."
+    if _close(given, hits / sum(RECALL_LIST)):
+        return (f"You divided by the {sum(RECALL_LIST)} relevant documents in the list. Recall divides by all "
+                f"{RECALL_TOTAL} relevant documents in the corpus, retrieved or not.")
+    if _close(given, sum(RECALL_LIST) / RECALL_TOTAL):
+        return f"That counts the relevant documents in the whole list; recall@{RECALL_K} stops at rank {RECALL_K}."
+    return None
+
+
+def _diagnose_mrr(given: Any, correct: float) -> str | None:
+    ranks = [metrics.reciprocal_rank(q).values["first_relevant_rank"] for q in MRR_QUERIES]
+    if _close(given, len(ranks) / sum(ranks)):
+        return ("That is 1 / (mean rank of the first hit). MRR takes the reciprocal of each rank first, "
+                "then the mean: the mean of 1/rank, not 1/mean of rank.")
+    if _close(given, sum(metrics.context_precision(q).score for q in MRR_QUERIES) / len(MRR_QUERIES)):
+        return "That is the mean context precision of the four lists; MRR looks only at each list's first hit."
+    if _close(given, sum(ranks) / len(ranks)):
+        return "That is the mean rank of the first hit; take 1/rank for each query, then the mean."
+    return None
+
+
+def _diagnose_ndcg(given: Any, correct: float) -> str | None:
+    if _close(given, metrics.ndcg_at_k([1 if g else 0 for g in GRADED]).score):
+        return "You used 0/1 gains. The gains here are the grades themselves (2 and 1), so their order matters."
+    exp_gains = [2 ** g - 1 for g in GRADED]
+    if _close(given, metrics.ndcg_at_k(exp_gains).score):
+        return "You used the exponential gain 2^grade − 1 (some toolkits do); this course uses the grade itself."
+    linear_dcg = sum(g / k for k, g in enumerate(GRADED, 1))
+    linear_idcg = sum(g / k for k, g in enumerate(sorted(GRADED, reverse=True), 1))
+    if _close(given, linear_dcg / linear_idcg):
+        return "You discounted by 1/k. nDCG discounts rank k by 1/log2(k + 1)."
+    if _close(given, metrics.ndcg_at_k(GRADED).values["dcg"]):
+        return "That is the DCG; divide it by the DCG of the ideal order (the grades sorted high to low)."
+    return None
+
+
+def _unchanged_measure() -> str:
+    """The one measure of the four that scores SWAP_A and SWAP_B the same (computed, not typed)."""
+    same = [name for name, f in _SWAP_MEASURES.items() if math.isclose(f(SWAP_A), f(SWAP_B))]
+    if len(same) != 1:  # the question is written for exactly one
+        raise AssertionError(f"expected one unchanged measure, got {same}")
+    return same[0]
+
+
+_SWAP_MEASURES = {
+    "context precision": lambda r: metrics.context_precision(r).score,
+    f"precision@{SWAP_K}": lambda r: metrics.precision_at_k(r, k=SWAP_K).score,
+    "reciprocal rank": lambda r: metrics.reciprocal_rank(r).score,
+    "nDCG": lambda r: metrics.ndcg_at_k(r).score,
+}
+
+
+def _diagnose_swap(given: Any, correct: str) -> str | None:
+    name = str(given).strip().lower()
+    for measure, f in _SWAP_MEASURES.items():
+        if name == measure.lower() and measure != correct:
+            return (f"{measure} changes: {f(SWAP_A):.4f} for {SWAP_A} and {f(SWAP_B):.4f} for {SWAP_B}. "
+                    "Which measure only counts the hits inside a cut-off?")
+    return f"Answer with one of: {', '.join(_SWAP_MEASURES)}."
+
+
+register(
+    Exercise(
+        id="rank-1",
+        question=(f"Relevance {RECALL_LIST} for six retrieved documents; the corpus holds {RECALL_TOTAL} relevant "
+                  f"documents in all. What is recall@{RECALL_K}?"),
+        answer=lambda: metrics.recall_at_k(RECALL_LIST, k=RECALL_K, total_relevant=RECALL_TOTAL).score,
+        hint=f"Relevant documents in the top {RECALL_K}, divided by every relevant document in the corpus.",
+        explanation="Two hits in the top four, out of five relevant documents: recall@4 = 2/5.",
+        diagnose=_diagnose_recall,
+    ),
+    Exercise(
+        id="rank-2",
+        question=("Read deck D's order table as four queries: [yes, yes, no], [yes, no, yes], [no, yes, yes], "
+                  "[no, no, yes]. What is their mean reciprocal rank (MRR)?"),
+        answer=lambda: metrics.mean_reciprocal_rank(MRR_QUERIES).score,
+        hint="For each query, 1 / (rank of its first relevant document); then the mean over the queries.",
+        explanation="Reciprocal ranks 1, 1, 1/2 and 1/3; their mean is 17/24 ≈ 0.7083.",
+        diagnose=_diagnose_mrr,
+    ),
+    Exercise(
+        id="rank-3",
+        question=(f"Graded gains {GRADED} (2 = answers the question, 1 = partly relevant, 0 = not relevant). "
+                  "What is nDCG@3, with the ideal order taken from these same gains?"),
+        answer=lambda: metrics.ndcg_at_k(GRADED, k=3).score,
+        hint="DCG = sum of gain / log2(rank + 1); IDCG is the same sum for the gains sorted high to low.",
+        explanation=("DCG = 1/log2(2) + 2/log2(4) = 2 and IDCG = 2/log2(2) + 1/log2(3): the document that answers "
+                     "sits at rank 3 instead of rank 1."),
+        diagnose=_diagnose_ndcg,
+    ),
+    Exercise(
+        id="rank-4",
+        question=(f"Swap ranks 1 and 2: {SWAP_A} becomes {SWAP_B}. Which of these measures gives both lists the "
+                  f"same score: {', '.join(repr(m) for m in _SWAP_MEASURES)}? Answer with its name."),
+        answer=_unchanged_measure,
+        kind="choice",
+        hint="Which measure only counts how many hits fall inside a cut-off, not where they fall?",
+        explanation=(f"precision@{SWAP_K} counts one hit in the top {SWAP_K} either way; the other three reward "
+                     "the hit at rank 1."),
+        diagnose=_diagnose_swap,
+    ),
+)
+
+
+def plot_per_k_measures(
+    relevance: Sequence[Any],
+    total_relevant: int | None = None,
+    *,
+    gains: Sequence[float] | None = None,
+    ax: Any = None,
+    title: str = "",
+):
+    """Precision@k, recall@k and nDCG@k at every cut-off k of one list, as lines.
+
+    Relevant ranks are shaded; context precision (DeepEval) and average precision (over
+    ``total_relevant``) are drawn as horizontal lines, as they are one number for the
+    whole list. ``gains`` (graded relevance) are used for nDCG only.
+    """
+    from ..plots import RELEVANT, new_figure
+
+    flags = [1 if v == YES else 0 for v in verdict_list("relevance", relevance)]
+    n = len(flags)
+    total = sum(flags) if total_relevant is None else total_relevant
+    ideal = None if total_relevant is None else [1] * total_relevant
+    if gains is not None:
+        ideal = None
+    ks = list(range(1, n + 1))
+    precision = [metrics.precision_at_k(flags, k=k).score for k in ks]
+    recall = [metrics.recall_at_k(flags, k=k, total_relevant=total).score for k in ks]
+    ndcg = [metrics.ndcg_at_k(list(gains) if gains is not None else flags, k=k, ideal=ideal).score for k in ks]
+    cp = metrics.context_precision(flags).score
+    ap = metrics.average_precision(flags, total_relevant=total).score
+
+    if ax is None:
+        fig = new_figure(figsize=(6.4, 3.4))
+        ax = fig.subplots()
+    else:
+        fig = ax.figure
+    for k, f in zip(ks, flags):
+        if f:
+            ax.axvspan(k - 0.4, k + 0.4, color=RELEVANT, alpha=0.15, linewidth=0)
+    ax.plot(ks, precision, marker="o", color="#264653", label="precision@k")
+    ax.plot(ks, recall, marker="s", color="#e76f51", label="recall@k")
+    ax.plot(ks, ndcg, marker="^", color="#8ab17d", label="nDCG@k")
+    same = math.isclose(ap, cp)
+    cp_label = f"context precision {cp:.3f}" + (" (= average precision)" if same else "")
+    ax.axhline(cp, color="#2a9d8f", linestyle="--", linewidth=1.2, label=cp_label)
+    if not same:
+        ax.axhline(ap, color="#e9c46a", linestyle=":", linewidth=1.6, label=f"average precision {ap:.3f}")
+    ax.set_xticks(ks)
+    ax.set_xlim(0.5, n + 0.5)
+    ax.set_ylim(0, 1.08)
+    ax.set_xlabel("cut-off k (shaded: relevant rank)")
+    ax.set_ylabel("score")
+    ax.set_title(title or f"relevance {flags}, {total} relevant in the corpus", fontsize=10)
+    ax.legend(fontsize=7, loc="lower right")
+    fig.tight_layout()
+    return fig
