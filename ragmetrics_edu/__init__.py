@@ -21,8 +21,8 @@ _LAZY = {"metrics", "examples", "embeddings", "ranking", "cli", "judges", "exerc
 
 def evaluate(data: Any, metrics: Any = ("context_precision", "context_recall", "faithfulness", "answer_relevancy"),
              judge: Any = None, **options: Any) -> Any:
-    """Score a dataset with a judge; see :func:`ragmetrics_edu.evaluate.evaluate`."""
-    from .evaluate import evaluate as _evaluate
+    """Score a dataset with a judge; see :func:`ragmetrics_edu.evaluation.evaluate`."""
+    from .evaluation import evaluate as _evaluate
 
     return _evaluate(data, metrics, judge, **options)
 

@@ -129,7 +129,7 @@ def _record_judge(args: argparse.Namespace) -> int:
         score = "error: " + run.error if run.error else f"{run.result.score:.4f}"
         print(f"{run.case.label:<36} judge {score:<12} deck {run.deck.score:.4f}", flush=True)
     if args.dataset:
-        from .evaluate import evaluate
+        from .evaluation import evaluate
 
         table = evaluate(args.dataset, metrics=args.metrics, judge=judge, progress=False)
         print(table[["question", *args.metrics, "error"]].to_string(), flush=True)

@@ -4,6 +4,8 @@ import os
 import tempfile
 from pathlib import Path
 
+import pytest
+
 _STATE = Path(tempfile.mkdtemp(prefix="ragmetrics-tests-"))
 for _var, _sub in (("JUPYTER_CONFIG_DIR", "jupyter-config"), ("JUPYTER_DATA_DIR", "jupyter-data"),
                    ("JUPYTER_RUNTIME_DIR", "jupyter-runtime"), ("IPYTHONDIR", "ipython"),
@@ -13,3 +15,23 @@ os.environ.setdefault("MPLBACKEND", "Agg")
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
+
+
+@pytest.fixture(autouse=True)
+def _no_outside_llm(monkeypatch):
+    """No key or base URL from the developer's shell reaches a test; 127.0.0.1 is never proxied."""
+    for var in ("OPENAI_API_KEY", "OPENAI_BASE_URL"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
+
+
+@pytest.fixture
+def server():
+    """A scripted OpenAI-compatible server on 127.0.0.1, stopped after the test."""
+    from scripted_server import ScriptedServer
+
+    srv = ScriptedServer().start()
+    try:
+        yield srv
+    finally:
+        srv.stop()

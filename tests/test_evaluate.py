@@ -6,7 +6,7 @@ import math
 import pytest
 
 from ragmetrics_edu import InputError, evaluate, judges
-from scripted_server import ScriptedServer, good, schema_responder
+from scripted_server import schema_responder
 
 CASES = [
     {"question": "What is AI?", "answer": "AI is machine intelligence.",
@@ -16,20 +16,6 @@ CASES = [
 ]
 
 
-@pytest.fixture(autouse=True)
-def _hermetic(monkeypatch):
-    for var in ("OPENAI_API_KEY", "OPENAI_BASE_URL"):
-        monkeypatch.delenv(var, raising=False)
-    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
-
-
-@pytest.fixture
-def server():
-    srv = ScriptedServer().start()
-    try:
-        yield srv
-    finally:
-        srv.stop()
 
 
 def test_given_verdicts_give_one_row_per_case_with_intermediates():
@@ -93,3 +79,16 @@ def test_real_client_counts_calls_and_a_rerun_resumes_from_cache(server, tmp_pat
     second = evaluate(CASES, metrics=["context_precision", "faithfulness"], judge=again, progress=False)
     assert server.hits == hits and second["calls"].sum() == 0 and second["cached_calls"].sum() == hits
     assert list(second["context_precision"]) == list(first["context_precision"])
+
+
+def test_the_package_attribute_stays_the_function_after_the_module_is_imported():
+    import importlib
+
+    import ragmetrics_edu
+
+    importlib.import_module("ragmetrics_edu.evaluation")
+    importlib.import_module("ragmetrics_edu.cli")
+    assert callable(ragmetrics_edu.evaluate)
+    from ragmetrics_edu import evaluate as again
+
+    assert callable(again) and again.__module__ == "ragmetrics_edu"

@@ -5,18 +5,13 @@ import time
 import pytest
 
 from ragmetrics_edu import judges
-from scripted_server import ScriptedServer, schema_responder
+from scripted_server import schema_responder
 
 
 @pytest.fixture
-def slow_server(monkeypatch):
-    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
-    srv = ScriptedServer().start()
-    srv.responder = schema_responder(delay=0.1)
-    try:
-        yield srv
-    finally:
-        srv.stop()
+def slow_server(server):
+    server.responder = schema_responder(delay=0.1)
+    return server
 
 
 def test_eight_at_once_is_several_times_faster_than_one(slow_server):

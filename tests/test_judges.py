@@ -30,21 +30,6 @@ NODES = ["NVIDIA makes AI chips.", "AI is the simulation of human intelligence."
 DECK = {"node_1": "no", "node_2": "yes", "node_3": "yes", "node_4": "no", "node_5": "no"}  # deck A: 0.58333
 
 
-@pytest.fixture(autouse=True)
-def _hermetic(monkeypatch: pytest.MonkeyPatch) -> None:
-    """No key or base URL from the developer's shell; never proxy 127.0.0.1."""
-    for var in ("OPENAI_API_KEY", "OPENAI_BASE_URL"):
-        monkeypatch.delenv(var, raising=False)
-    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
-
-
-@pytest.fixture
-def server():
-    srv = ScriptedServer().start()
-    try:
-        yield srv
-    finally:
-        srv.stop()
 
 
 def make(server: ScriptedServer, **kwargs) -> J.OpenAIJudge:

@@ -103,7 +103,31 @@ class Explorer(widgets.VBox):
 
     def refresh(self, what: str = "all") -> None:
         """Bring every widget up to date with the model (``what`` names the change)."""
-        raise NotImplementedError
+        raise TypeError(f"{type(self).__name__} must define refresh()")
+
+    # -- forwarded to the model, so code and tests can drive any explorer ----------------
+    def move(self, i: int, j: int) -> None:
+        """Move the item at position ``i`` to position ``j`` (0-based)."""
+        self.model.move(i, j)
+
+    def toggle(self, i: int) -> None:
+        """Flip (or cycle, where idk is allowed) the verdict of the item at position ``i``."""
+        self.model.toggle(i)
+
+    @property
+    def order(self) -> list[int]:
+        """The original indices of the items, in their current order."""
+        return self.model.order
+
+    @property
+    def verdicts(self) -> list[Any]:
+        """The verdicts in the current order."""
+        return self.model.verdicts
+
+    @property
+    def result(self) -> Any:
+        """The MetricResult of the current state."""
+        return self.model.result
 
     def _guard(self, action: Callable[..., Any], *args: Any) -> None:
         """Run a user action; show an InputError in the view instead of raising it."""

@@ -14,11 +14,11 @@ from typing import Any, Sequence
 
 import ipywidgets as widgets
 
-from ..results import MetricResult, fmt
+from ..results import fmt
 from ._common import Explorer, classed
 from .models import PermutationModel, PermutationSummary
 from .plots import ACCENT, MARKER, BarChart
-from .reorder import NodeList, RankingControls
+from .reorder import NodeList, NodeListAccess, RankingControls
 
 BINS = 20
 _BAR = "#9cc3e6"
@@ -45,7 +45,7 @@ def _pct(share: float) -> str:
     return f"{fmt(100 * share, 1)}%"
 
 
-class PermutationExplorer(Explorer):
+class PermutationExplorer(NodeListAccess, Explorer):
     """The score of every ordering of the current verdicts, and where this order stands.
 
     ``PermutationExplorer(nodes=[...], verdicts=[0, 1, 1, 0, 0])`` or
@@ -89,42 +89,6 @@ class PermutationExplorer(Explorer):
     def from_example(cls, example_id: str, case: str | None = None, **overrides: Any) -> "PermutationExplorer":
         """The explorer of a worked example of the catalogue (a context-precision case)."""
         return cls(model=PermutationModel.from_example(example_id, case, **overrides))
-
-    def move(self, i: int, j: int) -> None:
-        """Move the node at rank position ``i`` to ``j`` (0-based)."""
-        self.model.move(i, j)
-
-    def toggle(self, i: int) -> None:
-        """Flip the verdict of the node at position ``i``."""
-        self.model.toggle(i)
-
-    @property
-    def order(self) -> list[int]:
-        return self.model.order
-
-    @property
-    def verdicts(self) -> list[int]:
-        return self.model.verdicts
-
-    @property
-    def result(self) -> MetricResult:
-        return self.model.result
-
-    @property
-    def up_buttons(self) -> list[widgets.Button]:
-        return self.node_list.up_buttons
-
-    @property
-    def down_buttons(self) -> list[widgets.Button]:
-        return self.node_list.down_buttons
-
-    @property
-    def toggles(self) -> list[widgets.ToggleButton]:
-        return self.node_list.toggles
-
-    @property
-    def tags(self) -> widgets.TagsInput:
-        return self.node_list.tags
 
     def refresh(self, what: str = "all") -> None:
         """Redraw rows, controls, the summary and the histogram from the model."""

@@ -194,7 +194,29 @@ def ranking_series(model: ReorderModel, result: MetricResult) -> dict[str, Any]:
             "cutoff": cutoff, "ylabel": "precision@k", "title": title}
 
 
-class ReorderExplorer(Explorer):
+class NodeListAccess:
+    """The node rows' widgets of an explorer built on a :class:`NodeList` (for tests and browsers)."""
+
+    node_list: NodeList
+
+    @property
+    def up_buttons(self) -> list[widgets.Button]:
+        return self.node_list.up_buttons
+
+    @property
+    def down_buttons(self) -> list[widgets.Button]:
+        return self.node_list.down_buttons
+
+    @property
+    def toggles(self) -> list[widgets.ToggleButton]:
+        return self.node_list.toggles
+
+    @property
+    def tags(self) -> widgets.TagsInput:
+        return self.node_list.tags
+
+
+class ReorderExplorer(NodeListAccess, Explorer):
     """Reorder the retrieved nodes and flip their verdicts; the ranking metric follows.
 
     ``ReorderExplorer(nodes=[...], verdicts=[0, 1, 1, 0, 0], metric="context_precision",
@@ -235,44 +257,7 @@ class ReorderExplorer(Explorer):
         """The explorer of a worked example of the catalogue (a context-precision case)."""
         return cls(model=ReorderModel.from_example(example_id, case, **overrides))
 
-    # -- forwarded to the model ------------------------------------------------------
-    def move(self, i: int, j: int) -> None:
-        """Move the node at rank position ``i`` to ``j`` (0-based)."""
-        self.model.move(i, j)
-
-    def toggle(self, i: int) -> None:
-        """Flip the verdict of the node at position ``i``."""
-        self.model.toggle(i)
-
-    @property
-    def order(self) -> list[int]:
-        return self.model.order
-
-    @property
-    def verdicts(self) -> list[int]:
-        return self.model.verdicts
-
-    @property
-    def result(self) -> MetricResult:
-        return self.model.result
-
     # -- view ----------------------------------------------------------------------
-    @property
-    def up_buttons(self) -> list[widgets.Button]:
-        return self.node_list.up_buttons
-
-    @property
-    def down_buttons(self) -> list[widgets.Button]:
-        return self.node_list.down_buttons
-
-    @property
-    def toggles(self) -> list[widgets.ToggleButton]:
-        return self.node_list.toggles
-
-    @property
-    def tags(self) -> widgets.TagsInput:
-        return self.node_list.tags
-
     def refresh(self, what: str = "all") -> None:
         """Redraw rows, controls, score, formula, table and chart from the model."""
         self.node_list.sync()

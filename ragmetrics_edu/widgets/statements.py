@@ -103,27 +103,6 @@ class StatementExplorer(Explorer):
     def _on_attribution(self, pos: int, change: dict[str, Any]) -> None:
         self._user(self.model.attribute, pos, change["new"])
 
-    # -- forwarded to the model ------------------------------------------------------
-    def move(self, i: int, j: int) -> None:
-        """Move the statement at position ``i`` to ``j`` (the score does not depend on it)."""
-        self.model.move(i, j)
-
-    def toggle(self, i: int) -> None:
-        """Cycle the verdict of the statement at position ``i``."""
-        self.model.toggle(i)
-
-    @property
-    def order(self) -> list[int]:
-        return self.model.order
-
-    @property
-    def verdicts(self) -> list[str]:
-        return self.model.verdicts
-
-    @property
-    def result(self) -> MetricResult:
-        return self.model.result
-
     # -- view ----------------------------------------------------------------------
     def refresh(self, what: str = "all") -> None:
         """Redraw the rows, the counts, the score, the formula and the table from the model."""
