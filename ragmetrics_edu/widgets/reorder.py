@@ -48,19 +48,19 @@ class NodeList(widgets.VBox):
         self.toggles: list[widgets.ToggleButton] = []
         self.texts: list[widgets.HTML] = []
         self.rows: list[widgets.HBox] = []
-        small = widgets.Layout(width="2.4em", padding="0")
+        small = widgets.Layout(width="2.4em", padding="0", flex="0 0 auto")
         for pos in range(model.n):
             up = classed(widgets.Button(description="↑", tooltip="Move this node up one rank", layout=small,
                                         disabled=pos == 0), "rme-up", f"rme-up-{pos}")
             down = classed(widgets.Button(description="↓", tooltip="Move this node down one rank", layout=small,
                                           disabled=pos == model.n - 1), "rme-down", f"rme-down-{pos}")
             toggle = classed(widgets.ToggleButton(tooltip="Flip this node's verdict",
-                                                  layout=widgets.Layout(width="9em")), "rme-toggle", f"rme-toggle-{pos}")
+                                                  layout=widgets.Layout(width="9em", flex="0 0 auto")), "rme-toggle", f"rme-toggle-{pos}")
             text = classed(widgets.HTML(layout=widgets.Layout(flex="1 1 auto")), "rme-node-text")
             up.on_click(partial(self._on_up, pos))
             down.on_click(partial(self._on_down, pos))
             toggle.observe(partial(self._on_toggle, pos), names="value")
-            rank = widgets.HTML(f"<b>{pos + 1}</b>", layout=widgets.Layout(width="1.8em"))
+            rank = widgets.HTML(f"<b>{pos + 1}</b>", layout=widgets.Layout(width="1.8em", flex="0 0 auto"))
             self.up_buttons.append(up)
             self.down_buttons.append(down)
             self.toggles.append(toggle)

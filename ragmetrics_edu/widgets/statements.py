@@ -77,18 +77,18 @@ class StatementExplorer(Explorer):
         text = classed(widgets.HTML(layout=widgets.Layout(flex="1 1 auto")), "rme-statement-text")
         self.toggles.append(toggle)
         self.texts.append(text)
-        children: list[Any] = [widgets.HTML(f"<b>{pos + 1}</b>", layout=widgets.Layout(width="1.8em")), toggle, text]
+        children: list[Any] = [widgets.HTML(f"<b>{pos + 1}</b>", layout=widgets.Layout(width="1.8em", flex="0 0 auto")), toggle, text]
         if model.has_attribution:
             options = [("not attributed", None)] + [
                 (chip_label(j, (model.node_texts or [None] * model.node_count)[j]), j + 1)
                 for j in range(model.node_count)]
             attribution = classed(widgets.Dropdown(options=options, description="node",
-                                                   layout=widgets.Layout(width="16em")), "rme-attribution")
+                                                   layout=widgets.Layout(width="16em", flex="0 0 auto")), "rme-attribution")
             attribution.observe(partial(self._on_attribution, pos), names="value")
             self.attributions.append(attribution)
             children.append(attribution)
         if model.groups is not None:
-            source = classed(widgets.HTML(layout=widgets.Layout(width="14em")), "rme-source")
+            source = classed(widgets.HTML(layout=widgets.Layout(width="14em", flex="0 0 auto")), "rme-source")
             self.sources.append(source)
             children.append(source)
         return classed(widgets.HBox(children), "rme-row", f"rme-row-{pos}")
