@@ -18,6 +18,7 @@ import json
 import re
 import string
 import threading
+from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
@@ -159,7 +160,7 @@ def _validation_problem(exc: Any, expected: str) -> str:
     return "; ".join(problems) + f". Expected {expected}."
 
 
-class Judge:
+class Judge(ABC):
     """Where verdicts come from. Subclasses implement :meth:`_complete`.
 
     Every judge keeps ``usage`` (running totals) and ``calls`` (every call record, in
@@ -185,9 +186,9 @@ class Judge:
         """The messages actually sent for a request (a judge may add to them)."""
         return [dict(m) for m in request.messages]
 
+    @abstractmethod
     def _complete(self, request: Request, messages: Messages, attempt: int) -> Reply:
         """Return the raw reply to ``messages`` (attempt 0, or 1 for the repair); each judge implements it."""
-        raise NotImplementedError(f"{type(self).__name__} must implement _complete")
 
     def ask(self, request: Request) -> Answer:
         """Get a valid reply to ``request``: one try, one repair, else :class:`JudgeError`."""

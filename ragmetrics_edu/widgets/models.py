@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import random
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Any, Callable, NamedTuple, Sequence
@@ -40,7 +41,7 @@ class Change(NamedTuple):
 Observer = Callable[[Change], None]
 
 
-class _Observable:
+class _Observable(ABC):
     """A minimal observer list: views subscribe with :meth:`observe` and redraw on change."""
 
     def __init__(self) -> None:
@@ -75,8 +76,9 @@ class _Observable:
         """Shortcut for ``result.score``."""
         return self.result.score
 
+    @abstractmethod
     def _compute(self) -> MetricResult:
-        raise NotImplementedError
+        """Score the current state (each model defines how)."""
 
 
 def _index(field: str, value: Any, n: int) -> int:
