@@ -11,7 +11,7 @@ from __future__ import annotations
 import html
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable, Sequence
 
 
 def fmt(x: Any, digits: int = 4) -> str:
@@ -210,3 +210,35 @@ def _html_table(columns: tuple[str, ...], rows: list[dict[str, Any]]) -> str:
         "<tr>" + "".join(f"<td>{html.escape(_cell(r.get(c)))}</td>" for c in columns) + "</tr>" for r in rows
     )
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+#: Step-table columns that hold text (left-aligned in HTML tables).
+TEXT_COLUMNS = frozenset({"node", "statement", "claim", "entity", "key", "context_form", "verdict", "kind",
+                          "generated_question", "quantity"})
+
+
+def steps_html(result: MetricResult, hit: Callable[[dict[str, Any]], bool] | None = None, width: int = 60,
+               columns: Sequence[str] | None = None) -> str:
+    """The step table as a small HTML table (explorers and slides); rows where ``hit(row)`` is true are tinted.
+
+    Text longer than ``width`` characters is cut with an ellipsis (the full text is the cell's
+    tooltip); ``columns`` picks and orders the columns shown (all by default). The table is
+    marked ``tex2jax_ignore`` so a ``$`` in a node's text is never read as math.
+    """
+    columns = tuple(columns) if columns is not None else result.columns
+    head = "".join(f"<th class='rme-text'>{html.escape(c)}</th>" if c in TEXT_COLUMNS else f"<th>{html.escape(c)}</th>"
+                   for c in columns)
+    body = []
+    for row in result.rows:
+        cells = []
+        for c in columns:
+            value = row.get(c)
+            if isinstance(value, str):
+                text = value if len(value) <= width else value[: width - 1] + "…"
+                cells.append(f"<td class='rme-text' title='{html.escape(value)}'>{html.escape(text)}</td>")
+            else:
+                cells.append(f"<td>{html.escape(fmt(value)) if value is not None else ''}</td>")
+        tint = " class='rme-hit'" if hit is not None and hit(row) else ""
+        body.append(f"<tr{tint}>{''.join(cells)}</tr>")
+    return (f"<table class='tex2jax_ignore'><thead><tr>{head}</tr></thead>"
+            f"<tbody>{''.join(body)}</tbody></table>")

@@ -13,6 +13,7 @@ import ipywidgets as widgets
 
 from ..errors import RagMetricsError
 from ..results import MetricResult, fmt
+from ..results import steps_html as table_html  # noqa: F401  (the explorers' step tables)
 from .models import Change
 
 #: Hides the TagsInput's delete crosses and text field (the chips are only reordered),
@@ -28,29 +29,6 @@ CSS = """<style>
 .rme-message { color: #b00020; }
 .rme-notes ul { margin: 0.2em 0; }
 </style>"""
-
-_TEXT_COLUMNS = {"node", "statement", "claim", "entity", "key", "context_form", "verdict"}
-
-
-def table_html(result: MetricResult, hit: Callable[[dict[str, Any]], bool] | None = None, width: int = 60) -> str:
-    """The step table as a small HTML table; rows where ``hit(row)`` is true are tinted."""
-    columns = result.columns
-    head = "".join(f"<th class='rme-text'>{html.escape(c)}</th>" if c in _TEXT_COLUMNS else f"<th>{html.escape(c)}</th>"
-                   for c in columns)
-    body = []
-    for row in result.rows:
-        cells = []
-        for c in columns:
-            value = row.get(c)
-            if isinstance(value, str):
-                text = value if len(value) <= width else value[: width - 1] + "…"
-                cells.append(f"<td class='rme-text' title='{html.escape(value)}'>{html.escape(text)}</td>")
-            else:
-                cells.append(f"<td>{html.escape(fmt(value)) if value is not None else ''}</td>")
-        tint = " class='rme-hit'" if hit is not None and hit(row) else ""
-        body.append(f"<tr{tint}>{''.join(cells)}</tr>")
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
-
 
 def score_html(result: MetricResult) -> str:
     """The score in large type, with the exact value where the shown one is rounded."""

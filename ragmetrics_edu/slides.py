@@ -1,0 +1,242 @@
+"""HTML fragments for the classroom slide decks in ``slides/``, sized for a projector.
+
+A deck's code cells call these while the deck is built, so every number on a slide is
+computed by the library: a worked example's inputs, its step table, the formula with the
+numbers put in, the score, and the deck's printed number beside the computed one (with the
+exact value, and what differs where the deck rounds or truncates).
+
+Each fragment is plain HTML with a ``_repr_html_``, so it also displays in a notebook. An
+example's block carries ``data-example`` and ``data-case`` attributes; the browser test uses
+them to find the slide an example is on.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from dataclasses import dataclass
+from typing import Any, Iterable, Sequence
+
+from .results import MetricResult, fmt, steps_html
+
+#: Inputs worth showing above the step table, with the label a slide gives them.
+_INPUT_LABELS = (("question", "Question"), ("reference", "Reference"), ("answer", "Answer"), ("context", "Context"))
+
+#: Which step-table rows count towards the score (tinted on the slide).
+_HIT_COLUMNS = ("term", "attributable", "relevant", "counts", "in_context")
+
+
+@dataclass(frozen=True)
+class Fragment:
+    """A piece of slide HTML (shown as such by Jupyter and nbconvert)."""
+
+    html: str
+
+    def _repr_html_(self) -> str:
+        return self.html
+
+    def __str__(self) -> str:
+        return self.html
+
+    def __add__(self, other: "Fragment") -> "Fragment":
+        return Fragment(self.html + other.html)
+
+
+def exact(x: float) -> str:
+    """The value to write beside a rounded one: ``repr`` where it has more digits than ``fmt``."""
+    if isinstance(x, float) and not math.isnan(x) and fmt(x, 12) != fmt(x):
+        return repr(x)
+    return ""
+
+
+def case_inputs(example: Any, label: str | None = None) -> dict[str, str]:
+    """The texts a slide shows for one case: question, reference, answer, context (where present).
+
+    The case's own arguments win over the example's shared inputs; ``answer_<label>`` and
+    ``context_<label>`` inputs belong to the case of that label.
+    """
+    case = example.case(label)
+    kwargs, inputs = case.kwargs, example.inputs
+    suffix = case.label.lower()
+
+    def first(*keys: str) -> Any:
+        for source, key in [(s, k) for k in keys for s in (kwargs, inputs)]:
+            if source.get(key):
+                return source[key]
+        return None
+
+    found = {
+        "question": first("question"),
+        "reference": first("expected_output", "ground_truth"),
+        "answer": first("answer", "actual_output", f"answer_{suffix}"),
+        "context": first("context", f"context_{suffix}"),
+    }
+    shown = {}
+    for key, value in found.items():
+        if isinstance(value, list):
+            value = " · ".join(str(v) for v in value)
+        if value:
+            shown[key] = str(value)
+    return shown
+
+
+def _deck_lines(example: Any, label: str, result: MetricResult) -> list[str]:
+    """One line per headline number the deck prints for this case: printed, computed, exact."""
+    stated = [s for s in example.case(label).stated]
+    headline = [s for s in stated if s.quantity == "score"] or stated[:1]
+    lines = []
+    for s in headline:
+        value = result.value(s.quantity)
+        shown = s.shown(value)
+        what = "score" if s.quantity == "score" else s.quantity.split(":")[-1].replace("_", " ")
+        mark = "✓" if s.matches(value) else "✗"
+        extra = exact(value)
+        if s.rule == "truncate":
+            how = (f"the deck <b>truncates</b> to {s.decimals} places where rounding gives "
+                   f"<b>{value:.{s.decimals}f}</b>")
+            lines.append(f"Deck {example.deck} prints {what} <b class='rme-stated'>{html.escape(s.printed)}</b> "
+                         f"{mark} library <b class='rme-computed'>{html.escape(shown)}</b> at the deck's precision: "
+                         f"{how}; exact {html.escape(extra or fmt(value, 12))}")
+        else:
+            tail = f" (exact {html.escape(extra)})" if extra else ""
+            lines.append(f"Deck {example.deck} prints {what} <b class='rme-stated'>{html.escape(s.printed)}</b> "
+                         f"{mark} library <b class='rme-computed'>{html.escape(shown)}</b>{tail}")
+    if not headline:
+        tail = f" (exact {html.escape(exact(result.score))})" if exact(result.score) else ""
+        lines.append(f"Deck {example.deck} prints no number here; library "
+                     f"<b class='rme-computed'>{html.escape(fmt(result.score))}</b>{tail}")
+    return lines
+
+
+def _hit(result: MetricResult):
+    """Which rows count towards the score; for entities, those in both sets."""
+    if {"in_reference", "in_context"} <= set(result.columns):
+        return lambda row: bool(row.get("in_reference") and row.get("in_context"))
+    column = next((c for c in _HIT_COLUMNS if c in result.columns), None)
+    if column is None:
+        return None
+    return lambda row: bool(row.get(column))
+
+
+def example_block(example_id: str, case: str | None = None, *, width: int = 64,
+                  columns: Sequence[str] | None = None, inputs: Iterable[str] = ("question", "reference", "answer"),
+                  embedder: Any = None) -> Fragment:
+    """A worked example on one slide: inputs, step table, formula, score and the deck's number.
+
+    ``columns`` narrows the step table; ``inputs`` picks which of question, reference,
+    answer and context are printed above it; ``width`` cuts long texts.
+    """
+    from . import examples
+
+    example = examples.load(example_id)
+    label = example.case(case).label
+    result = example.compute(label, embedder=embedder)
+    texts = case_inputs(example, label)
+    wanted = set(inputs)
+    rows = "".join(
+        f"<tr><th>{name}</th><td>{html.escape(_cut(texts[key], 2 * width))}</td></tr>"
+        for key, name in _INPUT_LABELS if key in wanted and key in texts)
+    parts = [f"<div class='rme-example' data-example='{html.escape(example.id)}' data-case='{html.escape(label)}'>",
+             f"<p class='rme-source'>Deck {example.deck} · {html.escape(example.title)}"
+             + (f" · <i>{html.escape(label)}</i>" if len(example.cases) > 1 else "") + "</p>"]
+    if rows:
+        parts.append(f"<table class='rme-inputs tex2jax_ignore'>{rows}</table>")
+    parts.append(f"<div class='rme-steps'>{steps_html(result, hit=_hit(result), width=width, columns=columns)}</div>")
+    if result.formula:
+        parts.append(f"<div class='rme-formula'>$${html.escape(result.formula, quote=False)}$$</div>")
+    parts.append("<ul class='rme-deck'>" + "".join(f"<li>{line}</li>" for line in _deck_lines(example, label, result))
+                 + "</ul></div>")
+    return Fragment("".join(parts))
+
+
+def scores_table(results: dict[str, MetricResult], *, example_id: str | None = None, caption: str = "",
+                 formula: bool = False) -> Fragment:
+    """Several cases side by side: label, score, exact value and (for an example) the deck's number.
+
+    Used where a deck compares orderings or variants (deck D's order table, high against low).
+    """
+    from . import examples
+
+    example = examples.load(example_id) if example_id else None
+    head = "<tr><th class='rme-text'>case</th><th>score</th><th>exact</th>"
+    head += "<th>deck prints</th><th></th></tr>" if example else "</tr>"
+    body = []
+    for label, result in results.items():
+        cells = [f"<td class='rme-text'>{html.escape(label)}</td>", f"<td><b>{fmt(result.score)}</b></td>",
+                 f"<td>{html.escape(exact(result.score))}</td>"]
+        if example:
+            stated = [s for s in example.case(label).stated if s.quantity == "score"]
+            if stated:
+                s = stated[0]
+                cells.append(f"<td class='rme-stated'>{html.escape(s.printed)}</td>"
+                             f"<td>{'✓' if s.matches(result.score) else '✗'} {html.escape(s.shown(result.score))}</td>")
+            else:
+                cells.append("<td>–</td><td></td>")
+        body.append("<tr>" + "".join(cells) + "</tr>")
+        if formula and result.formula:
+            span = 5 if example else 3
+            body.append(f"<tr class='rme-formula-row'><td colspan='{span}'>$${html.escape(result.formula, quote=False)}$$"
+                        "</td></tr>")
+    attrs = f" data-example='{html.escape(example.id)}'" if example else ""
+    cap = f"<caption>{html.escape(caption)}</caption>" if caption else ""
+    return Fragment(f"<div class='rme-scores'{attrs}><table>{cap}<thead>{head}</thead>"
+                    f"<tbody>{''.join(body)}</tbody></table></div>")
+
+
+def formula(result: MetricResult, general: bool = False) -> Fragment:
+    """The formula as display math: with this case's numbers, or the general form."""
+    tex = result.formula_general if general else result.formula
+    return Fragment(f"<div class='rme-formula'>$${html.escape(tex, quote=False)}$$</div>")
+
+
+def score(result: MetricResult, label: str = "") -> Fragment:
+    """The score in large type, with the exact value where the shown one is rounded."""
+    tail = f" <small>(exact {html.escape(exact(result.score))})</small>" if exact(result.score) else ""
+    name = html.escape(label or result.name)
+    return Fragment(f"<p class='rme-score'>{name}: <b>{fmt(result.score)}</b>{tail}</p>")
+
+
+def columns(*fragments: Fragment) -> Fragment:
+    """Fragments side by side, one column each (two fit a slide)."""
+    inner = "".join(f"<div>{f.html}</div>" for f in fragments)
+    return Fragment(f"<div class='rme-cols' style='grid-template-columns: repeat({len(fragments)}, 1fr)'>{inner}</div>")
+
+
+def differs(text: str) -> Fragment:
+    """A boxed remark on what a deck's text gets wrong or leaves out (its numbers computed by the caller)."""
+    return Fragment(f"<div class='rme-differs'>{text}</div>")
+
+
+def bullets(items: Iterable[str]) -> Fragment:
+    """A bullet list of computed sentences (HTML-escaped)."""
+    return Fragment("<ul>" + "".join(f"<li>{html.escape(item)}</li>" for item in items) + "</ul>")
+
+
+def table(header: Sequence[str], rows: Iterable[Sequence[Any]], caption: str = "") -> Fragment:
+    """A plain table of computed values (numbers written with :func:`fmt`)."""
+    rows = [list(row) for row in rows]
+    text = [bool(rows) and all(isinstance(row[i], str) for row in rows) for i in range(len(header))]
+    cls = [" class='rme-text'" if t else "" for t in text]
+    head = "".join(f"<th{c}>{html.escape(str(h))}</th>" for h, c in zip(header, cls))
+    body = "".join("<tr>" + "".join(f"<td{c}>{html.escape(v if isinstance(v, str) else fmt(v))}</td>"
+                                    for v, c in zip(row, cls)) + "</tr>" for row in rows)
+    cap = f"<caption>{html.escape(caption)}</caption>" if caption else ""
+    return Fragment(f"<table class='rme-plain tex2jax_ignore'>{cap}<thead><tr>{head}</tr></thead>"
+                    f"<tbody>{body}</tbody></table>")
+
+
+def note(example_id: str) -> str:
+    """The catalogue's note and assumption for an example, as speaker-notes Markdown."""
+    from . import examples
+
+    example = examples.load(example_id)
+    parts = [f"**{example.id}**: {example.citation}."]
+    if example.assumed:
+        parts.append(f"Assumed: {example.assumed}")
+    if example.note:
+        parts.append(f"Note: {example.note}")
+    return "\n\n".join(parts)
+
+
+def _cut(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"

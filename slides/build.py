@@ -1,0 +1,185 @@
+"""Build the classroom slide decks: run each ``slides/NN_*.ipynb`` and export it as reveal.js HTML.
+
+Every number on a slide is printed by a code cell that calls ``ragmetrics_edu`` while the
+deck is built, so a changed example or metric changes the slide. The decks work offline:
+reveal.js, MathJax 2, RequireJS and jQuery come from the npm packages pinned in
+``slides/package.json`` (``make slides`` installs them) and are copied, trimmed, into
+``<out>/assets/``; nothing is loaded from a CDN.
+
+    python slides/build.py                  # every deck into slides/_build/
+    python slides/build.py 01 05 --out DIR  # some decks, elsewhere
+
+Why nbconvert and not another slide tool: an instructor edits a deck as an ordinary notebook
+(slide types are cell metadata, code cells are hidden with the ``remove_input`` tag), runs it
+in JupyterLab to check it, and the same file builds the HTML.
+"""
+
+from __future__ import annotations
+
+import argparse
+import html
+import os
+import shutil
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+SLIDES = Path(__file__).resolve().parent
+BUILD = SLIDES / "_build"
+NODE_MODULES = SLIDES / "node_modules"
+TEMPLATES = SLIDES / "templates"
+STYLE = SLIDES / "templates" / "ragmetrics-slides.css"
+
+#: What each deck loads, relative to ``assets/``; each is a file or folder of an npm package.
+ASSETS: dict[str, list[str]] = {
+    "reveal.js": ["LICENSE", "dist/reveal.css", "dist/reveal.js", "dist/theme/white.css",
+                  "dist/theme/fonts/source-sans-pro", "plugin/notes/notes.js"],
+    "mathjax": ["LICENSE", "MathJax.js", "config/TeX-AMS_CHTML-full.js", "config/Safe.js", "extensions",
+                "jax/input/TeX", "jax/output/CommonHTML", "jax/element", "fonts/HTML-CSS/TeX/woff",
+                "fonts/HTML-CSS/TeX/otf"],
+    "requirejs": ["require.js"],
+    "jquery": ["LICENSE.txt", "dist/jquery.min.js"],
+}
+
+#: Where the template finds them (relative URLs, so a built folder can be copied anywhere).
+URLS = {
+    "reveal_url_prefix": "assets/reveal.js",
+    "mathjax_url": "assets/mathjax/MathJax.js?config=TeX-AMS_CHTML-full,Safe",
+    "require_js_url": "assets/requirejs/require.js",
+    "jquery_url": "assets/jquery/dist/jquery.min.js",
+}
+
+
+class BuildError(RuntimeError):
+    """A deck could not be built; the message says which and why."""
+
+
+def decks(names: list[str] | None = None) -> list[Path]:
+    """The deck notebooks, in order; ``names`` picks by number prefix or stem (``01``, ``01_context_precision``)."""
+    found = sorted(SLIDES.glob("[0-9][0-9]_*.ipynb"))
+    if not names:
+        return found
+    chosen = [p for p in found if any(p.stem == n or p.stem.split("_", 1)[0] == n for n in names)]
+    unknown = [n for n in names if not any(p.stem == n or p.stem.split("_", 1)[0] == n for p in found)]
+    if unknown:
+        raise BuildError(f"no deck named {', '.join(unknown)}; the decks are {', '.join(p.stem for p in found)}")
+    return chosen
+
+
+def copy_assets(out: Path, node_modules: Path = NODE_MODULES) -> int:
+    """Copy the trimmed front-end packages into ``out/assets``; returns the bytes copied."""
+    missing = [pkg for pkg in ASSETS if not (node_modules / pkg / "package.json").exists()]
+    if missing:
+        raise BuildError(f"{node_modules} lacks {', '.join(missing)}: run `make slides` (or `npm ci` in slides/) first")
+    target = out / "assets"
+    if target.exists():
+        shutil.rmtree(target)
+    size = 0
+    for pkg, parts in ASSETS.items():
+        for part in parts:
+            src, dst = node_modules / pkg / part, target / pkg / part
+            if not src.exists():
+                raise BuildError(f"{src} is missing: is {pkg} the version pinned in slides/package.json?")
+            dst.parent.mkdir(parents=True, exist_ok=True)
+            if src.is_dir():
+                shutil.copytree(src, dst)
+                size += sum(f.stat().st_size for f in dst.rglob("*") if f.is_file())
+            else:
+                shutil.copy2(src, dst)
+                size += dst.stat().st_size
+    shutil.copy2(STYLE, target / STYLE.name)
+    return size
+
+
+def export(deck: Path, out: Path, timeout: int = 120) -> Path:
+    """Execute one deck and write ``out/<stem>.html``."""
+    import nbformat
+    from nbconvert import SlidesExporter
+    from traitlets.config import Config
+
+    config = Config()
+    config.SlidesExporter.update(URLS)
+    config.SlidesExporter.reveal_theme = "white"  # the other themes import web fonts
+    config.SlidesExporter.reveal_transition = "none"
+    config.SlidesExporter.reveal_number = "c/t"
+    config.SlidesExporter.reveal_width = "1280"
+    config.SlidesExporter.reveal_height = "760"
+    config.SlidesExporter.exclude_input_prompt = True
+    config.SlidesExporter.exclude_output_prompt = True
+    config.TagRemovePreprocessor.enabled = True
+    config.TagRemovePreprocessor.remove_input_tags = {"remove_input"}
+    config.TagRemovePreprocessor.remove_cell_tags = {"remove_cell"}
+    config.ExecutePreprocessor.enabled = True
+    config.ExecutePreprocessor.timeout = timeout
+    exporter = SlidesExporter(config=config, extra_template_basedirs=[str(TEMPLATES)], template_name="ragmetrics")
+    notebook = nbformat.read(deck, as_version=4)
+    try:
+        body, _ = exporter.from_notebook_node(notebook, resources={"metadata": {"path": str(SLIDES), "name": deck.stem}})
+    except Exception as error:  # a failing cell: say which deck, keep nbconvert's cell report
+        raise BuildError(f"{deck.name}: {error}") from error
+    target = out / f"{deck.stem}.html"
+    target.write_text(body, encoding="utf-8")
+    return target
+
+
+def title(deck: Path) -> str:
+    """A deck's title: its notebook metadata ``title``, else its file name."""
+    import json
+
+    return json.loads(deck.read_text(encoding="utf-8")).get("metadata", {}).get("title") or deck.stem
+
+
+def write_index(out: Path) -> Path:
+    """``out/index.html``: a plain page linking every deck built in ``out`` (no scripts, no web fonts)."""
+    items = []
+    for page in sorted(out.glob("[0-9][0-9]_*.html")):
+        source = SLIDES / f"{page.stem}.ipynb"
+        name = title(source) if source.exists() else page.stem
+        items.append(f'<li><a href="{page.name}">{html.escape(name)}</a> <small>({page.stem})</small></li>')
+    index = out / "index.html"
+    index.write_text(
+        "<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'><title>ragmetrics-edu slides</title>"
+        "<link rel='icon' href='data:,'><style>body{font-family:sans-serif;max-width:50em;margin:2em auto;"
+        "line-height:1.5}</style></head><body><h1>ragmetrics-edu: slide decks</h1>"
+        f"<ol start='0'>{''.join(items)}</ol><p>Arrow keys or space to move, <b>S</b> for speaker notes, "
+        "<b>Esc</b> for an overview. Built by <code>make slides</code>; every number is computed by "
+        "<code>ragmetrics_edu</code>.</p></body></html>\n", encoding="utf-8")
+    return index
+
+
+def build(names: list[str] | None = None, out: Path = BUILD, jobs: int | None = None) -> list[Path]:
+    """Build the chosen decks (all by default) into ``out``, ``jobs`` at a time, then the index page."""
+    chosen = decks(names)
+    out.mkdir(parents=True, exist_ok=True)
+    copy_assets(out)
+    jobs = jobs or min(len(chosen), os.cpu_count() or 1)
+    if jobs <= 1:
+        built = [export(deck, out) for deck in chosen]
+    else:
+        with ProcessPoolExecutor(jobs) as pool:
+            built = list(pool.map(export, chosen, [out] * len(chosen)))
+    write_index(out)
+    return built
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("names", nargs="*", help="decks to build (number or name); all when none are given")
+    parser.add_argument("--out", type=Path, default=BUILD, help="output folder (default slides/_build)")
+    parser.add_argument("--jobs", type=int, default=None, help="decks built at once (default: the CPU count)")
+    args = parser.parse_args(argv)
+    start = time.perf_counter()
+    try:
+        built = build(args.names, args.out, args.jobs)
+    except BuildError as error:
+        print(f"slides: {error}", file=sys.stderr)
+        return 1
+    for path in built:
+        print(f"built {path}")
+    print(f"{len(built)} decks in {time.perf_counter() - start:.1f} s; open {args.out / 'index.html'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,118 @@
+"""What the real-browser tests share: Debian's Chromium under Playwright, a request log, artifacts.
+
+The browser is the system's ``/usr/bin/chromium`` (``.ci/run`` installs it with apt; set
+``RME_CHROMIUM`` to use another); Playwright never downloads one. Every request the page makes
+is recorded, and anything not addressed to 127.0.0.1 (or a ``file:``/``data:``/``blob:`` URL)
+is aborted and reported, so a test can assert that nothing left the machine.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import tempfile
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterator
+from urllib.parse import urlparse
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+CHROMIUM = os.environ.get("RME_CHROMIUM", "/usr/bin/chromium")
+#: Flags for a headless run on a machine with no network but the package registries.
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-default-apps",
+                 "--disable-extensions", "--mute-audio"]
+LOCAL_SCHEMES = {"file", "data", "blob", "about"}
+
+
+def artifacts_dir(*parts: str) -> Path:
+    """Where screenshots go: ``$RME_ARTIFACTS`` or ``test-artifacts/`` in the repository (git-ignored)."""
+    root = Path(os.environ.get("RME_ARTIFACTS", REPO / "test-artifacts"))
+    path = root.joinpath(*parts)
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on right now."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def is_local(url: str) -> bool:
+    """True for 127.0.0.1/localhost over HTTP(S)/WebSocket, and for file:, data:, blob:, about: URLs."""
+    parsed = urlparse(url)
+    if parsed.scheme in LOCAL_SCHEMES:
+        return True
+    return parsed.scheme in {"http", "https", "ws", "wss"} and parsed.hostname in {"127.0.0.1", "localhost"}
+
+
+@dataclass
+class RequestLog:
+    """Every URL a browser context asked for, and those that were not local (aborted)."""
+
+    urls: list[str] = field(default_factory=list)
+    outside: list[str] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)
+
+    def attach(self, context) -> None:
+        def route(route) -> None:
+            url = route.request.url
+            self.urls.append(url)
+            if is_local(url):
+                route.continue_()
+            else:
+                self.outside.append(url)
+                route.abort()
+
+        context.route("**/*", route)
+        context.on("response", lambda r: self.failed.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+
+
+def require_chromium() -> None:
+    """Fail (never skip) with the fix when the browser is missing: these tests are part of `make test`."""
+    if not (Path(CHROMIUM).exists() or shutil.which(CHROMIUM)):
+        pytest.fail(f"Chromium not found at {CHROMIUM}: install Debian's package (`apt-get install chromium`, "
+                    "which `make test` does as root) or set RME_CHROMIUM to a Chromium binary", pytrace=False)
+
+
+@contextmanager
+def launch() -> Iterator[object]:
+    """A headless Chromium with its own HOME and profile, closed on exit; open pages with :func:`new_context`."""
+    require_chromium()
+    from playwright.sync_api import sync_playwright
+
+    home = Path(tempfile.mkdtemp(prefix="rme-chromium-"))
+    env = {**os.environ, "HOME": str(home), "XDG_CONFIG_HOME": str(home / "config"),
+           "XDG_CACHE_HOME": str(home / "cache")}
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS, env=env)
+        try:
+            yield browser
+        finally:
+            browser.close()
+            shutil.rmtree(home, ignore_errors=True)
+
+
+def new_context(browser, viewport: tuple[int, int] = (1280, 800)) -> tuple[object, RequestLog]:
+    """A fresh browser context whose every request is logged (and aborted unless local)."""
+    context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]})
+    log = RequestLog()
+    log.attach(context)
+    return context, log
+
+
+@contextmanager
+def chromium(viewport: tuple[int, int] = (1280, 800)) -> Iterator[tuple[object, RequestLog]]:
+    """A fresh headless Chromium context with its own profile and HOME; yields (context, request log)."""
+    with launch() as browser:
+        context, log = new_context(browser, viewport)
+        try:
+            yield context, log
+        finally:
+            context.close()

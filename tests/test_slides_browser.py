@@ -1,0 +1,183 @@
+"""The slide decks as a person sees them: built from ``slides/``, opened in a real Chromium.
+
+Every deck is built (as ``make slides`` does) into a temporary folder served on 127.0.0.1.
+Each deck is then stepped through with the keyboard, slide by slide, and the test asserts:
+no request left 127.0.0.1 and none failed; MathJax typeset every formula (no raw LaTeX is
+left in the page, no math error); every worked example shown in the deck carries its number,
+computed here from the catalogue with the library, on the slide where the example is, and
+that slide is visible when reached. A screenshot of each deck's first example slide is saved.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.util
+import re
+import subprocess
+import sys
+import threading
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+from browser_support import REPO, artifacts_dir, launch, new_context
+
+from ragmetrics_edu import examples
+from ragmetrics_edu.results import fmt
+
+SLIDES = REPO / "slides"
+
+
+def _load_build_script():
+    spec = importlib.util.spec_from_file_location("slides_build", SLIDES / "build.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+build = _load_build_script()
+DECKS = [deck.stem for deck in build.decks()]
+
+#: Text nodes outside <script>/<style> that still hold TeX: MathJax left them unrendered.
+RAW_TEX_JS = """() => {
+  const walker = document.createTreeWalker(document.querySelector('.reveal .slides'), NodeFilter.SHOW_TEXT);
+  const raw = [];
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const parent = node.parentElement.closest('script, style');
+    if (!parent && /\\$\\$|\\\\frac|\\\\left|\\\\sum/.test(node.textContent)) raw.push(node.textContent.slice(0, 80));
+  }
+  return raw;
+}"""
+
+#: What the test reads off the slide on screen: its text and the worked examples on it.
+SLIDE_JS = """() => {
+  const slide = window.R.getCurrentSlide();
+  const visible = el => { const b = el.getBoundingClientRect();
+                          return b.width > 0 && b.height > 0 && b.bottom <= innerHeight && b.right <= innerWidth; };
+  const marked = [...slide.querySelectorAll('[data-example]')].map(el => ({
+    id: el.dataset.example, case: el.dataset.case || null, text: el.innerText,
+    visible: visible(el), computed: [...el.querySelectorAll('.rme-computed')].map(e => e.innerText.trim()),
+    stated: [...el.querySelectorAll('.rme-stated')].map(e => e.innerText.trim())}));
+  const math = [...slide.querySelectorAll('.MathJax_CHTML')];
+  return {h: window.R.getIndices().h, text: slide.innerText, examples: marked,
+          math: math.length, mathSized: math.filter(m => m.getBoundingClientRect().width > 0).length};
+}"""
+
+
+class _QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, *args) -> None:
+        pass
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    """Every deck built into a temporary folder, served on 127.0.0.1 until the module ends."""
+    out = tmp_path_factory.mktemp("slides")
+    done = subprocess.run([sys.executable, str(SLIDES / "build.py"), "--out", str(out)], capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, f"slides/build.py failed:\n{done.stdout}\n{done.stderr}"
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(out)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}", out
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with launch() as b:
+        yield b
+
+
+def expected_numbers(example_id: str, case: str | None) -> list[tuple[str, str | None]]:
+    """(library value at the deck's precision, the deck's printed number or None) for each headline number.
+
+    Computed here from the catalogue's inputs with the library; where the deck prints nothing,
+    the library's score as :func:`fmt` writes it.
+    """
+    ex = examples.load(example_id)
+    pairs = []
+    for label in [case] if case else ex.case_labels:
+        result = ex.compute(label)
+        stated = [s for s in ex.case(label).stated if s.quantity == "score"] or ex.case(label).stated[:1]
+        for s in stated:
+            value = result.value(s.quantity)
+            assert s.matches(value), f"{example_id} [{label}]: the library no longer gives the deck's {s.printed}"
+            pairs.append((s.shown(value), s.printed))
+        if not stated:
+            pairs.append((fmt(result.score), None))
+    return pairs
+
+
+def contains_number(text: str, number: str) -> bool:
+    """``number`` occurs in ``text`` as a whole number (so "1" is not found inside "0.15" or "12")."""
+    return re.search(rf"(?<![\d.]){re.escape(number)}(?!\d|\.\d)", text) is not None
+
+
+@pytest.mark.parametrize("deck", DECKS)
+def test_deck_in_browser(deck: str, site, browser) -> None:
+    base, out = site
+    context, log = new_context(browser, viewport=(1280, 760))
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        page.goto(f"{base}/{deck}.html")
+        page.wait_for_selector(".reveal.ready", timeout=20_000)
+        page.evaluate("() => new Promise(done => require(['assets/reveal.js/dist/reveal.js'], R => { window.R = R; done(); }))")
+        assert page.evaluate("() => typeof MathJax !== 'undefined' && !!MathJax.Hub"), f"{deck}: MathJax did not load"
+        page.evaluate("() => new Promise(done => MathJax.Hub.Queue(done))")
+        total = page.evaluate("() => R.getTotalSlides()")
+        assert total >= 5, f"{deck}: only {total} slides"
+        assert page.evaluate(RAW_TEX_JS) == [], f"{deck}: LaTeX left unrendered"
+        assert page.locator(".MathJax_Error, .mjx-merror").count() == 0, f"{deck}: MathJax reported an error"
+        assert page.locator(".MathJax_CHTML").count() > 0, f"{deck}: no formula rendered as math"
+
+        seen: list[dict] = []
+        shot = None
+        for index in range(total):
+            page.evaluate("() => new Promise(done => MathJax.Hub.Queue(done))")
+            slide = page.evaluate(SLIDE_JS)
+            assert slide["h"] == index
+            assert slide["mathSized"] == slide["math"], f"{deck} slide {index + 1}: a formula has no size on screen"
+            for ex in slide["examples"]:
+                assert ex["visible"], f"{deck} slide {index + 1}: {ex['id']} runs off the slide"
+                for computed, printed in expected_numbers(ex["id"], ex["case"]):
+                    assert contains_number(slide["text"], computed), \
+                        f"{deck} slide {index + 1}: {ex['id']} should show {computed}"
+                    if ex["computed"]:
+                        assert computed in ex["computed"], f"{deck} slide {index + 1}: {ex['id']} computes {computed}"
+                    if printed is not None and ex["stated"]:
+                        assert printed in ex["stated"], f"{deck} slide {index + 1}: deck's {printed} not shown"
+                seen.append(ex)
+            if slide["examples"] and shot is None:
+                shot = artifacts_dir("slides") / f"{deck}.png"
+                page.screenshot(path=str(shot))
+            if index < total - 1:
+                page.keyboard.press("n")
+                page.wait_for_function(f"() => R.getIndices().h === {index + 1}", timeout=5_000)
+        assert seen, f"{deck}: no worked example on any slide"
+        assert shot is not None and shot.stat().st_size > 10_000
+    finally:
+        context.close()
+    assert log.outside == [], f"{deck}: requests left the machine: {log.outside}"
+    assert log.failed == [], f"{deck}: requests failed: {log.failed}"
+    assert errors == [], f"{deck}: script errors: {errors}"
+
+
+def test_every_worked_example_is_on_a_slide(site) -> None:
+    _, out = site
+    shown = set()
+    for page in out.glob("[0-9][0-9]_*.html"):
+        shown |= set(re.findall(r"data-example=['\"]([^'\"]+)['\"]", page.read_text(encoding="utf-8")))
+    assert set(examples.ids()) - shown == set()
+
+
+def test_index_links_every_deck(site) -> None:
+    _, out = site
+    index = (out / "index.html").read_text(encoding="utf-8")
+    assert [f"{deck}.html" for deck in DECKS] == re.findall(r'href="(\d\d_[^"]+\.html)"', index)
