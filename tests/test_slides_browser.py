@@ -58,9 +58,7 @@ SLIDE_JS = """() => {
     id: el.dataset.example, case: el.dataset.case || null, text: el.innerText,
     visible: visible(el), computed: [...el.querySelectorAll('.rme-computed')].map(e => e.innerText.trim()),
     stated: [...el.querySelectorAll('.rme-stated')].map(e => e.innerText.trim())}));
-  const math = [...slide.querySelectorAll('.MathJax_CHTML')];
-  return {h: window.R.getIndices().h, text: slide.innerText, examples: marked,
-          math: math.length, mathSized: math.filter(m => m.getBoundingClientRect().width > 0).length};
+  return {h: window.R.getIndices().h, text: slide.innerText, examples: marked};
 }"""
 
 
@@ -113,6 +111,35 @@ def expected_numbers(example_id: str, case: str | None) -> list[tuple[str, str |
     return pairs
 
 
+#: Each formula on the current slide that MathJax has not (yet) drawn with a size, and what hides it.
+#: MathJax 2 keeps the TeX in <script id="MathJax-Element-N"> and draws it in #MathJax-Element-N-Frame.
+UNDRAWN_MATH_JS = """() => [...window.R.getCurrentSlide().querySelectorAll('script[type^="math/tex"]')]
+  .map(script => ({script, frame: document.getElementById(script.id + '-Frame')}))
+  .filter(({frame}) => !frame || frame.getBoundingClientRect().width === 0)
+  .map(({script, frame}) => {
+    const hidden = [];
+    for (let e = script.parentElement; e; e = e.parentElement)
+      if (getComputedStyle(e).display === 'none') hidden.push(e.className || e.tagName);
+    return {tex: script.textContent.slice(0, 60), drawn: !!frame, hidden_by: hidden};
+  })"""
+
+
+def wait_for_math_on_screen(page, where: str) -> None:
+    """Wait until every formula on the current slide is drawn with a size; fail naming the ones that never are.
+
+    reveal.js asks MathJax to re-typeset a slide when it is shown, and MathJax finishes that
+    after its queue reports idle, so a formula is given a few seconds to appear.
+    """
+    from playwright.sync_api import TimeoutError as WaitedTooLong
+
+    try:
+        page.wait_for_function(f"({UNDRAWN_MATH_JS})().length === 0", timeout=10_000)
+    except WaitedTooLong:
+        shot = artifacts_dir("slides") / "undrawn-math.png"
+        page.screenshot(path=str(shot))
+        pytest.fail(f"{where}: formula not drawn on screen: {page.evaluate(UNDRAWN_MATH_JS)} (see {shot})")
+
+
 def contains_number(text: str, number: str) -> bool:
     """``number`` occurs in ``text`` as a whole number (so "1" is not found inside "0.15" or "12")."""
     return re.search(rf"(?<![\d.]){re.escape(number)}(?!\d|\.\d)", text) is not None
@@ -140,10 +167,9 @@ def test_deck_in_browser(deck: str, site, browser) -> None:
         seen: list[dict] = []
         shot = None
         for index in range(total):
-            page.evaluate("() => new Promise(done => MathJax.Hub.Queue(done))")
+            wait_for_math_on_screen(page, f"{deck} slide {index + 1}")
             slide = page.evaluate(SLIDE_JS)
             assert slide["h"] == index
-            assert slide["mathSized"] == slide["math"], f"{deck} slide {index + 1}: a formula has no size on screen"
             for ex in slide["examples"]:
                 assert ex["visible"], f"{deck} slide {index + 1}: {ex['id']} runs off the slide"
                 for computed, printed in expected_numbers(ex["id"], ex["case"]):
