@@ -4,8 +4,9 @@ Every deck is built (as ``make slides`` does) into a temporary folder served on 
 Each deck is then stepped through with the keyboard, slide by slide, and the test asserts:
 no request left 127.0.0.1 and none failed; MathJax typeset every formula (no raw LaTeX is
 left in the page, no math error); every worked example shown in the deck carries its number,
-computed here from the catalogue with the library, on the slide where the example is, and
-that slide is visible when reached. A screenshot of each deck's first example slide is saved.
+computed here from the catalogue with the library, on the slide where the example is; and
+nothing on any slide runs off the 1280x760 screen. A screenshot of each deck's first example
+slide is saved.
 """
 
 from __future__ import annotations
@@ -58,7 +59,11 @@ SLIDE_JS = """() => {
     id: el.dataset.example, case: el.dataset.case || null, text: el.innerText,
     visible: visible(el), computed: [...el.querySelectorAll('.rme-computed')].map(e => e.innerText.trim()),
     stated: [...el.querySelectorAll('.rme-stated')].map(e => e.innerText.trim())}));
-  return {h: window.R.getIndices().h, text: slide.innerText, examples: marked};
+  const offscreen = [...slide.querySelectorAll('*')].filter(el => !el.closest('.MJX_Assistive_MathML, aside.notes'))
+    .filter(el => { const b = el.getBoundingClientRect();
+                    return b.width > 0 && b.height > 0 && (b.bottom > innerHeight + 1 || b.right > innerWidth + 1); })
+    .map(el => `${el.tagName.toLowerCase()}.${el.className}: ${(el.innerText || '').slice(0, 40)}`);
+  return {h: window.R.getIndices().h, text: slide.innerText, examples: marked, offscreen};
 }"""
 
 
@@ -170,6 +175,7 @@ def test_deck_in_browser(deck: str, site, browser) -> None:
             wait_for_math_on_screen(page, f"{deck} slide {index + 1}")
             slide = page.evaluate(SLIDE_JS)
             assert slide["h"] == index
+            assert slide["offscreen"] == [], f"{deck} slide {index + 1}: runs off the screen: {slide['offscreen'][-3:]}"
             for ex in slide["examples"]:
                 assert ex["visible"], f"{deck} slide {index + 1}: {ex['id']} runs off the slide"
                 for computed, printed in expected_numbers(ex["id"], ex["case"]):
