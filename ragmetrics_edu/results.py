@@ -32,6 +32,28 @@ def fmt(x: Any, digits: int = 4) -> str:
     return str(x)
 
 
+def exact(x: Any) -> str:
+    """The full value to write beside a rounded one (``repr``), or "" where :func:`fmt` loses nothing."""
+    if isinstance(x, float) and not math.isnan(x) and fmt(x, 12) != fmt(x):
+        return repr(x)
+    return ""
+
+
+def cut(text: str, width: int) -> str:
+    """``text`` cut to ``width`` characters, the last one an ellipsis when anything was dropped."""
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def display_math(tex: str) -> str:
+    """TeX as display math for MathJax (HTML-escaped, so ``<`` in a formula cannot open a tag)."""
+    return f"$${html.escape(tex, quote=False)}$$"
+
+
+def bullets_html(items: Sequence[str]) -> str:
+    """Plain-text items as an HTML bullet list; "" for none."""
+    return "<ul>" + "".join(f"<li>{html.escape(item)}</li>" for item in items) + "</ul>" if items else ""
+
+
 @dataclass
 class MetricResult:
     """The outcome of one metric on one case.
@@ -119,7 +141,7 @@ class MetricResult:
         lines += [f"{i}. {step}" for i, step in enumerate(self.narrative, 1)]
         if self.formula:
             lines += ["", f"$${self.formula}$$"]
-        lines += ["", f"Score: **{fmt(self.score)}**" + (f" (exact value {self.score!r})" if _rounded(self.score) else "")]
+        lines += ["", f"Score: **{fmt(self.score)}**" + (f" (exact value {exact(self.score)})" if exact(self.score) else "")]
         if self.threshold is not None:
             verdict = "passes" if self.success else "fails"
             lines.append(f"Threshold {fmt(self.threshold)}: the case {verdict} (success = {self.success}).")
@@ -162,23 +184,18 @@ class MetricResult:
     def _repr_html_(self) -> str:
         parts = [f"<div class='ragmetrics-result'><p><b>{html.escape(self.name)}</b>: score "
                  f"<b>{fmt(self.score)}</b>"]
-        if _rounded(self.score):
-            parts.append(f" <small>(exact {self.score!r})</small>")
+        if exact(self.score):
+            parts.append(f" <small>(exact {exact(self.score)})</small>")
         if self.threshold is not None:
             parts.append(f"; threshold {fmt(self.threshold)} → success = {self.success}")
         parts.append("</p>")
         if self.formula:
-            parts.append(f"<p>$${html.escape(self.formula)}$$</p>")
+            parts.append(f"<p>{display_math(self.formula)}</p>")
         if self.rows:
             parts.append(_html_table(self.columns, self.rows))
-        if self.notes:
-            parts.append("<ul>" + "".join(f"<li>{html.escape(n)}</li>" for n in self.notes) + "</ul>")
+        parts.append(bullets_html(self.notes))
         parts.append("</div>")
         return "".join(parts)
-
-
-def _rounded(x: float) -> bool:
-    return isinstance(x, float) and not math.isnan(x) and fmt(x) != repr(x) and fmt(x, 12) != fmt(x)
 
 
 def _plain(v: Any) -> Any:
@@ -234,8 +251,7 @@ def steps_html(result: MetricResult, hit: Callable[[dict[str, Any]], bool] | Non
         for c in columns:
             value = row.get(c)
             if isinstance(value, str):
-                text = value if len(value) <= width else value[: width - 1] + "…"
-                cells.append(f"<td class='rme-text' title='{html.escape(value)}'>{html.escape(text)}</td>")
+                cells.append(f"<td class='rme-text' title='{html.escape(value)}'>{html.escape(cut(value, width))}</td>")
             else:
                 cells.append(f"<td>{html.escape(fmt(value)) if value is not None else ''}</td>")
         tint = " class='rme-hit'" if hit is not None and hit(row) else ""

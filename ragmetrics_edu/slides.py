@@ -13,11 +13,13 @@ them to find the slide an example is on.
 from __future__ import annotations
 
 import html
-import math
 from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
-from .results import MetricResult, fmt, steps_html
+from .results import MetricResult, cut, display_math, exact, fmt, steps_html
+
+__all__ = ["Fragment", "case_inputs", "columns", "differs", "example_block", "exact", "fmt", "formula", "note",
+           "score", "scores_table", "table"]
 
 #: Inputs worth showing above the step table, with the label a slide gives them.
 _INPUT_LABELS = (("question", "Question"), ("reference", "Reference"), ("answer", "Answer"), ("context", "Context"))
@@ -40,13 +42,6 @@ class Fragment:
 
     def __add__(self, other: "Fragment") -> "Fragment":
         return Fragment(self.html + other.html)
-
-
-def exact(x: float) -> str:
-    """The value to write beside a rounded one: ``repr`` where it has more digits than ``fmt``."""
-    if isinstance(x, float) and not math.isnan(x) and fmt(x, 12) != fmt(x):
-        return repr(x)
-    return ""
 
 
 def case_inputs(example: Any, label: str | None = None) -> dict[str, str]:
@@ -82,7 +77,7 @@ def case_inputs(example: Any, label: str | None = None) -> dict[str, str]:
 
 def _deck_lines(example: Any, label: str, result: MetricResult) -> list[str]:
     """One line per headline number the deck prints for this case: printed, computed, exact."""
-    stated = [s for s in example.case(label).stated]
+    stated = list(example.case(label).stated)
     headline = [s for s in stated if s.quantity == "score"] or stated[:1]
     lines = []
     for s in headline:
@@ -134,7 +129,7 @@ def example_block(example_id: str, case: str | None = None, *, width: int = 64,
     texts = case_inputs(example, label)
     wanted = set(inputs)
     rows = "".join(
-        f"<tr><th>{name}</th><td>{html.escape(_cut(texts[key], 2 * width))}</td></tr>"
+        f"<tr><th>{name}</th><td>{html.escape(cut(texts[key], 2 * width))}</td></tr>"
         for key, name in _INPUT_LABELS if key in wanted and key in texts)
     parts = [f"<div class='rme-example' data-example='{html.escape(example.id)}' data-case='{html.escape(label)}'>",
              f"<p class='rme-source'>Deck {example.deck} · {html.escape(example.title)}"
@@ -143,7 +138,7 @@ def example_block(example_id: str, case: str | None = None, *, width: int = 64,
         parts.append(f"<table class='rme-inputs tex2jax_ignore'>{rows}</table>")
     parts.append(f"<div class='rme-steps'>{steps_html(result, hit=_hit(result), width=width, columns=columns)}</div>")
     if result.formula:
-        parts.append(f"<div class='rme-formula'>$${html.escape(result.formula, quote=False)}$$</div>")
+        parts.append(formula(result).html)
     parts.append("<ul class='rme-deck'>" + "".join(f"<li>{line}</li>" for line in _deck_lines(example, label, result))
                  + "</ul></div>")
     return Fragment("".join(parts))
@@ -175,8 +170,7 @@ def scores_table(results: dict[str, MetricResult], *, example_id: str | None = N
         body.append("<tr>" + "".join(cells) + "</tr>")
         if formula and result.formula:
             span = 5 if example else 3
-            body.append(f"<tr class='rme-formula-row'><td colspan='{span}'>$${html.escape(result.formula, quote=False)}$$"
-                        "</td></tr>")
+            body.append(f"<tr class='rme-formula-row'><td colspan='{span}'>{display_math(result.formula)}</td></tr>")
     attrs = f" data-example='{html.escape(example.id)}'" if example else ""
     cap = f"<caption>{html.escape(caption)}</caption>" if caption else ""
     return Fragment(f"<div class='rme-scores'{attrs}><table>{cap}<thead>{head}</thead>"
@@ -186,7 +180,7 @@ def scores_table(results: dict[str, MetricResult], *, example_id: str | None = N
 def formula(result: MetricResult, general: bool = False) -> Fragment:
     """The formula as display math: with this case's numbers, or the general form."""
     tex = result.formula_general if general else result.formula
-    return Fragment(f"<div class='rme-formula'>$${html.escape(tex, quote=False)}$$</div>")
+    return Fragment(f"<div class='rme-formula'>{display_math(tex)}</div>")
 
 
 def score(result: MetricResult, label: str = "") -> Fragment:
@@ -205,11 +199,6 @@ def columns(*fragments: Fragment) -> Fragment:
 def differs(text: str) -> Fragment:
     """A boxed remark on what a deck's text gets wrong or leaves out (its numbers computed by the caller)."""
     return Fragment(f"<div class='rme-differs'>{text}</div>")
-
-
-def bullets(items: Iterable[str]) -> Fragment:
-    """A bullet list of computed sentences (HTML-escaped)."""
-    return Fragment("<ul>" + "".join(f"<li>{html.escape(item)}</li>" for item in items) + "</ul>")
 
 
 def table(header: Sequence[str], rows: Iterable[Sequence[Any]], caption: str = "") -> Fragment:
@@ -236,7 +225,3 @@ def note(example_id: str) -> str:
     if example.note:
         parts.append(f"Note: {example.note}")
     return "\n\n".join(parts)
-
-
-def _cut(text: str, width: int) -> str:
-    return text if len(text) <= width else text[: width - 1] + "…"

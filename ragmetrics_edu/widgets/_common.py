@@ -12,8 +12,7 @@ from typing import Any, Callable, Sequence
 import ipywidgets as widgets
 
 from ..errors import RagMetricsError
-from ..results import MetricResult, fmt
-from ..results import steps_html as table_html  # noqa: F401  (the explorers' step tables)
+from ..results import MetricResult, bullets_html, display_math, exact, fmt
 from .models import Change
 
 #: Hides the TagsInput's delete crosses and text field (the chips are only reordered),
@@ -33,8 +32,7 @@ CSS = """<style>
 def score_html(result: MetricResult) -> str:
     """The score in large type, with the exact value where the shown one is rounded."""
     shown = fmt(result.score)
-    rounded = fmt(result.score, 12) != shown
-    extra = f" <small>(exact {result.score!r})</small>" if rounded else ""
+    extra = f" <small>(exact {exact(result.score)})</small>" if exact(result.score) else ""
     verdict = ""
     if result.threshold is not None:
         verdict = f" <small>threshold {fmt(result.threshold)}: {'pass' if result.success else 'fail'}</small>"
@@ -44,14 +42,12 @@ def score_html(result: MetricResult) -> str:
 
 def formula_html(result: MetricResult) -> str:
     """The formula with this case's numbers, for an HTMLMath widget."""
-    return f"$${html.escape(result.formula, quote=False)}$$" if result.formula else ""
+    return display_math(result.formula) if result.formula else ""
 
 
 def notes_html(result: MetricResult) -> str:
     """The result's notes as a bullet list (empty when there are none)."""
-    if not result.notes:
-        return ""
-    return "<ul>" + "".join(f"<li>{html.escape(n)}</li>" for n in result.notes) + "</ul>"
+    return bullets_html(result.notes)
 
 
 def classed(widget: Any, *names: str) -> Any:

@@ -11,8 +11,8 @@ from typing import Any, Sequence
 
 import ipywidgets as widgets
 
-from ..results import MetricResult
-from ._common import Explorer, classed, formula_html, notes_html, score_html, table_html
+from ..results import MetricResult, steps_html
+from ._common import Explorer, classed, formula_html, notes_html, score_html
 from .models import EntityModel
 
 
@@ -95,5 +95,5 @@ class EntityExplorer(Explorer):
             f"<div>only in the context: {_chips(model.only_context, '#e6e6e6')}</div>")
         self.score.value = score_html(result)
         self.formula.value = formula_html(result)
-        self.table.value = table_html(result, hit=lambda row: bool(row["in_reference"] and row["in_context"]))
+        self.table.value = steps_html(result, hit=lambda row: bool(row["in_reference"] and row["in_context"]))
         self.notes.value = notes_html(result)

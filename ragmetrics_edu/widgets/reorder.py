@@ -13,8 +13,8 @@ from typing import Any, Callable, Sequence
 
 import ipywidgets as widgets
 
-from ..results import MetricResult
-from ._common import Explorer, classed, formula_html, notes_html, score_html, table_html
+from ..results import MetricResult, steps_html
+from ._common import Explorer, classed, formula_html, notes_html, score_html
 from .models import RANKING_CHOICES, ReorderModel
 from .plots import ACCENT, IRRELEVANT, IRRELEVANT_OUTSIDE, MARKER, RELEVANT, RELEVANT_OUTSIDE, BarChart
 
@@ -265,7 +265,7 @@ class ReorderExplorer(NodeListAccess, Explorer):
         result = self.model.result
         self.score.value = score_html(result)
         self.formula.value = formula_html(result)
-        self.table.value = table_html(result, hit=lambda row: bool(row.get("relevant") or row.get("gain")))
+        self.table.value = steps_html(result, hit=lambda row: bool(row.get("relevant") or row.get("gain")))
         self.notes.value = notes_html(result)
         self.image.value = self._draw(result)
 

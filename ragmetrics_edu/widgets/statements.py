@@ -15,9 +15,9 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from ..results import MetricResult
+from ..results import MetricResult, steps_html
 from ..validate import IDK, NO, YES
-from ._common import Explorer, classed, formula_html, notes_html, score_html, table_html
+from ._common import Explorer, classed, formula_html, notes_html, score_html
 from .models import StatementModel, chip_label
 
 _TOOLTIPS = {YES: "supported / relevant", NO: "not supported / not relevant", IDK: "the context does not say"}
@@ -130,7 +130,7 @@ class StatementExplorer(Explorer):
         self.score.value = score_html(result)
         self.formula.value = formula_html(result)
         column = _COUNTED[model.metric][0]
-        self.table.value = table_html(result, hit=lambda row: bool(row.get(column)))
+        self.table.value = steps_html(result, hit=lambda row: bool(row.get(column)))
         self.notes.value = notes_html(result)
 
 
