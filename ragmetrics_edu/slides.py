@@ -77,8 +77,7 @@ def case_inputs(example: Any, label: str | None = None) -> dict[str, str]:
 
 def _deck_lines(example: Any, label: str, result: MetricResult) -> list[str]:
     """One line per headline number the deck prints for this case: printed, computed, exact."""
-    stated = list(example.case(label).stated)
-    headline = [s for s in stated if s.quantity == "score"] or stated[:1]
+    headline = example.case(label).headline
     lines = []
     for s in headline:
         value = result.value(s.quantity)

@@ -60,22 +60,25 @@ def decks(names: list[str] | None = None) -> list[Path]:
     found = sorted(SLIDES.glob("[0-9][0-9]_*.ipynb"))
     if not names:
         return found
-    chosen = [p for p in found if any(p.stem == n or p.stem.split("_", 1)[0] == n for n in names)]
-    unknown = [n for n in names if not any(p.stem == n or p.stem.split("_", 1)[0] == n for p in found)]
+
+    def named(deck: Path, name: str) -> bool:
+        return name in (deck.stem, deck.stem.split("_", 1)[0])
+
+    chosen = [p for p in found if any(named(p, n) for n in names)]
+    unknown = [n for n in names if not any(named(p, n) for p in found)]
     if unknown:
         raise BuildError(f"no deck named {', '.join(unknown)}; the decks are {', '.join(p.stem for p in found)}")
     return chosen
 
 
-def copy_assets(out: Path, node_modules: Path = NODE_MODULES) -> int:
-    """Copy the trimmed front-end packages into ``out/assets``; returns the bytes copied."""
+def copy_assets(out: Path, node_modules: Path = NODE_MODULES) -> None:
+    """Copy the trimmed front-end packages, and our stylesheet, into ``out/assets``."""
     missing = [pkg for pkg in ASSETS if not (node_modules / pkg / "package.json").exists()]
     if missing:
         raise BuildError(f"{node_modules} lacks {', '.join(missing)}: run `make slides` (or `npm ci` in slides/) first")
     target = out / "assets"
     if target.exists():
         shutil.rmtree(target)
-    size = 0
     for pkg, parts in ASSETS.items():
         for part in parts:
             src, dst = node_modules / pkg / part, target / pkg / part
@@ -84,12 +87,9 @@ def copy_assets(out: Path, node_modules: Path = NODE_MODULES) -> int:
             dst.parent.mkdir(parents=True, exist_ok=True)
             if src.is_dir():
                 shutil.copytree(src, dst)
-                size += sum(f.stat().st_size for f in dst.rglob("*") if f.is_file())
             else:
                 shutil.copy2(src, dst)
-                size += dst.stat().st_size
     shutil.copy2(STYLE, target / STYLE.name)
-    return size
 
 
 def export(deck: Path, out: Path, timeout: int = 120) -> Path:

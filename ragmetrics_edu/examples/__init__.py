@@ -73,6 +73,11 @@ class Case:
     kwargs: dict[str, Any]
     stated: list[Stated] = field(default_factory=list)
 
+    @property
+    def headline(self) -> list[Stated]:
+        """The numbers a summary leads with: the stated score(s), else the first stated number, else none."""
+        return [s for s in self.stated if s.quantity == "score"] or self.stated[:1]
+
     def compute(self, embedder: Any = None) -> MetricResult:
         from .. import metrics
 
@@ -128,10 +133,8 @@ class Example:
     @property
     def stated(self) -> float | None:
         """The deck's headline number for the first case (None where it states none)."""
-        first = self.cases[0].stated
-        score = [s for s in first if s.quantity == "score"]
-        chosen = score[0] if score else (first[0] if first else None)
-        return None if chosen is None else chosen.number
+        headline = self.cases[0].headline
+        return headline[0].number if headline else None
 
     @property
     def stated_numbers(self) -> list[tuple[str, Stated]]:
