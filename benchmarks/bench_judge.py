@@ -1,6 +1,6 @@
 """Measure what the LLM judge costs and how it scales.
 
-    python benchmarks/bench_judge.py [--recording notebooks/recordings/FILE.json] [--cases 32]
+    python benchmarks/bench_judge.py [--recording ragmetrics_edu/data/recordings/FILE.json] [--cases 32]
 
 1. Calls and prompt size per case, per metric, on the decks' examples, next to the
    figures PEERS.md measured for DeepEval 4.3.1 and Ragas 0.4.3. Prompt characters come

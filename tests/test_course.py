@@ -34,4 +34,11 @@ def test_notebooks_are_stored_executed_small_and_without_machine_paths():
         text = json.dumps(nb)
         for marker in ("/work/", "/tmp/", "/root/"):
             assert marker not in text, f"{name} shows a machine path {marker}"
-        assert sum(1 for c in cells if "NBVAL_CHECK_OUTPUT" in "".join(c["source"])) >= 2, f"{name} checks too little"
+        checked = [c for c in cells if "nbval-check-output" in c["metadata"].get("tags", [])]
+        assert len(checked) >= 2, f"{name} checks too little"
+
+
+def test_test_markers_are_cell_tags_not_comments_in_the_students_code():
+    for name, nb in _sources().items():
+        for i, cell in enumerate(nb["cells"]):
+            assert "NBVAL" not in "".join(cell["source"]), f"{name} cell {i} carries an nbval comment marker"

@@ -4,9 +4,11 @@ import re
 import subprocess
 import sys
 
+import pytest
 import yaml
 
 from conftest import REPO
+from ragmetrics_edu import InputError
 
 try:
     import tomllib
@@ -49,3 +51,13 @@ def test_makefile_and_ci_run_the_readme_commands():
     assert "make test" in (REPO / ".ci" / "run").read_text()
     makefile = (REPO / "Makefile").read_text()
     assert "--allow-root" in makefile and "-m venv" in makefile
+
+
+def test_shipped_data_loads_from_the_package_not_from_beside_a_notebook():
+    from ragmetrics_edu import data
+
+    assert "deck_e_super_bowl.jsonl" in data.names()
+    assert data.recording("qwen2.5-coder-1.5b_deck-examples").is_file()
+    assert data.path("deck_e_super_bowl.jsonl").parent.parent.name == "ragmetrics_edu"
+    with pytest.raises(InputError, match="name: expected one of"):
+        data.path("no_such_file.json")
