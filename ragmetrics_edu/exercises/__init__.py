@@ -13,6 +13,7 @@ and register themselves; the correct answers are computed by the library, never 
 
 from __future__ import annotations
 
+import difflib
 import importlib
 import math
 import pkgutil
@@ -31,7 +32,9 @@ class Exercise:
 
     ``kind`` is ``number`` (compared within ``tolerance``), ``list`` (element-wise),
     ``choice`` (a string, case-insensitive) or ``bool``. ``diagnose(given, correct)``
-    returns an explanation for a recognised mistake, or None.
+    returns an explanation for a recognised mistake, or None. ``accept(given, correct)``,
+    when set, decides instead of the comparison by kind: for questions with more than one
+    right answer (any best order) or more than one way to write it (0/1, yes/no, True/False).
     """
 
     id: str
@@ -42,6 +45,7 @@ class Exercise:
     explanation: str = ""
     diagnose: Diagnoser | None = None
     tolerance: float = 1e-3
+    accept: Callable[[Any, Any], bool] | None = None
 
 
 @dataclass(frozen=True)
@@ -91,9 +95,20 @@ def ids(prefix: str = "") -> list[str]:
 
 
 def get(exercise_id: str) -> Exercise:
+    """The exercise with this id; an unknown id names the nearest ids, or all of them."""
     _load_all()
-    if exercise_id not in _REGISTRY:
-        raise InputError("exercise_id", "one of ragmetrics_edu.exercises.ids()", exercise_id)
+    if not isinstance(exercise_id, str) or exercise_id not in _REGISTRY:
+        known = sorted(_REGISTRY)
+        text = exercise_id if isinstance(exercise_id, str) else ""
+        family = [i for i in known if text and i.split("-")[0] == text.split("-")[0]]
+        near = difflib.get_close_matches(text, known, n=3, cutoff=0.6) if text else []
+        if family:
+            expected = f"one of {', '.join(family)} (every id: exercises.ids())"
+        elif near:
+            expected = f"an exercise id (did you mean {' or '.join(near)}? every id: exercises.ids())"
+        else:
+            expected = f"one of {', '.join(known)}"
+        raise InputError("exercise_id", expected, exercise_id)
     return _REGISTRY[exercise_id]
 
 
@@ -125,6 +140,14 @@ def _same(kind: str, given: Any, correct: Any, tolerance: float) -> bool:
     return isinstance(given, str) and given.strip().lower() == str(correct).strip().lower()
 
 
+def _not_a_bool(answer: Any) -> str:
+    """Why a yes/no question wants Python's True or False, whatever was given instead."""
+    if isinstance(answer, str) and answer.strip().lower() in ("true", "false", "yes", "no"):
+        return (f"You gave the string {answer!r}. Answer with Python's True or False, without quotes: "
+                "a non-empty string is not a truth value here.")
+    return f"Answer with Python's True or False (without quotes); got {answer!r}."
+
+
 def check(exercise_id: str, answer: Any) -> Feedback:
     """Compare ``answer`` with the computed one; explain a wrong answer.
 
@@ -134,13 +157,16 @@ def check(exercise_id: str, answer: Any) -> Feedback:
     if answer is None or answer is ...:
         return Feedback(exercise_id, None, f"Replace `None` with your answer. Hint: {item.hint}".strip())
     correct = item.answer()
-    if _same(item.kind, answer, correct, item.tolerance):
+    right = item.accept(answer, correct) if item.accept else _same(item.kind, answer, correct, item.tolerance)
+    if right:
         return Feedback(exercise_id, True, item.explanation or "Well done.")
     specific = item.diagnose(answer, correct) if item.diagnose else None
     if item.kind == "number" and _as_number(answer) is None:
         specific = specific or f"Give a number (a float like 0.5 or a fraction string like '1/2'); got {answer!r}."
+    if item.kind == "bool" and not isinstance(answer, bool):
+        specific = specific or _not_a_bool(answer)
     message = specific or f"That is not it. Hint: {item.hint}"
-    return Feedback(exercise_id, False, message)
+    return Feedback(exercise_id, False, f"{message} Stuck? `exercises.solution({exercise_id!r})` shows the worked answer.")
 
 
 def hint(exercise_id: str) -> str:

@@ -36,11 +36,27 @@ def _diagnose_cp(verdicts: list[int]):
     return diagnose
 
 
+def _flags(given: Any) -> list[int] | None:
+    """The learner's order as 0/1, however the verdicts are written (0/1, yes/no, True/False)."""
+    if isinstance(given, (str, bytes)):
+        return None
+    try:
+        return [1 if v == YES else 0 for v in verdict_list("answer", list(given))]
+    except (TypeError, InputError):
+        return None
+
+
+def _accept_cp2(given: Any, correct: list[int]) -> bool:
+    """Any reordering of the verdicts that reaches the best score is right, in any spelling."""
+    flags = _flags(given)
+    return (flags is not None and sorted(flags) == sorted(CP2_VERDICTS)
+            and metrics.context_precision(flags).score == metrics.context_precision(correct).score)
+
+
 def _diagnose_cp2(given: Any, correct: list[int]) -> str | None:
     """Score the learner's order, or say why it is not a reordering of the verdicts."""
-    try:
-        flags = [1 if v == YES else 0 for v in verdict_list("answer", list(given))]
-    except (TypeError, InputError):
+    flags = _flags(given)
+    if flags is None:
         return "Give the order as a list of 0/1 verdicts, e.g. [0, 1, 0, 1, 0]."
     if sorted(flags) != sorted(CP2_VERDICTS):
         return (f"A reordering keeps the verdicts and changes only their places: {sum(CP2_VERDICTS)} relevant "
@@ -91,6 +107,7 @@ register(
         hint="Context precision rewards relevant nodes that come first.",
         explanation="Both relevant nodes first gives precision 1 at k=1 and k=2: score 1.",
         diagnose=_diagnose_cp2,
+        accept=_accept_cp2,
     ),
     Exercise(
         id="cp-3",
