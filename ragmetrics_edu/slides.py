@@ -16,6 +16,7 @@ import html
 from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
+from .display import is_derived
 from .results import MetricResult, cut, display_math, exact, fmt, steps_html
 
 __all__ = ["Fragment", "case_inputs", "columns", "differs", "example_block", "exact", "fmt", "formula", "note",
@@ -93,7 +94,9 @@ def _deck_lines(example: Any, label: str, result: MetricResult) -> list[str]:
                          f"{how}; exact {html.escape(extra or fmt(value, 12))}")
         else:
             tail = f" (exact {html.escape(extra)})" if extra else ""
-            lines.append(f"Deck {example.deck} prints {what} <b class='rme-stated'>{html.escape(s.printed)}</b> "
+            source = ("Derived by the project (the deck prints none):" if is_derived(s.text)
+                      else f"Deck {example.deck} prints")
+            lines.append(f"{source} {what} <b class='rme-stated'>{html.escape(s.printed)}</b> "
                          f"{mark} library <b class='rme-computed'>{html.escape(shown)}</b>{tail}")
     if not headline:
         tail = f" (exact {html.escape(exact(result.score))})" if exact(result.score) else ""

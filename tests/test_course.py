@@ -42,3 +42,150 @@ def test_test_markers_are_cell_tags_not_comments_in_the_students_code():
     for name, nb in _sources().items():
         for i, cell in enumerate(nb["cells"]):
             assert "NBVAL" not in "".join(cell["source"]), f"{name} cell {i} carries an nbval comment marker"
+
+
+# --- What the course says is true (issue 9, section 5) -------------------------------------
+
+import re  # noqa: E402
+
+from ragmetrics_edu import exercises  # noqa: E402
+
+SLIDES = REPO / "slides"
+COURSE = EXPECTED[:10]  # notebook 10 is the judge's, not this part of the course
+
+
+def _text(nb, kinds=("markdown", "code"), outputs=False):
+    """A notebook's cell sources (and printed outputs), whitespace collapsed to single spaces."""
+    parts = []
+    for cell in nb["cells"]:
+        if cell["cell_type"] in kinds:
+            parts.append("".join(cell["source"]))
+        if outputs:
+            for out in cell.get("outputs", []):
+                parts.append("".join(out.get("text", "")))
+                parts.append("".join(out.get("data", {}).get("text/plain", "")))
+    return re.sub(r"\s+", " ", "\n".join(parts))
+
+
+def _notebook(stem):
+    return json.loads((NOTEBOOKS / f"{stem}.ipynb").read_text(encoding="utf-8"))
+
+
+def _deck(stem):
+    return json.loads((SLIDES / f"{stem}.ipynb").read_text(encoding="utf-8"))
+
+
+def test_context_precision_is_judged_against_the_reference_not_the_question():
+    start = _text(_notebook("00_start_here"), ("markdown",))
+    assert "relevant to the question or not" not in start
+    assert "expected_output" in start and "reference" in start
+    assert "contextual_precision/template.py" in start and "context_precision.py" in start
+    intro, cp = _text(_deck("00_introduction")), _text(_deck("01_context_precision"))
+    assert "question ↔ ranked context" not in intro
+    assert "or not ($r_k = 0$) for the question" not in cp
+    assert "expected_output" in cp and "reference" in cp
+
+
+def test_recall_deck_says_which_metrics_need_a_reference_and_reverses_the_nodes():
+    deck = _text(_deck("02_context_recall"))
+    assert "precision and relevancy do not" not in deck
+    assert "expected_output" in deck
+    assert "kw[\"statements\"][::-1]" not in deck  # reversing the statements is not reordering the nodes
+    assert "nodes" in deck.split("Order does not matter")[1]
+
+
+def test_deepeval_flag_is_named_as_deepeval_names_it():
+    assert "penalize_ambiguous_claims" in _text(_notebook("05_faithfulness"), ("markdown", "code"))
+    assert "penalize_ambiguous_claims" in exercises.get("faith-3").question
+
+
+def test_rounding_rules_are_named_where_they_decide():
+    text = _text(_notebook("01_context_precision"), outputs=True)
+    assert "does not round to the deck's" not in text
+    assert "round half up" in text.lower() and "round(0.835, 2)" in text
+    assert "notational slip" not in text
+    assert "came last and there were none" not in text
+    assert "adds a term under 1 while $R$ grows by one" not in text
+    assert "[0, 1, 0, 0] -> [0, 1, 1, 0]" in text  # the counterexample, printed by the library
+
+
+def test_ndcg_can_fall_as_k_grows_and_the_notebook_shows_it():
+    nb = _notebook("08_ranking_measures")
+    assert "ndcg_at_k([1, 0, 1], k=k)" in _text(nb, ("code",))
+    assert "can **fall**" in _text(nb, ("markdown",))
+
+
+def test_hash_collision_is_explained():
+    nb = _notebook("07_similarity_and_correctness")
+    assert "hash collision" in _text(nb, ("markdown",))
+    assert "collision: answer feature" in _text(nb, ("code",), outputs=True)
+
+
+def test_noncommittal_rule_says_every_generation():
+    nb = _text(_notebook("06_answer_relevancy"), ("markdown",))
+    assert "only if **every** generation" in nb
+
+
+def test_bm25_factors_are_shown_at_the_precision_of_the_sum():
+    assert "factors at four places" in _text(_notebook("09_evaluate_a_retriever"), ("code",), outputs=True)
+
+
+def test_no_student_facing_text_points_to_files_that_do_not_ship():
+    sources = [(stem, _notebook(stem)) for stem in COURSE] + [(p.stem, _deck(p.stem)) for p in SLIDES.glob("0*.ipynb")]
+    for stem, nb in sources:
+        text = _text(nb, outputs=True)
+        for name in ("WORKED_EXAMPLES", "PEERS.md"):
+            assert name not in text, f"{stem} points to {name}, which does not ship"
+    for example_id in examples.ids():
+        ex = examples.load(example_id)
+        shown = " ".join([ex.note or "", ex.assumed or ""] + [c["deck_text"] for c in ex.checks()])
+        assert "WORKED_EXAMPLES" not in shown and "PEERS.md" not in shown, example_id
+
+
+def test_numbers_the_project_derives_are_not_called_the_decks():
+    from ragmetrics_edu.display import is_derived
+
+    derived = {(i, c["case"]) for i in examples.ids() for c in examples.load(i).checks() if is_derived(c["deck_text"])}
+    assert {("B-cp-desert", "reversed"), ("D-cp-bm25-vs-semantic", "A"), ("E-ac-einstein", "low")} <= derived
+    for stem in ("01_context_precision", "07_similarity_and_correctness", "09_evaluate_a_retriever"):
+        assert " derived " in _text(_notebook(stem), ("code",), outputs=True), stem
+    assert '"Stated" is the deck\'s' not in _text(_notebook("09_evaluate_a_retriever"), ("markdown",))
+
+
+def test_ragas_context_relevancy_deprecation_names_the_replacement():
+    for text in (_text(_notebook("03_contextual_relevancy"), ("markdown",)), _text(_deck("03_contextual_relevancy"))):
+        assert "context_utilization" in text and "0.1.11" in text
+
+
+def test_deck_slips_are_flagged_in_a_notebook_and_on_a_slide():
+    slips = {  # what the deck says -> (notebook, deck) where the course flags it
+        "all retrieved chunks are relevant": ("01_context_precision", "01_context_precision"),
+        "signal to noise": ("01_context_precision", "01_context_precision"),
+        "factually acurate": ("05_faithfulness", "05_faithfulness"),
+        "Truthful Claims": ("05_faithfulness", "05_faithfulness"),
+        "prometheus-eval": ("05_faithfulness", "05_faithfulness"),
+        "SingleTurnSample": ("05_faithfulness", "05_faithfulness"),
+    }
+    for phrase, (stem, deck) in slips.items():
+        assert phrase in _text(_notebook(stem), ("markdown",)), (phrase, stem)
+        assert phrase in _text(_deck(deck), ("markdown", "code")), (phrase, deck)
+
+
+def test_every_exercise_section_tells_a_stuck_student_about_the_solution():
+    for stem in COURSE:
+        assert "exercises.solution(" in _text(_notebook(stem), ("markdown",)), stem
+
+
+#: Functions a notebook may define because defining them is the lesson (name -> why).
+ALLOWED_DEFINITIONS = {
+    ("07_similarity_and_correctness", "embed"): "ToyEmbedder shows the one method an embedder must have",
+}
+
+
+def test_notebooks_hold_calls_and_prose_not_helper_definitions():
+    found = []
+    for stem in COURSE:
+        for cell in _notebook(stem)["cells"]:
+            if cell["cell_type"] == "code":
+                found += [(stem, name) for name in re.findall(r"^\s*def (\w+)", "".join(cell["source"]), re.M)]
+    assert [f for f in found if f not in ALLOWED_DEFINITIONS] == []

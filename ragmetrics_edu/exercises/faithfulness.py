@@ -56,7 +56,8 @@ def _diagnose_penalized(given: Any, correct: float) -> str | None:
     claims = _claims(len(AMBIGUOUS_VERDICTS))
     lenient = metrics.faithfulness(claims, AMBIGUOUS_VERDICTS, "deepeval").score
     if _close(given, lenient):
-        return "That is DeepEval's default. With penalize_ambiguous=True an 'idk' claim no longer counts."
+        return ("That is DeepEval's default. With penalize_ambiguous_claims=True (the library's penalize_ambiguous=True) "
+                "an 'idk' claim no longer counts.")
     return None
 
 
@@ -89,7 +90,8 @@ register(
     ),
     Exercise(
         id="faith-3",
-        question=f"Verdicts {AMBIGUOUS_VERDICTS}, DeepEval variant with penalize_ambiguous=True. Faithfulness?",
+        question=(f"Verdicts {AMBIGUOUS_VERDICTS}, DeepEval's FaithfulnessMetric with penalize_ambiguous_claims=True "
+                  "(in this library: variant 'deepeval', penalize_ambiguous=True). Faithfulness?"),
         answer=lambda: metrics.faithfulness(_claims(len(AMBIGUOUS_VERDICTS)), AMBIGUOUS_VERDICTS, "deepeval",
                                             penalize_ambiguous=True).score,
         hint="With the penalty switched on, an 'idk' claim is treated like an unsupported one.",
