@@ -258,7 +258,8 @@ class CorrectnessPanel:
     def score_directly(self) -> Any:
         """The metric called on the sliders' values, without the panel (placeholder statements)."""
         p = self.values
-        return metrics.answer_correctness(["t"] * p["tp"], ["f"] * p["fp"], ["n"] * p["fn"], similarity=p["similarity"],
+        tp, fp, fn = (int(p[kind]) for kind in ("tp", "fp", "fn"))
+        return metrics.answer_correctness(["t"] * tp, ["f"] * fp, ["n"] * fn, similarity=p["similarity"],
                                           weights=(p["w_factual"], p["w_semantic"]), beta=p["beta"])
 
     def recompute(self, change: Any = None) -> None:
@@ -301,6 +302,6 @@ class CorrectnessPanel:
         display(self.widget)
 
 
-__all__ = ["CorrectnessPanel", "DERIVED_PREFIX", "by_node", "explorer_step", "is_derived", "node_texts", "per_k_table", "ranking_scores",
-           "score_table", "show_checks", "show_claims_example", "show_hits", "show_ranked_example",
-           "show_recall_case", "show_relevancy_case", "show_text", "source_label", "wrap"]
+__all__ = ["CorrectnessPanel", "DERIVED_PREFIX", "by_node", "explorer_step", "is_derived", "node_texts",
+           "per_k_table", "ranking_scores", "score_table", "show_checks", "show_claims_example", "show_hits",
+           "show_ranked_example", "show_recall_case", "show_relevancy_case", "show_text", "source_label", "wrap"]

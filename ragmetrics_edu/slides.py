@@ -208,9 +208,9 @@ def table(header: Sequence[str], rows: Iterable[Sequence[Any]], caption: str = "
     rows = [list(row) for row in rows]
     text = [bool(rows) and all(isinstance(row[i], str) for row in rows) for i in range(len(header))]
     cls = [" class='rme-text'" if t else "" for t in text]
-    head = "".join(f"<th{c}>{html.escape(str(h))}</th>" for h, c in zip(header, cls))
+    head = "".join(f"<th{c}>{html.escape(str(h))}</th>" for h, c in zip(header, cls, strict=True))
     body = "".join("<tr>" + "".join(f"<td{c}>{html.escape(v if isinstance(v, str) else fmt(v))}</td>"
-                                    for v, c in zip(row, cls)) + "</tr>" for row in rows)
+                                    for v, c in zip(row, cls, strict=False)) + "</tr>" for row in rows)
     cap = f"<caption>{html.escape(caption)}</caption>" if caption else ""
     return Fragment(f"<table class='rme-plain tex2jax_ignore'>{cap}<thead><tr>{head}</tr></thead>"
                     f"<tbody>{body}</tbody></table>")

@@ -189,3 +189,25 @@ def test_notebooks_hold_calls_and_prose_not_helper_definitions():
             if cell["cell_type"] == "code":
                 found += [(stem, name) for name in re.findall(r"^\s*def (\w+)", "".join(cell["source"]), re.M)]
     assert [f for f in found if f not in ALLOWED_DEFINITIONS] == []
+
+
+def test_display_labels_each_stated_number_with_its_source(capsys):
+    from ragmetrics_edu import display
+
+    display.show_checks(examples.load("B-cp-desert"))
+    lines = capsys.readouterr().out.splitlines()
+    reversed_line = next(line for line in lines if line.startswith("reversed"))
+    given_line = next(line for line in lines if line.startswith("as given") and " score " in line)
+    assert " derived " in reversed_line and "deck B" not in reversed_line
+    assert "deck B" in given_line and " derived " not in given_line
+
+
+def test_explorer_step_prints_the_explorers_score_beside_the_librarys(capsys):
+    from ragmetrics_edu import display, metrics
+    from ragmetrics_edu.widgets.models import ReorderModel
+
+    model = ReorderModel.from_example("A-cp-what-is-ai")
+    model.move(1, 0)
+    display.explorer_step("moved", model, metrics.context_precision(model.verdicts))
+    out = capsys.readouterr().out
+    assert f"explorer {model.result.score:.4f}" in out and "same: True" in out

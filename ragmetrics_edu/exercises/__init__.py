@@ -134,7 +134,9 @@ def _same(kind: str, given: Any, correct: Any, tolerance: float) -> bool:
             items = list(given)
         except TypeError:
             return False
-        return len(items) == len(correct) and all(_same("number" if isinstance(c, (int, float)) and not isinstance(c, bool) else "choice", g, c, tolerance) for g, c in zip(items, correct))
+        return len(items) == len(correct) and all(
+            _same("number" if isinstance(c, (int, float)) and not isinstance(c, bool) else "choice", g, c, tolerance)
+            for g, c in zip(items, correct, strict=True))
     if kind == "bool":
         return isinstance(given, bool) and given == correct
     return isinstance(given, str) and given.strip().lower() == str(correct).strip().lower()

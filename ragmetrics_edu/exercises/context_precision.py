@@ -67,6 +67,14 @@ def _diagnose_cp2(given: Any, correct: list[int]) -> str | None:
             f"{metrics.context_precision(correct).score:.4f}. Which nodes give a term below 1?")
 
 
+def _diagnose_cp4(given: Any, correct: float) -> str | None:
+    g = _as_number(given)
+    if g is not None and abs(g - 5 / 6) < 1e-3:
+        return ("That is the DeepEval score, which divides by the 2 relevant nodes retrieved; "
+                "average precision divides by all 4.")
+    return None
+
+
 def _expected_desert() -> float:
     """The mean score over every ordering of deck B's verdicts (the permutation explorer's 'expected')."""
     from ..widgets.models import PermutationModel
@@ -124,8 +132,7 @@ register(
         answer=lambda: metrics.context_precision([1, 0, 1], "average_precision", total_relevant=4).score,
         hint="Same terms as context precision; the denominator is every relevant document, found or not.",
         explanation="Terms 1 and 2/3 sum to 5/3; divided by 4 gives 5/12 ≈ 0.4167.",
-        diagnose=lambda g, c: ("That is the DeepEval score, which divides by the 2 relevant nodes retrieved; "
-                               "average precision divides by all 4.") if _as_number(g) is not None and abs(_as_number(g) - 5 / 6) < 1e-3 else None,
+        diagnose=_diagnose_cp4,
     ),
     Exercise(
         id="cp-5",

@@ -15,7 +15,9 @@ FN1 = ["missing fact D"]
 SIMILARITY = 0.8
 RAW_WEIGHTS = (3, 1)
 #: ac-3: an answer that states one correct fact and misses two.
-TP1, FP0, FN2 = ["fact A"], [], ["missing fact B", "missing fact C"]
+TP1: list[str] = ["fact A"]
+FP0: list[str] = []
+FN2: list[str] = ["missing fact B", "missing fact C"]
 BETA = 2.0
 #: ac-4: deck E's relativity example, high answer, with a threshold on the similarity.
 GROUND_TRUTH = "Albert Einstein's theory of relativity revolutionized our understanding of the universe."

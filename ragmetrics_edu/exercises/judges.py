@@ -21,7 +21,7 @@ def _diagnose_percent(given: Any, correct: float) -> str | None:
 
 def _diagnose_kappa(given: Any, correct: float) -> str | None:
     g = _as_number(given)
-    observed = sum(a == b for a, b in zip(_JUDGE, _DECK)) / len(_DECK)
+    observed = sum(a == b for a, b in zip(_JUDGE, _DECK, strict=True)) / len(_DECK)
     if g is not None and abs(g - observed) < 1e-3:
         return (f"That is the observed agreement p_o = {observed:.2f}. Kappa subtracts the agreement expected "
                 "by chance, p_e, and divides by what is left: (p_o - p_e) / (1 - p_e).")
@@ -32,7 +32,7 @@ register(
     Exercise(
         id="judge-1",
         question=f"A judge says {_JUDGE}; the deck says {_DECK}. What is the percent agreement (0-100)?",
-        answer=lambda: 100 * sum(a == b for a, b in zip(_JUDGE, _DECK)) / len(_DECK),
+        answer=lambda: 100 * sum(a == b for a, b in zip(_JUDGE, _DECK, strict=True)) / len(_DECK),
         hint="Count the positions where the two lists say the same thing.",
         explanation="8 of the 10 verdicts agree: 80%.",
         diagnose=_diagnose_percent,

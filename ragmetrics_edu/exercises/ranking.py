@@ -171,7 +171,7 @@ def plot_per_k_measures(
         ax = fig.subplots()
     else:
         fig = ax.figure
-    for k, f in zip(ks, flags):
+    for k, f in zip(ks, flags, strict=True):
         if f:
             ax.axvspan(k - 0.4, k + 0.4, color=RELEVANT, alpha=0.15, linewidth=0)
     ax.plot(ks, precision, marker="o", color="#264653", label="precision@k")
