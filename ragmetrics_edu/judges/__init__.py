@@ -29,7 +29,7 @@ _WHERE = {
     "Judge": "base", "GivenJudge": "base", "Request": "base", "Answer": "base", "Reply": "base",
     "parse_json_reply": "base",
     "OpenAIJudge": "openai_judge",
-    "ReplayJudge": "replay", "write_recording": "replay",
+    "ReplayJudge": "replay", "write_recording": "files",
     "CallRecord": "records", "CallList": "records", "Usage": "records",
     "STEPS": "steps", "score_cases": "steps",
     "context_precision": "steps", "context_recall": "steps", "contextual_relevancy": "steps",

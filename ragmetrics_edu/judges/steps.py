@@ -32,7 +32,9 @@ from .. import metrics
 from ..errors import InputError
 from ..results import MetricResult, fmt
 from ..validate import text, text_list
-from .base import Judge, Request, render
+from . import prompting
+from .base import Judge, Request
+from .prompting import Texts, Untrusted
 from .records import CallList
 
 #: Every step a judge may be asked, with what its JSON holds (GivenJudge answers by these names).
@@ -56,26 +58,24 @@ STEPS: dict[str, str] = {
 
 
 # -- building requests ------------------------------------------------------------------
-def _numbered(prefix: str, texts: Sequence[str]) -> str:
-    return "\n\n".join(f"{prefix}_{i}: {t}" for i, t in enumerate(texts, start=1))
-
-
 def _keys(prefix: str, n: int) -> tuple[str, ...]:
     return tuple(f"{prefix}_{i}" for i in range(1, n + 1))
 
 
 def _request(step: str, template_name: str, model: Any, expected: str, *,
              check: Callable[[dict[str, Any]], str | None] | None = None,
-             shorthand: Callable[[Any], Any] | None = None, **values: Any) -> Request:
+             shorthand: Callable[[Any], Any] | None = None, data: Mapping[str, Untrusted],
+             **values: Any) -> Request:
+    """A step's request: the untrusted ``data`` in fenced blocks (see :mod:`.prompting`), ``values`` as they are."""
     from .schemas import schema_of
 
-    messages = [{"role": "system", "content": render("system")},
-                {"role": "user", "content": render(template_name, **values)}]
-    return Request(step=step, messages=messages, model=model, schema=schema_of(model), expected=expected,
-                   check=check, shorthand=shorthand)
+    return Request(step=step, messages=prompting.messages(template_name, data, values), model=model,
+                   schema=schema_of(model), expected=expected, check=check, shorthand=shorthand,
+                   legacy_messages=prompting.legacy_messages(template_name, data, values))
 
 
-def _verdict_request(step: str, template_name: str, prefix: str, n: int, *, idk: bool, **values: Any) -> Request:
+def _verdict_request(step: str, template_name: str, prefix: str, n: int, *, idk: bool,
+                     data: Mapping[str, Untrusted], **values: Any) -> Request:
     """A request for one verdict per item, as an object keyed ``<prefix>_1`` … ``<prefix>_n``."""
     from .schemas import keyed
 
@@ -84,7 +84,7 @@ def _verdict_request(step: str, template_name: str, prefix: str, n: int, *, idk:
     model = keyed(f"{step.replace('.', '_')}_{n}", keys, "yes_no_idk" if idk else "yes_no")
     return _request(step, template_name, model,
                     f"a JSON object with exactly the {n} keys {', '.join(keys)}, each {words}",
-                    shorthand=_keyed_list(prefix), keys=", ".join(keys), **values)
+                    shorthand=_keyed_list(prefix), data=data, keys=", ".join(keys), **values)
 
 
 def _keyed_list(prefix: str) -> Callable[[Any], Any]:
@@ -101,8 +101,25 @@ def _list_field(name: str) -> Callable[[Any], Any]:
     return convert
 
 
-def _question_block(question: str | None) -> str:
-    return "" if question is None else f"Question:\n{text('question', question)}\n\n"
+#: The most texts one request may list. A prompt of 1,000 nodes is already beyond any chat model's
+#: context window; beyond it, building the keyed JSON schema alone takes seconds (pydantic builds
+#: one field per item), so the size is refused before any work.
+MAX_ITEMS = 1000
+
+
+def _sized(field: str, texts: list[str]) -> list[str]:
+    if len(texts) > MAX_ITEMS:
+        raise InputError(field, f"at most {MAX_ITEMS} texts per judge request (no chat model reads more in one prompt)",
+                         f"{len(texts)} texts", hint="Score a shorter list, e.g. the top-k retrieved nodes.")
+    return texts
+
+
+def _extracted(step: str, what: str, items: list[str]) -> None:
+    if len(items) > MAX_ITEMS:
+        from .errors import JudgeError
+
+        raise JudgeError(f"The reply to step '{step}' listed {len(items)} {what}; at most {MAX_ITEMS} can be judged "
+                         "in one request.", step=step)
 
 
 def _check_judge(judge: Any) -> Judge:
@@ -116,16 +133,29 @@ def _finish(result: MetricResult, judge: Judge, calls: CallList, reason: bool) -
     if reason:
         request = _request("reason", "reason", _schemas().Reason, 'a JSON object {"reason": "..."}',
                            shorthand=lambda a: {"reason": a} if isinstance(a, str) else a,
-                           metric=result.name, score=fmt(result.score),
-                           steps="\n".join(result.narrative) + "\n\n" + result.table_text())
-        answer = judge.ask(request)
-        calls.extend(answer.calls)
+                           data={"steps": "\n".join(result.narrative) + "\n\n" + result.table_text()},
+                           metric=result.name, score=fmt(result.score))
+        answer = _ask(judge, request, calls)
         result.values["reason"] = answer.data["reason"]
         result.narrative.append(f"The judge's reason: {answer.data['reason']}")
     result.calls = calls
     result.inputs["judge"] = judge.describe()
     result.notes.append(f"Verdicts from {judge.describe()}: {calls.summary()}.")
+    result.notes.extend(judge.run_notes)
     return result
+
+
+def _ask(judge: Judge, request: Request, calls: CallList) -> Any:
+    """``judge.ask(request)``, adding its call records to ``calls``; a failure carries every call of the metric."""
+    from .errors import JudgeError
+
+    try:
+        answer = judge.ask(request)
+    except JudgeError as exc:
+        exc.calls = list(calls) + [c for c in exc.calls if c not in calls]
+        raise
+    calls.extend(answer.calls)
+    return answer
 
 
 def _schemas() -> Any:
@@ -144,12 +174,13 @@ def context_precision(
     then score the ranking with :func:`ragmetrics_edu.metrics.context_precision`."""
     judge = _check_judge(judge)
     question, expected_output = text("question", question), text("expected_output", expected_output)
-    nodes = text_list("nodes", nodes)
+    nodes = _sized("nodes", text_list("nodes", nodes))
     calls = CallList()
     verdicts: list[str] = []
     if nodes:
         request = _verdict_request("context_precision", "context_precision", "node", len(nodes), idk=False,
-                                   question=question, expected_output=expected_output, nodes=_numbered("node", nodes))
+                                   data={"question": question, "expected_output": expected_output,
+                                         "nodes": Texts("node", nodes)})
         answer = judge.ask(request)
         calls.extend(answer.calls)
         verdicts = [answer.data[k] for k in _keys("node", len(nodes))]
@@ -166,7 +197,8 @@ def context_recall(
     (1 call), then score with :func:`ragmetrics_edu.metrics.context_recall`."""
     judge = _check_judge(judge)
     expected_output = text("expected_output", expected_output)
-    nodes = text_list("nodes", nodes)
+    question = None if question is None else text("question", question)
+    nodes = _sized("nodes", text_list("nodes", nodes))
     n = len(nodes)
 
     def check(data: dict[str, Any]) -> str | None:
@@ -182,8 +214,9 @@ def context_recall(
 
     request = _request("context_recall", "context_recall", _schemas().Attribution,
                        f'a JSON object {{"statements": [{{"statement": "...", "node": 1..{n} or null}}]}}',
-                       check=check, shorthand=shorthand, question_block=_question_block(question),
-                       nodes=_numbered("node", nodes) or "(no nodes were retrieved)", expected_output=expected_output, n=n)
+                       check=check, shorthand=shorthand, n=n,
+                       data={"question_block": question, "nodes": Texts("node", nodes, "(no nodes were retrieved)"),
+                             "expected_output": expected_output})
     answer = judge.ask(request)
     items = answer.data["statements"]
     result = metrics.context_recall([s["statement"] for s in items], ["yes" if s["node"] else "no" for s in items],
@@ -200,7 +233,7 @@ def contextual_relevancy(
     all nodes), then score with :func:`ragmetrics_edu.metrics.contextual_relevancy`."""
     judge = _check_judge(judge)
     question = text("question", question)
-    nodes = text_list("nodes", nodes)
+    nodes = _sized("nodes", text_list("nodes", nodes))
     calls = CallList()
     node_statements: list[list[str]] = []
     node_verdicts: list[list[str]] = []
@@ -217,7 +250,8 @@ def contextual_relevancy(
         request = _request("contextual_relevancy", "contextual_relevancy", model,
                            f"a JSON object with exactly the {len(nodes)} keys {', '.join(keys)}, each a list of "
                            '{"statement": "...", "verdict": "yes" or "no"}',
-                           shorthand=shorthand, question=question, nodes=_numbered("node", nodes), keys=", ".join(keys))
+                           shorthand=shorthand, data={"question": question, "nodes": Texts("node", nodes)},
+                           keys=", ".join(keys))
         answer = judge.ask(request)
         calls.extend(answer.calls)
         node_statements = [[s["statement"] for s in answer.data[k]] for k in keys]
@@ -235,7 +269,7 @@ def context_entity_recall(
     lists), then score with :func:`ragmetrics_edu.metrics.context_entity_recall`."""
     judge = _check_judge(judge)
     reference = text("reference", reference)
-    nodes = text_list("nodes", nodes)
+    nodes = _sized("nodes", text_list("nodes", nodes))
 
     def shorthand(answer: Any) -> Any:
         if isinstance(answer, (list, tuple)) and len(answer) == 2:
@@ -244,8 +278,8 @@ def context_entity_recall(
 
     request = _request("context_entity_recall", "context_entity_recall", _schemas().Entities,
                        'a JSON object {"reference_entities": [...], "context_entities": [...]}',
-                       shorthand=shorthand, reference=reference,
-                       nodes=_numbered("node", nodes) or "(no nodes were retrieved)")
+                       shorthand=shorthand,
+                       data={"reference": reference, "nodes": Texts("node", nodes, "(no nodes were retrieved)")})
     answer = judge.ask(request)
     result = metrics.context_entity_recall(answer.data["reference_entities"], answer.data["context_entities"],
                                            normalize=normalize, threshold=threshold)
@@ -261,18 +295,19 @@ def faithfulness(
     (call 2), then score with :func:`ragmetrics_edu.metrics.faithfulness`."""
     judge = _check_judge(judge)
     answer_text = text("answer", answer)
-    context = text_list("context", context)
+    question = None if question is None else text("question", question)
+    context = _sized("context", text_list("context", context))
     first = judge.ask(_request("faithfulness.claims", "faithfulness_claims", _schemas().Claims,
                                'a JSON object {"claims": ["...", ...]}', shorthand=_list_field("claims"),
-                               question_block=_question_block(question), answer=answer_text))
+                               data={"question_block": question, "answer": answer_text}))
     calls = CallList(first.calls)
     claims = first.data["claims"]
     verdicts: list[str] = []
+    _extracted("faithfulness.claims", "claims", claims)
     if claims:
-        second = judge.ask(_verdict_request("faithfulness.verdicts", "faithfulness_verdicts", "claim", len(claims),
-                                            idk=True, context=_numbered("node", context) or "(no context)",
-                                            claims=_numbered("claim", claims)))
-        calls.extend(second.calls)
+        second = _ask(judge, _verdict_request("faithfulness.verdicts", "faithfulness_verdicts", "claim", len(claims),
+                                            idk=True, data={"context": Texts("node", context, "(no context)"),
+                                                            "claims": Texts("claim", claims)}), calls)
         verdicts = [second.data[k] for k in _keys("claim", len(claims))]
     result = metrics.faithfulness(claims, verdicts, variant, penalize_ambiguous=penalize_ambiguous,
                                   context=context, threshold=threshold)
@@ -288,15 +323,15 @@ def answer_relevancy(
     question, answer_text = text("question", question), text("answer", answer)
     first = judge.ask(_request("answer_relevancy.statements", "answer_relevancy_statements", _schemas().Statements,
                                'a JSON object {"statements": ["...", ...]}', shorthand=_list_field("statements"),
-                               answer=answer_text))
+                               data={"answer": answer_text}))
     calls = CallList(first.calls)
     statements = first.data["statements"]
     verdicts: list[str] = []
+    _extracted("answer_relevancy.statements", "statements", statements)
     if statements:
-        second = judge.ask(_verdict_request("answer_relevancy.verdicts", "answer_relevancy_verdicts", "statement",
-                                            len(statements), idk=True, question=question,
-                                            statements=_numbered("statement", statements)))
-        calls.extend(second.calls)
+        second = _ask(judge, _verdict_request("answer_relevancy.verdicts", "answer_relevancy_verdicts", "statement",
+                                            len(statements), idk=True,
+                                            data={"question": question, "statements": Texts("statement", statements)}), calls)
         verdicts = [second.data[k] for k in _keys("statement", len(statements))]
     result = metrics.answer_relevancy(statements, verdicts, question=question, threshold=threshold)
     return _finish(result, judge, calls, reason)
@@ -329,7 +364,7 @@ def answer_relevancy_embedding(
     request = _request("answer_relevancy_embedding", "answer_relevancy_questions", model,
                        f"a JSON object with exactly the {n} keys {', '.join(keys)}, each "
                        '{"question": "...", "noncommittal": true or false}',
-                       shorthand=shorthand, answer=answer_text, n=n, keys=", ".join(keys))
+                       shorthand=shorthand, data={"answer": answer_text}, n=n, keys=", ".join(keys))
     reply = judge.ask(request)
     generated = [reply.data[k]["question"] for k in keys]
     flags = [bool(reply.data[k]["noncommittal"]) for k in keys]
@@ -354,12 +389,13 @@ def answer_correctness(
     first = judge.ask(_request("answer_correctness.statements", "answer_correctness_statements",
                                _schemas().CorrectnessStatements,
                                'a JSON object {"answer_statements": [...], "ground_truth_statements": [...]}',
-                               question=question, answer=answer_text, ground_truth=ground_truth))
+                               data={"question": question, "answer": answer_text, "ground_truth": ground_truth}))
     calls = CallList(first.calls)
     said, truth = first.data["answer_statements"], first.data["ground_truth_statements"]
     tp: list[str] = []
     fp: list[str] = []
     fn: list[str] = []
+    _extracted("answer_correctness.statements", "statements", said + truth)
     if said or truth:
         keys = _keys("answer", len(said)) + _keys("truth", len(truth))
 
@@ -370,12 +406,11 @@ def answer_correctness(
             return given
 
         model = _schemas().keyed(f"correctness_{len(said)}_{len(truth)}", keys, "yes_no")
-        second = judge.ask(_request("answer_correctness.classification", "answer_correctness_classify", model,
+        second = _ask(judge, _request("answer_correctness.classification", "answer_correctness_classify", model,
                                     f"a JSON object with exactly the {len(keys)} keys {', '.join(keys)}, each "
-                                    '"yes" or "no"', shorthand=shorthand, question=question,
-                                    answer_statements=_numbered("answer", said) or "(none)",
-                                    truth_statements=_numbered("truth", truth) or "(none)", keys=", ".join(keys)))
-        calls.extend(second.calls)
+                                    '"yes" or "no"', shorthand=shorthand, keys=", ".join(keys),
+                                    data={"question": question, "answer_statements": Texts("answer", said, "(none)"),
+                                          "truth_statements": Texts("truth", truth, "(none)")}), calls)
         for i, s in enumerate(said, start=1):
             (tp if second.data[f"answer_{i}"] == "yes" else fp).append(s)
         fn = [s for i, s in enumerate(truth, start=1) if second.data[f"truth_{i}"] == "no"]
