@@ -128,9 +128,12 @@ _FENCE = re.compile(r"```[ \t]*(?:json|JSON)?[ \t]*\n?(.*?)```", re.DOTALL)
 def parse_json_reply(text: str) -> dict[str, Any]:
     """Read one JSON object from a reply, stripping a ```json fence or text around it.
 
-    Raises ValueError saying what is wrong (used verbatim in the repair request).
+    Raises ValueError saying what is wrong (used verbatim in the repair request); a
+    ``text`` that is not a string raises :class:`~ragmetrics_edu.InputError` (a ValueError).
     """
-    if not isinstance(text, str) or not text.strip():
+    if not isinstance(text, str):
+        raise InputError("text", "the reply's text (a string)", text)
+    if not text.strip():
         raise ValueError("the reply was empty")
     body = text.strip()
     fenced = _FENCE.search(body)

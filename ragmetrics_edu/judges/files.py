@@ -35,6 +35,22 @@ def write_atomic(path: Path, text: str) -> None:
 def write_recording(path: str | os.PathLike[str], meta: Mapping[str, Any], calls: Iterable[CallRecord]) -> Path:
     """Write a recording: ``meta`` (model, server, ...), today's date and the calls' replies."""
     from .. import __version__
+    from ..errors import InputError
+
+    if not isinstance(path, (str, os.PathLike)) or not str(path).strip():
+        raise InputError("path", "a file path (str or Path)", path)
+    if not isinstance(meta, Mapping) or not all(isinstance(k, str) for k in meta):
+        raise InputError("meta", "a dict naming the model and server", meta)
+    try:
+        json.dumps(dict(meta), allow_nan=False)
+    except (TypeError, ValueError):
+        raise InputError("meta", "a dict of JSON values (strings, numbers, lists, dicts)", meta) from None
+    if isinstance(calls, (str, bytes, Mapping)) or not isinstance(calls, Iterable):
+        raise InputError("calls", "a list of CallRecord", calls)
+    calls = list(calls)
+    for i, c in enumerate(calls):
+        if not isinstance(c, CallRecord):
+            raise InputError(f"calls[{i}]", "a CallRecord (from judge.calls)", c)
 
     replies = [{"request_key": c.key, "attempt": c.attempt, "step": c.step, "model": c.model,
                 "messages": c.messages, "raw": c.raw, "prompt_tokens": c.prompt_tokens,

@@ -318,7 +318,13 @@ def redact_url(url: str) -> str:
 
 
 def _real(value: Any) -> bool:
-    return not isinstance(value, bool) and isinstance(value, (int, float)) and math.isfinite(value)
+    """A finite int or float (not a bool, not an int too large for a float)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    try:
+        return math.isfinite(float(value))
+    except OverflowError:
+        return False
 
 
 def _cache_folder(cache_dir: Any) -> Path | None:

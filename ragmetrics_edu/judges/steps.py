@@ -431,7 +431,17 @@ def score_cases(
     when tqdm is installed. The first failing case stops the run and its error names it.
     """
     judge = _check_judge(judge)
+    if not callable(step):
+        raise InputError("step", "a judge step such as judges.context_precision", step)
+    if isinstance(cases, (str, bytes, Mapping)) or not isinstance(cases, Iterable):
+        raise InputError("cases", "a list of dicts of the step's arguments", cases)
+    cases = list(cases)
+    for i, case in enumerate(cases):
+        if not isinstance(case, Mapping) or not all(isinstance(k, str) for k in case):
+            raise InputError(f"cases[{i}]", "a dict of the step's arguments (question=..., nodes=..., ...)", case)
     cases = [dict(c) for c in cases]
+    if not isinstance(progress, bool):
+        raise InputError("progress", "True or False", progress)
     workers = max_concurrency if max_concurrency is not None else judge.max_concurrency
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise InputError("max_concurrency", "an integer >= 1", workers)
@@ -446,6 +456,10 @@ def score_cases(
         for index, future in enumerate(futures):
             try:
                 results.append(future.result())
+            except TypeError as exc:  # the case's keys do not match the step's parameters
+                raise InputError(f"cases[{index}]", "the arguments of the step (" + ", ".join(
+                    step.__code__.co_varnames[1:step.__code__.co_argcount + step.__code__.co_kwonlyargcount])
+                    + ")" if hasattr(step, "__code__") else "the arguments of the step", cases[index]) from exc
             except Exception as exc:
                 if hasattr(exc, "add_note"):
                     exc.add_note(f"(in case {index} of {len(cases)})")
