@@ -305,7 +305,11 @@ def test_given_judge_checks_a_person_like_a_model() -> None:
 
 
 # -- every metric, calls per case --------------------------------------------------------------
-#: The cheaper peer's calls per case (PEERS.md); ours must not exceed it.
+#: The cheaper peer's calls per case at default settings, counted from their source: DeepEval's
+#: ``measure`` (deepeval/metrics/<metric>/<metric>.py: one ``_generate_*`` call per step, per node in
+#: ContextualRelevancyMetric._generate_verdicts, plus ``_generate_reason``) and Ragas'
+#: ``_single_turn_ascore`` (src/ragas/metrics/_context_precision.py: one call per node;
+#: _faithfulness.py: statements then verdicts). Ours must not exceed it.
 PEER_CALLS = {"context_precision": 2, "context_recall": 1, "contextual_relevancy": 6, "faithfulness": 2,
               "answer_relevancy": 3, "answer_relevancy_embedding": 1, "context_entity_recall": 2,
               "answer_correctness": 3}
