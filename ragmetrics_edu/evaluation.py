@@ -53,7 +53,7 @@ def _call(name: str, judge: Any, case: Mapping[str, Any], embedder: Any) -> Metr
         "answer_relevancy": lambda: judges.answer_relevancy(judge, q, a),
         "answer_relevancy_embedding": lambda: judges.answer_relevancy_embedding(judge, q, a, embedder=embedder),
         "answer_correctness": lambda: judges.answer_correctness(judge, q, a, gt, embedder=embedder),
-        "semantic_similarity": lambda: metrics.semantic_similarity(a, gt, embedder),
+        "semantic_similarity": lambda: metrics.semantic_similarity(a, gt, embedder),  # type: ignore[arg-type]
     }
     return calls[name]()
 
@@ -81,7 +81,7 @@ def load_cases(data: Any) -> list[dict[str, Any]]:
     for i, row in enumerate(rows):
         if not isinstance(row, Mapping):
             raise InputError(f"data[{i}]", "a dict with question, answer, contexts, ground_truth", row)
-        case = {ALIASES.get(k, k): v for k, v in row.items()}
+        case = {ALIASES.get(k) or k: v for k, v in row.items()}
         if "contexts" in case and hasattr(case["contexts"], "tolist"):
             case["contexts"] = case["contexts"].tolist()
         cases.append(case)

@@ -11,10 +11,10 @@ import time
 import warnings
 
 import pytest
+from scripted_server import Scripted, ScriptedServer, good, schema_responder
 
 from ragmetrics_edu import InputError, evaluate
 from ragmetrics_edu import judges as J
-from scripted_server import Scripted, ScriptedServer, good, schema_responder
 
 QUESTION = "What is AI?"
 EXPECTED = "AI is the simulation of human intelligence by machines."
@@ -325,3 +325,9 @@ def test_borderline_is_deepevals_word_for_idk() -> None:
     judge = J.GivenJudge({"faithfulness.claims": ["c1", "c2"], "faithfulness.verdicts": ["yes", "borderline"]})
     r = J.faithfulness(judge, "answer", ["ctx"])
     assert r.score == 1.0 and [c.parsed for c in r.calls][1] == {"claim_1": "yes", "claim_2": "idk"}
+
+
+def test_a_short_form_that_does_not_fit_is_a_judge_error() -> None:
+    person = J.GivenJudge({"contextual_relevancy": [[("only a statement",)]]})
+    with pytest.raises(J.JudgeError, match="short form"):
+        J.contextual_relevancy(person, "Q?", ["one node"])

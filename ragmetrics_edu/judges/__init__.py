@@ -23,7 +23,9 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from .errors import JudgeAPIError, JudgeError, JudgeSetupError
+from .errors import JudgeAPIError as JudgeAPIError
+from .errors import JudgeError as JudgeError
+from .errors import JudgeSetupError as JudgeSetupError
 
 _WHERE = {
     "Judge": "base", "GivenJudge": "base", "Request": "base", "Answer": "base", "Reply": "base",

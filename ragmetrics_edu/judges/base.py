@@ -222,14 +222,15 @@ class Judge(ABC):
                 exc.step = exc.step or request.step
                 exc.calls = list(records) + exc.calls
                 raise
-            data, problem = request.parse(reply.text)
+            data, found = request.parse(reply.text)
+            problem = found or ""
             if problem and reply.finish_reason == "length":
                 problem += " (the reply was cut off at the token limit)"
             record = CallRecord(
                 step=request.step, messages=reply.sent or messages, raw=reply.text, parsed=data, model=reply.model,
                 prompt_tokens=reply.prompt_tokens, completion_tokens=reply.completion_tokens,
                 latency_s=reply.latency_s, cached=reply.cached, source=reply.source, attempt=attempt,
-                error=problem, key=request.key,
+                error=problem or None, key=request.key,
             )
             self._keep(record)
             records.append(record)
@@ -305,7 +306,11 @@ class GivenJudge(Judge):
         if callable(answer):
             answer = answer(request)
         if request.shorthand is not None:
-            answer = request.shorthand(answer)
+            try:
+                answer = request.shorthand(answer)
+            except (TypeError, ValueError, IndexError, KeyError) as exc:
+                raise JudgeError(f"The answer for step '{request.step}' does not fit its short form ({exc}). "
+                                 f"Expected {request.expected}.", step=request.step) from None
         try:
             text = json.dumps(answer, ensure_ascii=False)
         except TypeError as exc:

@@ -243,7 +243,7 @@ def contextual_relevancy(
         def shorthand(answer: Any) -> Any:
             if isinstance(answer, (list, tuple)):
                 return {k: [dict(s) if isinstance(s, Mapping) else {"statement": s[0], "verdict": s[1]} for s in items]
-                        for k, items in zip(_keys("node", len(answer)), answer)}
+                        for k, items in zip(_keys("node", len(answer)), answer, strict=True)}
             return answer
 
         model = _schemas().keyed(f"contextual_relevancy_{len(nodes)}", keys, "judged_statements")
@@ -357,7 +357,7 @@ def answer_relevancy_embedding(
         if isinstance(given, (list, tuple)):
             return {k: ({"question": q, "noncommittal": False} if isinstance(q, str) else
                         dict(q) if isinstance(q, Mapping) else {"question": q[0], "noncommittal": q[1]})
-                    for k, q in zip(_keys("question", len(given)), given)}
+                    for k, q in zip(_keys("question", len(given)), given, strict=True)}
         return given
 
     model = _schemas().keyed(f"generated_questions_{n}", keys, "generated_question")
@@ -464,10 +464,16 @@ def score_cases(
                 if hasattr(exc, "add_note"):
                     exc.add_note(f"(in case {index} of {len(cases)})")
                 raise
+    except BaseException:
+        judge.stopping.set()  # failed or interrupted: running cases stop before their next request
+        raise
     finally:
-        pool.shutdown(wait=True, cancel_futures=True)
-        if bar is not None:
-            bar.close()
+        try:
+            pool.shutdown(wait=True, cancel_futures=True)
+        finally:
+            judge.stopping.clear()
+            if bar is not None:
+                bar.close()
     return results
 
 
