@@ -8,9 +8,12 @@ and the judge's calls and tokens.
 A case is a dict (or a DataFrame row, or a JSONL line) with ``question``, ``answer``,
 ``contexts`` (a list of texts) and ``ground_truth``, as in deck E's dataset; Ragas' newer
 names ``user_input``, ``response``, ``retrieved_contexts`` and ``reference`` work too.
-One failing case records its error in its row and the batch goes on. Interrupting the
-run (Ctrl-C, or the stop button) keeps the finished rows; with an ``OpenAIJudge`` that
-has a ``cache_dir``, running again answers the finished cases from the cache.
+One failing case records its error in its row and the batch goes on; its ``calls`` still
+count the requests it made. Interrupting the run (Ctrl-C, or the stop button) keeps the
+finished rows: cases not started are cancelled, running ones stop before their next
+request, and ``evaluate`` returns only when no request is left running. With an
+``OpenAIJudge`` that has a ``cache_dir``, running again answers the finished cases from
+the cache.
 """
 
 from __future__ import annotations

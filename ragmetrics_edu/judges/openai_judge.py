@@ -15,7 +15,13 @@ Structured output differs by server, hence ``mode``:
 
 ``"auto"`` picks ``json_schema`` for api.openai.com and ``json`` elsewhere. Replies can
 be cached on disk (``cache_dir``): a re-run with the same model, server, prompt and
-parameters makes no request at all.
+parameters makes no request at all. Only replies that validated are cached, so a reply
+that was unusable is asked again on the next run, never replayed from the cache.
+
+Every argument is checked when the judge is built (a ``cache_dir`` that is a file or
+cannot be written is caught before the first request), and a ``user:password@`` in
+``base_url`` is used for the connection only: everything stored or shown (cache entries,
+recordings, notes, ``repr``, error messages) carries ``***@`` instead.
 """
 
 from __future__ import annotations
@@ -59,8 +65,9 @@ class OpenAIJudge(Judge):
     ``timeout`` (seconds per request) and ``max_retries`` go to the ``openai`` client,
     which retries 429, 5xx, timeouts and dropped connections with exponential backoff
     (honouring ``Retry-After``). ``max_concurrency`` bounds requests in flight.
-    ``cache_dir``: a folder for the on-disk cache (None: no cache). ``mode``: see the
-    module's docstring. ``max_tokens``: a cap on each reply's length.
+    ``cache_dir``: a folder for the on-disk cache (None: no cache); a write that fails
+    later (disk full) warns and adds a note to the results, and the paid reply is still
+    used. ``mode``: see the module's docstring. ``max_tokens``: a cap on each reply's length.
     """
 
     def __init__(
@@ -217,7 +224,7 @@ class OpenAIJudge(Judge):
         status = getattr(exc, "status_code", None)
         said = self._scrub(getattr(exc, "message", None) or str(exc))
         where = self.server
-        retries = _retries_said(exc, self.max_retries)
+        retries = _retries_said(exc, self.client, self.max_retries)
         local = self.base_url is not None and "api.openai.com" not in self.base_url
         if isinstance(exc, openai.APITimeoutError):
             text = (f"No reply from {where} within timeout={self.timeout:g} s ({retries}). A local model on a CPU "
@@ -340,19 +347,23 @@ def _cache_folder(cache_dir: Any) -> Path | None:
     return path
 
 
-def _retries_said(exc: Exception, max_retries: int) -> str:
-    """What the client did about retries, truthfully: a long Retry-After is not retried at all."""
-    response = getattr(exc, "response", None)
-    headers = getattr(response, "headers", None) or {}
-    after = headers.get("retry-after") if hasattr(headers, "get") else None
+def _retries_said(exc: Exception, client: Any, max_retries: int) -> str:
+    """What the client did about retries, truthfully: it never retries a Retry-After beyond its limit."""
+    headers = getattr(getattr(exc, "response", None), "headers", None)
+    wait = None
+    if headers is not None:
+        try:  # the client's own reading of Retry-After / retry-after-ms, so the message matches what it did
+            wait = client._parse_retry_after_header(headers)
+        except Exception:  # noqa: BLE001 - a private helper that may change; then say what we know
+            wait = None
     try:
-        seconds = float(after) if after is not None else None
-    except ValueError:
-        seconds = None
-    if seconds is not None and seconds > 60:
-        return (f"not retried: the server asked to wait Retry-After: {after} s, longer than the openai client "
-                "waits (60 s)")
-    if headers.get("x-should-retry") == "false" if hasattr(headers, "get") else False:
+        from openai._constants import MAX_RETRY_AFTER_DELAY as limit
+    except ImportError:
+        limit = 60
+    if wait is not None and math.isfinite(wait) and wait > limit:
+        return (f"not retried: the server asked to wait {wait:g} s (Retry-After), longer than the openai client "
+                f"ever waits ({limit:g} s)")
+    if headers is not None and headers.get("x-should-retry") == "false":
         return "not retried: the server said x-should-retry: false"
     return f"after up to {max_retries} retr{'y' if max_retries == 1 else 'ies'}"
 
