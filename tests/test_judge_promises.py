@@ -331,3 +331,10 @@ def test_a_short_form_that_does_not_fit_is_a_judge_error() -> None:
     person = J.GivenJudge({"contextual_relevancy": [[("only a statement",)]]})
     with pytest.raises(J.JudgeError, match="short form"):
         J.contextual_relevancy(person, "Q?", ["one node"])
+
+
+@pytest.mark.parametrize("url", ["http://[::1/v1", "http://host:port/v1", "http:///v1", "http://u:p@[::1/v1"])
+def test_a_base_url_that_is_no_url_is_an_input_error(url) -> None:
+    with pytest.raises(InputError, match=r"^base_url: ") as info:
+        J.OpenAIJudge("m", base_url=url, api_key="k")
+    assert ":p@" not in str(info.value)

@@ -108,7 +108,7 @@ class OpenAIJudge(Judge):
         elif not isinstance(base_url, str) or not base_url.strip():
             raise InputError("base_url", "the URL of an OpenAI-compatible server, e.g. 'http://127.0.0.1:8080/v1' "
                              "(None for OpenAI)", base_url)
-        if base_url is not None and urlsplit(base_url.strip()).scheme not in ("http", "https"):
+        if base_url is not None and _scheme(base_url) not in ("http", "https"):
             raise InputError("base_url", "a URL starting with http:// or https://", redact_url(base_url))
         self.cache_dir = _cache_folder(cache_dir)
         key = api_key or os.environ.get("OPENAI_API_KEY")
@@ -318,10 +318,22 @@ class OpenAIJudge(Judge):
 
 def redact_url(url: str) -> str:
     """``url`` with any ``user:password@`` replaced by ``***@`` (what is stored and shown)."""
-    parts = urlsplit(url)
+    try:
+        parts = urlsplit(url)
+    except ValueError:  # not a URL at all: hide everything before an @
+        return "***@" + url.rpartition("@")[2] if "@" in url else url
     if "@" not in parts.netloc:
         return url
     return urlunsplit(parts._replace(netloc="***@" + parts.netloc.rpartition("@")[2]))
+
+
+def _scheme(url: str) -> str:
+    try:
+        parts = urlsplit(url.strip())
+        parts.port  # noqa: B018 - raises ValueError on a port that is not a number
+    except ValueError:
+        return ""
+    return parts.scheme if parts.hostname else ""
 
 
 def _real(value: Any) -> bool:
