@@ -338,3 +338,29 @@ def test_a_base_url_that_is_no_url_is_an_input_error(url) -> None:
     with pytest.raises(InputError, match=r"^base_url: ") as info:
         J.OpenAIJudge("m", base_url=url, api_key="k")
     assert ":p@" not in str(info.value)
+
+
+def test_the_judge_modules_import_each_other_without_a_cycle() -> None:
+    """Every import between judge modules, at module level or inside a function, forms no cycle."""
+    import ast
+    from pathlib import Path
+
+    folder = Path(J.__file__).parent
+    names = {p.stem for p in folder.glob("*.py")}
+    edges: dict[str, set[str]] = {n: set() for n in names}
+    for name in names:
+        for node in ast.walk(ast.parse((folder / f"{name}.py").read_text())):
+            if isinstance(node, ast.ImportFrom) and node.level == 1:
+                targets = [node.module] if node.module else [a.name for a in node.names]
+                edges[name] |= {t.split(".")[0] for t in targets if t.split(".")[0] in names}
+    edges.pop("__init__", None)
+
+    def reach(start: str, seen: set[str]) -> set[str]:
+        for nxt in edges.get(start, ()):
+            if nxt not in seen:
+                seen.add(nxt)
+                reach(nxt, seen)
+        return seen
+
+    cycles = sorted(n for n in edges if n in reach(n, set()))
+    assert not cycles, {n: sorted(edges[n]) for n in cycles}

@@ -122,6 +122,26 @@ class Answer:
     calls: CallList = field(default_factory=CallList)
 
 
+#: Every step a judge may be asked, with what its JSON holds (GivenJudge answers by these names).
+STEPS: dict[str, str] = {
+    "context_precision": '{"node_1": "yes"|"no", ...}; short form: a list of verdicts',
+    "context_recall": '{"statements": [{"statement": str, "node": int|null}]}; short form: [(statement, node), ...]',
+    "contextual_relevancy": '{"node_1": [{"statement": str, "verdict": "yes"|"no"}], ...}; '
+                            "short form: per node a list of (statement, verdict)",
+    "context_entity_recall": '{"reference_entities": [str], "context_entities": [str]}; short form: (reference, context)',
+    "faithfulness.claims": '{"claims": [str]}; short form: a list of claims',
+    "faithfulness.verdicts": '{"claim_1": "yes"|"no"|"idk", ...}; short form: a list of verdicts',
+    "answer_relevancy.statements": '{"statements": [str]}; short form: a list of statements',
+    "answer_relevancy.verdicts": '{"statement_1": "yes"|"no"|"idk", ...}; short form: a list of verdicts',
+    "answer_relevancy_embedding": '{"question_1": {"question": str, "noncommittal": bool}, ...}; '
+                                  "short form: a list of questions or of (question, noncommittal)",
+    "answer_correctness.statements": '{"answer_statements": [str], "ground_truth_statements": [str]}',
+    "answer_correctness.classification": '{"answer_1": "yes"|"no", ..., "truth_1": "yes"|"no", ...}; '
+                                         'short form: {"answer": [verdicts], "ground_truth": [verdicts]}',
+    "reason": '{"reason": str}; short form: the text',
+}
+
+
 _FENCE = re.compile(r"```[ \t]*(?:json|JSON)?[ \t]*\n?(.*?)```", re.DOTALL)
 
 
@@ -280,8 +300,6 @@ class GivenJudge(Judge):
 
     def __init__(self, answers: Mapping[str, Any] | None = None, *, max_concurrency: int = 1) -> None:
         super().__init__()
-        from .steps import STEPS
-
         if answers is not None and not isinstance(answers, Mapping):
             raise InputError("answers", "a dict mapping step names (e.g. 'context_precision') to answers", answers)
         unknown = [k for k in (answers or {}) if not isinstance(k, str) or k not in STEPS]

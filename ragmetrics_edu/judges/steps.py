@@ -33,29 +33,13 @@ from ..errors import InputError
 from ..results import MetricResult, fmt
 from ..validate import text, text_list
 from . import prompting
-from .base import Judge, Request
+from .base import STEPS, Judge, Request
 from .prompting import Texts, Untrusted
 from .records import CallList
 
-#: Every step a judge may be asked, with what its JSON holds (GivenJudge answers by these names).
-STEPS: dict[str, str] = {
-    "context_precision": '{"node_1": "yes"|"no", ...}; short form: a list of verdicts',
-    "context_recall": '{"statements": [{"statement": str, "node": int|null}]}; short form: [(statement, node), ...]',
-    "contextual_relevancy": '{"node_1": [{"statement": str, "verdict": "yes"|"no"}], ...}; '
-                            "short form: per node a list of (statement, verdict)",
-    "context_entity_recall": '{"reference_entities": [str], "context_entities": [str]}; short form: (reference, context)',
-    "faithfulness.claims": '{"claims": [str]}; short form: a list of claims',
-    "faithfulness.verdicts": '{"claim_1": "yes"|"no"|"idk", ...}; short form: a list of verdicts',
-    "answer_relevancy.statements": '{"statements": [str]}; short form: a list of statements',
-    "answer_relevancy.verdicts": '{"statement_1": "yes"|"no"|"idk", ...}; short form: a list of verdicts',
-    "answer_relevancy_embedding": '{"question_1": {"question": str, "noncommittal": bool}, ...}; '
-                                  "short form: a list of questions or of (question, noncommittal)",
-    "answer_correctness.statements": '{"answer_statements": [str], "ground_truth_statements": [str]}',
-    "answer_correctness.classification": '{"answer_1": "yes"|"no", ..., "truth_1": "yes"|"no", ...}; '
-                                         'short form: {"answer": [verdicts], "ground_truth": [verdicts]}',
-    "reason": '{"reason": str}; short form: the text',
-}
-
+__all__ = ["STEPS", "MAX_ITEMS", "score_cases", "context_precision", "context_recall", "contextual_relevancy",
+           "context_entity_recall", "faithfulness", "answer_relevancy", "answer_relevancy_embedding",
+           "answer_correctness"]
 
 # -- building requests ------------------------------------------------------------------
 def _keys(prefix: str, n: int) -> tuple[str, ...]:
