@@ -364,3 +364,19 @@ def test_the_judge_modules_import_each_other_without_a_cycle() -> None:
 
     cycles = sorted(n for n in edges if n in reach(n, set()))
     assert not cycles, {n: sorted(edges[n]) for n in cycles}
+
+
+def test_the_shipped_recording_made_with_the_first_prompts_still_replays() -> None:
+    from ragmetrics_edu import data, examples
+    from ragmetrics_edu.judges.deck_cases import DECK_CASES
+
+    judge = J.ReplayJudge(data.recording("qwen2.5-coder-1.5b_deck-examples"))
+    case = DECK_CASES[0]
+    result = J.context_precision(judge, **case.inputs(examples.load(case.example_id)))
+    [call] = result.calls
+    assert call.source == "replay" and call.ok
+    sent_now = J.context_precision(J.GivenJudge({"context_precision": ["no"] * 5}),
+                                   **case.inputs(examples.load(case.example_id))).calls[0]
+    assert call.key == sent_now.key                       # the same request as the library builds today ...
+    assert "<data-" in sent_now.messages[1]["content"]     # ... whose prompt has data blocks,
+    assert "<data-" not in call.messages[1]["content"]     # while the model was sent the first prompt (kept as sent)
