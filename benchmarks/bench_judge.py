@@ -3,7 +3,7 @@
     python benchmarks/bench_judge.py [--recording ragmetrics_edu/data/recordings/FILE.json] [--cases 32]
 
 1. Calls and prompt size per case, per metric, on the decks' examples, next to the
-   figures PEERS.md measured for DeepEval 4.3.1 and Ragas 0.4.3. Prompt characters come
+   figures measured for DeepEval 4.3.1 and Ragas 0.4.3 (see PEERS below). Prompt characters come
    from the requests themselves; tokens from a recording of a real model when given.
 2. A cached re-run: the same cases again with the on-disk cache, counting requests.
 3. Throughput at concurrency 1 and 8 against a local OpenAI-compatible server on
@@ -29,7 +29,11 @@ from scripted_server import ScriptedServer, schema_responder  # noqa: E402
 from ragmetrics_edu import judges  # noqa: E402
 from ragmetrics_edu.judges.deck_cases import run_deck_cases  # noqa: E402
 
-#: PEERS.md: calls / prompt characters per test case at default settings.
+#: Calls / prompt characters per test case at default settings, measured by running DeepEval 4.3.1 and
+#: Ragas 0.4.3 on the decks' cases. The calls follow from their source: DeepEval's ``measure``
+#: (deepeval/metrics/faithfulness/faithfulness.py: _generate_claims, _generate_truths,
+#: _generate_verdicts, _generate_reason; contextual_relevancy.py: _generate_verdicts once per node)
+#: and Ragas' ``_single_turn_ascore`` (src/ragas/metrics/_context_precision.py: one call per node).
 PEERS = {
     "context_precision": ("2 / 4,434", "5 / 21,454"),
     "context_recall": ("2 / 3,102", "1 / 3,991"),

@@ -8,9 +8,12 @@ and the judge's calls and tokens.
 A case is a dict (or a DataFrame row, or a JSONL line) with ``question``, ``answer``,
 ``contexts`` (a list of texts) and ``ground_truth``, as in deck E's dataset; Ragas' newer
 names ``user_input``, ``response``, ``retrieved_contexts`` and ``reference`` work too.
-One failing case records its error in its row and the batch goes on. Interrupting the
-run (Ctrl-C, or the stop button) keeps the finished rows; with an ``OpenAIJudge`` that
-has a ``cache_dir``, running again answers the finished cases from the cache.
+One failing case records its error in its row and the batch goes on; its ``calls`` still
+count the requests it made. Interrupting the run (Ctrl-C, or the stop button) keeps the
+finished rows: cases not started are cancelled, running ones stop before their next
+request, and ``evaluate`` returns only when no request is left running. With an
+``OpenAIJudge`` that has a ``cache_dir``, running again answers the finished cases from
+the cache.
 """
 
 from __future__ import annotations
@@ -53,7 +56,7 @@ def _call(name: str, judge: Any, case: Mapping[str, Any], embedder: Any) -> Metr
         "answer_relevancy": lambda: judges.answer_relevancy(judge, q, a),
         "answer_relevancy_embedding": lambda: judges.answer_relevancy_embedding(judge, q, a, embedder=embedder),
         "answer_correctness": lambda: judges.answer_correctness(judge, q, a, gt, embedder=embedder),
-        "semantic_similarity": lambda: metrics.semantic_similarity(a, gt, embedder),
+        "semantic_similarity": lambda: metrics.semantic_similarity(a, gt, embedder),  # type: ignore[arg-type]
     }
     return calls[name]()
 
@@ -62,7 +65,7 @@ def load_cases(data: Any) -> list[dict[str, Any]]:
     """Cases from a DataFrame, a JSONL file path, or a list of dicts (aliases renamed)."""
     if isinstance(data, (str, Path)):
         path = Path(data)
-        if not path.exists():
+        if not str(data).strip() or not path.is_file():
             raise InputError("data", "a DataFrame, a list of dicts or the path of an existing JSONL file", str(data))
         rows = []
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
@@ -81,17 +84,33 @@ def load_cases(data: Any) -> list[dict[str, Any]]:
     for i, row in enumerate(rows):
         if not isinstance(row, Mapping):
             raise InputError(f"data[{i}]", "a dict with question, answer, contexts, ground_truth", row)
-        case = {ALIASES.get(k, k): v for k, v in row.items()}
+        case = {ALIASES.get(k) or k: v for k, v in row.items()}
         if "contexts" in case and hasattr(case["contexts"], "tolist"):
             case["contexts"] = case["contexts"].tolist()
         cases.append(case)
     return cases
 
 
-def _check(cases: list[dict[str, Any]], names: Sequence[str], judge: Any) -> None:
+def _names(metrics: Any) -> list[str]:
+    """The metric names asked for: one name or a list of names from :data:`METRICS`."""
+    if isinstance(metrics, str):
+        metrics = [metrics]
+    if isinstance(metrics, (bytes, Mapping)) or not isinstance(metrics, Iterable):
+        raise InputError("metrics", "a list of metric names from: " + ", ".join(METRICS), metrics)
+    names = list(metrics)
+    if not names:
+        raise InputError("metrics", "at least one metric name from: " + ", ".join(METRICS), names)
     for name in names:
-        if name not in _NEEDS:
+        if not isinstance(name, str) or name not in _NEEDS:
             raise InputError("metrics", "names from: " + ", ".join(METRICS), name)
+    return names
+
+
+def _check(cases: list[dict[str, Any]], names: Sequence[str], judge: Any) -> None:
+    from .judges.base import Judge
+
+    if judge is not None and not isinstance(judge, Judge):
+        raise InputError("judge", "a judge: judges.ReplayJudge, judges.GivenJudge or judges.OpenAIJudge", judge)
     if judge is None and any(n != "semantic_similarity" for n in names):
         raise InputError("judge", "a judge for LLM-derived verdicts: judges.ReplayJudge(recording) offline, "
                          "judges.GivenJudge(...) for typed verdicts, or judges.OpenAIJudge(model, base_url=...)", None)
@@ -108,20 +127,22 @@ def _score_case(index: int, case: dict[str, Any], names: Sequence[str], judge: A
     row: dict[str, Any] = {"case": index, "question": case.get("question")}
     results: dict[str, MetricResult] = {}
     errors = []
+    calls: list[Any] = []
     for name in names:
         try:
             result = _call(name, judge, case, embedder)
         except Exception as exc:  # one failure must not stop the batch: record it in the row
             row[name] = float("nan")
             errors.append(f"{name}: {type(exc).__name__}: {exc}")
+            calls.extend(getattr(exc, "calls", None) or [])  # requests made before the failure were paid too
             continue
+        calls.extend(result.calls or [])
         results[name] = result
         row[name] = result.score
         row[f"{name}_values"] = dict(result.values)
         if "verdict" in result.columns or "relevant" in result.columns:
             column = "verdict" if "verdict" in result.columns else "relevant"
             row[f"{name}_verdicts"] = [r[column] for r in result.rows]
-    calls = [c for r in results.values() for c in r.calls]
     row["calls"] = sum(1 for c in calls if c.source in ("api",))
     row["cached_calls"] = sum(1 for c in calls if c.source in ("cache", "replay"))
     row["prompt_tokens"] = sum(c.prompt_tokens or 0 for c in calls)
@@ -149,12 +170,14 @@ def evaluate(
     """
     import pandas as pd
 
-    names = list(metrics) if not isinstance(metrics, str) else [metrics]
+    names = _names(metrics)
     cases = load_cases(data)
     _check(cases, names, judge)
     workers = max_concurrency if max_concurrency is not None else getattr(judge, "max_concurrency", 1) or 1
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise InputError("max_concurrency", "an integer >= 1", workers)
+    if not isinstance(progress, bool):
+        raise InputError("progress", "True or False", progress)
     bar = _bar(len(cases)) if progress else None
     rows: dict[int, dict[str, Any]] = {}
     pool = ThreadPoolExecutor(max_workers=min(workers, max(1, len(cases))), thread_name_prefix="ragmetrics-eval")
@@ -167,11 +190,18 @@ def evaluate(
                 bar.update(1)
     except KeyboardInterrupt:
         interrupted = True
-        pool.shutdown(wait=False, cancel_futures=True)
     finally:
-        pool.shutdown(wait=not interrupted, cancel_futures=True)
-        if bar is not None:
-            bar.close()
+        # Interrupted or failed: cancel the cases not started, let the running ones stop before their next
+        # request, and wait for them, so no request goes on in a background thread after evaluate() returns.
+        if judge is not None:
+            judge.stopping.set()
+        try:
+            pool.shutdown(wait=True, cancel_futures=True)
+        finally:
+            if judge is not None:
+                judge.stopping.clear()
+            if bar is not None:
+                bar.close()
     ordered = [rows[i] for i in sorted(rows)]
     frame = pd.DataFrame([{k: v for k, v in r.items() if k != "_results"} for r in ordered])
     frame.attrs["results"] = [r["_results"] for r in ordered]

@@ -29,6 +29,8 @@ class Scripted:
     message: str = ""
     prompt_tokens: int = 50
     completion_tokens: int = 7
+    body: str | None = None          # sent as is instead of a chat completion (e.g. a proxy's HTML page)
+    content_type: str = "application/json"
 
 
 def good(data: dict[str, Any], **kwargs: Any) -> Scripted:
@@ -109,9 +111,9 @@ class ScriptedServer:
                 else:
                     payload = {"error": {"message": reply.message or f"scripted HTTP {reply.status}",
                                          "type": "scripted_error", "code": None}}
-                data = json.dumps(payload).encode("utf-8")
+                data = (reply.body if reply.body is not None else json.dumps(payload)).encode("utf-8")
                 self.send_response(reply.status)
-                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Type", reply.content_type)
                 self.send_header("Content-Length", str(len(data)))
                 for name, value in reply.headers.items():
                     self.send_header(name, value)

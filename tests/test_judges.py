@@ -18,10 +18,10 @@ import sys
 import time
 
 import pytest
+from scripted_server import Scripted, ScriptedServer, good, keys_of, schema_responder
 
 from ragmetrics_edu import judges as J
 from ragmetrics_edu.errors import RagMetricsError
-from scripted_server import Scripted, ScriptedServer, good, keys_of, schema_responder
 
 QUESTION = "What is AI?"
 EXPECTED = "AI is the simulation of human intelligence by machines."
@@ -62,7 +62,7 @@ def test_good_json_gives_the_deck_score_and_a_full_record(server: ScriptedServer
     assert call.parsed == DECK and call.raw == json.dumps(DECK)
     assert call.messages == body["messages"] and call.model == "scripted-model"
     assert (call.prompt_tokens, call.completion_tokens) == (321, 40) and call.latency_s > 0
-    assert "node_5: GPUs are fast." in call.messages[1]["content"]
+    assert '<data-' in call.messages[1]["content"] and 'name="node_5">\nGPUs are fast.\n</data-' in call.messages[1]["content"]
     assert any("scripted-model" in n and "1 calls" in n for n in r.notes)
     html = r.calls._repr_html_()
     assert "context_precision" in html and "&quot;node_1&quot;" in html and "<details>" in html
@@ -223,20 +223,26 @@ def test_cache_rerun_makes_zero_requests(server: ScriptedServer, tmp_path) -> No
                 good({"claim_1": "yes", "claim_2": "idk"}))
     first = J.faithfulness(make(server, cache_dir=tmp_path), "AI simulates ... 2020.", NODES)
     assert server.hits == 3 and first.score == 1.0
-    assert len(list(tmp_path.glob("*.json"))) == 3 and not list(tmp_path.glob(".tmp-*"))
+    # only the two replies that validated are kept; the malformed one is never answered from the cache
+    assert len(list(tmp_path.glob("*.json"))) == 2 and not list(tmp_path.glob(".tmp-*"))
+    assert "claim_1 yes" not in "".join(p.read_text() for p in tmp_path.glob("*.json"))
 
+    server.push(good({"claim_1": "yes", "claim_2": "idk"}))  # asked again, the server now answers well
     again = make(server, cache_dir=tmp_path)
     second = J.faithfulness(again, "AI simulates ... 2020.", NODES)
-    assert server.hits == 3                                   # no request at all
-    assert again.usage.calls == 0 and again.usage.cache_hits == 3 and again.usage.prompt_tokens == 0
-    assert all(c.cached and c.source == "cache" for c in second.calls)
-    assert [c.raw for c in second.calls] == [c.raw for c in first.calls]
+    assert server.hits == 4
+    assert again.usage.calls == 1 and again.usage.cache_hits == 1
     assert second.score == first.score and second.rows == first.rows
+
+    third = make(server, cache_dir=tmp_path)
+    assert J.faithfulness(third, "AI simulates ... 2020.", NODES).score == first.score
+    assert server.hits == 4 and third.usage.calls == 0 and third.usage.cache_hits == 2   # no request at all
+    assert all(c.cached and c.source == "cache" for c in third.calls)
 
     other = make(server, cache_dir=tmp_path, temperature=0.5)  # other parameters: a new key
     server.push(good({"claims": []}))
     assert J.faithfulness(other, "AI simulates ... 2020.", NODES).score == 1.0
-    assert server.hits == 4
+    assert server.hits == 5
 
 
 def test_usage_and_token_accounting(server: ScriptedServer) -> None:
@@ -299,7 +305,11 @@ def test_given_judge_checks_a_person_like_a_model() -> None:
 
 
 # -- every metric, calls per case --------------------------------------------------------------
-#: The cheaper peer's calls per case (PEERS.md); ours must not exceed it.
+#: The cheaper peer's calls per case at default settings, counted from their source: DeepEval's
+#: ``measure`` (deepeval/metrics/<metric>/<metric>.py: one ``_generate_*`` call per step, per node in
+#: ContextualRelevancyMetric._generate_verdicts, plus ``_generate_reason``) and Ragas'
+#: ``_single_turn_ascore`` (src/ragas/metrics/_context_precision.py: one call per node;
+#: _faithfulness.py: statements then verdicts). Ours must not exceed it.
 PEER_CALLS = {"context_precision": 2, "context_recall": 1, "contextual_relevancy": 6, "faithfulness": 2,
               "answer_relevancy": 3, "answer_relevancy_embedding": 1, "context_entity_recall": 2,
               "answer_correctness": 3}

@@ -23,13 +23,15 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from .errors import JudgeAPIError, JudgeError, JudgeSetupError
+from .errors import JudgeAPIError as JudgeAPIError
+from .errors import JudgeError as JudgeError
+from .errors import JudgeSetupError as JudgeSetupError
 
 _WHERE = {
     "Judge": "base", "GivenJudge": "base", "Request": "base", "Answer": "base", "Reply": "base",
     "parse_json_reply": "base",
     "OpenAIJudge": "openai_judge",
-    "ReplayJudge": "replay", "write_recording": "replay",
+    "ReplayJudge": "replay", "write_recording": "files",
     "CallRecord": "records", "CallList": "records", "Usage": "records",
     "STEPS": "steps", "score_cases": "steps",
     "context_precision": "steps", "context_recall": "steps", "contextual_relevancy": "steps",

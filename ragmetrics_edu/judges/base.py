@@ -24,6 +24,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any, Callable, Mapping
 
+from ..errors import InputError
 from .errors import JudgeError
 from .records import CallList, CallRecord, Usage
 
@@ -60,13 +61,17 @@ class Request:
     expected: str
     check: Callable[[dict[str, Any]], str | None] | None = None
     shorthand: Callable[[Any], Any] | None = None
+    legacy_messages: Messages | None = None  # the same step in the version-1 prompts (no data blocks)
 
     @property
     def key(self) -> str:
         """sha256 of the step, its messages and schema: the same request, whatever the judge."""
-        blob = json.dumps({"step": self.step, "messages": self.messages, "schema": self.schema},
-                          sort_keys=True, ensure_ascii=False)
-        return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+        return _key(self.step, self.messages, self.schema)
+
+    @property
+    def legacy_key(self) -> str | None:
+        """The key this request had with the version-1 prompts (how older recordings name it)."""
+        return None if self.legacy_messages is None else _key(self.step, self.legacy_messages, self.schema)
 
     def parse(self, text: str) -> tuple[dict[str, Any] | None, str | None]:
         """Parse and validate a reply: (data, None) when usable, else (None, the problem)."""
@@ -88,6 +93,11 @@ class Request:
         return clean, None
 
 
+def _key(step: str, messages: Messages, schema: dict[str, Any]) -> str:
+    blob = json.dumps({"step": step, "messages": messages, "schema": schema}, sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+
+
 @dataclass
 class Reply:
     """A judge's raw answer to one request, before parsing."""
@@ -101,6 +111,7 @@ class Reply:
     source: str = "api"
     finish_reason: str | None = None
     sent: Messages | None = None  # the messages as originally sent, when a recording supplies them
+    cache_key: str | None = None  # where a judge with a cache keeps this reply once it has validated
 
 
 @dataclass
@@ -111,15 +122,38 @@ class Answer:
     calls: CallList = field(default_factory=CallList)
 
 
+#: Every step a judge may be asked, with what its JSON holds (GivenJudge answers by these names).
+STEPS: dict[str, str] = {
+    "context_precision": '{"node_1": "yes"|"no", ...}; short form: a list of verdicts',
+    "context_recall": '{"statements": [{"statement": str, "node": int|null}]}; short form: [(statement, node), ...]',
+    "contextual_relevancy": '{"node_1": [{"statement": str, "verdict": "yes"|"no"}], ...}; '
+                            "short form: per node a list of (statement, verdict)",
+    "context_entity_recall": '{"reference_entities": [str], "context_entities": [str]}; short form: (reference, context)',
+    "faithfulness.claims": '{"claims": [str]}; short form: a list of claims',
+    "faithfulness.verdicts": '{"claim_1": "yes"|"no"|"idk", ...}; short form: a list of verdicts',
+    "answer_relevancy.statements": '{"statements": [str]}; short form: a list of statements',
+    "answer_relevancy.verdicts": '{"statement_1": "yes"|"no"|"idk", ...}; short form: a list of verdicts',
+    "answer_relevancy_embedding": '{"question_1": {"question": str, "noncommittal": bool}, ...}; '
+                                  "short form: a list of questions or of (question, noncommittal)",
+    "answer_correctness.statements": '{"answer_statements": [str], "ground_truth_statements": [str]}',
+    "answer_correctness.classification": '{"answer_1": "yes"|"no", ..., "truth_1": "yes"|"no", ...}; '
+                                         'short form: {"answer": [verdicts], "ground_truth": [verdicts]}',
+    "reason": '{"reason": str}; short form: the text',
+}
+
+
 _FENCE = re.compile(r"```[ \t]*(?:json|JSON)?[ \t]*\n?(.*?)```", re.DOTALL)
 
 
 def parse_json_reply(text: str) -> dict[str, Any]:
     """Read one JSON object from a reply, stripping a ```json fence or text around it.
 
-    Raises ValueError saying what is wrong (used verbatim in the repair request).
+    Raises ValueError saying what is wrong (used verbatim in the repair request); a
+    ``text`` that is not a string raises :class:`~ragmetrics_edu.InputError` (a ValueError).
     """
-    if not isinstance(text, str) or not text.strip():
+    if not isinstance(text, str):
+        raise InputError("text", "the reply's text (a string)", text)
+    if not text.strip():
         raise ValueError("the reply was empty")
     body = text.strip()
     fenced = _FENCE.search(body)
@@ -177,6 +211,8 @@ class Judge(ABC):
         self.usage = Usage()
         self.calls = CallList()
         self._calls_lock = threading.Lock()
+        self.stopping = threading.Event()  # set by evaluate() when interrupted: no new request starts
+        self.run_notes: list[str] = []  # problems worth a line in later results (a cache write that failed)
 
     def describe(self) -> str:
         """Who answered, in a few words (shown in every result's notes)."""
@@ -197,25 +233,30 @@ class Judge(ABC):
         raws: list[str] = []
         problem = ""
         for attempt in range(self.max_repairs + 1):
+            if self.stopping.is_set():
+                raise JudgeError(f"Stopped before step '{request.step}': the run was interrupted.",
+                                 step=request.step, calls=list(records))
             try:
                 reply = self._complete(request, messages, attempt)
             except JudgeError as exc:
                 exc.step = exc.step or request.step
                 exc.calls = list(records) + exc.calls
                 raise
-            data, problem = request.parse(reply.text)
+            data, found = request.parse(reply.text)
+            problem = found or ""
             if problem and reply.finish_reason == "length":
                 problem += " (the reply was cut off at the token limit)"
             record = CallRecord(
                 step=request.step, messages=reply.sent or messages, raw=reply.text, parsed=data, model=reply.model,
                 prompt_tokens=reply.prompt_tokens, completion_tokens=reply.completion_tokens,
                 latency_s=reply.latency_s, cached=reply.cached, source=reply.source, attempt=attempt,
-                error=problem, key=request.key,
+                error=problem or None, key=request.key,
             )
             self._keep(record)
             records.append(record)
             raws.append(reply.text)
             if data is not None:
+                self.accepted(reply)
                 return Answer(data=data, calls=records)
             messages = messages + [
                 {"role": "assistant", "content": reply.text},
@@ -227,6 +268,12 @@ class Judge(ABC):
         else:
             message = f"The answer for step '{request.step}' does not fit: {problem} Given: {_clip(raws[-1])}"
         raise JudgeError(message, raw=raws[-1], raws=raws, step=request.step, calls=records)
+
+    def accepted(self, reply: Reply) -> None:
+        """Called with every reply that validated (a judge with a cache keeps it; others do nothing).
+
+        Only validated replies reach here, so an unusable reply is never answered from a cache.
+        """
 
     def _keep(self, record: CallRecord) -> None:
         self.usage.add(record)
@@ -253,6 +300,13 @@ class GivenJudge(Judge):
 
     def __init__(self, answers: Mapping[str, Any] | None = None, *, max_concurrency: int = 1) -> None:
         super().__init__()
+        if answers is not None and not isinstance(answers, Mapping):
+            raise InputError("answers", "a dict mapping step names (e.g. 'context_precision') to answers", answers)
+        unknown = [k for k in (answers or {}) if not isinstance(k, str) or k not in STEPS]
+        if unknown:
+            raise InputError("answers", "step names from: " + ", ".join(STEPS), unknown[0])
+        if isinstance(max_concurrency, bool) or not isinstance(max_concurrency, int) or max_concurrency < 1:
+            raise InputError("max_concurrency", "an integer >= 1", max_concurrency)
         self.model = "given"
         self.answers: dict[str, Any] = dict(answers or {})
         self.max_concurrency = max_concurrency
@@ -270,7 +324,11 @@ class GivenJudge(Judge):
         if callable(answer):
             answer = answer(request)
         if request.shorthand is not None:
-            answer = request.shorthand(answer)
+            try:
+                answer = request.shorthand(answer)
+            except (TypeError, ValueError, IndexError, KeyError) as exc:
+                raise JudgeError(f"The answer for step '{request.step}' does not fit its short form ({exc}). "
+                                 f"Expected {request.expected}.", step=request.step) from None
         try:
             text = json.dumps(answer, ensure_ascii=False)
         except TypeError as exc:

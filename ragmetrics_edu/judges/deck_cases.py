@@ -197,7 +197,7 @@ def cohen_kappa(a: Sequence[str], b: Sequence[str]) -> float:
     if not a:
         return float("nan")
     n = len(a)
-    observed = sum(x == y for x, y in zip(a, b)) / n
+    observed = sum(x == y for x, y in zip(a, b, strict=True)) / n
     labels = set(a) | set(b)
     expected = sum((list(a).count(label) / n) * (list(b).count(label) / n) for label in labels)
     return float("nan") if expected == 1 else (observed - expected) / (1 - expected)
@@ -215,6 +215,6 @@ def agreement(runs: Sequence[DeckRun], steps: Iterable[str] | None = None) -> di
             deck_all += run.deck_items or []
             used += 1
     n = len(judge_all)
-    agree = sum(x == y for x, y in zip(judge_all, deck_all))
+    agree = sum(x == y for x, y in zip(judge_all, deck_all, strict=True))
     return {"cases": used, "items": n, "agree": agree, "percent": 100 * agree / n if n else float("nan"),
             "kappa": cohen_kappa(judge_all, deck_all) if n else float("nan")}

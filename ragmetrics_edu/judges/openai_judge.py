@@ -15,21 +15,30 @@ Structured output differs by server, hence ``mode``:
 
 ``"auto"`` picks ``json_schema`` for api.openai.com and ``json`` elsewhere. Replies can
 be cached on disk (``cache_dir``): a re-run with the same model, server, prompt and
-parameters makes no request at all.
+parameters makes no request at all. Only replies that validated are cached, so a reply
+that was unusable is asked again on the next run, never replayed from the cache.
+
+Every argument is checked when the judge is built (a ``cache_dir`` that is a file or
+cannot be written is caught before the first request), and a ``user:password@`` in
+``base_url`` is used for the connection only: everything stored or shown (cache entries,
+recordings, notes, ``repr``, error messages) carries ``***@`` instead.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
-import tempfile
 import threading
 import time
+import warnings
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 from ..errors import InputError
+from . import files
 from .base import Judge, Messages, Reply, Request, render
 from .errors import JudgeAPIError, JudgeSetupError
 
@@ -56,8 +65,9 @@ class OpenAIJudge(Judge):
     ``timeout`` (seconds per request) and ``max_retries`` go to the ``openai`` client,
     which retries 429, 5xx, timeouts and dropped connections with exponential backoff
     (honouring ``Retry-After``). ``max_concurrency`` bounds requests in flight.
-    ``cache_dir``: a folder for the on-disk cache (None: no cache). ``mode``: see the
-    module's docstring. ``max_tokens``: a cap on each reply's length.
+    ``cache_dir``: a folder for the on-disk cache (None: no cache); a write that fails
+    later (disk full) warns and adds a note to the results, and the paid reply is still
+    used. ``mode``: see the module's docstring. ``max_tokens``: a cap on each reply's length.
     """
 
     def __init__(
@@ -83,9 +93,24 @@ class OpenAIJudge(Judge):
         for name, value, low in (("max_retries", max_retries, 0), ("max_concurrency", max_concurrency, 1)):
             if isinstance(value, bool) or not isinstance(value, int) or value < low:
                 raise InputError(name, f"an integer >= {low}", value)
-        if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or timeout <= 0:
-            raise InputError("timeout", "a number of seconds > 0", timeout)
-        base_url = base_url or os.environ.get("OPENAI_BASE_URL") or None
+        if not _real(timeout) or timeout <= 0:
+            raise InputError("timeout", "a finite number of seconds > 0", timeout)
+        if not _real(temperature) or not 0 <= temperature <= 2:
+            raise InputError("temperature", "a number from 0 to 2 (0: as repeatable as the server allows)", temperature)
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+            raise InputError("seed", "an integer or None", seed)
+        if max_tokens is not None and (isinstance(max_tokens, bool) or not isinstance(max_tokens, int) or max_tokens < 1):
+            raise InputError("max_tokens", "an integer >= 1 or None", max_tokens)
+        if api_key is not None and not isinstance(api_key, str):
+            raise InputError("api_key", "a string or None", "<not shown>")
+        if base_url is None:
+            base_url = os.environ.get("OPENAI_BASE_URL") or None
+        elif not isinstance(base_url, str) or not base_url.strip():
+            raise InputError("base_url", "the URL of an OpenAI-compatible server, e.g. 'http://127.0.0.1:8080/v1' "
+                             "(None for OpenAI)", base_url)
+        if base_url is not None and _scheme(base_url) not in ("http", "https"):
+            raise InputError("base_url", "a URL starting with http:// or https://", redact_url(base_url))
+        self.cache_dir = _cache_folder(cache_dir)
         key = api_key or os.environ.get("OPENAI_API_KEY")
         if not key:
             if base_url is None:
@@ -97,25 +122,26 @@ class OpenAIJudge(Judge):
             raise JudgeSetupError("OpenAIJudge needs the openai package: `pip install openai`. "
                                   "To run without it, use ReplayJudge or GivenJudge.") from None
         self.model = model.strip()
-        self.base_url = base_url.rstrip("/") if base_url else None
+        self._url = base_url.strip().rstrip("/") if base_url else None  # may hold credentials: never shown
+        self.base_url = redact_url(self._url) if self._url else None
         self.temperature = float(temperature)
         self.seed = seed
         self.timeout = float(timeout)
         self.max_retries = max_retries
         self.max_concurrency = max_concurrency
         self.max_tokens = max_tokens
-        self.cache_dir = Path(cache_dir) if cache_dir is not None else None
         if mode == "auto":
             mode = "json_schema" if self.base_url is None or "api.openai.com" in self.base_url else "json"
         self.mode = mode
-        self.client = openai.OpenAI(api_key=key, base_url=self.base_url, timeout=self.timeout,
+        self.client = openai.OpenAI(api_key=key, base_url=self._url, timeout=self.timeout,
                                     max_retries=max_retries)
         self._slots = threading.BoundedSemaphore(max_concurrency)
+        self._cache_warned = False
 
     # -- what is sent ----------------------------------------------------------------
     @property
     def server(self) -> str:
-        """The base URL requests go to."""
+        """The base URL requests go to (any user:password in it replaced by ***)."""
         return self.base_url or OPENAI_URL
 
     def describe(self) -> str:
@@ -160,26 +186,45 @@ class OpenAIJudge(Judge):
             except openai.OpenAIError as exc:
                 raise self._explain(exc, request.step) from exc
             latency = time.perf_counter() - start
-        choice = response.choices[0] if response.choices else None
-        text = (choice.message.content if choice is not None and choice.message is not None else None) or ""
-        usage = response.usage
-        reply = Reply(
-            text=text, model=response.model or self.model,
-            prompt_tokens=usage.prompt_tokens if usage is not None else None,
-            completion_tokens=usage.completion_tokens if usage is not None else None,
-            latency_s=latency, source="api", finish_reason=choice.finish_reason if choice is not None else None,
+        choices = getattr(response, "choices", None)
+        if not isinstance(choices, list):
+            raise JudgeAPIError(
+                f"{self.server} answered with HTTP 200 but not a chat completion (it sent {_clip(response)}). "
+                "A proxy or a login page may sit in front of the server: check base_url (it usually ends in /v1).",
+                step=request.step)
+        choice = choices[0] if choices else None
+        message = getattr(choice, "message", None)
+        text = getattr(message, "content", None) or ""
+        usage = getattr(response, "usage", None)
+        return Reply(
+            text=text if isinstance(text, str) else str(text), model=getattr(response, "model", None) or self.model,
+            prompt_tokens=getattr(usage, "prompt_tokens", None), completion_tokens=getattr(usage, "completion_tokens", None),
+            latency_s=latency, source="api", finish_reason=getattr(choice, "finish_reason", None), cache_key=key,
         )
-        self._cache_write(key, reply)
-        return reply
+
+    def accepted(self, reply: Reply) -> None:
+        """Keep a reply that validated in the cache; a failed write warns and never loses the reply."""
+        if reply.source != "api" or reply.cache_key is None or self.cache_dir is None:
+            return
+        try:
+            self._cache_write(reply.cache_key, reply)
+        except OSError as exc:
+            note = (f"The cache in {self.cache_dir} could not be written ({exc.strerror or exc}); the replies were "
+                    "used but a re-run will ask the server again.")
+            if note not in self.run_notes:
+                self.run_notes.append(note)
+            if not self._cache_warned:
+                self._cache_warned = True
+                warnings.warn(note, RuntimeWarning, stacklevel=2)
 
     def _explain(self, exc: Exception, step: str) -> JudgeAPIError:
         """A message that says what happened and what to do about it."""
         import openai
 
         status = getattr(exc, "status_code", None)
-        said = getattr(exc, "message", None) or str(exc)
+        said = self._scrub(getattr(exc, "message", None) or str(exc))
         where = self.server
-        retries = f"after {self.max_retries} retr{'y' if self.max_retries == 1 else 'ies'}"
+        retries = _retries_said(exc, self.client, self.max_retries)
         local = self.base_url is not None and "api.openai.com" not in self.base_url
         if isinstance(exc, openai.APITimeoutError):
             text = (f"No reply from {where} within timeout={self.timeout:g} s ({retries}). A local model on a CPU "
@@ -212,7 +257,16 @@ class OpenAIJudge(Judge):
                 text += f" If the server does not support mode='{self.mode}', try mode='json'."
         else:
             text = f"The request to {where} failed: {type(exc).__name__}: {said}"
-        return JudgeAPIError(text, status=status, cause=exc, step=step)
+        return JudgeAPIError(self._scrub(text), status=status, cause=exc, step=step)
+
+    def _scrub(self, text: str) -> str:
+        """``text`` with the real base URL (and its credentials) replaced by the redacted one."""
+        if self._url and self.base_url and self._url != self.base_url:
+            text = text.replace(self._url, self.base_url)
+            userinfo = urlsplit(self._url).netloc.rpartition("@")[0]
+            if userinfo:
+                text = text.replace(userinfo, "***")
+        return text
 
     # -- cache ------------------------------------------------------------------------
     def cache_key(self, messages: Messages, params: dict[str, Any]) -> str:
@@ -242,12 +296,11 @@ class OpenAIJudge(Judge):
         path = self._cache_path(key)
         if path is None:
             return
-        path.parent.mkdir(parents=True, exist_ok=True)
         entry = {"key": key, "model": reply.model, "base_url": self.server, "raw": reply.text,
                  "prompt_tokens": reply.prompt_tokens, "completion_tokens": reply.completion_tokens,
                  "latency_s": reply.latency_s, "finish_reason": reply.finish_reason,
                  "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
-        write_atomic(path, json.dumps(entry, ensure_ascii=False, indent=1))
+        files.write_atomic(path, json.dumps(entry, ensure_ascii=False, indent=1))
 
     # -- recordings ---------------------------------------------------------------------
     def save_recording(self, path: str | os.PathLike[str], *, server: str | None = None, notes: str = "") -> Path:
@@ -256,23 +309,77 @@ class OpenAIJudge(Judge):
         ``server`` describes what served the model (e.g. "llama-cpp-python 0.3.36, Q4_K_M,
         2 CPU threads"); it defaults to the base URL. The date is today's (UTC).
         """
-        from .replay import write_recording
-
         meta = {"model": self.model, "server": server or self.server, "base_url": self.server,
                 "parameters": {"temperature": self.temperature, "seed": self.seed, "mode": self.mode,
                                "max_tokens": self.max_tokens},
                 "notes": notes}
-        return write_recording(path, meta, [c for c in self.calls if c.source in ("api", "cache")])
+        return files.write_recording(path, meta, [c for c in self.calls if c.source in ("api", "cache")])
 
 
-def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` so readers never see half a file (tempfile + os.replace)."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=path.suffix)
+def redact_url(url: str) -> str:
+    """``url`` with any ``user:password@`` replaced by ``***@`` (what is stored and shown)."""
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+        parts = urlsplit(url)
+    except ValueError:  # not a URL at all: hide everything before an @
+        return "***@" + url.rpartition("@")[2] if "@" in url else url
+    if "@" not in parts.netloc:
+        return url
+    return urlunsplit(parts._replace(netloc="***@" + parts.netloc.rpartition("@")[2]))
+
+
+def _scheme(url: str) -> str:
+    try:
+        parts = urlsplit(url.strip())
+        parts.port  # noqa: B018 - raises ValueError on a port that is not a number
+    except ValueError:
+        return ""
+    return parts.scheme if parts.hostname else ""
+
+
+def _real(value: Any) -> bool:
+    """A finite int or float (not a bool, not an int too large for a float)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    try:
+        return math.isfinite(float(value))
+    except OverflowError:
+        return False
+
+
+def _cache_folder(cache_dir: Any) -> Path | None:
+    """The cache folder, checked before any request: it must be a folder this process can write in."""
+    if cache_dir is None:
+        return None
+    if not isinstance(cache_dir, (str, os.PathLike)) or not str(cache_dir).strip():
+        raise InputError("cache_dir", "a folder path (str or Path) or None", cache_dir)
+    path = Path(cache_dir)
+    problem = files.check_writable_dir(path)
+    if problem:
+        raise InputError("cache_dir", "a folder the cache can be written in", str(path), hint=problem)
+    return path
+
+
+def _retries_said(exc: Exception, client: Any, max_retries: int) -> str:
+    """What the client did about retries, truthfully: it never retries a Retry-After beyond its limit."""
+    headers = getattr(getattr(exc, "response", None), "headers", None)
+    wait = None
+    if headers is not None:
+        try:  # the client's own reading of Retry-After / retry-after-ms, so the message matches what it did
+            wait = client._parse_retry_after_header(headers)
+        except Exception:  # noqa: BLE001 - a private helper that may change; then say what we know
+            wait = None
+    try:
+        from openai._constants import MAX_RETRY_AFTER_DELAY as limit
+    except ImportError:
+        limit = 60
+    if wait is not None and math.isfinite(wait) and wait > limit:
+        return (f"not retried: the server asked to wait {wait:g} s (Retry-After), longer than the openai client "
+                f"ever waits ({limit:g} s)")
+    if headers is not None and headers.get("x-should-retry") == "false":
+        return "not retried: the server said x-should-retry: false"
+    return f"after up to {max_retries} retr{'y' if max_retries == 1 else 'ies'}"
+
+
+def _clip(value: Any, limit: int = 200) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."

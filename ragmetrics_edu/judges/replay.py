@@ -5,39 +5,27 @@ then lists every reply with the request it answered. :class:`ReplayJudge` answer
 same requests with the same replies, so a notebook shows a real model's verdicts
 offline, deterministically and at no cost. A reply is found by the request's key (a hash
 of the step, its prompt and schema) and the attempt number, so repairs replay too.
+
+Recordings made with the version-1 prompts (before the texts under evaluation were put
+in data blocks, see :mod:`.prompting`) name their replies by the version-1 key; a request
+also carries that key, so those recordings keep replaying. Each call record then holds
+the messages the model was really sent (the version-1 prompt).
 """
 
 from __future__ import annotations
 
 import json
+import math
 import os
-from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any, Mapping
 
+from ..errors import InputError
 from .base import Judge, Messages, Reply, Request
 from .errors import JudgeError, JudgeSetupError
-from .records import CallRecord
+from .files import FORMAT, write_recording
 
-FORMAT = "ragmetrics-edu/recording-1"
-REQUIRED = ("model", "server", "date", "replies")
-
-
-def write_recording(path: str | os.PathLike[str], meta: Mapping[str, Any], calls: Iterable[CallRecord]) -> Path:
-    """Write a recording: ``meta`` (model, server, ...), today's date and the calls' replies."""
-    from .. import __version__
-    from .openai_judge import write_atomic
-
-    replies = [{"request_key": c.key, "attempt": c.attempt, "step": c.step, "model": c.model,
-                "messages": c.messages, "raw": c.raw, "prompt_tokens": c.prompt_tokens,
-                "completion_tokens": c.completion_tokens, "latency_s": round(c.latency_s, 3)} for c in calls]
-    document = {"format": FORMAT, **dict(meta),
-                "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-                "library": f"ragmetrics-edu {__version__}", "replies": replies}
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    write_atomic(target, json.dumps(document, ensure_ascii=False, indent=1))
-    return target
+__all__ = ["FORMAT", "ReplayJudge", "write_recording"]
 
 
 class ReplayJudge(Judge):
@@ -45,35 +33,32 @@ class ReplayJudge(Judge):
 
     ``model``, ``server`` and ``date`` say who made the recording; ``notes`` anything the
     recorder added. A request the recording does not hold raises :class:`JudgeError`:
-    a recording answers only the exact prompts it was made with.
+    a recording answers only the exact prompts it was made with. A file that is not a
+    well-formed recording raises :class:`JudgeSetupError` naming what is wrong.
     """
 
     def __init__(self, recording: str | os.PathLike[str] | Mapping[str, Any], *, max_concurrency: int = 4) -> None:
         super().__init__()
+        if isinstance(max_concurrency, bool) or not isinstance(max_concurrency, int) or max_concurrency < 1:
+            raise InputError("max_concurrency", "an integer >= 1", max_concurrency)
         if isinstance(recording, Mapping):
-            data, self.path = dict(recording), None
-        else:
+            data: Any = dict(recording)
+            self.path: Path | None = None
+            where = "the recording"
+        elif isinstance(recording, (str, os.PathLike)) and str(recording).strip():
             self.path = Path(recording)
-            try:
-                data = json.loads(self.path.read_text(encoding="utf-8"))
-            except FileNotFoundError:
-                raise JudgeSetupError(f"No recording at {self.path}. Record one with "
-                                      "OpenAIJudge(...).save_recording(path) after a run.") from None
-            except ValueError as exc:
-                raise JudgeSetupError(f"{self.path} is not a JSON recording: {exc}") from None
-        missing = [k for k in REQUIRED if k not in data]
-        if missing or data.get("format", FORMAT) != FORMAT:
-            raise JudgeSetupError(f"Not a ragmetrics-edu recording (format {data.get('format')!r}, missing "
-                                  f"{', '.join(missing) or 'nothing'}); a recording names its model, server and date.")
+            where = str(self.path)
+            data = _read(self.path)
+        else:
+            raise InputError("recording", "the path of a recording file (str or Path) or a loaded recording dict",
+                             recording)
+        self._replies = _check_recording(data, where)
         self.model = str(data["model"])
         self.server = str(data["server"])
         self.date = str(data["date"])
-        self.notes = str(data.get("notes", ""))
+        self.notes = str(data.get("notes") or "")
         self.parameters = dict(data.get("parameters") or {})
         self.max_concurrency = max_concurrency
-        self._replies: dict[tuple[str, int], dict[str, Any]] = {}
-        for entry in data["replies"]:
-            self._replies[(entry["request_key"], int(entry.get("attempt", 0)))] = entry
 
     def describe(self) -> str:
         return f"a replay of {self.model} ({self.server}, recorded {self.date})"
@@ -85,12 +70,76 @@ class ReplayJudge(Judge):
 
     def _complete(self, request: Request, messages: Messages, attempt: int) -> Reply:
         entry = self._replies.get((request.key, attempt))
+        if entry is None and request.legacy_key is not None:
+            entry = self._replies.get((request.legacy_key, attempt))
         if entry is None:
             raise JudgeError(
                 f"The recording of {self.model} ({self.date}) holds no reply for step '{request.step}' with these "
                 f"inputs (attempt {attempt}). A recording answers only the exact prompts it was made with; it holds "
                 f"steps: {', '.join(self.steps) or 'none'}. Change nothing in the case, or record again with OpenAIJudge.",
                 step=request.step)
-        return Reply(text=entry["raw"], model=entry.get("model", self.model), prompt_tokens=entry.get("prompt_tokens"),
-                     completion_tokens=entry.get("completion_tokens"), latency_s=float(entry.get("latency_s", 0.0)),
-                     source="replay", sent=entry.get("messages"))
+        return Reply(text=entry["raw"], model=str(entry.get("model") or self.model),
+                     prompt_tokens=entry.get("prompt_tokens"), completion_tokens=entry.get("completion_tokens"),
+                     latency_s=float(entry.get("latency_s") or 0.0), source="replay", sent=entry.get("messages"))
+
+
+def _read(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise JudgeSetupError(f"No recording at {path}. Record one with "
+                              "OpenAIJudge(...).save_recording(path) after a run.") from None
+    except IsADirectoryError:
+        raise JudgeSetupError(f"{path} is a folder; a recording is one .json file.") from None
+    except UnicodeDecodeError as exc:
+        raise JudgeSetupError(f"{path} is not a JSON recording: it is not UTF-8 text ({exc.reason}).") from None
+    except ValueError as exc:
+        raise JudgeSetupError(f"{path} is not a JSON recording: {exc}") from None
+    except OSError as exc:
+        raise JudgeSetupError(f"Cannot read the recording {path}: {exc.strerror or exc}") from None
+
+
+def _check_recording(data: Any, where: str) -> dict[tuple[str, int], dict[str, Any]]:
+    """The replies by (request key, attempt), or JudgeSetupError naming the first thing wrong."""
+    def bad(what: str) -> JudgeSetupError:
+        return JudgeSetupError(f"{where} is not a usable ragmetrics-edu recording: {what}. A recording is the JSON "
+                               "object OpenAIJudge.save_recording writes (model, server, date, replies).")
+
+    if not isinstance(data, dict):
+        raise bad(f"expected a JSON object, got {type(data).__name__}")
+    if data.get("format", FORMAT) != FORMAT:
+        raise bad(f"format is {data.get('format')!r}, not {FORMAT!r}")
+    missing = [k for k in ("model", "server", "date", "replies") if k not in data]
+    if missing:
+        raise bad(f"missing {', '.join(missing)}; a recording names its model, server and date")
+    for name in ("model", "server", "date"):
+        if not isinstance(data[name], str) or not data[name].strip():
+            raise bad(f"{name} must be a non-empty string, got {data[name]!r}")
+    if not isinstance(data["replies"], list):
+        raise bad(f"replies must be a list, got {type(data['replies']).__name__}")
+    replies: dict[tuple[str, int], dict[str, Any]] = {}
+    for i, entry in enumerate(data["replies"]):
+        at = f"replies[{i}]"
+        if not isinstance(entry, dict):
+            raise bad(f"{at} must be an object, got {type(entry).__name__}")
+        for name in ("request_key", "step", "raw"):
+            if not isinstance(entry.get(name), str):
+                raise bad(f"{at}.{name} must be a string, got {entry.get(name)!r}")
+        attempt = entry.get("attempt", 0)
+        if isinstance(attempt, bool) or not isinstance(attempt, int) or attempt < 0:
+            raise bad(f"{at}.attempt must be an integer >= 0, got {attempt!r}")
+        messages = entry.get("messages")
+        if messages is not None and not (isinstance(messages, list) and all(
+                isinstance(m, dict) and isinstance(m.get("role"), str) and isinstance(m.get("content"), str)
+                for m in messages)):
+            raise bad(f"{at}.messages must be a list of {{role, content}} objects")
+        for name in ("prompt_tokens", "completion_tokens"):
+            value = entry.get(name)
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
+                raise bad(f"{at}.{name} must be a whole number or null, got {value!r}")
+        latency = entry.get("latency_s", 0.0)
+        if latency is not None and (isinstance(latency, bool) or not isinstance(latency, (int, float))
+                                    or not math.isfinite(latency) or latency < 0):
+            raise bad(f"{at}.latency_s must be a number of seconds, got {latency!r}")
+        replies[(entry["request_key"], attempt)] = entry
+    return replies

@@ -4,7 +4,11 @@ Verdicts for n items are an object keyed ``node_1`` … ``node_n`` (or ``claim_i
 ``statement_i``), not a list: small local models keep a keyed object aligned with the
 items, and a missing or extra key is caught by validation (``extra="forbid"``), so a
 wrong count is never padded or truncated. Verdict words are read case-insensitively;
-0/1 and true/false are read as no/yes, as everywhere else in the library.
+0/1 and true/false are read as no/yes, as everywhere else in the library. Where a step
+allows "idk" (faithfulness and answer-relevancy verdicts), ``borderline`` is read as idk:
+DeepEval's ``FaithfulnessVerdict`` (deepeval/metrics/faithfulness/schema.py) and
+``FaithfulnessMetric._calculate_score`` (faithfulness.py) use ``idk`` up to 4.1.10, and
+the issue this project tracks reports ``borderline`` as the word of DeepEval 4.3.
 """
 
 from __future__ import annotations
@@ -25,8 +29,14 @@ def _word(value: Any) -> Any:
     return value
 
 
+def _word_or_borderline(value: Any) -> Any:
+    """As :func:`_word`, and ``borderline`` (DeepEval's newer word for "the context says nothing") reads as idk."""
+    word = _word(value)
+    return "idk" if word == "borderline" else word
+
+
 YesNo = Annotated[Literal["yes", "no"], BeforeValidator(_word)]
-YesNoIdk = Annotated[Literal["yes", "no", "idk"], BeforeValidator(_word)]
+YesNoIdk = Annotated[Literal["yes", "no", "idk"], BeforeValidator(_word_or_borderline)]
 
 
 class _Strict(BaseModel):
@@ -123,7 +133,7 @@ def schema_of(model: type[BaseModel]) -> dict[str, Any]:
     """
     import json
 
-    return json.loads(_schema_text(model))
+    return json.loads(_schema_text(model))  # type: ignore[arg-type]  # a model class is hashable
 
 
 def clean_schema(schema: dict[str, Any]) -> dict[str, Any]:

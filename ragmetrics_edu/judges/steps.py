@@ -32,50 +32,34 @@ from .. import metrics
 from ..errors import InputError
 from ..results import MetricResult, fmt
 from ..validate import text, text_list
-from .base import Judge, Request, render
+from . import prompting
+from .base import STEPS, Judge, Request
+from .prompting import Texts, Untrusted
 from .records import CallList
 
-#: Every step a judge may be asked, with what its JSON holds (GivenJudge answers by these names).
-STEPS: dict[str, str] = {
-    "context_precision": '{"node_1": "yes"|"no", ...}; short form: a list of verdicts',
-    "context_recall": '{"statements": [{"statement": str, "node": int|null}]}; short form: [(statement, node), ...]',
-    "contextual_relevancy": '{"node_1": [{"statement": str, "verdict": "yes"|"no"}], ...}; '
-                            "short form: per node a list of (statement, verdict)",
-    "context_entity_recall": '{"reference_entities": [str], "context_entities": [str]}; short form: (reference, context)',
-    "faithfulness.claims": '{"claims": [str]}; short form: a list of claims',
-    "faithfulness.verdicts": '{"claim_1": "yes"|"no"|"idk", ...}; short form: a list of verdicts',
-    "answer_relevancy.statements": '{"statements": [str]}; short form: a list of statements',
-    "answer_relevancy.verdicts": '{"statement_1": "yes"|"no"|"idk", ...}; short form: a list of verdicts',
-    "answer_relevancy_embedding": '{"question_1": {"question": str, "noncommittal": bool}, ...}; '
-                                  "short form: a list of questions or of (question, noncommittal)",
-    "answer_correctness.statements": '{"answer_statements": [str], "ground_truth_statements": [str]}',
-    "answer_correctness.classification": '{"answer_1": "yes"|"no", ..., "truth_1": "yes"|"no", ...}; '
-                                         'short form: {"answer": [verdicts], "ground_truth": [verdicts]}',
-    "reason": '{"reason": str}; short form: the text',
-}
-
+__all__ = ["STEPS", "MAX_ITEMS", "score_cases", "context_precision", "context_recall", "contextual_relevancy",
+           "context_entity_recall", "faithfulness", "answer_relevancy", "answer_relevancy_embedding",
+           "answer_correctness"]
 
 # -- building requests ------------------------------------------------------------------
-def _numbered(prefix: str, texts: Sequence[str]) -> str:
-    return "\n\n".join(f"{prefix}_{i}: {t}" for i, t in enumerate(texts, start=1))
-
-
 def _keys(prefix: str, n: int) -> tuple[str, ...]:
     return tuple(f"{prefix}_{i}" for i in range(1, n + 1))
 
 
 def _request(step: str, template_name: str, model: Any, expected: str, *,
              check: Callable[[dict[str, Any]], str | None] | None = None,
-             shorthand: Callable[[Any], Any] | None = None, **values: Any) -> Request:
+             shorthand: Callable[[Any], Any] | None = None, data: Mapping[str, Untrusted],
+             **values: Any) -> Request:
+    """A step's request: the untrusted ``data`` in fenced blocks (see :mod:`.prompting`), ``values`` as they are."""
     from .schemas import schema_of
 
-    messages = [{"role": "system", "content": render("system")},
-                {"role": "user", "content": render(template_name, **values)}]
-    return Request(step=step, messages=messages, model=model, schema=schema_of(model), expected=expected,
-                   check=check, shorthand=shorthand)
+    return Request(step=step, messages=prompting.messages(template_name, data, values), model=model,
+                   schema=schema_of(model), expected=expected, check=check, shorthand=shorthand,
+                   legacy_messages=prompting.legacy_messages(template_name, data, values))
 
 
-def _verdict_request(step: str, template_name: str, prefix: str, n: int, *, idk: bool, **values: Any) -> Request:
+def _verdict_request(step: str, template_name: str, prefix: str, n: int, *, idk: bool,
+                     data: Mapping[str, Untrusted], **values: Any) -> Request:
     """A request for one verdict per item, as an object keyed ``<prefix>_1`` … ``<prefix>_n``."""
     from .schemas import keyed
 
@@ -84,7 +68,7 @@ def _verdict_request(step: str, template_name: str, prefix: str, n: int, *, idk:
     model = keyed(f"{step.replace('.', '_')}_{n}", keys, "yes_no_idk" if idk else "yes_no")
     return _request(step, template_name, model,
                     f"a JSON object with exactly the {n} keys {', '.join(keys)}, each {words}",
-                    shorthand=_keyed_list(prefix), keys=", ".join(keys), **values)
+                    shorthand=_keyed_list(prefix), data=data, keys=", ".join(keys), **values)
 
 
 def _keyed_list(prefix: str) -> Callable[[Any], Any]:
@@ -101,8 +85,25 @@ def _list_field(name: str) -> Callable[[Any], Any]:
     return convert
 
 
-def _question_block(question: str | None) -> str:
-    return "" if question is None else f"Question:\n{text('question', question)}\n\n"
+#: The most texts one request may list. A prompt of 1,000 nodes is already beyond any chat model's
+#: context window; beyond it, building the keyed JSON schema alone takes seconds (pydantic builds
+#: one field per item), so the size is refused before any work.
+MAX_ITEMS = 1000
+
+
+def _sized(field: str, texts: list[str]) -> list[str]:
+    if len(texts) > MAX_ITEMS:
+        raise InputError(field, f"at most {MAX_ITEMS} texts per judge request (no chat model reads more in one prompt)",
+                         f"{len(texts)} texts", hint="Score a shorter list, e.g. the top-k retrieved nodes.")
+    return texts
+
+
+def _extracted(step: str, what: str, items: list[str]) -> None:
+    if len(items) > MAX_ITEMS:
+        from .errors import JudgeError
+
+        raise JudgeError(f"The reply to step '{step}' listed {len(items)} {what}; at most {MAX_ITEMS} can be judged "
+                         "in one request.", step=step)
 
 
 def _check_judge(judge: Any) -> Judge:
@@ -116,16 +117,29 @@ def _finish(result: MetricResult, judge: Judge, calls: CallList, reason: bool) -
     if reason:
         request = _request("reason", "reason", _schemas().Reason, 'a JSON object {"reason": "..."}',
                            shorthand=lambda a: {"reason": a} if isinstance(a, str) else a,
-                           metric=result.name, score=fmt(result.score),
-                           steps="\n".join(result.narrative) + "\n\n" + result.table_text())
-        answer = judge.ask(request)
-        calls.extend(answer.calls)
+                           data={"steps": "\n".join(result.narrative) + "\n\n" + result.table_text()},
+                           metric=result.name, score=fmt(result.score))
+        answer = _ask(judge, request, calls)
         result.values["reason"] = answer.data["reason"]
         result.narrative.append(f"The judge's reason: {answer.data['reason']}")
     result.calls = calls
     result.inputs["judge"] = judge.describe()
     result.notes.append(f"Verdicts from {judge.describe()}: {calls.summary()}.")
+    result.notes.extend(judge.run_notes)
     return result
+
+
+def _ask(judge: Judge, request: Request, calls: CallList) -> Any:
+    """``judge.ask(request)``, adding its call records to ``calls``; a failure carries every call of the metric."""
+    from .errors import JudgeError
+
+    try:
+        answer = judge.ask(request)
+    except JudgeError as exc:
+        exc.calls = list(calls) + [c for c in exc.calls if c not in calls]
+        raise
+    calls.extend(answer.calls)
+    return answer
 
 
 def _schemas() -> Any:
@@ -144,12 +158,13 @@ def context_precision(
     then score the ranking with :func:`ragmetrics_edu.metrics.context_precision`."""
     judge = _check_judge(judge)
     question, expected_output = text("question", question), text("expected_output", expected_output)
-    nodes = text_list("nodes", nodes)
+    nodes = _sized("nodes", text_list("nodes", nodes))
     calls = CallList()
     verdicts: list[str] = []
     if nodes:
         request = _verdict_request("context_precision", "context_precision", "node", len(nodes), idk=False,
-                                   question=question, expected_output=expected_output, nodes=_numbered("node", nodes))
+                                   data={"question": question, "expected_output": expected_output,
+                                         "nodes": Texts("node", nodes)})
         answer = judge.ask(request)
         calls.extend(answer.calls)
         verdicts = [answer.data[k] for k in _keys("node", len(nodes))]
@@ -166,7 +181,8 @@ def context_recall(
     (1 call), then score with :func:`ragmetrics_edu.metrics.context_recall`."""
     judge = _check_judge(judge)
     expected_output = text("expected_output", expected_output)
-    nodes = text_list("nodes", nodes)
+    question = None if question is None else text("question", question)
+    nodes = _sized("nodes", text_list("nodes", nodes))
     n = len(nodes)
 
     def check(data: dict[str, Any]) -> str | None:
@@ -182,8 +198,9 @@ def context_recall(
 
     request = _request("context_recall", "context_recall", _schemas().Attribution,
                        f'a JSON object {{"statements": [{{"statement": "...", "node": 1..{n} or null}}]}}',
-                       check=check, shorthand=shorthand, question_block=_question_block(question),
-                       nodes=_numbered("node", nodes) or "(no nodes were retrieved)", expected_output=expected_output, n=n)
+                       check=check, shorthand=shorthand, n=n,
+                       data={"question_block": question, "nodes": Texts("node", nodes, "(no nodes were retrieved)"),
+                             "expected_output": expected_output})
     answer = judge.ask(request)
     items = answer.data["statements"]
     result = metrics.context_recall([s["statement"] for s in items], ["yes" if s["node"] else "no" for s in items],
@@ -200,7 +217,7 @@ def contextual_relevancy(
     all nodes), then score with :func:`ragmetrics_edu.metrics.contextual_relevancy`."""
     judge = _check_judge(judge)
     question = text("question", question)
-    nodes = text_list("nodes", nodes)
+    nodes = _sized("nodes", text_list("nodes", nodes))
     calls = CallList()
     node_statements: list[list[str]] = []
     node_verdicts: list[list[str]] = []
@@ -210,14 +227,15 @@ def contextual_relevancy(
         def shorthand(answer: Any) -> Any:
             if isinstance(answer, (list, tuple)):
                 return {k: [dict(s) if isinstance(s, Mapping) else {"statement": s[0], "verdict": s[1]} for s in items]
-                        for k, items in zip(_keys("node", len(answer)), answer)}
+                        for k, items in zip(_keys("node", len(answer)), answer, strict=True)}
             return answer
 
         model = _schemas().keyed(f"contextual_relevancy_{len(nodes)}", keys, "judged_statements")
         request = _request("contextual_relevancy", "contextual_relevancy", model,
                            f"a JSON object with exactly the {len(nodes)} keys {', '.join(keys)}, each a list of "
                            '{"statement": "...", "verdict": "yes" or "no"}',
-                           shorthand=shorthand, question=question, nodes=_numbered("node", nodes), keys=", ".join(keys))
+                           shorthand=shorthand, data={"question": question, "nodes": Texts("node", nodes)},
+                           keys=", ".join(keys))
         answer = judge.ask(request)
         calls.extend(answer.calls)
         node_statements = [[s["statement"] for s in answer.data[k]] for k in keys]
@@ -235,7 +253,7 @@ def context_entity_recall(
     lists), then score with :func:`ragmetrics_edu.metrics.context_entity_recall`."""
     judge = _check_judge(judge)
     reference = text("reference", reference)
-    nodes = text_list("nodes", nodes)
+    nodes = _sized("nodes", text_list("nodes", nodes))
 
     def shorthand(answer: Any) -> Any:
         if isinstance(answer, (list, tuple)) and len(answer) == 2:
@@ -244,8 +262,8 @@ def context_entity_recall(
 
     request = _request("context_entity_recall", "context_entity_recall", _schemas().Entities,
                        'a JSON object {"reference_entities": [...], "context_entities": [...]}',
-                       shorthand=shorthand, reference=reference,
-                       nodes=_numbered("node", nodes) or "(no nodes were retrieved)")
+                       shorthand=shorthand,
+                       data={"reference": reference, "nodes": Texts("node", nodes, "(no nodes were retrieved)")})
     answer = judge.ask(request)
     result = metrics.context_entity_recall(answer.data["reference_entities"], answer.data["context_entities"],
                                            normalize=normalize, threshold=threshold)
@@ -261,18 +279,19 @@ def faithfulness(
     (call 2), then score with :func:`ragmetrics_edu.metrics.faithfulness`."""
     judge = _check_judge(judge)
     answer_text = text("answer", answer)
-    context = text_list("context", context)
+    question = None if question is None else text("question", question)
+    context = _sized("context", text_list("context", context))
     first = judge.ask(_request("faithfulness.claims", "faithfulness_claims", _schemas().Claims,
                                'a JSON object {"claims": ["...", ...]}', shorthand=_list_field("claims"),
-                               question_block=_question_block(question), answer=answer_text))
+                               data={"question_block": question, "answer": answer_text}))
     calls = CallList(first.calls)
     claims = first.data["claims"]
     verdicts: list[str] = []
+    _extracted("faithfulness.claims", "claims", claims)
     if claims:
-        second = judge.ask(_verdict_request("faithfulness.verdicts", "faithfulness_verdicts", "claim", len(claims),
-                                            idk=True, context=_numbered("node", context) or "(no context)",
-                                            claims=_numbered("claim", claims)))
-        calls.extend(second.calls)
+        second = _ask(judge, _verdict_request("faithfulness.verdicts", "faithfulness_verdicts", "claim", len(claims),
+                                            idk=True, data={"context": Texts("node", context, "(no context)"),
+                                                            "claims": Texts("claim", claims)}), calls)
         verdicts = [second.data[k] for k in _keys("claim", len(claims))]
     result = metrics.faithfulness(claims, verdicts, variant, penalize_ambiguous=penalize_ambiguous,
                                   context=context, threshold=threshold)
@@ -288,15 +307,15 @@ def answer_relevancy(
     question, answer_text = text("question", question), text("answer", answer)
     first = judge.ask(_request("answer_relevancy.statements", "answer_relevancy_statements", _schemas().Statements,
                                'a JSON object {"statements": ["...", ...]}', shorthand=_list_field("statements"),
-                               answer=answer_text))
+                               data={"answer": answer_text}))
     calls = CallList(first.calls)
     statements = first.data["statements"]
     verdicts: list[str] = []
+    _extracted("answer_relevancy.statements", "statements", statements)
     if statements:
-        second = judge.ask(_verdict_request("answer_relevancy.verdicts", "answer_relevancy_verdicts", "statement",
-                                            len(statements), idk=True, question=question,
-                                            statements=_numbered("statement", statements)))
-        calls.extend(second.calls)
+        second = _ask(judge, _verdict_request("answer_relevancy.verdicts", "answer_relevancy_verdicts", "statement",
+                                            len(statements), idk=True,
+                                            data={"question": question, "statements": Texts("statement", statements)}), calls)
         verdicts = [second.data[k] for k in _keys("statement", len(statements))]
     result = metrics.answer_relevancy(statements, verdicts, question=question, threshold=threshold)
     return _finish(result, judge, calls, reason)
@@ -322,14 +341,14 @@ def answer_relevancy_embedding(
         if isinstance(given, (list, tuple)):
             return {k: ({"question": q, "noncommittal": False} if isinstance(q, str) else
                         dict(q) if isinstance(q, Mapping) else {"question": q[0], "noncommittal": q[1]})
-                    for k, q in zip(_keys("question", len(given)), given)}
+                    for k, q in zip(_keys("question", len(given)), given, strict=True)}
         return given
 
     model = _schemas().keyed(f"generated_questions_{n}", keys, "generated_question")
     request = _request("answer_relevancy_embedding", "answer_relevancy_questions", model,
                        f"a JSON object with exactly the {n} keys {', '.join(keys)}, each "
                        '{"question": "...", "noncommittal": true or false}',
-                       shorthand=shorthand, answer=answer_text, n=n, keys=", ".join(keys))
+                       shorthand=shorthand, data={"answer": answer_text}, n=n, keys=", ".join(keys))
     reply = judge.ask(request)
     generated = [reply.data[k]["question"] for k in keys]
     flags = [bool(reply.data[k]["noncommittal"]) for k in keys]
@@ -354,12 +373,13 @@ def answer_correctness(
     first = judge.ask(_request("answer_correctness.statements", "answer_correctness_statements",
                                _schemas().CorrectnessStatements,
                                'a JSON object {"answer_statements": [...], "ground_truth_statements": [...]}',
-                               question=question, answer=answer_text, ground_truth=ground_truth))
+                               data={"question": question, "answer": answer_text, "ground_truth": ground_truth}))
     calls = CallList(first.calls)
     said, truth = first.data["answer_statements"], first.data["ground_truth_statements"]
     tp: list[str] = []
     fp: list[str] = []
     fn: list[str] = []
+    _extracted("answer_correctness.statements", "statements", said + truth)
     if said or truth:
         keys = _keys("answer", len(said)) + _keys("truth", len(truth))
 
@@ -370,12 +390,11 @@ def answer_correctness(
             return given
 
         model = _schemas().keyed(f"correctness_{len(said)}_{len(truth)}", keys, "yes_no")
-        second = judge.ask(_request("answer_correctness.classification", "answer_correctness_classify", model,
+        second = _ask(judge, _request("answer_correctness.classification", "answer_correctness_classify", model,
                                     f"a JSON object with exactly the {len(keys)} keys {', '.join(keys)}, each "
-                                    '"yes" or "no"', shorthand=shorthand, question=question,
-                                    answer_statements=_numbered("answer", said) or "(none)",
-                                    truth_statements=_numbered("truth", truth) or "(none)", keys=", ".join(keys)))
-        calls.extend(second.calls)
+                                    '"yes" or "no"', shorthand=shorthand, keys=", ".join(keys),
+                                    data={"question": question, "answer_statements": Texts("answer", said, "(none)"),
+                                          "truth_statements": Texts("truth", truth, "(none)")}), calls)
         for i, s in enumerate(said, start=1):
             (tp if second.data[f"answer_{i}"] == "yes" else fp).append(s)
         fn = [s for i, s in enumerate(truth, start=1) if second.data[f"truth_{i}"] == "no"]
@@ -396,7 +415,17 @@ def score_cases(
     when tqdm is installed. The first failing case stops the run and its error names it.
     """
     judge = _check_judge(judge)
+    if not callable(step):
+        raise InputError("step", "a judge step such as judges.context_precision", step)
+    if isinstance(cases, (str, bytes, Mapping)) or not isinstance(cases, Iterable):
+        raise InputError("cases", "a list of dicts of the step's arguments", cases)
+    cases = list(cases)
+    for i, case in enumerate(cases):
+        if not isinstance(case, Mapping) or not all(isinstance(k, str) for k in case):
+            raise InputError(f"cases[{i}]", "a dict of the step's arguments (question=..., nodes=..., ...)", case)
     cases = [dict(c) for c in cases]
+    if not isinstance(progress, bool):
+        raise InputError("progress", "True or False", progress)
     workers = max_concurrency if max_concurrency is not None else judge.max_concurrency
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise InputError("max_concurrency", "an integer >= 1", workers)
@@ -411,14 +440,24 @@ def score_cases(
         for index, future in enumerate(futures):
             try:
                 results.append(future.result())
+            except TypeError as exc:  # the case's keys do not match the step's parameters
+                raise InputError(f"cases[{index}]", "the arguments of the step (" + ", ".join(
+                    step.__code__.co_varnames[1:step.__code__.co_argcount + step.__code__.co_kwonlyargcount])
+                    + ")" if hasattr(step, "__code__") else "the arguments of the step", cases[index]) from exc
             except Exception as exc:
                 if hasattr(exc, "add_note"):
                     exc.add_note(f"(in case {index} of {len(cases)})")
                 raise
+    except BaseException:
+        judge.stopping.set()  # failed or interrupted: running cases stop before their next request
+        raise
     finally:
-        pool.shutdown(wait=True, cancel_futures=True)
-        if bar is not None:
-            bar.close()
+        try:
+            pool.shutdown(wait=True, cancel_futures=True)
+        finally:
+            judge.stopping.clear()
+            if bar is not None:
+                bar.close()
     return results
 
 
