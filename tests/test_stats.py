@@ -12,8 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ragmetrics_edu import InputError
-from ragmetrics_edu import stats
+from ragmetrics_edu import InputError, stats
 
 A = [0.8, 0.6, 0.9, 0.4, 0.7, 1.0, 0.3, 0.5, 0.0, 0.2]
 B = [0.7, 0.6, 0.5, 0.5, 0.4, 0.8, 0.3, 0.1, 0.0, 0.3]

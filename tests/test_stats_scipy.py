@@ -84,8 +84,8 @@ def test_monte_carlo_p_is_within_its_error_of_the_exact_p():
 
 def test_sign_test_matches_binomtest():
     ours = stats.sign_test(A, B, ci=0.9)
-    wins = sum(x > y for x, y in zip(A, B))
-    m = sum(x != y for x, y in zip(A, B))
+    wins = sum(x > y for x, y in zip(A, B, strict=True))
+    m = sum(x != y for x, y in zip(A, B, strict=True))
     theirs = scipy_stats.binomtest(wins, m)
     assert ours.p_value == pytest.approx(theirs.pvalue, abs=1e-12)
     assert ours.interval == pytest.approx(tuple(theirs.proportion_ci(confidence_level=0.9, method="exact")),

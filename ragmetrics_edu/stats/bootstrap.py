@@ -87,7 +87,7 @@ def bootstrap_ci(values: Any, ci: float = 0.95, n_resamples: int = 10_000, seed:
         notes.append(f"With n = {n} the percentile bootstrap is known to give too narrow an interval; "
                      "treat it as a rough guide.")
     tail = 100 * (1 - level) / 2
-    rows = [{"question": q, "value": v, "deviation": v - mean} for q, v in zip(question, data)]
+    rows = [{"question": q, "value": v, "deviation": v - mean} for q, v in zip(question, data, strict=True)]
     return StatResult(
         metric="bootstrap CI", score=mean, columns=("question", "value", "deviation"), rows=rows,
         values={"n": n, "mean": mean, "n_resamples": count, "seed": rng_seed, "ci_low": low, "ci_high": high,
@@ -135,8 +135,9 @@ def paired_bootstrap(a: Any, b: Any, ci: float = 0.95, n_resamples: int = 10_000
         metric="paired bootstrap", score=mean, columns=pairs.columns, rows=pairs.rows,
         values={"n": n, "mean_difference": mean, **pairs.counts, "n_resamples": count, "seed": rng_seed,
                 "ci_low": low, "ci_high": high, "resamples_at_most_0": below, "resamples_at_least_0": above},
-        formula=rf"\bar d = \frac{{1}}{{{n}}}\sum_i ({la}_i - {lb}_i) = {fmt(mean)}",
-        formula_general=r"p = 2\min\left(\frac{\#\{\bar d^{*} \le 0\}+1}{R+1},\ \frac{\#\{\bar d^{*} \ge 0\}+1}{R+1}\right)",
+        formula=rf"\bar d = \frac{{1}}{{{n}}}\sum_i (a_i - b_i) = {fmt(mean)},\quad [{fmt(low)},\ {fmt(high)}]",
+        formula_general=(r"p = 2\min\left(\frac{\#\{\bar d^{*} \le 0\}+1}{R+1},\ "
+                         r"\frac{\#\{\bar d^{*} \ge 0\}+1}{R+1}\right)"),
         narrative=[f"Subtract per question: d = {la} − {lb}; the mean difference is {fmt(mean)}.",
                    f"Draw {count} resamples of the {n} questions with replacement (pairs kept together; seed "
                    f"{rng_seed}) and take the mean difference of each.",

@@ -62,7 +62,7 @@ def seed(value: Any) -> int | None:
     """A seed for numpy's random generator: a non-negative integer, or None for fresh randomness."""
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 0:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or int(value) < 0:
         raise InputError("seed", "a non-negative integer or None", value)
     return int(value)
 
@@ -93,6 +93,6 @@ def ids(value: Any, n: int) -> list[Any]:
 
 def positive_int_at_most(field: str, value: Any, limit: int) -> int:
     """An integer between 0 and ``limit`` (not a bool)."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not 0 <= value <= limit:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not 0 <= int(value) <= limit:
         raise InputError(field, f"an integer between 0 and {limit}", value)
     return int(value)

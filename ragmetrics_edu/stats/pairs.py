@@ -35,7 +35,7 @@ def pair_table(a: list[float], b: list[float], labels: tuple[str, str], ids: lis
     la, lb = labels
     rows, diffs = [], []
     counts = {f"{la}_better": 0, f"{lb}_better": 0, "ties": 0, "both_zero": 0}
-    for qid, x, y in zip(ids, a, b):
+    for qid, x, y in zip(ids, a, b, strict=True):
         d = x - y
         if d > 0:
             outcome = f"{la} better"
