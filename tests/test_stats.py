@@ -94,7 +94,9 @@ def test_numpy_arrays_and_pandas_series_are_accepted():
     import pandas as pd
 
     expected = stats.paired_bootstrap(A, B, n_resamples=200)
-    assert stats.paired_bootstrap(np.array(A), pd.Series(B), n_resamples=200).interval == expected.interval
+    ids = pd.Index([f"q{i}" for i in range(10)])
+    result = stats.paired_bootstrap(np.array(A), pd.Series(B), n_resamples=200, ids=ids)
+    assert result.interval == expected.interval and result.rows[0]["question"] == "q0"
     with pytest.raises(InputError):
         stats.bootstrap_ci(np.array([True, False]))
 

@@ -32,7 +32,7 @@ def _histogram(result: Any, ax: Any) -> None:
     import numpy as np
 
     data = np.asarray(result.distribution, dtype=float)
-    bins = min(60, max(5, len(np.unique(data))))
+    bins = 60 if len(data) > 5000 else min(60, max(5, len(np.unique(data))))
     ax.hist(data, bins=bins, color="#c8c8c8", edgecolor="#888888")
     estimate = result.score
     if result.p_value is not None and result.metric == "permutation test":

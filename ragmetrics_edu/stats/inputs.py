@@ -86,6 +86,8 @@ def ids(value: Any, n: int) -> list[Any]:
     """Question ids for the step table (1, 2, ... when not given)."""
     if value is None:
         return list(range(1, n + 1))
+    if hasattr(value, "tolist") and not isinstance(value, (str, bytes)):
+        value = value.tolist()  # numpy array or pandas Series/Index
     if isinstance(value, (str, bytes)) or not isinstance(value, Sequence) or len(value) != n:
         raise InputError("ids", f"one id per question ({n})", value)
     return list(value)
