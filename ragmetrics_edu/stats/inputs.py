@@ -1,0 +1,100 @@
+"""Checks of the scores and options the statistics functions take.
+
+Scores are real numbers (ints or floats, numpy numbers too) in a list, tuple, numpy array or
+pandas Series; booleans, NaN, infinities, strings and empty inputs are refused with an
+:class:`~ragmetrics_edu.InputError` naming the argument, so a learner sees at once what to fix.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from typing import Any, Sequence
+
+from ..errors import InputError
+from ..validate import positive_int, same_length
+
+
+def scores(field: str, value: Any) -> list[float]:
+    """A non-empty list of finite numbers, one score per question."""
+    if hasattr(value, "tolist") and not isinstance(value, (str, bytes)):
+        items = value.tolist()  # numpy array or pandas Series
+        items = items if isinstance(items, list) else [items]
+    elif isinstance(value, (str, bytes, dict)) or not isinstance(value, Sequence):
+        raise InputError(field, "a list of numbers (one score per question)", value)
+    else:
+        items = list(value)
+    if not items:
+        raise InputError(field, "at least one score", value)
+    out = []
+    for i, item in enumerate(items):
+        if isinstance(item, bool) or type(item).__name__ == "bool_" or not isinstance(item, numbers.Real):
+            raise InputError(f"{field}[{i}]", "a number (int or float; not a bool)", item)
+        number = float(item)
+        if not math.isfinite(number):
+            raise InputError(f"{field}[{i}]", "a finite number (drop or fill NaN first)", item)
+        out.append(number)
+    return out
+
+
+def paired(a: Any, b: Any) -> tuple[list[float], list[float]]:
+    """Two score lists of the same length: system a's and system b's score on each question."""
+    left, right = scores("a", a), scores("b", b)
+    same_length("a", left, "b", right)
+    return left, right
+
+
+def ci_level(value: Any) -> float:
+    """The confidence level: a number strictly between 0 and 1 (0.95, not 95)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not 0.0 < float(value) < 1.0:
+        raise InputError("ci", "a number strictly between 0 and 1 (e.g. 0.95)", value)
+    return float(value)
+
+
+def resamples(value: Any) -> int:
+    """How many resamples (bootstrap) or random sign flips (Monte Carlo): an integer >= 1."""
+    checked = positive_int("n_resamples", value, allow_none=False)
+    assert checked is not None
+    return checked
+
+
+def seed(value: Any) -> int | None:
+    """A seed for numpy's random generator: a non-negative integer, or None for fresh randomness."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or int(value) < 0:
+        raise InputError("seed", "a non-negative integer or None", value)
+    return int(value)
+
+
+def flag(field: str, value: Any) -> bool | None:
+    """A three-way switch: True, False or None (let the function decide); nothing truthy."""
+    if value is None or value is True or value is False:
+        return value
+    raise InputError(field, "True, False or None", value)
+
+
+def labels(value: Any) -> tuple[str, str]:
+    """The two systems' names, used in the step table and the narrative."""
+    if (isinstance(value, (tuple, list)) and len(value) == 2 and all(isinstance(v, str) and v for v in value)
+            and value[0] != value[1]):
+        return value[0], value[1]
+    raise InputError("labels", "two different non-empty names, e.g. ('bm25', 'dense')", value)
+
+
+def ids(value: Any, n: int) -> list[Any]:
+    """Question ids for the step table (1, 2, ... when not given)."""
+    if value is None:
+        return list(range(1, n + 1))
+    if hasattr(value, "tolist") and not isinstance(value, (str, bytes)):
+        value = value.tolist()  # numpy array or pandas Series/Index
+    if isinstance(value, (str, bytes)) or not isinstance(value, Sequence) or len(value) != n:
+        raise InputError("ids", f"one id per question ({n})", value)
+    return list(value)
+
+
+def positive_int_at_most(field: str, value: Any, limit: int) -> int:
+    """An integer between 0 and ``limit`` (not a bool)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not 0 <= int(value) <= limit:
+        raise InputError(field, f"an integer between 0 and {limit}", value)
+    return int(value)

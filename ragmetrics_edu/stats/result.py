@@ -1,0 +1,138 @@
+"""StatResult: an estimate, its interval and p-value, with the table and distribution behind them.
+
+It extends :class:`~ragmetrics_edu.MetricResult` (``steps``, ``value()``, ``table_text()``
+and the Markdown display come from there): ``score`` is the estimate (a mean, or a mean
+difference), ``rows`` the per-question table and ``distribution`` the resampled means or the
+null distribution, kept as a numpy array. ``summary`` describes that distribution in a few rows.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..results import MetricResult, _html_table, _markdown_table, bullets_html, display_math, fmt
+
+
+@dataclass
+class StatResult(MetricResult):
+    """The outcome of a bootstrap interval or a paired test.
+
+    ``interval`` is ``(low, high)`` at level ``ci`` for the quantity named in ``interval_of``;
+    ``p_value`` is two-sided (None for a plain interval); ``effect_size`` is named by
+    ``effect_name``; ``method`` says how the interval and p-value were computed.
+    """
+
+    method: str = ""
+    ci: float = 0.95
+    interval: tuple[float, float] | None = None
+    interval_of: str = ""
+    p_value: float | None = None
+    effect_size: float | None = None
+    effect_name: str = ""
+    distribution: Any = field(default=None, repr=False, compare=False)
+    distribution_of: str = ""
+    summary_rows: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def estimate(self) -> float:
+        """The mean (bootstrap_ci) or the mean difference a − b (paired functions)."""
+        return self.score
+
+    @property
+    def summary(self):
+        """The distribution's summary (and its first draws) as a pandas DataFrame."""
+        import pandas as pd
+
+        return pd.DataFrame(self.summary_rows, columns=["quantity", "value"])
+
+    def plot(self, ax: Any = None):
+        """A histogram of the resampled means or the null distribution (PNG in notebooks)."""
+        from .figures import plot_stat_result
+
+        return plot_stat_result(self, ax)
+
+    figure = plot
+
+    def headline(self) -> str:
+        """One sentence with the estimate, the interval, the p-value and the effect size."""
+        parts = [f"{self.metric}: {_estimate_name(self)} = {fmt(self.score)}"]
+        if self.interval is not None:
+            parts.append(f"{fmt(100 * self.ci)}% interval of the {self.interval_of} "
+                         f"[{fmt(self.interval[0])}, {fmt(self.interval[1])}]")
+        if self.p_value is not None:
+            parts.append(f"p = {fmt(self.p_value)}")
+        if self.effect_name:
+            parts.append(f"{self.effect_name} = {fmt(self.effect_size)}")
+        return "; ".join(parts) + "."
+
+    def explain(self) -> str:
+        """A Markdown narrative: the method, each step with its numbers, the result and notes."""
+        lines = [f"**{self.name}** ({self.method})", ""]
+        lines += [f"{i}. {step}" for i, step in enumerate(self.narrative, 1)]
+        if self.formula:
+            lines += ["", f"$${self.formula}$$"]
+        lines += ["", self.headline()]
+        if self.summary_rows:
+            lines += ["", f"Distribution of the {self.distribution_of}:", "",
+                      _markdown_table(("quantity", "value"), self.summary_rows)]
+        if self.notes:
+            lines += ["", "Notes:"] + [f"- {n}" for n in self.notes]
+        return "\n".join(lines)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A plain, JSON-able dict (numpy numbers become floats, NaN and infinities None)."""
+        return {
+            "test": self.metric,
+            "method": self.method,
+            "estimate": _plain(self.score),
+            "ci": self.ci,
+            "interval": None if self.interval is None else [_plain(x) for x in self.interval],
+            "interval_of": self.interval_of,
+            "p_value": _plain(self.p_value),
+            "effect_size": _plain(self.effect_size),
+            "effect_name": self.effect_name,
+            "values": {k: _plain(v) for k, v in self.values.items()},
+            "steps": [{k: _plain(v) for k, v in row.items()} for row in self.rows],
+            "summary": [{k: _plain(v) for k, v in row.items()} for row in self.summary_rows],
+            "notes": list(self.notes),
+        }
+
+    def __repr__(self) -> str:
+        return f"StatResult({self.headline()})"
+
+    def _repr_markdown_(self) -> str:
+        table = _markdown_table(self.columns, self.rows)
+        return self.explain() + ("\n\nPer question:\n\n" + table if table else "")
+
+    def _repr_html_(self) -> str:
+        parts = [f"<div class='ragmetrics-result'><p><b>{html.escape(self.name)}</b> "
+                 f"<small>({html.escape(self.method)})</small></p>",
+                 f"<p>{html.escape(self.headline())}</p>"]
+        if self.formula:
+            parts.append(f"<p>{display_math(self.formula)}</p>")
+        if self.summary_rows:
+            parts.append(f"<p>Distribution of the {html.escape(self.distribution_of)}:</p>")
+            parts.append(_html_table(("quantity", "value"), self.summary_rows))
+        if self.rows:
+            parts.append("<p>Per question:</p>" + _html_table(self.columns, self.rows))
+        parts.append(bullets_html(self.notes))
+        parts.append("</div>")
+        return "".join(parts)
+
+
+def _estimate_name(result: StatResult) -> str:
+    return "mean" if result.metric == "bootstrap CI" else "mean difference"
+
+
+def _plain(v: Any) -> Any:
+    """Python scalars for JSON: numpy floats/ints converted, NaN and ±inf as None."""
+    if v is None or isinstance(v, (bool, str)):
+        return v
+    if hasattr(v, "item"):
+        v = v.item()
+    if isinstance(v, float) and not math.isfinite(v):
+        return None
+    return v
