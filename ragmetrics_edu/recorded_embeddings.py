@@ -201,6 +201,22 @@ def _expected_sha256(sha256: str | None, out: Path, label: str) -> tuple[str | N
     return None, "none"
 
 
+def _check_weights(folder: Path, sha256: str | None, out: Path, label: str) -> tuple[str, str]:
+    """The sha256 of ``folder``'s model.safetensors, refused unless it equals the expected value."""
+    from .embeddings import weights_sha256
+
+    if not (folder / "model.safetensors").is_file():
+        raise RecordingError(f"The model folder {folder} holds no model.safetensors, so its weights cannot be "
+                             "checked; the recorder records only from checked weights.")
+    expected, source = _expected_sha256(sha256, out, label)
+    actual = weights_sha256(folder)
+    if expected is not None and actual != expected:
+        raise RecordingError(f"The weights {folder / 'model.safetensors'} have sha256 {actual}, not the expected "
+                             f"{expected} ({source}); refusing to record from a different file.")
+    return actual, (f"sha256 equal to the expected value ({source})" if expected is not None
+                    else "no expected value: the sha256 was computed and stored, not compared")
+
+
 def _source(model: str | os.PathLike[str]) -> str:
     """Where the model came from, without this machine's paths."""
     folder = Path(model).expanduser()
@@ -236,7 +252,7 @@ def record_embeddings(
     model; a different file is refused before anything is embedded.
     """
     from .embedding_texts import course_texts
-    from .embeddings import SentenceTransformerEmbedder, weights_sha256
+    from .embeddings import SentenceTransformerEmbedder
 
     target = Path(out).expanduser()
     extra = list(extra_texts)
@@ -244,16 +260,17 @@ def record_embeddings(
     if not wanted or not all(isinstance(t, str) and t for t in wanted):
         raise InputError("texts", "non-empty strings to embed", wanted[:3])
     wanted = list(dict.fromkeys(wanted))
+    folder = Path(model).expanduser() if Path(model).expanduser().is_dir() else None
+    # A local model's weights are checked before anything is loaded; a hub model's once it is found.
+    checked = _check_weights(folder, sha256, target, label or folder.name) if folder is not None else None
     embedder = SentenceTransformerEmbedder(model, device=device, batch_size=batch_size, label=label)
+    if checked is None:
+        if embedder.folder is None:
+            raise RecordingError(f"Cannot find the files of {model!r} to check its weights' sha256; pass the "
+                                 "model's folder (one holding model.safetensors) as --model.")
+        checked = _check_weights(embedder.folder, sha256, target, embedder.label)
+    actual, source = checked
     name = embedder.label
-    expected, source = _expected_sha256(sha256, target, name)
-    if embedder.folder is None or not (embedder.folder / "model.safetensors").is_file():
-        raise RecordingError(f"Cannot find model.safetensors for {model!r} to check its sha256; pass the model's "
-                             "folder (one holding model.safetensors) as --model.")
-    actual = weights_sha256(embedder.folder)
-    if expected is not None and actual != expected:
-        raise RecordingError(f"The weights {embedder.folder / 'model.safetensors'} have sha256 {actual}, not the "
-                             f"expected {expected} ({source}); refusing to record from a different file.")
     vectors = embedder.embed(wanted)
     document = {
         "format": FORMAT,
@@ -262,7 +279,7 @@ def record_embeddings(
         "dim": embedder.dim,
         "weights_file": "model.safetensors",
         "weights_sha256": actual,
-        "weights_check": f"sha256 equal to the expected value ({source})" if expected else "no expected value given",
+        "weights_check": source,
         "versions": _versions(),
         "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "how": (f"{command or COMMAND} -> SentenceTransformer(<model folder>, device={device!r}).encode(texts, "
