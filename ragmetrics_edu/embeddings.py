@@ -38,7 +38,7 @@ class Embedder(Protocol):
 
     name: str
 
-    def embed(self, texts: Sequence[str]) -> list[Vector]: ...
+    def embed(self, texts: Sequence[str]) -> Sequence[Vector]: ...
 
 
 class HashingEmbedder:
@@ -200,7 +200,7 @@ def _cached_folder(name: str) -> Path | None:
 
         repo = name if "/" in name else f"sentence-transformers/{name}"
         return Path(snapshot_download(repo, local_files_only=True))
-    except Exception:  # not cached under that name: the sha256 is then left out
+    except Exception:  # noqa: BLE001 - any failure means: not cached under that name
         return None
 
 

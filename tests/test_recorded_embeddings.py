@@ -185,7 +185,7 @@ def test_sentence_transformer_embedder_checks_its_arguments_before_loading(tmp_p
         SentenceTransformerEmbedder("./no/such/model-folder")
     with pytest.raises(InputError, match="modules.json"):
         SentenceTransformerEmbedder(str(tmp_path))  # a folder with no model in it
-    for bad in (dict(batch_size=0), dict(batch_size=True), dict(label="")):
+    for bad in ({"batch_size": 0}, {"batch_size": True}, {"label": ""}):
         with pytest.raises(InputError):
             SentenceTransformerEmbedder("all-MiniLM-L6-v2", **bad)
     with pytest.raises(InputError, match="model"):
