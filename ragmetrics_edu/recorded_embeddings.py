@@ -148,15 +148,15 @@ class RecordedEmbedder:
             raise InputError("texts", "a list of strings", texts)
         missing = [t for t in dict.fromkeys(texts) if t not in self._encoded]
         if missing:
-            shown = missing[0] if len(missing) == 1 else f"{missing[0]!r} and {len(missing) - 1} more"
             quoted = missing[0].replace("'", "'\\''")
             raise MissingEmbeddingError(
                 "texts", f"texts recorded from {self.model} in {self.recording_name} ({len(self)} texts; the "
-                "recording replays exactly these, it does not guess)", shown,
+                "recording replays exactly these texts, character for character, and guesses none)", missing,
                 hint=(f"Record them with the model installed (pip install \"ragmetrics-edu[embeddings]\"): "
                       f"{COMMAND} --model {self.model} --out my_embeddings.json --text '{quoted}' "
-                      "(one --text per text, or --texts-file FILE), then RecordedEmbedder('my_embeddings.json'); "
-                      "or use SentenceTransformerEmbedder or the offline HashingEmbedder"))
+                      "(one --text per text, or --texts-file FILE; the course's texts are recorded too), then "
+                      "RecordedEmbedder('my_embeddings.json'); or use SentenceTransformerEmbedder or the offline "
+                      f"HashingEmbedder. Missing: {len(missing)} text(s)"))
         out = []
         for t in texts:
             if t not in self._decoded:
