@@ -9,7 +9,9 @@ tuned on them do not transfer to a real model.
 
 Any object with ``name`` and ``embed(texts) -> list of vectors`` is an embedder
 (:class:`Embedder`); :class:`SentenceTransformerEmbedder` and :class:`OpenAIEmbedder`
-wrap the real ones and import their libraries only when first used.
+wrap the real ones and import their libraries only when first used (torch never at import).
+Offline, :class:`ragmetrics_edu.recorded_embeddings.RecordedEmbedder` replays the vectors
+all-MiniLM-L6-v2 gave for every text the course embeds.
 """
 
 from __future__ import annotations
