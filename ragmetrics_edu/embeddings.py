@@ -9,17 +9,21 @@ tuned on them do not transfer to a real model.
 
 Any object with ``name`` and ``embed(texts) -> list of vectors`` is an embedder
 (:class:`Embedder`); :class:`SentenceTransformerEmbedder` and :class:`OpenAIEmbedder`
-wrap the real ones and import their libraries only when first used.
+wrap the real ones and import their libraries only when first used (torch never at import).
+Offline, :class:`ragmetrics_edu.recorded_embeddings.RecordedEmbedder` replays the vectors
+all-MiniLM-L6-v2 gave for every text the course embeds.
 """
 
 from __future__ import annotations
 
 import hashlib
 import math
+import os
 import re
+from pathlib import Path
 from typing import Any, Protocol, Sequence, runtime_checkable
 
-from .errors import InputError
+from .errors import InputError, RagMetricsError
 
 Vector = Sequence[float]
 
@@ -36,7 +40,7 @@ class Embedder(Protocol):
 
     name: str
 
-    def embed(self, texts: Sequence[str]) -> list[Vector]: ...
+    def embed(self, texts: Sequence[str]) -> Sequence[Vector]: ...
 
 
 class HashingEmbedder:
@@ -72,23 +76,151 @@ class HashingEmbedder:
         return f"HashingEmbedder(dim={self.dim}, bigrams={self.bigrams})"
 
 
-class SentenceTransformerEmbedder:
-    """A sentence-transformers model (e.g. all-MiniLM-L6-v2); needs the ``embeddings`` extra."""
+class EmbedderUnavailable(RagMetricsError, OSError):
+    """A neural embedder cannot be loaded (library missing, model not on this machine, no network).
 
-    def __init__(self, model: str = "all-MiniLM-L6-v2", device: str = "cpu") -> None:
-        self.model_name = model
+    The message says how to get it; it is raised at once instead of after the hub's retries."""
+
+
+#: How a CPU-only machine installs the extra without the multi-GB CUDA build of torch.
+INSTALL_HINT = ('pip install torch --index-url https://download.pytorch.org/whl/cpu, then '
+                'pip install "ragmetrics-edu[embeddings]" (or pip install sentence-transformers)')
+
+
+class SentenceTransformerEmbedder:
+    """A sentence-transformers model such as all-MiniLM-L6-v2; needs the ``embeddings`` extra.
+
+    ``model``: a folder holding a saved model (loaded from disk, no network), or a model name
+    on the Hugging Face hub (taken from the local cache, else downloaded once). The model is
+    loaded here, so a missing library or model fails at once with :class:`EmbedderUnavailable`
+    saying how to get it (with no network this takes well under a second once the library is
+    imported, where sentence-transformers alone retries for about 75 s). ``name`` names the
+    model and its dimension, e.g. ``sentence-transformers:all-MiniLM-L6-v2 (384-d)``;
+    ``label`` replaces the model part (useful for a folder). Texts are embedded in batches of
+    ``batch_size``.
+    """
+
+    def __init__(self, model: str | os.PathLike[str] = "all-MiniLM-L6-v2", *, device: str = "cpu",
+                 batch_size: int = 32, label: str | None = None) -> None:
+        if not isinstance(model, (str, os.PathLike)) or not str(model).strip():
+            raise InputError("model", "a model name such as 'all-MiniLM-L6-v2' or a folder holding a model", model)
+        if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
+            raise InputError("batch_size", "an integer >= 1", batch_size)
+        if label is not None and (not isinstance(label, str) or not label.strip()):
+            raise InputError("label", "a non-empty name for the model, or None", label)
+        self.batch_size = batch_size
         self.device = device
-        self.name = f"sentence-transformers:{model.rsplit('/', 1)[-1]}"
-        self._model: Any = None
+        self.folder = _model_folder(model)
+        self.model_name = str(model)
+        self._model = _load_sentence_transformer(self.model_name, self.folder, device)
+        if self.folder is None:
+            self.folder = _cached_folder(self.model_name)
+        self.dim = _dimension(self._model)
+        short = label or (self.folder.name if self.folder is not None and self.model_name == str(self.folder)
+                          else self.model_name.rstrip("/").rsplit("/", 1)[-1])
+        self.label = short
+        self.name = f"sentence-transformers:{short} ({self.dim}-d)"
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
-        if self._model is None:
-            try:
-                from sentence_transformers import SentenceTransformer
-            except ImportError as exc:  # pragma: no cover - depends on the optional extra
-                raise ImportError("SentenceTransformerEmbedder needs `pip install sentence-transformers`") from exc
-            self._model = SentenceTransformer(self.model_name, device=self.device)
-        return [list(map(float, v)) for v in self._model.encode(list(texts))]
+        if isinstance(texts, str) or not all(isinstance(t, str) for t in texts):
+            raise InputError("texts", "a list of strings", texts)
+        if not texts:
+            return []
+        vectors = self._model.encode(list(texts), batch_size=self.batch_size, convert_to_numpy=True,
+                                     show_progress_bar=False)
+        return [[float(x) for x in v] for v in vectors]
+
+    def __repr__(self) -> str:
+        return f"SentenceTransformerEmbedder({self.model_name!r}, device={self.device!r}) -> {self.name}"
+
+
+def _model_folder(model: str | os.PathLike[str]) -> Path | None:
+    """The folder ``model`` names, None for a hub name; a path that does not exist is an error."""
+    text = os.fspath(model)
+    candidate = Path(text).expanduser()
+    if candidate.is_dir():
+        if not any((candidate / f).is_file() for f in ("modules.json", "config.json")):
+            raise InputError("model", "a folder holding a sentence-transformers model (modules.json, config.json)",
+                             text)
+        return candidate.resolve()
+    # A hub name is "name" or "owner/name"; anything else that looks like a path must exist.
+    looks_like_path = (isinstance(model, os.PathLike) or text.startswith((".", "/", "~")) or text.count("/") > 1
+                       or "\\" in text)
+    if looks_like_path or candidate.exists():
+        raise InputError("model", "an existing folder holding a model, or a hub name such as 'all-MiniLM-L6-v2'", text)
+    return None
+
+
+def _load_sentence_transformer(name: str, folder: Path | None, device: str) -> Any:
+    """Load the model: from the folder, else the hub's local cache, else the hub if it answers."""
+    try:
+        from sentence_transformers import SentenceTransformer
+    except ImportError as exc:
+        raise EmbedderUnavailable(f"SentenceTransformerEmbedder needs sentence-transformers and torch: "
+                                  f"{INSTALL_HINT}. Offline, RecordedEmbedder() from "
+                                  "ragmetrics_edu.recorded_embeddings replays a real model's vectors "
+                                  "for the course's texts.") from exc
+    if folder is not None:
+        return SentenceTransformer(str(folder), device=device, local_files_only=True)
+    try:
+        return SentenceTransformer(name, device=device, local_files_only=True)
+    except OSError:
+        pass  # not in the cache: download it, if the hub can be reached at all
+    reason = _hub_unreachable()
+    if reason is None:
+        return SentenceTransformer(name, device=device)
+    raise EmbedderUnavailable(
+        f"The model {name!r} is not in the Hugging Face cache on this machine and cannot be downloaded "
+        f"({reason}). Either download it once with network (python -c \"from sentence_transformers import "
+        f"SentenceTransformer; SentenceTransformer('{name}')\"), or copy a saved model folder here and pass "
+        f"its path: SentenceTransformerEmbedder('/path/to/{name.rsplit('/', 1)[-1]}'). Offline, "
+        "RecordedEmbedder() from ragmetrics_edu.recorded_embeddings replays all-MiniLM-L6-v2's vectors "
+        "for the course's texts.")
+
+
+def _hub_unreachable(timeout: float = 5.0) -> str | None:
+    """Why the Hugging Face hub cannot be reached (None when it answers), in one quick request."""
+    if os.environ.get("HF_HUB_OFFLINE", "").strip().lower() in {"1", "true", "yes", "on"}:
+        return "HF_HUB_OFFLINE is set"
+    import urllib.error
+    import urllib.request
+
+    endpoint = os.environ.get("HF_ENDPOINT", "https://huggingface.co").rstrip("/")
+    try:
+        urllib.request.urlopen(urllib.request.Request(endpoint, method="HEAD"), timeout=timeout).close()
+    except urllib.error.HTTPError:
+        return None  # the server answered, even if with an error status
+    except (urllib.error.URLError, OSError) as exc:
+        return f"{endpoint} cannot be reached: {getattr(exc, 'reason', exc)}"
+    return None
+
+
+def _cached_folder(name: str) -> Path | None:
+    """The hub cache's folder of a model loaded by name (for its weights' sha256), if found."""
+    try:
+        from huggingface_hub import snapshot_download
+
+        repo = name if "/" in name else f"sentence-transformers/{name}"
+        return Path(snapshot_download(repo, local_files_only=True))
+    except Exception:  # noqa: BLE001 - any failure means: not cached under that name
+        return None
+
+
+def _dimension(model: Any) -> int:
+    getter = getattr(model, "get_embedding_dimension", None) or model.get_sentence_embedding_dimension
+    return int(getter())
+
+
+def weights_sha256(folder: str | os.PathLike[str], filename: str = "model.safetensors") -> str:
+    """The sha256 of a model folder's weights file (read in 1 MiB chunks)."""
+    file = Path(folder) / filename
+    if not file.is_file():
+        raise InputError("folder", f"a model folder holding {filename}", str(folder))
+    digest = hashlib.sha256()
+    with file.open("rb") as handle:
+        for chunk in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
 
 
 class OpenAIEmbedder:

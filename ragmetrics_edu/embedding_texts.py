@@ -1,0 +1,180 @@
+"""Every text the course embeds, and the labelled pairs that teach calibration.
+
+:func:`course_texts` gathers, from the files the package ships, each text a notebook, a
+deck example or an exercise puts through an embedder, so a recording of a real model
+(:mod:`ragmetrics_edu.recorded_embeddings`) can be checked to cover them all. The groups:
+
+``decks``        inputs of the decks' embedding examples (``examples/catalogue.json``)
+``exercises``    the texts of notebooks 06 and 07's exercises
+``notebooks``    texts written into notebooks 06 and 07 (the course's generated questions)
+``judge``        questions a recorded judge generated (``data/recordings/*``, Ragas' answer relevancy)
+``datasets``     questions, answers and ground truths of the shipped evaluation data set
+``retrieval``    notebook 09's corpus passages and questions (``data/retrieval_corpus.json``)
+``calibration``  both sentences of every pair in ``data/calibration_pairs.json``
+
+:func:`calibration_pairs` reads the labelled pairs (unrelated, related, paraphrase) and
+:func:`calibration_cosines` scores them with any embedder.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any, Iterable
+
+from .errors import InputError
+
+#: The calibration classes, from least to most similar in meaning.
+LABELS = ("unrelated", "related", "paraphrase")
+
+#: Texts typed into the notebooks (not in any shipped file): notebook 06 compares the statement
+#: form with Ragas' embedding form on these questions, written by the course.
+NOTEBOOK_TEXTS = (
+    "In which direction does the Sun rise and in which does it set?",
+    "Where does the Sun rise and where does it set?",
+    "From what direction does the Sun rise, and where does it set?",
+    "What is at the centre of our universe?",
+    "In which direction does the Sun rise?",
+    "What does the Sun orbit, and where does it rise?",
+    "Where is France and what is its capital?",
+    "In which part of Europe is France, and what is its capital city?",
+    "What is the capital of France and where is the country located?",
+)
+#: Deck examples whose question notebook 06 embeds beside the course's generated questions.
+NOTEBOOK_EXAMPLES = ("C-ar-sun-high", "C-ar-sun-low")
+
+
+def _strings(value: Any) -> Iterable[str]:
+    """Every string inside a JSON value (lists and dicts walked in order)."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for v in value.values():
+            yield from _strings(v)
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            yield from _strings(v)
+
+
+def _deck_texts() -> list[str]:
+    from .examples import _DATA, _EMBEDDING_METRICS
+
+    catalogue = json.loads(_DATA.read_text(encoding="utf-8"))
+    out: list[str] = []
+    for entry in catalogue["examples"]:
+        embedded = entry.get("embedding_dependent") or any(
+            c["call"]["metric"] in _EMBEDDING_METRICS for c in entry.get("cases", []))
+        if embedded:
+            out += _strings(entry.get("inputs", {}))
+            for case in entry.get("cases", []):
+                out += _strings({k: v for k, v in case["call"]["kwargs"].items()
+                                 if k in ("question", "generated_questions", "answer", "ground_truth")})
+        if entry["id"] in NOTEBOOK_EXAMPLES:
+            out += [s for k, s in entry.get("inputs", {}).items() if k in ("question", "input") and isinstance(s, str)]
+    return out
+
+
+def _exercise_texts() -> list[str]:
+    from .exercises import answer_relevancy, correctness
+
+    return [answer_relevancy.FRANCE_QUESTION, *answer_relevancy.FRANCE_GENERATED,
+            correctness.GROUND_TRUTH, correctness.HIGH_ANSWER]
+
+
+def _judge_texts() -> list[str]:
+    """Questions generated in the shipped judge recordings (step ``answer_relevancy_embedding``)."""
+    from . import data
+
+    out: list[str] = []
+    for name in data.names():
+        if not name.startswith("recordings/"):
+            continue
+        document = json.loads(data.path(name).read_text(encoding="utf-8"))
+        for reply in document.get("replies", []) if isinstance(document, dict) else []:
+            if reply.get("step") != "answer_relevancy_embedding":
+                continue
+            try:
+                parsed = json.loads(reply["raw"])
+            except (ValueError, KeyError, TypeError):
+                continue  # a reply that did not validate is never used, so never embedded
+            for item in parsed.values() if isinstance(parsed, dict) else []:
+                if isinstance(item, dict) and isinstance(item.get("question"), str):
+                    out.append(item["question"])
+    return out
+
+
+def _dataset_texts() -> list[str]:
+    from . import data
+
+    out: list[str] = []
+    for line in data.path("deck_e_super_bowl.jsonl").read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            row = json.loads(line)
+            out += [row[k] for k in ("question", "answer", "ground_truth") if isinstance(row.get(k), str)]
+    return out
+
+
+def _retrieval_texts() -> list[str]:
+    from .retrieval import load_corpus
+
+    corpus = load_corpus()
+    return [p.text for p in corpus.passages] + [q.text for q in corpus.questions]
+
+
+def course_text_groups() -> dict[str, list[str]]:
+    """The texts the course embeds, by where they come from (see the module's docstring)."""
+    pairs = calibration_pairs()
+    groups = {
+        "decks": _deck_texts(),
+        "exercises": _exercise_texts(),
+        "notebooks": list(NOTEBOOK_TEXTS),
+        "judge": _judge_texts(),
+        "datasets": _dataset_texts(),
+        "retrieval": _retrieval_texts(),
+        "calibration": [t for p in pairs for t in (p["a"], p["b"])],
+    }
+    return {name: list(dict.fromkeys(texts)) for name, texts in groups.items()}
+
+
+def course_texts() -> list[str]:
+    """Every text the course embeds, each once, in the order of :func:`course_text_groups`."""
+    return list(dict.fromkeys(t for texts in course_text_groups().values() for t in texts))
+
+
+def calibration_pairs() -> list[dict[str, str]]:
+    """The labelled sentence pairs: dicts with ``label`` (one of :data:`LABELS`), ``a`` and ``b``."""
+    from . import data
+
+    document = json.loads(data.path("calibration_pairs.json").read_text(encoding="utf-8"))
+    pairs = document["pairs"]
+    for i, pair in enumerate(pairs):
+        if pair.get("label") not in LABELS or not all(isinstance(pair.get(k), str) and pair[k] for k in "ab"):
+            raise InputError(f"calibration_pairs.json pair {i}", f"a label in {LABELS} and two texts a, b", pair)
+    return [{"label": p["label"], "a": p["a"], "b": p["b"]} for p in pairs]
+
+
+def calibration_cosines(embedder: Any = None) -> list[dict[str, Any]]:
+    """The cosine of every calibration pair under ``embedder`` (None: the offline hashing one).
+
+    One row per pair: ``label``, ``a``, ``b``, ``cosine``; all texts are embedded in one batch."""
+    from .embeddings import cosine_parts, resolve
+
+    emb = resolve(embedder)
+    pairs = calibration_pairs()
+    texts = list(dict.fromkeys(t for p in pairs for t in (p["a"], p["b"])))
+    vectors = dict(zip(texts, emb.embed(texts)))
+    return [{**p, "cosine": cosine_parts(vectors[p["a"]], vectors[p["b"]])[3]} for p in pairs]
+
+
+def calibration_summary(rows: list[dict[str, Any]]) -> dict[str, dict[str, float]]:
+    """Per label: n, min, median, max and mean of the cosines in ``rows`` (from :func:`calibration_cosines`)."""
+    out: dict[str, dict[str, float]] = {}
+    for label in LABELS:
+        values = sorted(r["cosine"] for r in rows if r["label"] == label)
+        if not values:
+            continue
+        mid = len(values) // 2
+        median = values[mid] if len(values) % 2 else (values[mid - 1] + values[mid]) / 2
+        out[label] = {"n": len(values), "min": values[0], "median": median, "max": values[-1],
+                      "mean": math.fsum(values) / len(values)}
+    return out
