@@ -197,12 +197,17 @@ def ids() -> list[str]:
 
 
 def load(example_id: str) -> Example:
-    """The example with this id (an InputError names the known ids otherwise)."""
+    """The example with this id (an InputError suggests near matches otherwise)."""
+    import difflib
+
     raw = _raw()
     for entry in raw["examples"]:
         if entry["id"] == example_id:
             return _build(entry, raw["decks"])
-    raise InputError("example_id", "one of ragmetrics_edu.examples.ids()", example_id)
+    near = difflib.get_close_matches(example_id, ids(), n=3, cutoff=0.6) if isinstance(example_id, str) else []
+    hint = ("Did you mean " + " or ".join(repr(n) for n in near) + "? " if near else "")
+    raise InputError("example_id", "one of ragmetrics_edu.examples.ids()", example_id,
+                     hint=hint + "List them with `ragmetrics-edu examples` or examples.ids()")
 
 
 def all_examples() -> list[Example]:
