@@ -14,7 +14,7 @@ from typing import Any, Sequence
 
 from .errors import InputError
 from .results import MetricResult, fmt
-from .validate import YES, choice, is_list, one_verdict, positive_int, verdict_list
+from .validate import YES, choice, count, is_list, one_verdict, positive_int, verdict_list
 
 #: Largest gain accepted, so that sums of discounted gains stay finite floats.
 MAX_LINEAR_GAIN = 1e12
@@ -73,7 +73,7 @@ def recall_at_k(relevance: Sequence[Any], k: int | None = None, total_relevant: 
     if total_relevant is None:
         total_relevant = sum(flags)
         notes.append(f"total_relevant not given: taken as the {total_relevant} relevant items in the list.")
-    total_relevant = positive_int("total_relevant", total_relevant, allow_none=False, minimum=0)
+    total_relevant = count("total_relevant", total_relevant)
     if total_relevant < sum(flags):
         raise InputError("total_relevant", f"at least the {sum(flags)} relevant items in the list", total_relevant)
     rows = _cumulative(flags)
@@ -228,3 +228,7 @@ def _check_ideal_covers(ideal: list[float], grades: list[float], given: Any) -> 
     if len(ideal) < len(grades) or any(i < g for i, g in zip(ideal, grades)):
         raise InputError("ideal", "the grades of every relevant document, covering the list's own grades "
                          f"{[fmt(g) for g in grades]}", given)
+
+
+__all__ = ["average_precision", "mean_reciprocal_rank", "ndcg_at_k", "precision_at_k", "recall_at_k",
+           "reciprocal_rank"]

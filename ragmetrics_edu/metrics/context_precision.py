@@ -22,7 +22,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from ..errors import InputError
 from ..results import MetricResult, fmt
-from ..validate import YES, choice, flag, is_list, optional_texts, positive_int, probability, verdict_list
+from ..validate import YES, choice, count, flag, is_list, optional_texts, probability, verdict_list
 
 VARIANTS = ("deepeval", "ragas", "average_precision")
 RAGAS_EPSILON = 1e-10
@@ -77,7 +77,7 @@ def context_precision(
             total_relevant = relevant
             notes.append("total_relevant not given: assumed every relevant document was retrieved, "
                          f"so R_total = {relevant} and the score equals the DeepEval variant.")
-        total_relevant = positive_int("total_relevant", total_relevant, minimum=0)
+        total_relevant = count("total_relevant", total_relevant)
         if total_relevant < relevant:
             raise InputError("total_relevant", f"at least the {relevant} relevant nodes retrieved", total_relevant)
         denominator = float(total_relevant)
