@@ -83,3 +83,21 @@ def test_ndcg_uncut_ideal_is_cut_at_the_list_length():
     assert result.score == 1.0
     # trec_eval's uncut ndcg: 1 / (1 + 1/log2(3)) = 0.613
     assert any("0.613" in n for n in result.notes)
+
+
+def test_readme_edge_case_table_states_the_library_values():
+    from pathlib import Path
+
+    readme = Path(__file__).resolve().parents[1] / "README.md"
+    section = readme.read_text(encoding="utf-8").split("### Edge cases", 1)[1].split("\n### ", 1)[0]
+    legacy = metrics.context_entity_recall(["A", "A", "B"], ["A"], variant="ragas_legacy").score
+    collections = metrics.context_entity_recall(["A", "A", "B"], ["A"]).score
+    assert f"`ragas_legacy` {legacy:.3f}" in section and f"`ragas` {collections:.1f}" in section
+    ac = metrics.answer_correctness([], ["x"], [], similarity=0.9)
+    ac_coll = metrics.answer_correctness([], ["x"], [], similarity=0.9, variant="ragas_collections")
+    assert f"`ragas` {ac.score:.3f}" in section and f"`ragas_collections` {ac_coll.score:.3f}" in section
+    assert f"= {metrics.ndcg_at_k([1], ideal=[1, 1]).score:.1f}" in section
+    trec_uncut = 1 / (1 + 1 / math.log2(3))
+    assert f"{trec_uncut:.3f}" in section
+    for api in ("DeepEval", "Ragas legacy", "Ragas collections", "trec_eval", "ranx"):
+        assert api in section
