@@ -77,19 +77,24 @@ def test_similarity_checked_even_with_zero_weight_but_none_is_fine():
 
 
 def test_semantic_similarity_is_clamped_and_says_so():
+    u = [0.9014274576114836, 0.030589983033553536, 0.0254458609934608]
+
     class Parallel:
+        """Two parallel vectors whose float cosine rounds to 1.0000000000000002."""
+
         name = "parallel"
 
         def embed(self, texts):
-            # two vectors whose float cosine rounds above 1
-            return [[0.1, 0.2, 0.3], [0.1 * 3, 0.2 * 3, 0.3 * 3]]
+            return [u, [3 * x for x in u]][: len(texts)]
 
-    raw = sum(a * b for a, b in zip([0.1, 0.2, 0.3], [0.3, 0.6, 0.9]))
-    raw /= math.sqrt(0.01 + 0.04 + 0.09) * math.sqrt(0.09 + 0.36 + 0.81)
+    from ragmetrics_edu.embeddings import cosine_parts
+
+    assert cosine_parts(u, [3 * x for x in u])[3] > 1.0  # the overshoot is real
     result = metrics.semantic_similarity("a", "b", Parallel())
-    assert -1.0 <= result.score <= 1.0
-    if raw > 1.0:
-        assert any("clamp" in n.lower() for n in result.notes)
+    assert result.score == 1.0 and result.values["cosine"] == 1.0
+    assert any("clamped" in n for n in result.notes)
+    correctness = metrics.answer_correctness(["a"], [], [], answer="a", ground_truth="b", embedder=Parallel())
+    assert correctness.score <= 1.0
 
 
 def test_clamp_note_for_a_known_overshoot():
