@@ -5,6 +5,7 @@
     ragmetrics-edu score METRIC ...    a quick calculation from verdicts on the command line
     ragmetrics-edu judge-server ...    start a local OpenAI-compatible judge (optional extra)
     ragmetrics-edu record-judge ...    put the decks' examples to a judge and save a recording
+    ragmetrics-edu --version           the installed version
 
 Exit status 0 on success, 2 with a one-line message on bad input.
 """
@@ -27,6 +28,7 @@ EPILOG = """examples of score:
   ragmetrics-edu score context_precision no yes yes no no
   ragmetrics-edu score context_precision yes no --variant ragas
   ragmetrics-edu score average_precision 1 0 1 --total-relevant 4
+  ragmetrics-edu score ndcg_at_k 3 0 1 --k 2 --gain exponential      (graded gains)
   ragmetrics-edu score faithfulness yes idk no --variant ragas
   ragmetrics-edu score contextual_relevancy no no yes,yes,yes      (one comma list per node)
   ragmetrics-edu score context_entity_recall --reference "Taj Mahal;Agra;1631" --context "Agra;India"
@@ -63,6 +65,7 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("verdicts", nargs="*", help="yes/no/idk, y/n, true/false or 1/0, in order (gains for ndcg_at_k)")
     score.add_argument("--variant", help="deepeval | ragas | average_precision (where the metric has variants)")
     score.add_argument("--k", type=int, help="cut-off for precision_at_k, recall_at_k, ndcg_at_k")
+    score.add_argument("--gain", default="linear", help="ndcg_at_k: linear (trec_eval) or exponential (2^rel - 1)")
     score.add_argument("--total-relevant", type=int, help="relevant documents in the corpus (AP, recall@k)")
     score.add_argument("--threshold", type=float, help="report success = score >= threshold")
     score.add_argument("--reference", help="reference entities, separated by ';'")
@@ -168,8 +171,10 @@ def _score(args: argparse.Namespace) -> Any:
     if m == "context_precision":
         extra = {"total_relevant": args.total_relevant} if args.total_relevant is not None else {}
         return metrics.context_precision(v, args.variant or "deepeval", **extra, **common)
-    if m in ("precision_at_k", "ndcg_at_k"):
-        return getattr(metrics, m)(_gains(args.verdicts) if m == "ndcg_at_k" else v, k=args.k)
+    if m == "ndcg_at_k":
+        return metrics.ndcg_at_k(_gains(args.verdicts), k=args.k, gain=args.gain)
+    if m == "precision_at_k":
+        return metrics.precision_at_k(v, k=args.k)
     if m == "recall_at_k":
         return metrics.recall_at_k(v, k=args.k, total_relevant=args.total_relevant)
     if m == "average_precision":

@@ -200,8 +200,10 @@ def ndcg_at_k(relevance: Sequence[Any], k: int | None = None, ideal: Sequence[An
                      "ndcg_at_k": dcg / idcg if idcg else 0.0})
     score = dcg / idcg if idcg else 0.0
     notes = [] if idcg else ["No relevant item: nDCG is defined as 0."]
-    notes.append("Linear gain: each grade is its own gain, as trec_eval." if gain == "linear" else
-                 "Exponential gain: 2^rel - 1 per grade, as ranx's ndcg_burges; trec_eval uses the grade itself.")
+    if any(g not in (0.0, 1.0) for g in grades + ideal_grades):  # for 0/1 grades both gains agree
+        notes.append("Linear gain: each grade is its own gain, as trec_eval; gain='exponential' gives 2^rel - 1."
+                     if gain == "linear" else
+                     "Exponential gain: 2^rel - 1 per grade, as ranx's ndcg_burges; trec_eval uses the grade itself.")
     uncut = [to_gain(g) for g in ideal_grades]
     if uncut_k and len(uncut) > k:
         full_idcg = math.fsum(g / math.log2(i + 2) for i, g in enumerate(uncut))

@@ -60,3 +60,12 @@ def test_unknown_example_suggests(capsys):
 def test_version_subprocess():
     out = subprocess.run([sys.executable, "-m", "ragmetrics_edu.cli", "--version"], capture_output=True, text=True)
     assert out.returncode == 0 and ragmetrics_edu.__version__ in out.stdout
+
+
+def test_ndcg_gain_option(capsys):
+    assert main(["score", "ndcg_at_k", "3", "0", "1", "--gain", "exponential"]) == 0
+    import math
+
+    assert f"score: {round((7 + 0.5) / (7 + 1 / math.log2(3)), 4)}" in capsys.readouterr().out
+    assert main(["score", "ndcg_at_k", "1", "--gain", "cubic"]) == 2
+    assert "gain" in capsys.readouterr().err

@@ -176,7 +176,7 @@ cli_words = st.lists(
     st.one_of(st.sampled_from(["yes", "no", "1", "0", "idk", "borderline", "true", "1e308", "-1", "nan", "inf",
                                "--k", "--total-relevant", "--threshold", "--variant", "ragas", "--tp", "--fp",
                                "--fn", "--similarity", "--reference", "--context", "--normalize", "--answer",
-                               "--ground-truth", "--deck", "Z", "A", "x,y", "1,0", "", "--case", "--version"]),
+                               "--ground-truth", "--gain", "exponential", "--deck", "Z", "A", "x,y", "1,0", "", "--case", "--version"]),
               st.text(max_size=5)),
     max_size=8,
 )
