@@ -43,7 +43,8 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _fail(message: str) -> int:
-    print(f"error: {message}", file=sys.stderr)
+    one_line = message.replace("\r", "\\r").replace("\n", "\\n")  # an argument may hold a newline
+    print(f"error: {one_line}", file=sys.stderr)
     return 2
 
 

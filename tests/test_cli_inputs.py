@@ -69,3 +69,8 @@ def test_ndcg_gain_option(capsys):
     assert f"score: {round((7 + 0.5) / (7 + 1 / math.log2(3)), 4)}" in capsys.readouterr().out
     assert main(["score", "ndcg_at_k", "1", "--gain", "cubic"]) == 2
     assert "gain" in capsys.readouterr().err
+
+
+def test_error_stays_one_line_when_an_argument_holds_a_newline(capsys):
+    assert main(["examples", "\n0"]) == 2
+    assert capsys.readouterr().err.strip().count("\n") == 0
