@@ -5,6 +5,7 @@
     ragmetrics-edu score METRIC ...    a quick calculation from verdicts on the command line
     ragmetrics-edu judge-server ...    start a local OpenAI-compatible judge (optional extra)
     ragmetrics-edu record-judge ...    put the decks' examples to a judge and save a recording
+    ragmetrics-edu --version           the installed version
 
 Exit status 0 on success, 2 with a one-line message on bad input.
 """
@@ -27,6 +28,7 @@ EPILOG = """examples of score:
   ragmetrics-edu score context_precision no yes yes no no
   ragmetrics-edu score context_precision yes no --variant ragas
   ragmetrics-edu score average_precision 1 0 1 --total-relevant 4
+  ragmetrics-edu score ndcg_at_k 3 0 1 --k 2 --gain exponential      (graded gains)
   ragmetrics-edu score faithfulness yes idk no --variant ragas
   ragmetrics-edu score contextual_relevancy no no yes,yes,yes      (one comma list per node)
   ragmetrics-edu score context_entity_recall --reference "Taj Mahal;Agra;1631" --context "Agra;India"
@@ -41,12 +43,16 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _fail(message: str) -> int:
-    print(f"error: {message}", file=sys.stderr)
+    one_line = message.replace("\r", "\\r").replace("\n", "\\n")  # an argument may hold a newline
+    print(f"error: {one_line}", file=sys.stderr)
     return 2
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from . import __version__
+
     parser = _Parser(prog="ragmetrics-edu", description="RAG evaluation metrics, step by step.")
+    parser.add_argument("--version", action="version", version=f"ragmetrics-edu {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     ex = sub.add_parser("examples", help="stated vs computed for every worked example")
     ex.add_argument("--deck", help="only this deck (A-E)")
@@ -57,9 +63,10 @@ def build_parser() -> argparse.ArgumentParser:
     score = sub.add_parser("score", help="score verdicts given on the command line",
                            epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     score.add_argument("metric", choices=SCORE_METRICS, metavar="METRIC", help=", ".join(SCORE_METRICS))
-    score.add_argument("verdicts", nargs="*", help="yes/no/idk or 1/0, in order")
+    score.add_argument("verdicts", nargs="*", help="yes/no/idk, y/n, true/false or 1/0, in order (gains for ndcg_at_k)")
     score.add_argument("--variant", help="deepeval | ragas | average_precision (where the metric has variants)")
     score.add_argument("--k", type=int, help="cut-off for precision_at_k, recall_at_k, ndcg_at_k")
+    score.add_argument("--gain", default="linear", help="ndcg_at_k: linear (trec_eval) or exponential (2^rel - 1)")
     score.add_argument("--total-relevant", type=int, help="relevant documents in the corpus (AP, recall@k)")
     score.add_argument("--threshold", type=float, help="report success = score >= threshold")
     score.add_argument("--reference", help="reference entities, separated by ';'")
@@ -141,16 +148,34 @@ def _record_judge(args: argparse.Namespace) -> int:
     return 0
 
 
+#: How verdicts typed on a command line (always strings) are read; other words go to the
+#: library as typed, so an unknown one is reported with its position (verdicts[i]).
+_TYPED = {"1": "yes", "1.0": "yes", "true": "yes", "t": "yes", "0": "no", "0.0": "no", "false": "no", "f": "no"}
+
+
+def _typed(values: Sequence[str]) -> list[str]:
+    return [_TYPED.get(x.strip().lower(), x) for x in values]
+
+
 def _score(args: argparse.Namespace) -> Any:
     from . import metrics
 
-    m, v = args.metric, args.verdicts
+    m = args.metric
+    for name in ("tp", "fp", "fn"):
+        if getattr(args, name) < 0:
+            raise InputError(f"--{name}", "a number of statements, 0 or more", getattr(args, name))
+    if m not in ("context_entity_recall", "answer_correctness", "semantic_similarity") and not args.verdicts:
+        raise InputError("verdicts", f"at least one verdict after the metric, e.g. `ragmetrics-edu score {m} yes no`",
+                         [])
+    v = _typed(args.verdicts)
     common = {"threshold": args.threshold} if args.threshold is not None else {}
     if m == "context_precision":
         extra = {"total_relevant": args.total_relevant} if args.total_relevant is not None else {}
         return metrics.context_precision(v, args.variant or "deepeval", **extra, **common)
-    if m in ("precision_at_k", "ndcg_at_k"):
-        return getattr(metrics, m)(_gains(v) if m == "ndcg_at_k" else v, k=args.k)
+    if m == "ndcg_at_k":
+        return metrics.ndcg_at_k(_gains(args.verdicts), k=args.k, gain=args.gain)
+    if m == "precision_at_k":
+        return metrics.precision_at_k(v, k=args.k)
     if m == "recall_at_k":
         return metrics.recall_at_k(v, k=args.k, total_relevant=args.total_relevant)
     if m == "average_precision":
@@ -164,7 +189,7 @@ def _score(args: argparse.Namespace) -> Any:
         variant = {"variant": args.variant} if args.variant else {}
         return getattr(metrics, m)(labels, v, **variant, **common)
     if m == "contextual_relevancy":
-        groups = [[x for x in g.split(",") if x] for g in v]
+        groups = [_typed([x for x in g.split(",") if x]) for g in args.verdicts]
         names = [[f"node {n} statement {i}" for i in range(1, len(g) + 1)] for n, g in enumerate(groups, 1)]
         return metrics.contextual_relevancy(names, groups, **common)
     if m == "context_entity_recall":
@@ -181,12 +206,15 @@ def _score(args: argparse.Namespace) -> Any:
 
 
 def _gains(values: Sequence[str]) -> list[Any]:
+    """Graded gains as numbers (ints where whole); words such as yes/no/true/false pass through."""
     out: list[Any] = []
     for x in values:
         try:
-            out.append(float(x))
+            number = float(x)
         except ValueError:
-            out.append(x)
+            out.append(_TYPED.get(x.strip().lower(), x))
+            continue
+        out.append(int(number) if number.is_integer() and abs(number) < 2**53 else number)
     return out
 
 
@@ -212,9 +240,11 @@ def _print_result(result: Any, title: str = "") -> None:
 def _examples(args: argparse.Namespace) -> int:
     from . import examples
 
+    if args.deck and args.deck.strip().upper() not in examples.decks():
+        raise InputError("--deck", "one of " + ", ".join(sorted(examples.decks())), args.deck)
     rows = examples.catalog_rows()
     if args.deck:
-        rows = [r for r in rows if r["deck"] == args.deck.upper()]
+        rows = [r for r in rows if r["deck"] == args.deck.strip().upper()]
     if args.failing:
         rows = [r for r in rows if r["matches"] is False]
     mark = {True: "yes", False: "NO", None: "-"}

@@ -32,7 +32,10 @@ class InputError(RagMetricsError, ValueError):
 
 def _show(value: Any, limit: int = 60) -> str:
     """A short, readable rendering of a bad value for an error message."""
-    text = repr(value)
+    try:
+        text = repr(value)
+    except Exception:  # a broken __repr__ must not hide the InputError it is part of
+        text = f"<unprintable {type(value).__name__}>"
     if len(text) > limit:
         text = text[: limit - 3] + "..."
     return f"{text} ({type(value).__name__})"

@@ -3,6 +3,8 @@
 Each returns a :class:`MetricResult` whose step table has one row per rank k, so a
 notebook can print them side by side with context precision's per-k terms.
 Relevance is 0/1 (yes/no, bools) except for nDCG, which also takes graded gains.
+The cut-off and empty-list conventions follow trec_eval (``trec_eval/m_P.c``, ``m_recall.c``,
+``m_map.c``, ``m_recip_rank.c``, ``m_ndcg_cut.c``), except where a docstring says otherwise.
 """
 
 from __future__ import annotations
@@ -12,11 +14,16 @@ from typing import Any, Sequence
 
 from .errors import InputError
 from .results import MetricResult, fmt
-from .validate import YES, one_verdict, positive_int, verdict_list
+from .validate import YES, choice, count, is_list, one_verdict, positive_int, verdict_list
+
+#: Largest gain accepted, so that sums of discounted gains stay finite floats.
+MAX_LINEAR_GAIN = 1e12
+MAX_EXPONENTIAL_GAIN = 100.0
+GAINS = ("linear", "exponential")
 
 
-def _flags(relevance: Sequence[Any]) -> list[int]:
-    return [1 if v == YES else 0 for v in verdict_list("relevance", relevance)]
+def _flags(relevance: Sequence[Any], field: str = "relevance") -> list[int]:
+    return [1 if v == YES else 0 for v in verdict_list(field, relevance)]
 
 
 def _cutoff(k: Any, n: int) -> int:
@@ -66,7 +73,7 @@ def recall_at_k(relevance: Sequence[Any], k: int | None = None, total_relevant: 
     if total_relevant is None:
         total_relevant = sum(flags)
         notes.append(f"total_relevant not given: taken as the {total_relevant} relevant items in the list.")
-    total_relevant = positive_int("total_relevant", total_relevant, allow_none=False, minimum=0)
+    total_relevant = count("total_relevant", total_relevant)
     if total_relevant < sum(flags):
         raise InputError("total_relevant", f"at least the {sum(flags)} relevant items in the list", total_relevant)
     rows = _cumulative(flags)
@@ -91,14 +98,17 @@ def average_precision(relevance: Sequence[Any], total_relevant: int | None = Non
     """Classic average precision: the per-k terms of context precision over ``total_relevant``."""
     from .metrics.context_precision import context_precision
 
-    result = context_precision(relevance, "average_precision", total_relevant=total_relevant)
+    result = context_precision(_flags(relevance), "average_precision", total_relevant=total_relevant)
     result.metric, result.variant = "average_precision", None
     return result
 
 
 def reciprocal_rank(relevance: Sequence[Any]) -> MetricResult:
     """1 / rank of the first relevant item; 0 when none is relevant."""
-    flags = _flags(relevance)
+    return _reciprocal_rank(_flags(relevance))
+
+
+def _reciprocal_rank(flags: list[int]) -> MetricResult:
     rows = _cumulative(flags)
     first = next((r["k"] for r in rows if r["relevant"]), None)
     for row in rows:
@@ -118,11 +128,11 @@ def reciprocal_rank(relevance: Sequence[Any]) -> MetricResult:
 
 def mean_reciprocal_rank(queries: Sequence[Sequence[Any]]) -> MetricResult:
     """Mean of the reciprocal ranks over several queries (one row per query)."""
-    if isinstance(queries, (str, bytes)) or not isinstance(queries, Sequence):
+    if not is_list(queries):
         raise InputError("queries", "a list of relevance lists, one per query", queries)
     rows = []
     for q, rel in enumerate(queries, 1):
-        rr = reciprocal_rank(rel)
+        rr = _reciprocal_rank(_flags(rel, f"queries[{q - 1}]"))
         rows.append({"query": q, "first_relevant_rank": rr.values["first_relevant_rank"], "reciprocal_rank": rr.score})
     score = math.fsum(r["reciprocal_rank"] for r in rows) / len(rows) if rows else 0.0
     terms = " + ".join(fmt(r["reciprocal_rank"]) for r in rows) or "0"
@@ -136,26 +146,48 @@ def mean_reciprocal_rank(queries: Sequence[Sequence[Any]]) -> MetricResult:
     )
 
 
-def _gains(relevance: Sequence[Any], field: str = "relevance") -> list[float]:
-    if isinstance(relevance, (str, bytes)) or not isinstance(relevance, Sequence):
-        raise InputError("relevance", "a list of gains (0/1, yes/no, or non-negative numbers)", relevance)
+def _gains(relevance: Any, field: str, gain: str) -> list[float]:
+    """Graded gains as floats: non-negative numbers, or yes/no verdicts read as 1/0."""
+    if not is_list(relevance):
+        raise InputError(field, "a list of gains (0/1, yes/no, or non-negative numbers)", relevance)
+    top = MAX_LINEAR_GAIN if gain == "linear" else MAX_EXPONENTIAL_GAIN
     gains = []
     for i, v in enumerate(relevance):
-        if isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and v >= 0:
+        if isinstance(v, (int, float)) and not isinstance(v, bool) and v not in (0, 1):
+            try:
+                ok = math.isfinite(v) and 0 <= v <= top
+            except OverflowError:
+                ok = False
+            if not ok:
+                raise InputError(f"{field}[{i}]", f"a gain from 0 to {top:g} ({gain} gain), or yes/no", v)
             gains.append(float(v))
         else:
-            gains.append(1.0 if one_verdict(f"relevance[{i}]", v) == YES else 0.0)
+            gains.append(1.0 if one_verdict(f"{field}[{i}]", v) == YES else 0.0)
     return gains
 
 
-def ndcg_at_k(relevance: Sequence[Any], k: int | None = None, ideal: Sequence[Any] | None = None) -> MetricResult:
-    """Normalised discounted cumulative gain with gain / log2(k + 1).
+def ndcg_at_k(relevance: Sequence[Any], k: int | None = None, ideal: Sequence[Any] | None = None,
+              *, gain: str = "linear") -> MetricResult:
+    """Normalised discounted cumulative gain: sum of gain_i / log2(i + 1), over the ideal's.
 
-    The ideal ranking sorts the list's own gains (or ``ideal``, the gains of every
-    relevant document in the corpus). No gain at all gives 0."""
-    gains = _gains(relevance)
-    k = _cutoff(k, len(gains))
-    ideal_gains = sorted(_gains(ideal) if ideal is not None else gains, reverse=True)
+    ``gain="linear"`` uses the relevance grade itself, as trec_eval does (``m_ndcg_cut.c``);
+    ``gain="exponential"`` uses 2^rel - 1, as ranx's ``ndcg_burges`` (``ranx/metrics/ndcg.py``).
+    ``k=None`` means k = the list's length, and the ideal is cut there too: trec_eval's uncut
+    ``ndcg`` (``m_ndcg.c``) sums the whole ideal instead, so ``ndcg_at_k([1], ideal=[1, 1])`` is
+    1.0 here and 0.613 there. The ideal ranking sorts the list's own gains, or ``ideal`` (the
+    grades of every relevant document in the corpus), which must cover the list's gains.
+    No gain at all gives 0. Grades are at most 1e12 (linear) or 100 (exponential) so that the
+    sums stay finite."""
+    gain = choice("gain", gain, GAINS)
+    grades = _gains(relevance, "relevance", gain)
+    uncut_k = k is None
+    k = _cutoff(k, len(grades))
+    ideal_grades = sorted(_gains(ideal, "ideal", gain) if ideal is not None else grades, reverse=True)
+    if ideal is not None:
+        _check_ideal_covers(ideal_grades, sorted((g for g in grades if g > 0), reverse=True), ideal)
+    to_gain = (lambda r: r) if gain == "linear" else (lambda r: 2.0 ** r - 1.0)
+    gains = [to_gain(g) for g in grades]
+    ideal_gains = [to_gain(g) for g in ideal_grades]
     rows, dcg, idcg = [], 0.0, 0.0
     for pos in range(1, max(len(gains), min(k, len(ideal_gains))) + 1):
         g = gains[pos - 1] if pos <= len(gains) else 0.0
@@ -168,13 +200,37 @@ def ndcg_at_k(relevance: Sequence[Any], k: int | None = None, ideal: Sequence[An
                      "ndcg_at_k": dcg / idcg if idcg else 0.0})
     score = dcg / idcg if idcg else 0.0
     notes = [] if idcg else ["No relevant item: nDCG is defined as 0."]
+    if any(g not in (0.0, 1.0) for g in grades + ideal_grades):  # for 0/1 grades both gains agree
+        notes.append("Linear gain: each grade is its own gain, as trec_eval; gain='exponential' gives 2^rel - 1."
+                     if gain == "linear" else
+                     "Exponential gain: 2^rel - 1 per grade, as ranx's ndcg_burges; trec_eval uses the grade itself.")
+    uncut = [to_gain(g) for g in ideal_grades]
+    if uncut_k and len(uncut) > k:
+        full_idcg = math.fsum(g / math.log2(i + 2) for i, g in enumerate(uncut))
+        trec = dcg / full_idcg if full_idcg else 0.0
+        notes.append(f"The ideal has {len(uncut)} entries but is cut at k = {k}"
+                     + " (the list's length, as k is not given)"
+                     + f"; trec_eval's uncut ndcg sums the whole ideal and gives {fmt(trec, 3)}.")
+    g_tex = "g_i" if gain == "linear" else "(2^{r_i} - 1)"
     return MetricResult(
-        metric="ndcg_at_k", variant=f"k={k}", score=score,
+        metric="ndcg_at_k", variant=f"k={k}" + ("" if gain == "linear" else ", exponential gain"), score=score,
         columns=("k", "gain", "discount", "dcg", "ideal_gain", "idcg", "ndcg_at_k"), rows=rows,
         values={"k": k, "dcg": dcg, "idcg": idcg},
         formula=rf"nDCG@{k} = \frac{{{fmt(dcg)}}}{{{fmt(idcg)}}} = {fmt(score)}",
-        formula_general=r"nDCG@k = \frac{\sum_{i\le k} g_i/\log_2(i+1)}{\sum_{i\le k} g^*_i/\log_2(i+1)}",
+        formula_general=(r"nDCG@k = \frac{\sum_{i\le k} " + g_tex + r"/\log_2(i+1)}{\sum_{i\le k} "
+                         + g_tex.replace("i", "i^*") + r"/\log_2(i+1)}"),
         narrative=["Discount each gain by log2(rank + 1) and add them up (DCG).",
                    "Do the same for the ideal order (IDCG) and divide."],
-        notes=notes, inputs={"relevance": gains},
+        notes=notes, inputs={"relevance": grades, "gain": gain},
     )
+
+
+def _check_ideal_covers(ideal: list[float], grades: list[float], given: Any) -> None:
+    """The ideal must hold, rank by rank, at least the list's own grades (else nDCG exceeds 1)."""
+    if len(ideal) < len(grades) or any(i < g for i, g in zip(ideal, grades)):
+        raise InputError("ideal", "the grades of every relevant document, covering the list's own grades "
+                         f"{[fmt(g) for g in grades]}", given)
+
+
+__all__ = ["average_precision", "mean_reciprocal_rank", "ndcg_at_k", "precision_at_k", "recall_at_k",
+           "reciprocal_rank"]

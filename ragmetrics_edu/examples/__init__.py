@@ -1,8 +1,9 @@
 """The worked examples of the source decks, as data, with their stated numbers.
 
-``catalogue.json`` beside this file holds every example of ``shared/WORKED_EXAMPLES.md``:
-the deck it comes from, its inputs, the deck's verdicts, every number the deck prints
-(with the precision it prints it at) and a note on any slip. :func:`load` gives an
+``catalogue.json`` beside this file holds every worked example of the five source decks
+(its ``decks`` entry names each deck's title, author and file): the deck it comes from,
+its inputs, the deck's verdicts, every number the deck prints (with the precision it
+prints it at) and a note on any slip. :func:`load` gives an
 :class:`Example` that recomputes itself with :mod:`ragmetrics_edu.metrics`, and
 :func:`catalog` puts stated beside computed for all of them.
 """
@@ -192,17 +193,22 @@ def _build(entry: dict[str, Any], decks: dict[str, Any]) -> Example:
 
 
 def ids() -> list[str]:
-    """Every example id, in the order of WORKED_EXAMPLES.md."""
+    """Every example id, in catalogue order (deck by deck, as the decks present them)."""
     return [e["id"] for e in _raw()["examples"]]
 
 
 def load(example_id: str) -> Example:
-    """The example with this id (an InputError names the known ids otherwise)."""
+    """The example with this id (an InputError suggests near matches otherwise)."""
+    import difflib
+
     raw = _raw()
     for entry in raw["examples"]:
         if entry["id"] == example_id:
             return _build(entry, raw["decks"])
-    raise InputError("example_id", "one of ragmetrics_edu.examples.ids()", example_id)
+    near = difflib.get_close_matches(example_id, ids(), n=3, cutoff=0.6) if isinstance(example_id, str) else []
+    hint = ("Did you mean " + " or ".join(repr(n) for n in near) + "? " if near else "")
+    raise InputError("example_id", "one of ragmetrics_edu.examples.ids()", example_id,
+                     hint=hint + "List them with `ragmetrics-edu examples` or examples.ids()")
 
 
 def all_examples() -> list[Example]:

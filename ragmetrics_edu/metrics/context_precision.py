@@ -4,22 +4,25 @@ For a ranked list of retrieved nodes with relevance r_k (1 relevant, 0 not):
 
     score = (1 / D) * sum_k (relevant in the first k / k) * r_k
 
-The three variants differ only in the denominator D (see ``../shared/PEERS.md``):
+The three variants differ only in the denominator D:
 
-- ``deepeval``: D = number of relevant nodes in the list; no relevant node gives 0.
+- ``deepeval``: D = number of relevant nodes in the list; no relevant node gives 0
+  (``deepeval/metrics/contextual_precision/contextual_precision.py``,
+  ``ContextualPrecisionMetric._calculate_score``).
 - ``ragas``: D = number of relevant nodes + 1e-10, so a perfect ranking scores
-  0.99999999995, not 1 (Ragas ``_context_precision.py``, ``_calculate_average_precision``).
+  0.99999999995, not 1 (``ragas/metrics/_context_precision.py`` and
+  ``ragas/metrics/collections/context_precision/metric.py``, ``_calculate_average_precision``).
 - ``average_precision``: D = ``total_relevant``, every relevant document in the corpus,
   as in classic information retrieval; relevant documents never retrieved pull it down.
 """
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 from ..errors import InputError
 from ..results import MetricResult, fmt
-from ..validate import YES, choice, optional_texts, positive_int, probability, verdict_list
+from ..validate import YES, choice, count, flag, is_list, optional_texts, probability, verdict_list
 
 VARIANTS = ("deepeval", "ragas", "average_precision")
 RAGAS_EPSILON = 1e-10
@@ -74,7 +77,7 @@ def context_precision(
             total_relevant = relevant
             notes.append("total_relevant not given: assumed every relevant document was retrieved, "
                          f"so R_total = {relevant} and the score equals the DeepEval variant.")
-        total_relevant = positive_int("total_relevant", total_relevant, minimum=0)
+        total_relevant = count("total_relevant", total_relevant)
         if total_relevant < relevant:
             raise InputError("total_relevant", f"at least the {relevant} relevant nodes retrieved", total_relevant)
         denominator = float(total_relevant)
@@ -85,7 +88,9 @@ def context_precision(
 
     if not flags:
         score = 0.0
-        notes.append("No nodes were retrieved: the score is defined as 0 (DeepEval and Ragas agree).")
+        notes.append("No nodes were retrieved: the score is defined as 0. DeepEval returns 0 and legacy "
+                     "ragas.metrics gives 0 / 1e-10 = 0; ragas.metrics.collections raises instead "
+                     "(ContextPrecision.ascore: 'retrieved_contexts cannot be empty').")
     elif denominator == 0 or relevant == 0:
         score = 0.0
         notes.append("No retrieved node is relevant: "
@@ -132,13 +137,18 @@ def context_precision_batch(
     Gives exactly the same numbers as :func:`context_precision` (the tests check this).
     """
     variant = choice("variant", variant, ("deepeval", "ragas"))
+    results = flag("results", results)
+    if cases is None or isinstance(cases, (str, bytes, bytearray, Mapping)) or not isinstance(cases, Iterable):
+        raise InputError("cases", "a list of verdict lists, one per ranking", cases)
     if results:
-        return [context_precision(case, variant) for case in cases]
+        return [context_precision(verdict_list(f"cases[{i}]", case), variant) for i, case in enumerate(cases)]
     eps = RAGAS_EPSILON if variant == "ragas" else 0.0
     scores: list[float] = []
     append = scores.append
     for index, case in enumerate(cases):
         try:
+            if not is_list(case):
+                raise TypeError
             flags = [_FAST[v] for v in case]
         except (KeyError, TypeError):
             flags = [1 if v == YES else 0 for v in verdict_list(f"cases[{index}]", case)]

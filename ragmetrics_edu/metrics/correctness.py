@@ -7,7 +7,17 @@ FP (in the answer, not supported) and FN (in the ground truth, missing from the 
     F_beta = (1 + b^2) TP / ((1 + b^2) TP + b^2 FN + FP)      (F1 = TP / (TP + (FP + FN)/2))
     score  = (w_f * F_beta + w_s * similarity) / (w_f + w_s),  default weights (0.75, 0.25)
 
-Both lists empty gives F = 1 (nothing to get wrong), as Ragas 0.4 does (PEERS.md).
+No statements at all gives F = 1 (nothing to get wrong), as both Ragas APIs do. They part
+when TP is empty and only FP or only FN statements exist:
+
+- ``variant="ragas"`` (the default, also ``"ragas_legacy"``): the legacy ``ragas.metrics`` API
+  classifies whenever either side has statements and scores with ``fbeta_score`` (TP = 0
+  gives F = 0); see ``ragas/metrics/_answer_correctness.py``, ``AnswerCorrectness._ascore``
+  and ``ragas/metrics/utils.py``, ``fbeta_score``.
+- ``variant="ragas_collections"``: ``ragas.metrics.collections`` classifies only when both the
+  answer and the reference gave statements, else takes F = 1; see
+  ``ragas/metrics/collections/answer_correctness/metric.py``, ``AnswerCorrectness.ascore``.
+  Only FP means the reference gave no statement of its own, only FN that the answer gave none.
 """
 
 from __future__ import annotations
@@ -17,20 +27,40 @@ from typing import Any, Sequence
 
 from ..errors import InputError
 from ..results import MetricResult, fmt
-from ..validate import probability, text_list
+from ..validate import choice, count, number, probability, text_list
+
+VARIANTS = ("ragas", "ragas_legacy", "ragas_collections")
 
 
 def _weights(value: Any) -> tuple[float, float]:
-    ok = (isinstance(value, Sequence) and not isinstance(value, str) and len(value) == 2
-          and all(isinstance(w, (int, float)) and not isinstance(w, bool) and math.isfinite(w) and w >= 0 for w in value)
+    ok = (isinstance(value, Sequence) and not isinstance(value, (str, bytes)) and len(value) == 2
+          and all(isinstance(w, (int, float)) and not isinstance(w, bool) and _finite(w) and w >= 0 for w in value)
           and sum(value) > 0)
     if not ok:
         raise InputError("weights", "two non-negative numbers (factual, semantic), not both zero", value)
     return float(value[0]), float(value[1])
 
 
+def _finite(x: Any) -> bool:
+    try:
+        return math.isfinite(x)
+    except OverflowError:
+        return False
+
+
+def _beta(value: Any) -> float:
+    beta = number("beta", value, "a positive finite number (1 gives F1)", low=0.0, low_open=True)
+    if not math.isfinite(beta * beta):
+        raise InputError("beta", "a positive number whose square is finite", value)
+    return beta
+
+
 def f_beta(tp: int, fp: int, fn: int, beta: float = 1.0) -> float:
-    """F-beta from counts; no statements at all gives 1.0."""
+    """F-beta from counts; no statements at all gives 1.0.
+
+    Counts are whole numbers from 0 to 10^15, ``beta`` a positive finite number."""
+    tp, fp, fn = count("tp", tp), count("fp", fp), count("fn", fn)
+    beta = _beta(beta)
     b2 = beta * beta
     denominator = (1 + b2) * tp + b2 * fn + fp
     return 1.0 if denominator == 0 else (1 + b2) * tp / denominator
@@ -48,26 +78,28 @@ def answer_correctness(
     ground_truth: str | None = None,
     embedder: Any = None,
     threshold: float | None = None,
+    variant: str = "ragas",
 ) -> MetricResult:
     """Blend the F-beta of the TP/FP/FN statement lists with a semantic similarity.
 
     ``similarity``: a cosine you already have; else it is computed from ``answer`` and
     ``ground_truth`` with ``embedder`` (offline default). Not needed when the semantic
-    weight is 0.
+    weight is 0 (a similarity given is still checked). ``variant``: see the module notes;
+    the two Ragas APIs differ only when TP is empty and only FP or only FN exist.
     """
+    variant = choice("variant", variant, VARIANTS)
     lists = {name: text_list(name, value) for name, value in (("tp", tp), ("fp", fp), ("fn", fn))}
     w_f, w_s = _weights(weights)
-    if isinstance(beta, bool) or not isinstance(beta, (int, float)) or not beta > 0:
-        raise InputError("beta", "a positive number", beta)
+    beta = _beta(beta)
     notes: list[str] = []
     sim_result = None
+    if similarity is not None:
+        similarity = number("similarity", similarity, "a cosine similarity between -1 and 1", low=-1.0, high=1.0)
     if w_s == 0:
-        sim = 0.0 if similarity is None else float(similarity)
+        sim = 0.0 if similarity is None else similarity
         notes.append("The semantic weight is 0, so the similarity does not enter the score.")
     elif similarity is not None:
-        if isinstance(similarity, bool) or not isinstance(similarity, (int, float)) or not -1.0 <= similarity <= 1.0:
-            raise InputError("similarity", "a cosine similarity between -1 and 1", similarity)
-        sim = float(similarity)
+        sim = similarity
     elif answer is not None and ground_truth is not None:
         from .embedding import semantic_similarity
 
@@ -78,18 +110,30 @@ def answer_correctness(
         raise InputError("similarity", "a number, or answer= and ground_truth= to compute it with an embedder", similarity)
 
     n_tp, n_fp, n_fn = (len(lists[k]) for k in ("tp", "fp", "fn"))
+    skipped = False
     f = f_beta(n_tp, n_fp, n_fn, beta)
     if n_tp + n_fp + n_fn == 0:
-        notes.insert(0, "No statements in TP, FP or FN: the factual part is defined as 1.")
+        notes.insert(0, "No statements in TP, FP or FN: the factual part is defined as 1 (both Ragas APIs).")
+    elif n_tp == 0 and (n_fp == 0 or n_fn == 0):
+        legacy = (w_f * f + w_s * sim) / (w_f + w_s)
+        collections = (w_f * 1.0 + w_s * sim) / (w_f + w_s)
+        if variant == "ragas_collections":
+            f, skipped = 1.0, True
+        side = "the reference" if n_fn == 0 else "the answer"
+        notes.insert(0, f"TP is empty and {side} gave no statements: Ragas' APIs disagree. Legacy ragas.metrics "
+                        f"classifies anyway, F = 0, score {fmt(legacy)}; ragas.metrics.collections skips "
+                        f"classification and takes F = 1, score {fmt(collections)}. This is variant {variant!r}.")
     score = (w_f * f + w_s * sim) / (w_f + w_s)
     rows = [{"kind": kind.upper(), "statement": s} for kind in ("tp", "fp", "fn") for s in lists[kind]]
     b = fmt(beta)
     f_tex = (rf"F_{{{b}}} = \frac{{{n_tp}}}{{{n_tp} + \tfrac12({n_fp} + {n_fn})}} = {fmt(f)}" if beta == 1
              else rf"F_{{{b}}} = \frac{{(1+{b}^2)\,{n_tp}}}{{(1+{b}^2)\,{n_tp} + {b}^2\cdot{n_fn} + {n_fp}}} = {fmt(f)}")
+    if skipped:
+        f_tex = rf"F_{{{b}}} = 1 \text{{ (no classification)}}"
     formula = (f_tex + r",\quad " + rf"\frac{{{fmt(w_f)}\times {fmt(f)} + {fmt(w_s)}\times {fmt(sim)}}}"
                rf"{{{fmt(w_f)} + {fmt(w_s)}}} = {fmt(score)}")
     return MetricResult(
-        metric="answer_correctness", variant="ragas", score=score, columns=("kind", "statement"), rows=rows,
+        metric="answer_correctness", variant="ragas" if variant == "ragas_legacy" else variant, score=score, columns=("kind", "statement"), rows=rows,
         values={"tp_count": n_tp, "fp_count": n_fp, "fn_count": n_fn, "f_beta": f, "similarity": sim,
                 "weight_factual": w_f, "weight_semantic": w_s, "beta": float(beta)},
         formula=formula,

@@ -13,7 +13,20 @@ from typing import Any, Sequence
 from ..errors import InputError
 from ..embeddings import cosine_parts, embedder_name, resolve
 from ..results import MetricResult, fmt
-from ..validate import probability, text, text_list
+from ..validate import choice, probability, text, text_list
+
+VARIANTS = ("ragas", "ragas_legacy", "ragas_collections")
+
+
+def clamp_cosine(cos: float) -> tuple[float, str]:
+    """Clamp a cosine into [-1, 1]; float rounding can give 1.0000000000000002.
+
+    Returns the clamped value and a note saying what was clamped ("" when nothing was)."""
+    if -1.0 <= cos <= 1.0:
+        return cos, ""
+    clamped = max(-1.0, min(1.0, cos))
+    return clamped, (f"Float rounding gave a cosine of {cos!r}, outside [-1, 1]; it is clamped to {clamped!r} "
+                     "(a cosine cannot exceed 1 in magnitude).")
 
 
 def _stand_in_note(embedder: Any) -> list[str]:
@@ -32,13 +45,18 @@ def answer_relevancy_embedding(
     noncommittal: bool | Sequence[bool] = False,
     *,
     threshold: float | None = None,
+    variant: str = "ragas",
 ) -> MetricResult:
     """Ragas 0.4 answer relevancy: mean cosine of N questions generated from the answer
     to the real question, set to 0 when every generation flagged the answer noncommittal.
 
     ``noncommittal``: one flag for all generations, or one per generated question.
-    No generated questions gives NaN, as in Ragas. The cosine is not clipped.
+    No generated questions: NaN with ``variant="ragas"`` (also ``"ragas_legacy"``), as the legacy
+    ``ragas/metrics/_answer_relevance.py``, ``ResponseRelevancy._calculate_score``; 0.0 with
+    ``"ragas_collections"``, as ``ragas/metrics/collections/answer_relevancy/metric.py``,
+    ``AnswerRelevancy.ascore``. Each cosine is only clamped to [-1, 1] against float rounding.
     """
+    variant = choice("variant", variant, VARIANTS)
     question = text("question", question)
     generated = text_list("generated_questions", generated_questions)
     if isinstance(noncommittal, bool):
@@ -56,13 +74,17 @@ def answer_relevancy_embedding(
         vectors = emb.embed([question] + generated)
         for i, (g, vec, flag) in enumerate(zip(generated, vectors[1:], flags), start=1):
             dot, nq, ng, cos = cosine_parts(vectors[0], vec)
+            cos, clamp_note = clamp_cosine(cos)
+            if clamp_note:
+                notes.append(f"Generated question {i}: " + clamp_note)
             rows.append({"i": i, "generated_question": g, "dot": dot, "norm_question": nq,
                          "norm_generated": ng, "cosine": cos, "noncommittal": flag})
     mean = math.fsum(r["cosine"] for r in rows) / len(rows) if rows else math.nan
     all_noncommittal = bool(rows) and all(flags)
     if not rows:
-        score = math.nan
-        notes.insert(0, "No generated questions: Ragas returns NaN.")
+        score = 0.0 if variant == "ragas_collections" else math.nan
+        notes.insert(0, "No generated questions: the legacy ragas.metrics API returns NaN, ragas.metrics.collections "
+                        f"returns 0.0; this is variant {variant!r}.")
     elif all_noncommittal:
         score = 0.0
         notes.insert(0, "Every generation flagged the answer noncommittal, so Ragas sets the score to 0.")
@@ -76,7 +98,7 @@ def answer_relevancy_embedding(
     if all_noncommittal:
         formula += r" \;\times 0 \text{ (noncommittal)} = 0"
     return MetricResult(
-        metric="answer_relevancy_embedding", variant="ragas", score=score,
+        metric="answer_relevancy_embedding", variant="ragas" if variant == "ragas_legacy" else variant, score=score,
         columns=("i", "generated_question", "dot", "norm_question", "norm_generated", "cosine", "noncommittal"),
         rows=rows, values={"mean_cosine": mean, "n": len(rows), "all_noncommittal": all_noncommittal},
         formula=formula,
@@ -95,7 +117,11 @@ def semantic_similarity(
     """Cosine similarity of the answer's and the ground truth's embeddings (a bi-encoder).
 
     With ``threshold`` the score becomes 1.0 when the cosine reaches it and 0.0 otherwise,
-    as Ragas does; the cosine itself stays in ``values`` and the step table.
+    as Ragas does; the cosine itself stays in ``values`` and the step table. A threshold of 0
+    binarises here too, whereas both Ragas APIs test ``if self.threshold:`` and so return the
+    raw cosine (``ragas/metrics/_answer_similarity.py``, ``AnswerSimilarity._ascore``;
+    ``ragas/metrics/collections/_semantic_similarity.py``, ``SemanticSimilarity.ascore``).
+    The cosine is clamped to [-1, 1] against float rounding (a note says when).
     """
     answer = text("answer", answer)
     ground_truth = text("ground_truth", ground_truth)
@@ -103,9 +129,10 @@ def semantic_similarity(
     emb = resolve(embedder)
     va, vg = emb.embed([answer, ground_truth])
     dot, na, ng, cos = cosine_parts(va, vg)
+    cos, clamp_note = clamp_cosine(cos)
     rows = [{"quantity": "dot product", "value": dot}, {"quantity": "norm of answer", "value": na},
             {"quantity": "norm of ground truth", "value": ng}, {"quantity": "cosine", "value": cos}]
-    notes = _stand_in_note(emb)
+    notes = _stand_in_note(emb) + ([clamp_note] if clamp_note else [])
     score = cos
     formula = rf"\frac{{{fmt(dot)}}}{{{fmt(na)} \times {fmt(ng)}}} = {fmt(cos)}"
     if threshold is not None:
@@ -113,6 +140,9 @@ def semantic_similarity(
         rows.append({"quantity": f"cosine >= {fmt(threshold)}", "value": score})
         formula += rf" \;\Rightarrow\; [{fmt(cos)} \ge {fmt(threshold)}] = {fmt(score)}"
         notes.insert(0, "With a threshold Ragas turns the similarity into 0 or 1.")
+        if threshold == 0:
+            notes.insert(1, f"Threshold 0 binarises here (score {fmt(score)}); both Ragas APIs test "
+                            f"`if self.threshold:`, which is false for 0, so Ragas returns the raw cosine {fmt(cos)}.")
     return MetricResult(
         metric="semantic_similarity", variant="ragas", score=score, columns=("quantity", "value"), rows=rows,
         values={"cosine": cos, "dot": dot, "norm_answer": na, "norm_ground_truth": ng},

@@ -2,6 +2,12 @@
 
     score = |set(context entities) ∩ set(reference entities)| / (|set(reference entities)| + 1e-8)
 
+The denominator counts distinct reference entities, as ``ragas.metrics.collections`` does
+(``ragas/metrics/collections/context_entity_recall/metric.py``, ``_compute_recall_score``).
+The legacy ``ragas.metrics`` API divides by the reference list's length, repeats included
+(``ragas/metrics/_context_entities_recall.py``, ``ContextEntityRecall._compute_score``):
+``variant="ragas_legacy"`` gives that rule; a note says when repeats decide the score.
+
 Ragas matches entities as exact strings, so "Brasília" and "Brasilia" differ. With
 ``normalize=True`` both lists are compared after folding case, stripping accents and
 collapsing whitespace; the step table shows each entity's key so the effect is visible.
@@ -14,7 +20,9 @@ import unicodedata
 from typing import Any, Sequence
 
 from ..results import MetricResult, fmt
-from ..validate import probability, text_list
+from ..validate import choice, flag, probability, text, text_list
+
+VARIANTS = ("ragas", "ragas_collections", "ragas_legacy")
 
 EPSILON = 1e-8
 _SPACE = re.compile(r"\s+")
@@ -22,6 +30,7 @@ _SPACE = re.compile(r"\s+")
 
 def normalize_entity(entity: str) -> str:
     """Case-folded, accent-free, single-spaced form of an entity."""
+    entity = text("entity", entity)
     decomposed = unicodedata.normalize("NFKD", entity)
     bare = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
     return _SPACE.sub(" ", bare).strip().casefold()
@@ -33,13 +42,18 @@ def context_entity_recall(
     *,
     normalize: bool = False,
     threshold: float | None = None,
+    variant: str = "ragas",
 ) -> MetricResult:
     """Share of the distinct reference entities that also appear among the context's.
 
-    No reference entities gives 0.0 (Ragas: 0 / (0 + 1e-8)).
+    No reference entities gives 0.0 (Ragas: 0 / (0 + 1e-8)). ``variant``: ``"ragas"`` (same as
+    ``"ragas_collections"``) divides by the distinct reference entities, ``"ragas_legacy"`` by
+    the reference list's length with repeats.
     """
+    variant = choice("variant", variant, VARIANTS)
     reference = text_list("reference_entities", reference_entities)
     context = text_list("context_entities", context_entities)
+    normalize = flag("normalize", normalize)
     key = normalize_entity if normalize else (lambda e: e)
     ref_keys: dict[str, str] = {}
     for e in reference:
@@ -55,9 +69,15 @@ def context_entity_recall(
         if k not in ref_keys:
             rows.append({"entity": e, "key": k, "in_reference": 0, "in_context": 1, "context_form": e})
     overlap = sum(1 for r in rows if r["in_reference"] and r["in_context"])
-    n_ref = len(ref_keys)
+    n_distinct = len(ref_keys)
+    n_ref = len(reference) if variant == "ragas_legacy" else n_distinct
     score = overlap / (n_ref + EPSILON)
     notes = []
+    if len(reference) != n_distinct and overlap:
+        legacy, collections = overlap / (len(reference) + EPSILON), overlap / (n_distinct + EPSILON)
+        notes.append(f"The reference repeats entities ({len(reference)} listed, {n_distinct} distinct): "
+                     f"ragas.metrics.collections divides by the distinct ones ({fmt(collections)}), legacy "
+                     f"ragas.metrics by the list's length ({fmt(legacy)}). This is variant {variant!r}.")
     if n_ref == 0:
         notes.append("No reference entities: Ragas gives 0 / (0 + 1e-8) = 0.")
     if normalize:
@@ -74,12 +94,13 @@ def context_entity_recall(
                      f"Ragas gives {score!r}.")
     shared = [r["entity"] for r in rows if r["in_reference"] and r["in_context"]]
     return MetricResult(
-        metric="context_entity_recall", variant="ragas, normalized" if normalize else "ragas", score=score,
+        metric="context_entity_recall", variant=("ragas_legacy" if variant == "ragas_legacy" else "ragas")
+        + (", normalized" if normalize else ""), score=score,
         columns=("entity", "key", "in_reference", "in_context", "context_form"), rows=rows,
         values={"overlap": overlap, "reference_count": n_ref, "context_count": len(ctx_keys), "exact": overlap / n_ref if n_ref else 0.0},
         formula=rf"\frac{{|CE \cap RE|}}{{|RE| + 10^{{-8}}}} = \frac{{{overlap}}}{{{n_ref} + 10^{{-8}}}} = {fmt(score)}",
         formula_general=r"\frac{|CE \cap RE|}{|RE| + 10^{-8}}",
-        narrative=[f"Reference entities (RE, {n_ref} distinct): " + ", ".join(ref_keys.values()) + ".",
+        narrative=[f"Reference entities (RE, {n_distinct} distinct): " + ", ".join(ref_keys.values()) + ".",
                    f"Context entities (CE, {len(ctx_keys)} distinct): " + ", ".join(ctx_keys.values()) + ".",
                    "Shared: " + (", ".join(shared) if shared else "none") + f" ({overlap})."],
         notes=notes, threshold=probability("threshold", threshold),

@@ -12,7 +12,7 @@ from typing import Any, Sequence
 
 from ..errors import InputError
 from ..results import MetricResult
-from ..validate import IDK, NO, YES, choice, probability, same_length, text_list, verdict_list
+from ..validate import IDK, NO, YES, choice, flag, is_list, probability, same_length, text_list, verdict_list
 from ._counting import NAN, ratio_result
 
 
@@ -66,7 +66,7 @@ def context_recall(
 def _attribution(nodes: Any, marks: list[str]) -> list[int | None]:
     if nodes is None:
         return [None] * len(marks)
-    if isinstance(nodes, (str, bytes)) or not isinstance(nodes, Sequence):
+    if not is_list(nodes):
         raise InputError("nodes", "a list with, per statement, a 1-based node index or None", nodes)
     same_length("verdicts", marks, "nodes", nodes)
     out: list[int | None] = []
@@ -98,9 +98,9 @@ def contextual_relevancy(
     arithmetic is the same. No statements at all gives 0 in both.
     """
     variant = choice("variant", variant, ("deepeval", "ragas_sentences"))
-    if isinstance(node_statements, (str, bytes)) or not isinstance(node_statements, Sequence):
+    if not is_list(node_statements):
         raise InputError("node_statements", "a list with one list of statements per node", node_statements)
-    if isinstance(node_verdicts, (str, bytes)) or not isinstance(node_verdicts, Sequence):
+    if not is_list(node_verdicts):
         raise InputError("node_verdicts", "a list with one list of verdicts per node", node_verdicts)
     same_length("node_statements", node_statements, "node_verdicts", node_verdicts)
     if nodes is not None:
@@ -146,12 +146,15 @@ def faithfulness(
 ) -> MetricResult:
     """Share of the answer's claims that the retrieved context backs.
 
-    Verdicts are yes (supported), no (contradicted) or idk (the context does not say).
+    Verdicts are yes (supported), no (contradicted) or idk (the context does not say;
+    ``borderline`` is read as idk). DeepEval's rule is in
+    ``deepeval/metrics/faithfulness/faithfulness.py``, ``FaithfulnessMetric._calculate_score``.
     ``deepeval`` counts everything but ``no`` (idk counts for the answer unless
     ``penalize_ambiguous``); ``ragas`` counts supported claims only. No claims:
     DeepEval 1.0, Ragas NaN.
     """
     variant = choice("variant", variant, ("deepeval", "ragas"))
+    penalize_ambiguous = flag("penalize_ambiguous", penalize_ambiguous)
     items = text_list("claims", claims)
     marks = verdict_list("verdicts", verdicts, allow_idk=True)
     same_length("claims", items, "verdicts", marks)
