@@ -13,10 +13,12 @@ from .errors import InputError, RagMetricsError
 from .results import MetricResult
 
 __version__ = "0.1.0"
-__all__ = ["InputError", "MetricResult", "RagMetricsError", "__version__", "embeddings", "examples", "exercises",
-           "evaluate", "judges", "metrics", "plots", "ranking"]
+__all__ = ["InputError", "MetricResult", "RagMetricsError", "__version__", "data", "display", "embedding_texts",
+           "embeddings", "evaluate", "examples", "exercises", "judges", "metrics", "plots", "ranking",
+           "recorded_embeddings", "stats"]
 
-_LAZY = {"metrics", "examples", "embeddings", "ranking", "cli", "judges", "exercises", "plots"}
+_LAZY = {"metrics", "examples", "embeddings", "ranking", "cli", "judges", "exercises", "plots", "data", "display",
+         "embedding_texts", "recorded_embeddings", "stats"}
 
 
 def evaluate(data: Any, metrics: Any = ("context_precision", "context_recall", "faithfulness", "answer_relevancy"),

@@ -25,6 +25,9 @@ from typing import Any, Protocol, Sequence, runtime_checkable
 
 from .errors import InputError, RagMetricsError
 
+__all__ = ["Embedder", "EmbedderUnavailable", "HashingEmbedder", "OpenAIEmbedder", "SentenceTransformerEmbedder",
+           "cosine_parts", "default_embedder", "embedder_name", "resolve", "weights_sha256"]
+
 Vector = Sequence[float]
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
@@ -49,6 +52,8 @@ class HashingEmbedder:
     def __init__(self, dim: int = 1024, bigrams: bool = True) -> None:
         if isinstance(dim, bool) or not isinstance(dim, int) or dim < 8:
             raise InputError("dim", "an integer >= 8", dim)
+        if not isinstance(bigrams, bool):
+            raise InputError("bigrams", "True or False", bigrams)
         self.dim = dim
         self.bigrams = bigrams
         self.name = f"hashing-bow-{dim}" + ("+bigrams" if bigrams else "")
@@ -213,8 +218,16 @@ def _dimension(model: Any) -> int:
 
 def weights_sha256(folder: str | os.PathLike[str], filename: str = "model.safetensors") -> str:
     """The sha256 of a model folder's weights file (read in 1 MiB chunks)."""
-    file = Path(folder) / filename
-    if not file.is_file():
+    if not isinstance(folder, (str, os.PathLike)) or not str(folder):
+        raise InputError("folder", "the path of a model folder", folder)
+    if not isinstance(filename, str) or not filename or "\x00" in filename:
+        raise InputError("filename", "a file name such as 'model.safetensors'", filename)
+    try:
+        file = Path(folder) / filename
+        found = file.is_file()
+    except (OSError, ValueError):
+        found = False
+    if not found:
         raise InputError("folder", f"a model folder holding {filename}", str(folder))
     digest = hashlib.sha256()
     with file.open("rb") as handle:
@@ -228,6 +241,8 @@ class OpenAIEmbedder:
 
     def __init__(self, model: str = "text-embedding-3-small", *, base_url: str | None = None,
                  api_key: str | None = None, client: Any = None) -> None:
+        if not isinstance(model, str) or not model.strip():
+            raise InputError("model", "an embedding model name such as 'text-embedding-3-small'", model)
         self.model = model
         self.name = f"openai:{model}"
         self._client = client
@@ -262,8 +277,27 @@ def resolve(embedder: Any) -> Embedder:
     return embedder
 
 
+def _vector(field: str, value: Any) -> list[float]:
+    """A vector of finite numbers (a list, tuple or array), as a list of floats."""
+    if isinstance(value, (str, bytes, dict, set)) or not hasattr(value, "__len__"):
+        raise InputError(field, "a vector: a list of finite numbers", value)
+    out = []
+    for i, x in enumerate(value):
+        if isinstance(x, bool) or not isinstance(x, (int, float)) and not hasattr(x, "__float__"):
+            raise InputError(f"{field}[{i}]", "a finite number", x)
+        try:
+            f = float(x)
+        except (OverflowError, TypeError, ValueError):
+            raise InputError(f"{field}[{i}]", "a finite number", x) from None
+        if not math.isfinite(f) or abs(f) > 1e150:
+            raise InputError(f"{field}[{i}]", "a finite number of magnitude at most 1e150", x)
+        out.append(f)
+    return out
+
+
 def cosine_parts(u: Vector, v: Vector) -> tuple[float, float, float, float]:
     """Return (dot, |u|, |v|, cosine); a zero vector gives cosine 0 rather than NaN."""
+    u, v = _vector("u", u), _vector("v", v)
     if len(u) != len(v):
         raise InputError("vectors", "two vectors of the same length", (len(u), len(v)))
     dot = math.fsum(a * b for a, b in zip(u, v))

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Callable
 
-from ..errors import InputError
+from ..errors import InputError, _show
 
 Diagnoser = Callable[[Any, Any], "str | None"]
 
@@ -97,7 +97,7 @@ def ids(prefix: str = "") -> list[str]:
 def get(exercise_id: str) -> Exercise:
     """The exercise with this id; an unknown id names the nearest ids, or all of them."""
     _load_all()
-    if not isinstance(exercise_id, str) or exercise_id not in _REGISTRY:
+    if not isinstance(exercise_id, str) or exercise_id not in _REGISTRY:  # checked before hashing it
         known = sorted(_REGISTRY)
         text = exercise_id if isinstance(exercise_id, str) else ""
         family = [i for i in known if text and i.split("-")[0] == text.split("-")[0]]
@@ -115,13 +115,13 @@ def get(exercise_id: str) -> Exercise:
 def _as_number(value: Any) -> float | None:
     if isinstance(value, bool):
         return None
-    if isinstance(value, (int, float, Fraction)):
-        return float(value)
-    if isinstance(value, str):
-        try:
+    try:
+        if isinstance(value, (int, float, Fraction)):
+            return float(value)
+        if isinstance(value, str):
             return float(Fraction(value.strip()))
-        except (ValueError, ZeroDivisionError):
-            return None
+    except (ValueError, ZeroDivisionError, OverflowError):
+        return None
     return None
 
 
@@ -145,9 +145,9 @@ def _same(kind: str, given: Any, correct: Any, tolerance: float) -> bool:
 def _not_a_bool(answer: Any) -> str:
     """Why a yes/no question wants Python's True or False, whatever was given instead."""
     if isinstance(answer, str) and answer.strip().lower() in ("true", "false", "yes", "no"):
-        return (f"You gave the string {answer!r}. Answer with Python's True or False, without quotes: "
+        return (f"You gave the string {_show(answer)}. Answer with Python's True or False, without quotes: "
                 "a non-empty string is not a truth value here.")
-    return f"Answer with Python's True or False (without quotes); got {answer!r}."
+    return f"Answer with Python's True or False (without quotes); got {_show(answer)}."
 
 
 def check(exercise_id: str, answer: Any) -> Feedback:
@@ -164,7 +164,7 @@ def check(exercise_id: str, answer: Any) -> Feedback:
         return Feedback(exercise_id, True, item.explanation or "Well done.")
     specific = item.diagnose(answer, correct) if item.diagnose else None
     if item.kind == "number" and _as_number(answer) is None:
-        specific = specific or f"Give a number (a float like 0.5 or a fraction string like '1/2'); got {answer!r}."
+        specific = specific or f"Give a number (a float like 0.5 or a fraction string like '1/2'); got {_show(answer)}."
     if item.kind == "bool" and not isinstance(answer, bool):
         specific = specific or _not_a_bool(answer)
     message = specific or f"That is not it. Hint: {item.hint}"
