@@ -188,3 +188,12 @@ def test_slides_assets_fall_back_to_the_venv_npm_when_npm_is_not_on_path(tmp_pat
     ran = (venv_bin / "npm-ran").read_text().split()
     assert ran[0] == str(tmp_path / "slides") and ran[1] == "ci"
     assert (tmp_path / "slides" / "node_modules" / ".installed").is_file()
+
+
+def test_a_deck_build_prints_no_kernel_warning(tmp_path):
+    """ipykernel warned 'running over TCP without encryption' on every deck build (issue 9)."""
+    done = subprocess.run([sys.executable, str(REPO / "slides" / "build.py"), "02", "--out", str(tmp_path)],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "02_context_recall.html").is_file()
+    assert "WARNING" not in done.stderr.upper() and "Warning" not in done.stderr, done.stderr
