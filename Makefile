@@ -13,6 +13,7 @@ PIP    := $(BIN)/python -m pip
 # JupyterLab refuses to run as root unless told; these machines (and many containers) run as root.
 ROOT_FLAG := $(shell [ "$$(id -u)" = "0" ] && echo --allow-root)
 LAB_ARGS ?=
+DIST   ?= dist
 # ipykernel >= 7 warns on every kernel start that it "is running over TCP without encryption" unless
 # the kernel manager provisions CurveZMQ keys: ask it to ('auto': for kernels that declare support).
 # slides/build.py and .ci/run_notebooks.py do the same for the kernels they start.
@@ -81,9 +82,9 @@ chromium:
 
 # The package as it would be published: wheel and sdist in dist/, checked by twine.
 dist: $(VENV)/.dev-installed
-	rm -rf dist
-	$(BIN)/python -m build --outdir dist .
-	$(BIN)/python -m twine check --strict dist/*
+	rm -rf $(DIST)
+	$(BIN)/python -m build --outdir $(DIST) .
+	$(BIN)/python -m twine check --strict $(DIST)/*
 
 examples: $(VENV)/.notebook-installed
 	$(BIN)/ragmetrics-edu examples

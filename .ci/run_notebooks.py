@@ -27,7 +27,16 @@ OUTSIDE = ("PYTHONPATH", "JUPYTER_PATH", "VIRTUAL_ENV", "OPENAI_API_KEY", "OPENA
 PROGRESS = re.compile(r"^\[NbConvertApp\] (Converting notebook|Writing \d+ bytes|Executing notebook)")
 
 
-def run(venv: Path, notebook: Path, state: Path) -> tuple[Path, float, str]:
+def kernel_flags(venv: Path) -> list[str]:
+    """Ask the kernel manager for CurveZMQ keys where it can: ipykernel 7 otherwise warns on every
+    start that it runs "over TCP without encryption" (slides/build.py and the Makefile do the same)."""
+    probe = ("import zmq; from jupyter_client import KernelManager as K; "
+             "print('transport_encryption' in K.class_trait_names() and zmq.has('curve'))")
+    done = subprocess.run([str(venv / "bin" / "python"), "-c", probe], capture_output=True, text=True)
+    return ["--KernelManager.transport_encryption=auto"] if done.stdout.strip() == "True" else []
+
+
+def run(venv: Path, notebook: Path, state: Path, flags: list[str]) -> tuple[Path, float, str]:
     """Run one notebook in an empty folder; the problem as text ('' when it ran cleanly)."""
     start = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix=f"nb-{notebook.stem[:2]}-") as folder:
@@ -39,7 +48,7 @@ def run(venv: Path, notebook: Path, state: Path) -> tuple[Path, float, str]:
                    MPLCONFIGDIR=str(state / "matplotlib"))
         done = subprocess.run(
             [str(venv / "bin" / "jupyter"), "nbconvert", "--to", "notebook", "--execute",
-             "--ExecutePreprocessor.timeout=600", "--output", "executed", notebook.name],
+             "--ExecutePreprocessor.timeout=600", *flags, "--output", "executed", notebook.name],
             cwd=folder, env=env, capture_output=True, text=True)
     seconds = time.perf_counter() - start
     noise = [line for line in done.stderr.splitlines() if line.strip() and not PROGRESS.match(line)]
@@ -62,8 +71,9 @@ def main(argv: list[str]) -> int:
     notebooks = [Path(n).resolve() for n in argv[1:]] or sorted((REPO / "notebooks").glob("[0-9][0-9]_*.ipynb"))
     start = time.perf_counter()
     failed = 0
+    flags = kernel_flags(venv)
     with tempfile.TemporaryDirectory(prefix="nb-state-") as state, ThreadPoolExecutor(2) as pool:
-        for notebook, seconds, problem in pool.map(lambda nb: run(venv, nb, Path(state)), notebooks):
+        for notebook, seconds, problem in pool.map(lambda nb: run(venv, nb, Path(state), flags), notebooks):
             print(f"{'ok  ' if not problem else 'FAIL'} {notebook.name} ({seconds:.0f} s)", flush=True)
             if problem:
                 failed += 1
