@@ -83,7 +83,7 @@ chromium:
 # The package as it would be published: wheel and sdist in dist/, checked by twine.
 dist: $(VENV)/.dev-installed
 	rm -rf $(DIST)
-	$(BIN)/python -m build --outdir $(DIST) .
+	$(BIN)/python -m build --quiet --outdir $(DIST) .
 	$(BIN)/python -m twine check --strict $(DIST)/*
 
 examples: $(VENV)/.notebook-installed
