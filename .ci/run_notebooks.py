@@ -6,11 +6,12 @@ What a student gets: the notebook copied by itself into a fresh temporary folder
 VS Code or a download folder), run by ``VENV``'s own ``jupyter nbconvert --execute`` and kernel,
 with nothing from this checkout on ``PYTHONPATH``. So a notebook passes only if the packages that
 environment has, and the data inside the installed package, are enough. Fails (exit 1) on any
-cell error, and on any warning the run prints (a newcomer reads a warning as breakage).
+cell error, and on any warning the run prints, to the terminal or into a cell's stderr (a newcomer reads a warning as breakage).
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -36,6 +37,13 @@ def kernel_flags(venv: Path) -> list[str]:
     return ["--KernelManager.transport_encryption=auto"] if done.stdout.strip() == "True" else []
 
 
+def cell_stderr(executed: Path) -> list[str]:
+    """What the cells wrote to stderr (warnings land there), as 'cell N: text' lines."""
+    cells = json.loads(executed.read_text(encoding="utf-8"))["cells"]
+    return [f"cell {i}: {line}" for i, cell in enumerate(cells) for out in cell.get("outputs", [])
+            if out.get("name") == "stderr" for line in "".join(out.get("text", "")).splitlines() if line.strip()]
+
+
 def run(venv: Path, notebook: Path, state: Path, flags: list[str]) -> tuple[Path, float, str]:
     """Run one notebook in an empty folder; the problem as text ('' when it ran cleanly)."""
     start = time.perf_counter()
@@ -50,8 +58,10 @@ def run(venv: Path, notebook: Path, state: Path, flags: list[str]) -> tuple[Path
             [str(venv / "bin" / "jupyter"), "nbconvert", "--to", "notebook", "--execute",
              "--ExecutePreprocessor.timeout=600", *flags, "--output", "executed", notebook.name],
             cwd=folder, env=env, capture_output=True, text=True)
+        executed = Path(folder) / "executed.ipynb"
+        noise = cell_stderr(executed) if done.returncode == 0 and executed.exists() else []
     seconds = time.perf_counter() - start
-    noise = [line for line in done.stderr.splitlines() if line.strip() and not PROGRESS.match(line)]
+    noise += [line for line in done.stderr.splitlines() if line.strip() and not PROGRESS.match(line)]
     if done.returncode != 0:
         tail = "\n".join(done.stderr.strip().splitlines()[-25:])
         return notebook, seconds, f"failed (exit {done.returncode}):\n{tail}"
