@@ -216,3 +216,12 @@ def test_instructors_get_a_lab_on_the_slides_too():
     assert "jupyter lab" in recipe and "--ServerApp.root_dir=." in recipe.split()
     assert "make lab-slides" in (REPO / "README.md").read_text()
     assert "make lab-slides" in (REPO / "slides" / "README.md").read_text()
+
+
+def test_ci_checks_the_course_as_a_learner_gets_it():
+    """CI runs the notebooks in `make lab`'s environment and from the wheel, and the no-npm fallback."""
+    assert ".ci/check_course" in (REPO / ".ci" / "run").read_text()
+    script = (REPO / ".ci" / "check_course").read_text()
+    assert 'make install VENV="$WORK/lab"' in script          # the recipe `make lab` uses
+    assert script.count("run_notebooks.py") == 2 and "check_dist.py" in script and "make dist" in script
+    assert '"$WHEEL[notebook]"' in script and "slides-assets" in script
