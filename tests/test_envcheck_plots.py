@@ -40,3 +40,21 @@ def test_family_plots_draw_one_mark_per_item():
     assert len(plot_scores({"a": 0.5, "b": 1.0}).axes[0].patches) == 2
     for fig in (plot_statements(metrics.context_recall([], [])), plot_entity_sets(metrics.context_entity_recall([], []))):
         assert fig._repr_png_()
+
+
+def test_environment_check_fails_when_a_package_a_notebook_needs_is_missing(monkeypatch):
+    """After `make lab` notebook 10 crashed on a missing pydantic while this check said all was well."""
+    from importlib import metadata
+
+    real = metadata.version
+
+    def version(name):
+        if name.lower() in ("pydantic", "openai"):
+            raise metadata.PackageNotFoundError(name)
+        return real(name)
+
+    monkeypatch.setattr(metadata, "version", version)
+    rows = {r["package"]: r for r in check_environment()}
+    for name in ("pydantic", "openai"):
+        assert rows[name]["installed"] == "missing" and not rows[name]["ok"]
+    assert "[FAIL] pydantic missing" in report(list(rows.values()))
