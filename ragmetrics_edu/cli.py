@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any, Sequence
+from typing import Any, NoReturn, Sequence
 
 from .errors import InputError, RagMetricsError
 
@@ -38,7 +38,7 @@ EPILOG = """examples of score:
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # one line, exit 2
+    def error(self, message: str) -> NoReturn:  # one line, exit 2
         raise SystemExit(_fail(f"{self.prog}: {message}"))
 
 
@@ -133,7 +133,7 @@ def _record_judge(args: argparse.Namespace) -> int:
                         seed=7, timeout=args.timeout, max_retries=1, max_concurrency=1)
     runs = run_deck_cases(judge, ids=args.ids or None)
     for run in runs:
-        score = "error: " + run.error if run.error else f"{run.result.score:.4f}"
+        score = f"error: {run.error}" if run.result is None else f"{run.result.score:.4f}"
         print(f"{run.case.label:<36} judge {score:<12} deck {run.deck.score:.4f}", flush=True)
     if args.dataset:
         from .evaluation import evaluate
@@ -198,8 +198,8 @@ def _score(args: argparse.Namespace) -> Any:
         split = lambda s: [e.strip() for e in s.split(";") if e.strip()]  # noqa: E731
         return metrics.context_entity_recall(split(args.reference), split(args.context), normalize=args.normalize, **common)
     if m == "answer_correctness":
-        lists = {n: [f"{n.upper()} {i}" for i in range(1, getattr(args, n) + 1)] for n in ("tp", "fp", "fn")}
-        return metrics.answer_correctness(**lists, similarity=args.similarity, **common)
+        tp, fp, fn = ([f"{n.upper()} {i}" for i in range(1, getattr(args, n) + 1)] for n in ("tp", "fp", "fn"))
+        return metrics.answer_correctness(tp, fp, fn, similarity=args.similarity, **common)
     if args.answer is None or args.ground_truth is None:
         raise InputError("--answer/--ground-truth", "two texts to compare", None)
     return metrics.semantic_similarity(args.answer, args.ground_truth, **common)

@@ -246,7 +246,7 @@ class OpenAIEmbedder:
         self.model = model
         self.name = f"openai:{model}"
         self._client = client
-        self._kwargs = {"base_url": base_url, "api_key": api_key}
+        self._kwargs: dict[str, Any] = {"base_url": base_url, "api_key": api_key}
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
         if self._client is None:

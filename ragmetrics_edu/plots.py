@@ -78,7 +78,7 @@ def plot_statements(result: MetricResult, ax: Any = None, width: int = 60):
     column = _text_column(result)
     count_col = next((c for c in ("attributable", "relevant", "counts") if c in result.columns), None)
     for y, row in enumerate(rows):
-        verdict = row.get("verdict", "yes" if row.get(count_col) else "no")
+        verdict = row.get("verdict", "yes" if count_col and row.get(count_col) else "no")
         ax.barh(y, 1, color=VERDICT_COLOURS.get(verdict, "#cccccc"), edgecolor="white")
         label = str(row[column])
         label = label if len(label) <= width else label[: width - 1] + "…"

@@ -29,7 +29,9 @@ def _flags(relevance: Sequence[Any], field: str = "relevance") -> list[int]:
 def _cutoff(k: Any, n: int) -> int:
     if k is None:
         return n
-    return positive_int("k", k, allow_none=False)
+    cutoff = positive_int("k", k, allow_none=False)
+    assert cutoff is not None  # allow_none=False
+    return cutoff
 
 
 def _cumulative(flags: list[int]) -> list[dict[str, Any]]:

@@ -50,7 +50,7 @@ def text_list(field: str, value: Any, *, allow_none_items: bool = False) -> list
     """A list of strings (statements, claims, nodes, entities)."""
     if not is_list(value):
         raise InputError(field, "a list of strings", value)
-    out = []
+    out: list[Any] = []  # None items only with allow_none_items
     for i, item in enumerate(value):
         if item is None and allow_none_items:
             out.append(None)

@@ -34,7 +34,7 @@ Messages = list[dict[str, str]]
 @lru_cache(maxsize=None)
 def template(name: str) -> string.Template:
     """The prompt template ``prompts/<name>.txt`` (``$placeholders``, so JSON braces stay literal)."""
-    text = resources.files(__package__).joinpath("prompts", f"{name}.txt").read_text(encoding="utf-8")
+    text = resources.files(__package__).joinpath("prompts").joinpath(f"{name}.txt").read_text(encoding="utf-8")
     return string.Template(text.strip())
 
 

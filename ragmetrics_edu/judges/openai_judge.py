@@ -182,7 +182,8 @@ class OpenAIJudge(Judge):
         with self._slots:
             start = time.perf_counter()
             try:
-                response = self.client.chat.completions.create(model=self.model, messages=messages, **params)
+                response = self.client.chat.completions.create(
+                    model=self.model, messages=messages, **params)  # type: ignore[arg-type]  # plain role/content dicts
             except openai.OpenAIError as exc:
                 raise self._explain(exc, request.step) from exc
             latency = time.perf_counter() - start

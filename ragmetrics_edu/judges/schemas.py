@@ -133,7 +133,7 @@ def schema_of(model: type[BaseModel]) -> dict[str, Any]:
     """
     import json
 
-    return json.loads(_schema_text(model))  # type: ignore[arg-type]  # a model class is hashable
+    return json.loads(_schema_text(model))  # a model class is hashable
 
 
 def clean_schema(schema: dict[str, Any]) -> dict[str, Any]:

@@ -35,7 +35,7 @@ def context_recall(
     marks = verdict_list("verdicts", verdicts)
     same_length("statements", items, "verdicts", marks)
     attribution = _attribution(nodes, marks)
-    rows = [
+    rows: list[dict[str, Any]] = [
         {"i": i, "statement": s, "verdict": v, "attributable": int(v == YES), "node": n}
         for i, (s, v, n) in enumerate(zip(items, marks, attribution), start=1)
     ]
@@ -166,7 +166,7 @@ def faithfulness(
     else:
         counts = {YES: 1, IDK: 0, NO: 0}
         rule = "the context supports"
-    rows = [{"i": i, "claim": c, "verdict": v, "counts": counts[v]} for i, (c, v) in enumerate(zip(items, marks), 1)]
+    rows: list[dict[str, Any]] = [{"i": i, "claim": c, "verdict": v, "counts": counts[v]} for i, (c, v) in enumerate(zip(items, marks), 1)]
     notes = []
     if IDK in marks:
         notes.append("DeepEval counts an 'idk' claim (not in the context) as faithful"
@@ -202,7 +202,7 @@ def answer_relevancy(
     items = text_list("statements", statements)
     marks = verdict_list("verdicts", verdicts, allow_idk=True)
     same_length("statements", items, "verdicts", marks)
-    rows = [{"i": i, "statement": s, "verdict": v, "relevant": int(v != NO)} for i, (s, v) in enumerate(zip(items, marks), 1)]
+    rows: list[dict[str, Any]] = [{"i": i, "statement": s, "verdict": v, "relevant": int(v != NO)} for i, (s, v) in enumerate(zip(items, marks), 1)]
     notes = ["DeepEval counts an 'idk' statement as relevant."] if IDK in marks else []
     return ratio_result(
         metric="answer_relevancy", variant="deepeval", rows=rows, columns=("i", "statement", "verdict", "relevant"),
