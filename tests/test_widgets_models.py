@@ -383,6 +383,25 @@ def test_models_import_neither_ipywidgets_nor_matplotlib():
     assert out.stdout.strip() == "[]"
 
 
+
+def test_each_explorer_model_lives_beside_its_view_in_a_short_module():
+    # The reorder explorer's model is in reorder_model.py next to reorder.py, and so on; no
+    # module of the package is longer than about 500 lines, and no model module imports a widget.
+    from pathlib import Path
+
+    import ragmetrics_edu.widgets as package
+
+    folder = Path(package.__file__).parent
+    for view, model in [("reorder", ReorderModel), ("permutations", PermutationModel),
+                        ("statements", StatementModel), ("entities", EntityModel)]:
+        assert model.__module__ == f"ragmetrics_edu.widgets.{view}_model"
+        assert (folder / f"{view}.py").exists() and (folder / f"{view}_model.py").exists()
+        source = (folder / f"{view}_model.py").read_text()
+        assert "ipywidgets" not in source and "matplotlib" not in source
+    lengths = {path.name: len(path.read_text().splitlines()) for path in folder.glob("*.py")}
+    assert max(lengths.values()) <= 500, lengths
+
+
 # -- views ---------------------------------------------------------------------------------
 
 widgets = pytest.importorskip("ipywidgets")

@@ -19,7 +19,10 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from .models import EntityModel, PermutationModel, PermutationSummary, ReorderModel, StatementModel
+from .entities_model import EntityModel
+from .permutations_model import PermutationModel, PermutationSummary
+from .reorder_model import ReorderModel
+from .statements_model import StatementModel
 
 _VIEWS = {
     "ReorderExplorer": "reorder",

@@ -13,7 +13,7 @@ import ipywidgets as widgets
 
 from ..errors import RagMetricsError
 from ..results import MetricResult, bullets_html, display_math, exact, fmt
-from .models import Change
+from .model_base import Change
 
 #: Hides the TagsInput's delete crosses and text field (the chips are only reordered),
 #: and styles the tables. Shipped in an HTML widget inside each explorer.

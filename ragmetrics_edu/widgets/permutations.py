@@ -16,7 +16,7 @@ import ipywidgets as widgets
 
 from ..results import fmt
 from ._common import Explorer, classed
-from .models import PermutationModel, PermutationSummary
+from .permutations_model import PermutationModel, PermutationSummary
 from .plots import ACCENT, MARKER, BarChart
 from .reorder import NodeList, NodeListAccess, RankingControls
 

@@ -15,8 +15,8 @@ import ipywidgets as widgets
 
 from ..results import MetricResult, steps_html
 from ._common import Explorer, classed, formula_html, notes_html, score_html
-from .models import RANKING_CHOICES, ReorderModel
 from .plots import ACCENT, IRRELEVANT, IRRELEVANT_OUTSIDE, MARKER, RELEVANT, RELEVANT_OUTSIDE, BarChart
+from .reorder_model import RANKING_CHOICES, ReorderModel
 
 _LABELS = dict(RANKING_CHOICES)
 _TITLES = {("context_precision", "deepeval"): "Context precision (DeepEval)",

@@ -18,7 +18,8 @@ import ipywidgets as widgets
 from ..results import MetricResult, steps_html
 from ..validate import IDK, NO, YES
 from ._common import Explorer, classed, formula_html, notes_html, score_html
-from .models import StatementModel, chip_label
+from .model_base import chip_label
+from .statements_model import StatementModel
 
 _TOOLTIPS = {YES: "supported / relevant", NO: "not supported / not relevant", IDK: "the context does not say"}
 #: Per metric: the step-table column that says a statement counts, and the name of its total in ``values``.
