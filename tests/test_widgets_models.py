@@ -585,3 +585,44 @@ def test_views_from_examples_show_the_catalogue_score():
         view = cls.from_example(example_id)
         assert view.result.score == examples.load(example_id).compute().score
         assert fmt(view.result.score) in view.score.value
+
+
+def test_explorers_text_plain_is_a_one_line_hint_not_a_repr():
+    # A notebook's stored output (before its cell runs) shows the text/plain fallback.
+    from ragmetrics_edu.widgets import EntityExplorer, PermutationExplorer, ReorderExplorer, StatementExplorer
+
+    for cls, example_id in [(ReorderExplorer, "B-cp-desert"), (PermutationExplorer, "D-cp-nobel"),
+                            (StatementExplorer, "B-crel-green-tea"), (EntityExplorer, "E-cer-taj-mahal")]:
+        view = cls.from_example(example_id)
+        text = view._repr_mimebundle_()["text/plain"]
+        assert text == f"{cls.__name__}: run this cell in Jupyter to get the interactive explorer"
+        assert "application/vnd.jupyter.widget-view+json" in view._repr_mimebundle_()
+        assert repr(view) == text
+
+
+def test_exact_slider_keeps_the_value_it_was_given():
+    # The browser snaps a value to the slider's step and writes it back (0.5714... -> 0.57);
+    # that write-back must not replace the exact value, while a real move by the user does.
+    from ragmetrics_edu.widgets import ExactFloatSlider
+
+    exact = 4 / 7
+    for step in (0.01, None):
+        slider = ExactFloatSlider(value=exact, min=-1.0, max=1.0, step=step, description="similarity")
+        seen = []
+        slider.observe(lambda change: seen.append(change["new"]), names="value")
+        echo = round(exact, 2) if step else exact + 1e-16  # what the front end can show
+        slider.set_state({"value": echo})
+        assert slider.value == exact and seen == []
+        slider.set_state({"value": 0.9})  # the learner drags the handle
+        assert slider.value == 0.9 and seen == [0.9]
+        slider.value = exact  # set from code
+        assert slider.value == exact
+    default = ExactFloatSlider(value=exact)
+    assert default.step is None and default.readout_format == ".4f"  # no snapping; four decimals shown
+
+
+def test_plain_float_slider_loses_the_exact_value():
+    # Why ExactFloatSlider exists: ipywidgets' own FloatSlider takes the snapped write-back.
+    slider = widgets.FloatSlider(value=4 / 7, min=-1.0, max=1.0, step=0.01)
+    slider.set_state({"value": 0.57})
+    assert slider.value == 0.57

@@ -7,6 +7,8 @@
 - :class:`StatementExplorer`: verdict toggles for context recall, contextual relevancy,
   faithfulness and answer relevancy.
 - :class:`EntityExplorer`: edit entity lists for context entity recall.
+- :class:`ExactFloatSlider`: a float slider that keeps the exact value it was given
+  (the browser's snapping to the step never writes back).
 
 Each keeps its state in a model (:class:`ReorderModel`, :class:`PermutationModel`,
 :class:`StatementModel`, :class:`EntityModel`) that imports neither ipywidgets nor
@@ -29,9 +31,10 @@ _VIEWS = {
     "PermutationExplorer": "permutations",
     "StatementExplorer": "statements",
     "EntityExplorer": "entities",
+    "ExactFloatSlider": "sliders",
 }
 
-__all__ = ["EntityExplorer", "EntityModel", "PermutationExplorer", "PermutationModel", "PermutationSummary",
+__all__ = ["EntityExplorer", "EntityModel", "ExactFloatSlider", "PermutationExplorer", "PermutationModel", "PermutationSummary",
            "ReorderExplorer", "ReorderModel", "StatementExplorer", "StatementModel"]
 
 

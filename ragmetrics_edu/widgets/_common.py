@@ -71,6 +71,10 @@ class Explorer(widgets.VBox):
         classed(self, "rme-explorer", css_class)
         model.observe(self._on_model_change)
 
+    def __repr__(self) -> str:
+        """The text/plain fallback (what a notebook shows before its cell runs): a hint, not the widget tree."""
+        return f"{type(self).__name__}: run this cell in Jupyter to get the interactive explorer"
+
     def _on_model_change(self, change: Change) -> None:
         self.message.value = ""
         self.refresh(change.name)
