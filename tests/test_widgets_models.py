@@ -532,7 +532,7 @@ def test_statement_view_toggles_and_attribution():
     view = StatementExplorer.from_example("A-cr-what-is-ai")
     statements = examples.load("A-cr-what-is-ai").cases[0].kwargs["statements"]
     assert all("rme-toggle" in t._dom_classes for t in view.toggles)
-    assert view.attributions[1].disabled
+    assert view.attributions[1].disabled and view.attributions[1].label == "not attributed"  # shown, not blank
     view.toggles[1].value = "yes"
     assert view.result.score == metrics.context_recall(statements, ["yes", "yes"], nodes=[2, None]).score
     assert not view.attributions[1].disabled
@@ -540,7 +540,7 @@ def test_statement_view_toggles_and_attribution():
     assert view.model.attribution == [2, 1]
     assert view.result.rows[1]["node"] == 1
     view.toggles[0].value = "no"
-    assert view.attributions[0].value is None and view.attributions[0].disabled
+    assert view.attributions[0].label == "not attributed" and view.attributions[0].disabled
     assert "counted <b>1</b> of <b>2</b>" in view.counts.value
     view.attributions[0].value = 2  # not allowed on a 'no' statement: shown, not raised
     assert "judged not attributable" in view.message.value
@@ -626,3 +626,16 @@ def test_plain_float_slider_loses_the_exact_value():
     slider = widgets.FloatSlider(value=4 / 7, min=-1.0, max=1.0, step=0.01)
     slider.set_state({"value": 0.57})
     assert slider.value == 0.57
+
+
+def test_step_tables_never_break_inside_a_number():
+    # Notebook 08 showed "0.5" above "833" in a narrow column: numeric cells must not wrap.
+    import re
+
+    from ragmetrics_edu.results import steps_html
+
+    result = metrics.ndcg_at_k([0, 1, 1, 0, 1], k=5)
+    for table in (result._repr_html_(), steps_html(result)):
+        cells = re.findall(r"<td([^>]*)>([^<]*)</td>", table)
+        numeric = [(attrs, text) for attrs, text in cells if re.fullmatch(r"-?[\d.]+", text)]
+        assert numeric and all("white-space:nowrap" in attrs.replace(" ", "") for attrs, _ in numeric), numeric[:3]
