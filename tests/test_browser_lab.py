@@ -277,9 +277,9 @@ def test_reorder_explorer_in_jupyterlab(lab: str) -> None:
 
 #: Layout of one explorer scrolled to the top of the notebook: elements that scroll sideways (the
 #: explorer, its output area or anything inside), selects too narrow for their longest label,
-#: buttons whose text is cut, and where its plot ends.
+#: buttons whose text is cut, numbers broken over two lines, and where its plot ends.
 LAYOUT_JS = """selector => {
-  const root = document.querySelector(selector);
+  const root = document.querySelector(`.jp-NotebookPanel:not(.lm-mod-hidden) ${selector}`);
   root.scrollIntoView({block: 'start'});
   const output = root.closest('.jp-OutputArea-output');
   const scrollers = [output, root, ...root.querySelectorAll('*')].filter(e => {
@@ -295,10 +295,15 @@ LAYOUT_JS = """selector => {
     return [...s.options].filter(o => ctx.measureText(o.text).width > room)
       .map(o => `'${o.text}' (${Math.ceil(ctx.measureText(o.text).width)} px > ${Math.floor(room)} px)`);
   });
+  const broken = [...root.querySelectorAll('td:not(.rme-text)')].filter(td => td.offsetParent !== null).filter(td => {
+    const range = document.createRange();
+    range.selectNodeContents(td);
+    return new Set([...range.getClientRects()].map(r => Math.round(r.top))).size > 1;
+  }).map(td => `'${td.textContent.trim()}'`);
   const clipped = [...root.querySelectorAll('button')]
     .filter(b => b.offsetParent !== null && b.scrollWidth > b.clientWidth).map(b => `'${b.textContent.trim()}'`);
   const plot = root.querySelector('.rme-plot');
-  return {scrollers, cut, clipped, plotBottom: plot ? plot.getBoundingClientRect().bottom : null, height: window.innerHeight};
+  return {scrollers, cut, clipped, broken, plotBottom: plot ? plot.getBoundingClientRect().bottom : null, height: window.innerHeight};
 }"""
 
 #: Background colours of the selected and of an unselected button of the first verdict toggle.
@@ -328,15 +333,16 @@ def layout_faults(page, selector: str, name: str, plot: bool) -> list[str]:
     faults = [f"{name}: scrolls sideways: {s}" for s in report["scrollers"]]
     faults += [f"{name}: dropdown label cut: {c}" for c in report["cut"]]
     faults += [f"{name}: button text cut: {b}" for b in report["clipped"]]
+    faults += [f"{name}: number broken over lines: {n}" for n in report["broken"]]
     if plot and (report["plotBottom"] is None or report["plotBottom"] > report["height"]):
         faults.append(f"{name}: the plot ends at {report['plotBottom']} px, below the {report['height']} px window")
     return faults
 
 
 def test_explorers_fit_a_laptop_screen(lab: str) -> None:
-    # 1440x900, a common laptop screen: the explorers of notebooks 01 and 02 fit its width, show
-    # their whole plot without scrolling (scrolled to the explorer's top), and a selected verdict
-    # stands out from the others.
+    # 1440x900, a common laptop screen: the explorers of notebooks 01, 02 and 08 fit its width, show
+    # their whole plot without scrolling (scrolled to the explorer's top), never break a number
+    # over two lines, and a selected verdict stands out from the others.
     with chromium(viewport=(1440, 900)) as (context, log):
         page = context.new_page()
         open_and_run_all(page, lab)
@@ -353,5 +359,9 @@ def test_explorers_fit_a_laptop_screen(lab: str) -> None:
         ratios = [contrast(colours["selected"][0], other) for other in colours["other"]]
         if min(ratios) < 3:
             faults.append(f"the selected verdict hardly stands out: {colours} (contrast {ratios})")
+        open_and_run_all(page, lab, "08_ranking_measures.ipynb")
+        visible = f".jp-NotebookPanel:not(.lm-mod-hidden) {EXPLORER}"
+        expect(page.locator(f"{visible} .rme-score-value")).to_have_text(re.compile(r"\S"), timeout=UI_TIMEOUT_MS)
+        faults += layout_faults(page, EXPLORER, "reorder (08)", plot=True)
         assert faults == [], "\n".join(faults)
         assert log.outside == [] and log.failed == [], (log.outside, log.failed)
