@@ -365,3 +365,55 @@ def test_explorers_fit_a_laptop_screen(lab: str) -> None:
         faults += layout_faults(page, EXPLORER, "reorder (08)", plot=True)
         assert faults == [], "\n".join(faults)
         assert log.outside == [] and log.failed == [], (log.outside, log.failed)
+
+
+#: Runs cell ``index`` of the open notebook; "true"/"error: ..." lands in window.rmeRunCell.
+RUN_CELL_JS = """index => {
+  const panel = window.jupyterapp.shell.currentWidget;
+  window.rmeRunCell = undefined;
+  panel.content.activeCellIndex = index;
+  window.jupyterapp.commands.execute('notebook:run-cell').then(
+    ok => { window.rmeRunCell = String(ok); }, err => { window.rmeRunCell = 'error: ' + err; });
+}"""
+
+SLIDER_CELLS = [
+    "import ipywidgets as widgets\n"
+    "from ragmetrics_edu.widgets import ExactFloatSlider\n"
+    "exact = 4 / 7\n"
+    "free = ExactFloatSlider(value=exact, min=-1.0, max=1.0, description='free')\n"
+    "stepped = ExactFloatSlider(value=exact, min=-1.0, max=1.0, step=0.01, description='stepped')\n"
+    "plain = widgets.FloatSlider(value=exact, min=-1.0, max=1.0, step=0.01, readout_format='.4f', description='plain')\n"
+    "widgets.VBox([free, stepped, plain])",
+    "print('kernel:', free.value == exact, stepped.value == exact, plain.value)",
+]
+
+
+def test_slider_keeps_the_value_it_was_given(lab: str, tmp_path: Path) -> None:
+    # Notebook 07's similarity 0.5714...: the browser snaps a stepped slider and writes the snapped
+    # value back. ipywidgets' FloatSlider takes it (the premise, checked here); ExactFloatSlider,
+    # with or without a step, keeps the exact value, and without a step shows it.
+    import nbformat
+
+    name = "rme_slider_check.ipynb"
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in SLIDER_CELLS])
+    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nbformat.write(notebook, tmp_path / "notebooks" / name)
+    with chromium(viewport=(1280, 800)) as (context, log):
+        page = context.new_page()
+        page.goto(f"{lab}/lab/tree/{name}")
+        page.wait_for_function(NOTEBOOK_READY_JS, arg=name, timeout=UI_TIMEOUT_MS, polling=100)
+        page.evaluate(RUN_CELL_JS, 0)
+        readouts = page.locator(".widget-slider .widget-readout")
+        expect(readouts).to_have_count(3, timeout=UI_TIMEOUT_MS)
+        expect(readouts.nth(2)).to_have_text("0.5700", timeout=ACTION_TIMEOUT_MS)  # the browser snapped it
+        expect(readouts.nth(0)).to_have_text("0.5714", timeout=ACTION_TIMEOUT_MS)
+        page.wait_for_timeout(1000)  # let the write-backs reach the kernel
+        page.evaluate(RUN_CELL_JS, 1)
+        page.wait_for_function("() => window.rmeRunCell !== undefined", timeout=UI_TIMEOUT_MS, polling=100)
+        output = page.locator(".jp-Cell").nth(1).locator(".jp-OutputArea-output")
+        expect(output).to_contain_text("kernel:", timeout=ACTION_TIMEOUT_MS)
+        _, free_kept, stepped_kept, plain = output.inner_text().split()
+        assert abs(float(plain) - 0.57) < 1e-9, f"premise: the plain FloatSlider was not snapped ({plain})"
+        assert (free_kept, stepped_kept) == ("True", "True"), f"exact value lost (free, stepped): {free_kept, stepped_kept}"
+        page.screenshot(path=artifacts_dir("lab") / "slider.png")
+        assert log.outside == [] and log.failed == [], (log.outside, log.failed)

@@ -6,7 +6,8 @@ the slider computes with a number nobody chose. :class:`ExactFloatSlider` has no
 default (the handle sits at the exact value) and, whatever its step, ignores a value from
 the browser that is only the current value as the browser can show it (snapped to the
 step, or off by float rounding). A move by the learner, or a value set from code, goes
-through unchanged.
+through unchanged. With a step, the handle and readout show the snapped value while the kernel
+keeps the exact one, so leave ``step`` at None where the readout must show the exact value.
 """
 
 from __future__ import annotations
