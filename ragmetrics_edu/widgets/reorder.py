@@ -88,7 +88,8 @@ class NodeList(widgets.VBox):
                     toggle.description = "relevant" if flag else "not relevant"
                     toggle.icon = "check" if flag else "times"
                     toggle.button_style = "success" if flag else ""
-                if self._shown[pos] is None or self._shown[pos][0] != node:
+                shown = self._shown[pos]
+                if shown is None or shown[0] != node:
                     self.texts[pos].value = (f"<span class='rme-node-text'><b>N{node + 1}</b> "
                                              f"{html.escape(self.model.text(node))}</span>")
                 self._shown[pos] = (node, flag)

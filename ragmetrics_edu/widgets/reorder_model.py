@@ -5,7 +5,7 @@ Its view is :mod:`ragmetrics_edu.widgets.reorder`; this module imports no widget
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Sequence, TypeVar
 
 from .. import metrics
 from ..errors import InputError
@@ -14,6 +14,8 @@ from ..validate import YES, choice, one_verdict, text_list, verdict_list
 from .model_base import Observable, check_index, check_permutation, chip_label, move_item
 
 __all__ = ["RANKING_CHOICES", "RANKING_METRICS", "ReorderModel"]
+
+_Model = TypeVar("_Model", bound="ReorderModel")
 
 
 
@@ -105,7 +107,7 @@ class ReorderModel(Observable):
 
     # -- construction --------------------------------------------------------------
     @classmethod
-    def from_example(cls, example_id: str, case: str | None = None, **overrides: Any) -> "ReorderModel":
+    def from_example(cls: type[_Model], example_id: str, case: str | None = None, **overrides: Any) -> _Model:
         """The model of a worked example of the catalogue (``ragmetrics_edu.examples``)."""
         from .. import examples
 

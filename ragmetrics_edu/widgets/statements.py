@@ -83,9 +83,9 @@ class StatementExplorer(Explorer):
         self.texts.append(text)
         children: list[Any] = [widgets.HTML(f"<b>{pos + 1}</b>", layout=widgets.Layout(width="1.8em", flex="0 0 auto")), toggle, text]
         if model.has_attribution:
+            texts = model.node_texts
             options = [("not attributed", _UNATTRIBUTED)] + [
-                (chip_label(j, (model.node_texts or [None] * model.node_count)[j]), j + 1)
-                for j in range(model.node_count)]
+                (chip_label(j, texts[j] if texts else None), j + 1) for j in range(model.node_count)]
             attribution = classed(widgets.Dropdown(options=options, description="node",
                                                    style={"description_width": "initial"},
                                                    layout=widgets.Layout(width="17em", flex="0 0 auto")), "rme-attribution")
