@@ -10,10 +10,11 @@
 - :class:`ExactFloatSlider`: a float slider that keeps the exact value it was given
   (the browser's snapping to the step never writes back).
 
-Each keeps its state in a model (:class:`ReorderModel`, :class:`PermutationModel`,
-:class:`StatementModel`, :class:`EntityModel`) that imports neither ipywidgets nor
-matplotlib; the views are imported on first use, so ``ragmetrics_edu.widgets.models``
-works without ipywidgets installed.
+Each explorer keeps its state in a model that imports neither ipywidgets nor matplotlib,
+in a module beside its view: ``reorder_model.py`` (:class:`ReorderModel`) next to
+``reorder.py``, and likewise ``permutations_model``, ``statements_model`` and
+``entities_model``; ``model_base`` holds what the models share, and ``models`` imports them
+all. The views are imported on first use, so the models work without ipywidgets installed.
 """
 
 from __future__ import annotations
