@@ -221,10 +221,20 @@ def _markdown_table(columns: tuple[str, ...], rows: list[dict[str, Any]]) -> str
     return "\n".join([head, rule] + body)
 
 
+#: A table cell holding a number never wraps (a narrow column once showed "0.5" above "833").
+_NUMBER_CELL = "<td style='white-space:nowrap'>"
+
+
+def _html_cell(value: Any, shown: str) -> str:
+    """One <td>: numbers (and empty cells) unbreakable, text free to wrap."""
+    opening = "<td>" if isinstance(value, str) else _NUMBER_CELL
+    return f"{opening}{html.escape(shown)}</td>"
+
+
 def _html_table(columns: tuple[str, ...], rows: list[dict[str, Any]]) -> str:
     head = "".join(f"<th>{html.escape(c)}</th>" for c in columns)
     body = "".join(
-        "<tr>" + "".join(f"<td>{html.escape(_cell(r.get(c)))}</td>" for c in columns) + "</tr>" for r in rows
+        "<tr>" + "".join(_html_cell(r.get(c), _cell(r.get(c))) for c in columns) + "</tr>" for r in rows
     )
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
@@ -253,7 +263,7 @@ def steps_html(result: MetricResult, hit: Callable[[dict[str, Any]], bool] | Non
             if isinstance(value, str):
                 cells.append(f"<td class='rme-text' title='{html.escape(value)}'>{html.escape(cut(value, width))}</td>")
             else:
-                cells.append(f"<td>{html.escape(fmt(value)) if value is not None else ''}</td>")
+                cells.append(_html_cell(value, fmt(value) if value is not None else ""))
         tint = " class='rme-hit'" if hit is not None and hit(row) else ""
         body.append(f"<tr{tint}>{''.join(cells)}</tr>")
     return (f"<table class='tex2jax_ignore'><thead><tr>{head}</tr></thead>"

@@ -208,10 +208,10 @@ def first_changing(verdicts: list[int], candidates: range, change: Callable[[lis
     pytest.fail(f"no position in {candidates} changes the score of {verdicts}")
 
 
-def open_and_run_all(page, base: str) -> None:
-    """Open the notebook in JupyterLab, wait for its kernel, run all cells and wait until they finished."""
-    page.goto(f"{base}/lab/tree/{NOTEBOOK}")
-    page.wait_for_function(NOTEBOOK_READY_JS, arg=NOTEBOOK, timeout=UI_TIMEOUT_MS, polling=100)
+def open_and_run_all(page, base: str, notebook: str = NOTEBOOK) -> None:
+    """Open a notebook in JupyterLab, wait for its kernel, run all cells and wait until they finished."""
+    page.goto(f"{base}/lab/tree/{notebook}")
+    page.wait_for_function(NOTEBOOK_READY_JS, arg=notebook, timeout=UI_TIMEOUT_MS, polling=100)
     page.evaluate(RUN_ALL_JS)
     page.wait_for_function("() => window.rmeRunAll !== undefined", timeout=UI_TIMEOUT_MS, polling=100)
     assert page.evaluate("() => window.rmeRunAll") == "true", "Run All Cells did not complete without errors"
@@ -273,3 +273,147 @@ def test_reorder_explorer_in_jupyterlab(lab: str) -> None:
 
         assert log.outside == [], f"requests left 127.0.0.1: {log.outside}"
         assert log.failed == [], f"requests failed: {log.failed}"
+
+
+#: Layout of one explorer scrolled to the top of the notebook: elements that scroll sideways (the
+#: explorer, its output area or anything inside), selects too narrow for their longest label,
+#: buttons whose text is cut, numbers broken over two lines, and where its plot ends.
+LAYOUT_JS = """selector => {
+  const root = document.querySelector(`.jp-NotebookPanel:not(.lm-mod-hidden) ${selector}`);
+  root.scrollIntoView({block: 'start'});
+  const output = root.closest('.jp-OutputArea-output');
+  const scrollers = [output, root, ...root.querySelectorAll('*')].filter(e => {
+    const style = getComputedStyle(e);
+    const scrolls = e === root || e === output || ['auto', 'scroll'].includes(style.overflowX);
+    return e.offsetParent !== null && scrolls && e.scrollWidth > e.clientWidth;
+  }).map(e => `${e.className} (${e.scrollWidth} > ${e.clientWidth})`);
+  const ctx = document.createElement('canvas').getContext('2d');
+  const cut = [...root.querySelectorAll('select')].filter(s => s.offsetParent !== null).flatMap(s => {
+    const style = getComputedStyle(s);
+    ctx.font = style.font;
+    const room = s.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    return [...s.options].filter(o => ctx.measureText(o.text).width > room)
+      .map(o => `'${o.text}' (${Math.ceil(ctx.measureText(o.text).width)} px > ${Math.floor(room)} px)`);
+  });
+  const broken = [...root.querySelectorAll('td:not(.rme-text)')].filter(td => td.offsetParent !== null).filter(td => {
+    const range = document.createRange();
+    range.selectNodeContents(td);
+    return new Set([...range.getClientRects()].map(r => Math.round(r.top))).size > 1;
+  }).map(td => `'${td.textContent.trim()}'`);
+  const clipped = [...root.querySelectorAll('button')]
+    .filter(b => b.offsetParent !== null && b.scrollWidth > b.clientWidth).map(b => `'${b.textContent.trim()}'`);
+  const plot = root.querySelector('.rme-plot');
+  return {scrollers, cut, clipped, broken, plotBottom: plot ? plot.getBoundingClientRect().bottom : null, height: window.innerHeight};
+}"""
+
+#: Background colours of the selected and of an unselected button of the first verdict toggle.
+VERDICT_COLOURS_JS = """selector => {
+  const buttons = [...document.querySelector(selector).querySelectorAll('.rme-verdict')[0]
+                   .querySelectorAll('button')];
+  const colour = b => getComputedStyle(b).backgroundColor;
+  return {selected: buttons.filter(b => b.classList.contains('mod-active')).map(colour),
+          other: buttons.filter(b => !b.classList.contains('mod-active')).map(colour)};
+}"""
+
+
+def contrast(first: str, second: str) -> float:
+    """WCAG contrast ratio of two CSS ``rgb(...)``/``rgba(...)`` colours (alpha ignored)."""
+    def luminance(colour: str) -> float:
+        channels = [float(v) / 255 for v in re.findall(r"[\d.]+", colour)[:3]]
+        linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+    high, low = sorted((luminance(first), luminance(second)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def layout_faults(page, selector: str, name: str, plot: bool) -> list[str]:
+    """Sideways scrollbars, cut select labels and (``plot``) a plot reaching below the fold; screenshot."""
+    report = page.evaluate(LAYOUT_JS, selector)
+    page.screenshot(path=artifacts_dir("lab") / f"layout_{name}.png")
+    faults = [f"{name}: scrolls sideways: {s}" for s in report["scrollers"]]
+    faults += [f"{name}: dropdown label cut: {c}" for c in report["cut"]]
+    faults += [f"{name}: button text cut: {b}" for b in report["clipped"]]
+    faults += [f"{name}: number broken over lines: {n}" for n in report["broken"]]
+    if plot and (report["plotBottom"] is None or report["plotBottom"] > report["height"]):
+        faults.append(f"{name}: the plot ends at {report['plotBottom']} px, below the {report['height']} px window")
+    return faults
+
+
+def test_explorers_fit_a_laptop_screen(lab: str) -> None:
+    # 1440x900, a common laptop screen: the explorers of notebooks 01, 02 and 08 fit its width, show
+    # their whole plot without scrolling (scrolled to the explorer's top), never break a number
+    # over two lines, and a selected verdict stands out from the others.
+    with chromium(viewport=(1440, 900)) as (context, log):
+        page = context.new_page()
+        open_and_run_all(page, lab)
+        expect(page.locator(f"{EXPLORER} .rme-score-value")).to_have_text(re.compile(r"\S"), timeout=UI_TIMEOUT_MS)
+        expect(page.locator(".rme-permutations .rme-score")).to_have_text(re.compile(r"\S"), timeout=UI_TIMEOUT_MS)
+        faults = layout_faults(page, EXPLORER, "reorder", plot=True)
+        faults += layout_faults(page, ".rme-permutations", "permutations", plot=True)
+        open_and_run_all(page, lab, "02_context_recall.ipynb")
+        statements = ".rme-statements"
+        expect(page.locator(f"{statements} .rme-score-value")).to_have_text(re.compile(r"\S"), timeout=UI_TIMEOUT_MS)
+        faults += layout_faults(page, statements, "statements", plot=False)
+        colours = page.evaluate(VERDICT_COLOURS_JS, statements)
+        assert len(colours["selected"]) == 1 and colours["other"], colours
+        ratios = [contrast(colours["selected"][0], other) for other in colours["other"]]
+        if min(ratios) < 3:
+            faults.append(f"the selected verdict hardly stands out: {colours} (contrast {ratios})")
+        open_and_run_all(page, lab, "08_ranking_measures.ipynb")
+        visible = f".jp-NotebookPanel:not(.lm-mod-hidden) {EXPLORER}"
+        expect(page.locator(f"{visible} .rme-score-value")).to_have_text(re.compile(r"\S"), timeout=UI_TIMEOUT_MS)
+        faults += layout_faults(page, EXPLORER, "reorder (08)", plot=True)
+        assert faults == [], "\n".join(faults)
+        assert log.outside == [] and log.failed == [], (log.outside, log.failed)
+
+
+#: Runs cell ``index`` of the open notebook; "true"/"error: ..." lands in window.rmeRunCell.
+RUN_CELL_JS = """index => {
+  const panel = window.jupyterapp.shell.currentWidget;
+  window.rmeRunCell = undefined;
+  panel.content.activeCellIndex = index;
+  window.jupyterapp.commands.execute('notebook:run-cell').then(
+    ok => { window.rmeRunCell = String(ok); }, err => { window.rmeRunCell = 'error: ' + err; });
+}"""
+
+SLIDER_CELLS = [
+    "import ipywidgets as widgets\n"
+    "from ragmetrics_edu.widgets import ExactFloatSlider\n"
+    "exact = 4 / 7\n"
+    "free = ExactFloatSlider(value=exact, min=-1.0, max=1.0, description='free')\n"
+    "stepped = ExactFloatSlider(value=exact, min=-1.0, max=1.0, step=0.01, description='stepped')\n"
+    "plain = widgets.FloatSlider(value=exact, min=-1.0, max=1.0, step=0.01, readout_format='.4f', description='plain')\n"
+    "widgets.VBox([free, stepped, plain])",
+    "print('kernel:', free.value == exact, stepped.value == exact, plain.value)",
+]
+
+
+def test_slider_keeps_the_value_it_was_given(lab: str, tmp_path: Path) -> None:
+    # Notebook 07's similarity 0.5714...: the browser snaps a stepped slider and writes the snapped
+    # value back. ipywidgets' FloatSlider takes it (the premise, checked here); ExactFloatSlider,
+    # with or without a step, keeps the exact value, and without a step shows it.
+    import nbformat
+
+    name = "rme_slider_check.ipynb"
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in SLIDER_CELLS])
+    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nbformat.write(notebook, tmp_path / "notebooks" / name)
+    with chromium(viewport=(1280, 800)) as (context, log):
+        page = context.new_page()
+        page.goto(f"{lab}/lab/tree/{name}")
+        page.wait_for_function(NOTEBOOK_READY_JS, arg=name, timeout=UI_TIMEOUT_MS, polling=100)
+        page.evaluate(RUN_CELL_JS, 0)
+        readouts = page.locator(".widget-slider .widget-readout")
+        expect(readouts).to_have_count(3, timeout=UI_TIMEOUT_MS)
+        expect(readouts.nth(2)).to_have_text("0.5700", timeout=ACTION_TIMEOUT_MS)  # the browser snapped it
+        expect(readouts.nth(0)).to_have_text("0.5714", timeout=ACTION_TIMEOUT_MS)
+        page.wait_for_timeout(1000)  # let the write-backs reach the kernel
+        page.evaluate(RUN_CELL_JS, 1)
+        page.wait_for_function("() => window.rmeRunCell !== undefined", timeout=UI_TIMEOUT_MS, polling=100)
+        output = page.locator(".jp-Cell").nth(1).locator(".jp-OutputArea-output")
+        expect(output).to_contain_text("kernel:", timeout=ACTION_TIMEOUT_MS)
+        _, free_kept, stepped_kept, plain = output.inner_text().split()
+        assert abs(float(plain) - 0.57) < 1e-9, f"premise: the plain FloatSlider was not snapped ({plain})"
+        assert (free_kept, stepped_kept) == ("True", "True"), f"exact value lost (free, stepped): {free_kept, stepped_kept}"
+        page.screenshot(path=artifacts_dir("lab") / "slider.png")
+        assert log.outside == [] and log.failed == [], (log.outside, log.failed)

@@ -4,8 +4,9 @@ Every deck is built (as ``make slides`` does) into a temporary folder served on 
 Each deck is then stepped through with the keyboard, slide by slide, and the test asserts:
 no request left 127.0.0.1 and none failed; MathJax typeset every formula (no raw LaTeX is
 left in the page, no math error); every worked example shown in the deck carries its number,
-computed here from the catalogue with the library, on the slide where the example is; and
-nothing on any slide runs off the 1280x760 screen. A screenshot of each deck's first example
+computed here from the catalogue with the library, on the slide where the example is;
+nothing on any slide runs off the 1280x760 screen; no title overflows its own box, and nothing
+on a slide shows a scrollbar (a title 2 px taller than its line once gave each its own). A screenshot of each deck's first example
 slide is saved.
 """
 
@@ -63,7 +64,16 @@ SLIDE_JS = """() => {
     .filter(el => { const b = el.getBoundingClientRect();
                     return b.width > 0 && b.height > 0 && (b.bottom > innerHeight + 1 || b.right > innerWidth + 1); })
     .map(el => `${el.tagName.toLowerCase()}.${el.className}: ${(el.innerText || '').slice(0, 40)}`);
-  return {h: window.R.getIndices().h, text: slide.innerText, examples: marked, offscreen};
+  const titles = [...slide.querySelectorAll('h1, h2, h3')].filter(t => t.getBoundingClientRect().width > 0)
+    .filter(t => t.scrollHeight > t.clientHeight || t.scrollWidth > t.clientWidth)
+    .map(t => `${t.innerText.trim().slice(0, 40)} (${t.scrollWidth}x${t.scrollHeight} in ${t.clientWidth}x${t.clientHeight}, `
+              + `overflow ${getComputedStyle(t).overflow})`);
+  const scrollbars = [...slide.querySelectorAll('*')].filter(e => e.getBoundingClientRect().width > 0)
+    .filter(e => { const s = getComputedStyle(e);
+                   return (['auto', 'scroll'].includes(s.overflowY) && e.scrollHeight > e.clientHeight)
+                       || (['auto', 'scroll'].includes(s.overflowX) && e.scrollWidth > e.clientWidth); })
+    .map(e => `${e.tagName.toLowerCase()}.${e.className} (${e.scrollWidth}x${e.scrollHeight} in ${e.clientWidth}x${e.clientHeight})`);
+  return {h: window.R.getIndices().h, text: slide.innerText, examples: marked, offscreen, titles, scrollbars};
 }"""
 
 
@@ -176,6 +186,8 @@ def test_deck_in_browser(deck: str, site, browser) -> None:
             slide = page.evaluate(SLIDE_JS)
             assert slide["h"] == index
             assert slide["offscreen"] == [], f"{deck} slide {index + 1}: runs off the screen: {slide['offscreen'][-3:]}"
+            assert slide["titles"] == [], f"{deck} slide {index + 1}: title overflows its box: {slide['titles']}"
+            assert slide["scrollbars"] == [], f"{deck} slide {index + 1}: shows a scrollbar: {slide['scrollbars']}"
             for ex in slide["examples"]:
                 assert ex["visible"], f"{deck} slide {index + 1}: {ex['id']} runs off the slide"
                 for computed, printed in expected_numbers(ex["id"], ex["case"]):

@@ -383,6 +383,25 @@ def test_models_import_neither_ipywidgets_nor_matplotlib():
     assert out.stdout.strip() == "[]"
 
 
+
+def test_each_explorer_model_lives_beside_its_view_in_a_short_module():
+    # The reorder explorer's model is in reorder_model.py next to reorder.py, and so on; no
+    # module of the package is longer than about 500 lines, and no model module imports a widget.
+    from pathlib import Path
+
+    import ragmetrics_edu.widgets as package
+
+    folder = Path(package.__file__).parent
+    for view, model in [("reorder", ReorderModel), ("permutations", PermutationModel),
+                        ("statements", StatementModel), ("entities", EntityModel)]:
+        assert model.__module__ == f"ragmetrics_edu.widgets.{view}_model"
+        assert (folder / f"{view}.py").exists() and (folder / f"{view}_model.py").exists()
+        source = (folder / f"{view}_model.py").read_text()
+        assert "ipywidgets" not in source and "matplotlib" not in source
+    lengths = {path.name: len(path.read_text().splitlines()) for path in folder.glob("*.py")}
+    assert max(lengths.values()) <= 500, lengths
+
+
 # -- views ---------------------------------------------------------------------------------
 
 widgets = pytest.importorskip("ipywidgets")
@@ -513,7 +532,7 @@ def test_statement_view_toggles_and_attribution():
     view = StatementExplorer.from_example("A-cr-what-is-ai")
     statements = examples.load("A-cr-what-is-ai").cases[0].kwargs["statements"]
     assert all("rme-toggle" in t._dom_classes for t in view.toggles)
-    assert view.attributions[1].disabled
+    assert view.attributions[1].disabled and view.attributions[1].label == "not attributed"  # shown, not blank
     view.toggles[1].value = "yes"
     assert view.result.score == metrics.context_recall(statements, ["yes", "yes"], nodes=[2, None]).score
     assert not view.attributions[1].disabled
@@ -521,7 +540,7 @@ def test_statement_view_toggles_and_attribution():
     assert view.model.attribution == [2, 1]
     assert view.result.rows[1]["node"] == 1
     view.toggles[0].value = "no"
-    assert view.attributions[0].value is None and view.attributions[0].disabled
+    assert view.attributions[0].label == "not attributed" and view.attributions[0].disabled
     assert "counted <b>1</b> of <b>2</b>" in view.counts.value
     view.attributions[0].value = 2  # not allowed on a 'no' statement: shown, not raised
     assert "judged not attributable" in view.message.value
@@ -566,3 +585,57 @@ def test_views_from_examples_show_the_catalogue_score():
         view = cls.from_example(example_id)
         assert view.result.score == examples.load(example_id).compute().score
         assert fmt(view.result.score) in view.score.value
+
+
+def test_explorers_text_plain_is_a_one_line_hint_not_a_repr():
+    # A notebook's stored output (before its cell runs) shows the text/plain fallback.
+    from ragmetrics_edu.widgets import EntityExplorer, PermutationExplorer, ReorderExplorer, StatementExplorer
+
+    for cls, example_id in [(ReorderExplorer, "B-cp-desert"), (PermutationExplorer, "D-cp-nobel"),
+                            (StatementExplorer, "B-crel-green-tea"), (EntityExplorer, "E-cer-taj-mahal")]:
+        view = cls.from_example(example_id)
+        text = view._repr_mimebundle_()["text/plain"]
+        assert text == f"{cls.__name__}: run this cell in Jupyter to get the interactive explorer"
+        assert "application/vnd.jupyter.widget-view+json" in view._repr_mimebundle_()
+        assert repr(view) == text
+
+
+def test_exact_slider_keeps_the_value_it_was_given():
+    # The browser snaps a value to the slider's step and writes it back (0.5714... -> 0.57);
+    # that write-back must not replace the exact value, while a real move by the user does.
+    from ragmetrics_edu.widgets import ExactFloatSlider
+
+    exact = 4 / 7
+    for step in (0.01, None):
+        slider = ExactFloatSlider(value=exact, min=-1.0, max=1.0, step=step, description="similarity")
+        seen = []
+        slider.observe(lambda change: seen.append(change["new"]), names="value")
+        echo = round(exact, 2) if step else exact + 1e-16  # what the front end can show
+        slider.set_state({"value": echo})
+        assert slider.value == exact and seen == []
+        slider.set_state({"value": 0.9})  # the learner drags the handle
+        assert slider.value == 0.9 and seen == [0.9]
+        slider.value = exact  # set from code
+        assert slider.value == exact
+    default = ExactFloatSlider(value=exact)
+    assert default.step is None and default.readout_format == ".4f"  # no snapping; four decimals shown
+
+
+def test_plain_float_slider_loses_the_exact_value():
+    # Why ExactFloatSlider exists: ipywidgets' own FloatSlider takes the snapped write-back.
+    slider = widgets.FloatSlider(value=4 / 7, min=-1.0, max=1.0, step=0.01)
+    slider.set_state({"value": 0.57})
+    assert slider.value == 0.57
+
+
+def test_step_tables_never_break_inside_a_number():
+    # Notebook 08 showed "0.5" above "833" in a narrow column: numeric cells must not wrap.
+    import re
+
+    from ragmetrics_edu.results import steps_html
+
+    result = metrics.ndcg_at_k([0, 1, 1, 0, 1], k=5)
+    for table in (result._repr_html_(), steps_html(result)):
+        cells = re.findall(r"<td([^>]*)>([^<]*)</td>", table)
+        numeric = [(attrs, text) for attrs, text in cells if re.fullmatch(r"-?[\d.]+", text)]
+        assert numeric and all("white-space:nowrap" in attrs.replace(" ", "") for attrs, _ in numeric), numeric[:3]

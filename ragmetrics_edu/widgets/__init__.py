@@ -7,11 +7,14 @@
 - :class:`StatementExplorer`: verdict toggles for context recall, contextual relevancy,
   faithfulness and answer relevancy.
 - :class:`EntityExplorer`: edit entity lists for context entity recall.
+- :class:`ExactFloatSlider`: a float slider that keeps the exact value it was given
+  (the browser's snapping to the step never writes back).
 
-Each keeps its state in a model (:class:`ReorderModel`, :class:`PermutationModel`,
-:class:`StatementModel`, :class:`EntityModel`) that imports neither ipywidgets nor
-matplotlib; the views are imported on first use, so ``ragmetrics_edu.widgets.models``
-works without ipywidgets installed.
+Each explorer keeps its state in a model that imports neither ipywidgets nor matplotlib,
+in a module beside its view: ``reorder_model.py`` (:class:`ReorderModel`) next to
+``reorder.py``, and likewise ``permutations_model``, ``statements_model`` and
+``entities_model``; ``model_base`` holds what the models share, and ``models`` imports them
+all. The views are imported on first use, so the models work without ipywidgets installed.
 """
 
 from __future__ import annotations
@@ -19,16 +22,20 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from .models import EntityModel, PermutationModel, PermutationSummary, ReorderModel, StatementModel
+from .entities_model import EntityModel
+from .permutations_model import PermutationModel, PermutationSummary
+from .reorder_model import ReorderModel
+from .statements_model import StatementModel
 
 _VIEWS = {
     "ReorderExplorer": "reorder",
     "PermutationExplorer": "permutations",
     "StatementExplorer": "statements",
     "EntityExplorer": "entities",
+    "ExactFloatSlider": "sliders",
 }
 
-__all__ = ["EntityExplorer", "EntityModel", "PermutationExplorer", "PermutationModel", "PermutationSummary",
+__all__ = ["EntityExplorer", "EntityModel", "ExactFloatSlider", "PermutationExplorer", "PermutationModel", "PermutationSummary",
            "ReorderExplorer", "ReorderModel", "StatementExplorer", "StatementModel"]
 
 

@@ -13,7 +13,7 @@ import ipywidgets as widgets
 
 from ..errors import RagMetricsError
 from ..results import MetricResult, bullets_html, display_math, exact, fmt
-from .models import Change
+from .model_base import Change
 
 #: Hides the TagsInput's delete crosses and text field (the chips are only reordered),
 #: and styles the tables. Shipped in an HTML widget inside each explorer.
@@ -21,11 +21,12 @@ CSS = """<style>
 .rme-tags .jupyter-widget-tag-close, .rme-tags .widget-text { display: none !important; }
 .rme-tags .jupyter-widget-tag { cursor: grab; }
 .rme-table table { border-collapse: collapse; font-size: 12px; }
-.rme-table th, .rme-table td { padding: 2px 8px; border-bottom: 1px solid #ddd; text-align: right; }
-.rme-table td.rme-text, .rme-table th.rme-text { text-align: left; }
+.rme-table th, .rme-table td { padding: 2px 8px; border-bottom: 1px solid #ddd; text-align: right; white-space: nowrap; }
+.rme-table td.rme-text, .rme-table th.rme-text { text-align: left; white-space: normal; }
 .rme-table tr.rme-hit td { background: #e3f2ef; }
 .rme-node-text { line-height: 1.3; white-space: normal; }
 .rme-message { color: #b00020; }
+.rme-verdict .jupyter-button.mod-active { background: #1d6b62; color: #fff; font-weight: bold; }
 .rme-notes ul { margin: 0.2em 0; }
 </style>"""
 
@@ -50,6 +51,19 @@ def notes_html(result: MetricResult) -> str:
     return bullets_html(result.notes)
 
 
+#: Width of the explorers' charts: beside the score and table on a laptop screen (1440 px).
+PLOT_WIDTH = "480px"
+
+
+def side_by_side(left: Sequence[Any], plot: Any) -> Any:
+    """The score, formula and table (``left``) with the chart on their right; the chart wraps
+    below them when the notebook is too narrow for both."""
+    plot.layout = widgets.Layout(width=PLOT_WIDTH, max_width="100%", flex="0 1 auto")
+    column = widgets.VBox(list(left), layout=widgets.Layout(flex="1 1 380px", min_width="0", overflow="visible"))
+    return classed(widgets.HBox([column, plot], layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start",
+                                                                     overflow="visible")), "rme-result")
+
+
 def classed(widget: Any, *names: str) -> Any:
     """Add CSS classes to a widget and return it."""
     for name in names:
@@ -70,6 +84,10 @@ class Explorer(widgets.VBox):
         super().__init__([widgets.HTML(CSS), *children, self.message])
         classed(self, "rme-explorer", css_class)
         model.observe(self._on_model_change)
+
+    def __repr__(self) -> str:
+        """The text/plain fallback (what a notebook shows before its cell runs): a hint, not the widget tree."""
+        return f"{type(self).__name__}: run this cell in Jupyter to get the interactive explorer"
 
     def _on_model_change(self, change: Change) -> None:
         self.message.value = ""

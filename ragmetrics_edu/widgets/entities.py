@@ -13,7 +13,7 @@ import ipywidgets as widgets
 
 from ..results import MetricResult, steps_html
 from ._common import Explorer, classed, formula_html, notes_html, score_html
-from .models import EntityModel
+from .entities_model import EntityModel
 
 
 def _chips(items: list[str], colour: str) -> str:

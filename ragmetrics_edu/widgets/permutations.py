@@ -15,8 +15,8 @@ from typing import Any, Sequence
 import ipywidgets as widgets
 
 from ..results import fmt
-from ._common import Explorer, classed
-from .models import PermutationModel, PermutationSummary
+from ._common import Explorer, classed, side_by_side
+from .permutations_model import PermutationModel, PermutationSummary
 from .plots import ACCENT, MARKER, BarChart
 from .reorder import NodeList, NodeListAccess, RankingControls
 
@@ -81,8 +81,8 @@ class PermutationExplorer(NodeListAccess, Explorer):
         self.image = classed(widgets.Image(format="png"), "rme-plot")
         self._chart: BarChart | None = None
         buttons = widgets.HBox([self.best_button, self.worst_button, self.reset_button])
-        super().__init__(model, [self.controls, self.node_list, buttons, self.score, self.image, self.summary],
-                         "rme-permutations")
+        super().__init__(model, [self.controls, self.node_list, buttons,
+                                 side_by_side([self.score, self.summary], self.image)], "rme-permutations")
         self.refresh()
 
     @classmethod

@@ -14,9 +14,9 @@ from typing import Any, Callable, Sequence
 import ipywidgets as widgets
 
 from ..results import MetricResult, steps_html
-from ._common import Explorer, classed, formula_html, notes_html, score_html
-from .models import RANKING_CHOICES, ReorderModel
+from ._common import Explorer, classed, formula_html, notes_html, score_html, side_by_side
 from .plots import ACCENT, IRRELEVANT, IRRELEVANT_OUTSIDE, MARKER, RELEVANT, RELEVANT_OUTSIDE, BarChart
+from .reorder_model import RANKING_CHOICES, ReorderModel
 
 _LABELS = dict(RANKING_CHOICES)
 _TITLES = {("context_precision", "deepeval"): "Context precision (DeepEval)",
@@ -41,7 +41,7 @@ class NodeList(widgets.VBox):
         chips = [model.chip(i) for i in range(model.n)]
         self._node_of_chip = {chip: i for i, chip in enumerate(chips)}
         self.tags = classed(widgets.TagsInput(value=model.labels, allowed_tags=chips, allow_duplicates=False,
-                                              layout=widgets.Layout(width="100%")), "rme-tags")
+                                              layout=widgets.Layout(width="auto")), "rme-tags")
         self.tags.observe(self._on_tags, names="value")
         self.up_buttons: list[widgets.Button] = []
         self.down_buttons: list[widgets.Button] = []
@@ -88,7 +88,8 @@ class NodeList(widgets.VBox):
                     toggle.description = "relevant" if flag else "not relevant"
                     toggle.icon = "check" if flag else "times"
                     toggle.button_style = "success" if flag else ""
-                if self._shown[pos] is None or self._shown[pos][0] != node:
+                shown = self._shown[pos]
+                if shown is None or shown[0] != node:
                     self.texts[pos].value = (f"<span class='rme-node-text'><b>N{node + 1}</b> "
                                              f"{html.escape(self.model.text(node))}</span>")
                 self._shown[pos] = (node, flag)
@@ -128,7 +129,7 @@ class RankingControls(widgets.HBox):
         self._syncing = False
         self.metric = classed(widgets.Dropdown(options=[label for label, _ in RANKING_CHOICES],
                                                value=model.choice_label, description="Metric",
-                                               layout=widgets.Layout(width="22em")), "rme-metric")
+                                               layout=widgets.Layout(width="28em")), "rme-metric")
         self.k = classed(widgets.IntSlider(value=model.k, min=1, max=model.n, description="k",
                                            continuous_update=False, layout=widgets.Layout(width="16em")), "rme-k")
         self.total = classed(widgets.BoundedIntText(value=model.total_relevant or sum(model.verdicts),
@@ -248,8 +249,8 @@ class ReorderExplorer(NodeListAccess, Explorer):
                                     "rme-reset")
         self.reset_button.on_click(lambda _b: self._guard(model.reset))
         self._chart: BarChart | None = None
-        super().__init__(model, [self.controls, self.node_list, self.reset_button, self.score, self.formula,
-                                 self.image, self.table, self.notes], "rme-reorder")
+        result = side_by_side([self.score, self.formula, self.table, self.notes], self.image)
+        super().__init__(model, [self.controls, self.node_list, self.reset_button, result], "rme-reorder")
         self.refresh()
 
     @classmethod
@@ -265,7 +266,7 @@ class ReorderExplorer(NodeListAccess, Explorer):
         result = self.model.result
         self.score.value = score_html(result)
         self.formula.value = formula_html(result)
-        self.table.value = steps_html(result, hit=lambda row: bool(row.get("relevant") or row.get("gain")))
+        self.table.value = steps_html(result, hit=lambda row: bool(row.get("relevant") or row.get("gain")), width=32)
         self.notes.value = notes_html(result)
         self.image.value = self._draw(result)
 

@@ -18,13 +18,17 @@ import ipywidgets as widgets
 from ..results import MetricResult, steps_html
 from ..validate import IDK, NO, YES
 from ._common import Explorer, classed, formula_html, notes_html, score_html
-from .models import StatementModel, chip_label
+from .model_base import chip_label
+from .statements_model import StatementModel
 
 _TOOLTIPS = {YES: "supported / relevant", NO: "not supported / not relevant", IDK: "the context does not say"}
 #: Per metric: the step-table column that says a statement counts, and the name of its total in ``values``.
 _COUNTED = {"context_recall": ("attributable", "attributable"), "contextual_relevancy": ("relevant", "relevant"),
             "faithfulness": ("counts", "faithful"), "answer_relevancy": ("relevant", "relevant")}
 
+
+#: The attribution dropdown's value for "not attributed" (a Dropdown shows nothing for None).
+_UNATTRIBUTED = 0
 
 class StatementExplorer(Explorer):
     """Flip the verdicts of statements (claims) and see the counting metric's score follow.
@@ -71,7 +75,7 @@ class StatementExplorer(Explorer):
 
     def _row(self, model: StatementModel, pos: int) -> widgets.HBox:
         toggle = classed(widgets.ToggleButtons(options=list(model.allowed), tooltips=[_TOOLTIPS[v] for v in model.allowed],
-                                               style={"button_width": "3.4em"}), "rme-toggle", "rme-verdict",
+                                               style={"button_width": "4em"}), "rme-toggle", "rme-verdict",
                          f"rme-toggle-{pos}")
         toggle.observe(partial(self._on_verdict, pos), names="value")
         text = classed(widgets.HTML(layout=widgets.Layout(flex="1 1 auto")), "rme-statement-text")
@@ -79,11 +83,12 @@ class StatementExplorer(Explorer):
         self.texts.append(text)
         children: list[Any] = [widgets.HTML(f"<b>{pos + 1}</b>", layout=widgets.Layout(width="1.8em", flex="0 0 auto")), toggle, text]
         if model.has_attribution:
-            options = [("not attributed", None)] + [
-                (chip_label(j, (model.node_texts or [None] * model.node_count)[j]), j + 1)
-                for j in range(model.node_count)]
+            texts = model.node_texts
+            options = [("not attributed", _UNATTRIBUTED)] + [
+                (chip_label(j, texts[j] if texts else None), j + 1) for j in range(model.node_count)]
             attribution = classed(widgets.Dropdown(options=options, description="node",
-                                                   layout=widgets.Layout(width="16em", flex="0 0 auto")), "rme-attribution")
+                                                   style={"description_width": "initial"},
+                                                   layout=widgets.Layout(width="17em", flex="0 0 auto")), "rme-attribution")
             attribution.observe(partial(self._on_attribution, pos), names="value")
             self.attributions.append(attribution)
             children.append(attribution)
@@ -101,7 +106,8 @@ class StatementExplorer(Explorer):
         self._user(self.model.set_verdict, pos, change["new"])
 
     def _on_attribution(self, pos: int, change: dict[str, Any]) -> None:
-        self._user(self.model.attribute, pos, change["new"])
+        node = change["new"]
+        self._user(self.model.attribute, pos, None if node == _UNATTRIBUTED else node)
 
     # -- view ----------------------------------------------------------------------
     def refresh(self, what: str = "all") -> None:
@@ -118,7 +124,8 @@ class StatementExplorer(Explorer):
                 self.toggles[pos].value = verdict
                 self.texts[pos].value = html.escape(text)
                 if attribution is not None:
-                    self.attributions[pos].value = attribution[pos]
+                    node = attribution[pos]
+                    self.attributions[pos].value = _UNATTRIBUTED if node is None else node
                     self.attributions[pos].disabled = verdict != YES
                 if groups is not None:
                     label = chip_label(groups[pos] - 1, node_texts[groups[pos] - 1] if node_texts else None)

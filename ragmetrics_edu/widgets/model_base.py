@@ -1,0 +1,113 @@
+"""What the explorer models share: the observer list, position checks and small text helpers.
+
+Each model holds what a learner can change, recomputes its
+:class:`~ragmetrics_edu.results.MetricResult` on demand, and tells its observers when
+something changed. Nothing here (or in any ``*_model`` module) imports ipywidgets or
+matplotlib, so the models run (and are tested) in plain Python.
+
+Positions (``i``, ``j``) are 0-based ranks in the *current* order; ``order`` lists the
+original indices of the items in that order.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Any, Callable, NamedTuple, Sequence
+
+from ..errors import InputError
+from ..results import MetricResult
+from ..validate import text_list
+
+__all__ = ["Change", "Observable", "Observer", "check_index", "check_permutation", "chip_label", "move_item", "parse_lines"]
+
+
+class Change(NamedTuple):
+    """What an observer receives: the model that changed and what changed in it."""
+
+    owner: Any
+    name: str
+
+
+Observer = Callable[[Change], None]
+
+
+class Observable(ABC):
+    """A minimal observer list: views subscribe with :meth:`observe` and redraw on change."""
+
+    def __init__(self) -> None:
+        self._observers: list[Observer] = []
+        self._result: MetricResult | None = None
+
+    def observe(self, callback: Observer) -> None:
+        """Call ``callback(Change(model, name))`` after every change of this model."""
+        if callback not in self._observers:
+            self._observers.append(callback)
+
+    def unobserve(self, callback: Observer) -> None:
+        """Stop calling ``callback``."""
+        if callback in self._observers:
+            self._observers.remove(callback)
+
+    def _changed(self, name: str) -> None:
+        self._result = None
+        change = Change(self, name)
+        for callback in list(self._observers):
+            callback(change)
+
+    @property
+    def result(self) -> MetricResult:
+        """The MetricResult of the current state (recomputed only after a change)."""
+        if self._result is None:
+            self._result = self._compute()
+        return self._result
+
+    @property
+    def score(self) -> float:
+        """Shortcut for ``result.score``."""
+        return self.result.score
+
+    @abstractmethod
+    def _compute(self) -> MetricResult:
+        """Score the current state (each model defines how)."""
+
+
+def check_index(field: str, value: Any, n: int) -> int:
+    """A 0-based position in a list of ``n`` items, or an InputError naming the range."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < n:
+        raise InputError(field, f"a position from 0 to {n - 1}" if n else "a position, but the list is empty", value)
+    return value
+
+
+def check_permutation(field: str, order: Any, n: int) -> list[int]:
+    """Check that ``order`` lists each of 0..n-1 exactly once."""
+    if isinstance(order, (str, bytes)) or not isinstance(order, Sequence):
+        raise InputError(field, f"a list holding each of 0..{n - 1} once", order)
+    items = list(order)
+    if sorted(items) != list(range(n)) or any(isinstance(i, bool) or not isinstance(i, int) for i in items):
+        raise InputError(field, f"a permutation of 0..{n - 1} (each original index exactly once)", order)
+    return items
+
+
+def move_item(order: list[int], i: int, j: int) -> None:
+    """Take the item at position ``i`` out and insert it at position ``j`` (in place)."""
+    order.insert(j, order.pop(i))
+
+
+def chip_label(index: int, text: str | None, width: int = 13) -> str:
+    """The short, unique tag shown for node ``index`` (0-based) in the drag-and-drop list.
+
+    ``"N1 Machine Learn…"``: the number keeps chips unique, the start of the text makes
+    them recognisable."""
+    label = f"N{index + 1}"
+    if not text:
+        return label
+    text = " ".join(text.split())
+    short = text if len(text) <= width else text[:width].rstrip() + "…"
+    return f"{label} {short}"
+
+
+def parse_lines(value: Any, field: str = "entities") -> list[str]:
+    """A list of strings from a list, or from text with one item per line (blank lines dropped)."""
+    if isinstance(value, str):
+        return [line.strip() for line in value.splitlines() if line.strip()]
+    return text_list(field, value)

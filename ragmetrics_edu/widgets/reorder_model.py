@@ -1,0 +1,286 @@
+"""The reorder explorer's model: a ranked list of nodes with a verdict each, and a ranking metric.
+
+Its view is :mod:`ragmetrics_edu.widgets.reorder`; this module imports no widget library.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence, TypeVar
+
+from .. import metrics
+from ..errors import InputError
+from ..results import MetricResult
+from ..validate import YES, choice, one_verdict, text_list, verdict_list
+from .model_base import Observable, check_index, check_permutation, chip_label, move_item
+
+__all__ = ["RANKING_CHOICES", "RANKING_METRICS", "ReorderModel"]
+
+_Model = TypeVar("_Model", bound="ReorderModel")
+
+
+
+#: Ranking metrics the reorder and permutation explorers offer, with their variants.
+RANKING_METRICS: dict[str, tuple[str | None, ...]] = {
+    "context_precision": ("deepeval", "ragas", "average_precision"),
+    "precision_at_k": (None,),
+    "ndcg_at_k": (None,),
+    "reciprocal_rank": (None,),
+}
+
+#: The metric selector's entries: label -> (metric, variant).
+RANKING_CHOICES: tuple[tuple[str, tuple[str, str | None]], ...] = (
+    ("Context precision (DeepEval)", ("context_precision", "deepeval")),
+    ("Context precision (Ragas)", ("context_precision", "ragas")),
+    ("Context precision (average precision)", ("context_precision", "average_precision")),
+    ("Precision@k", ("precision_at_k", None)),
+    ("nDCG@k", ("ndcg_at_k", None)),
+    ("MRR (reciprocal rank of this query)", ("reciprocal_rank", None)),
+)
+
+_RANKING_ALIASES = {"ndcg": "ndcg_at_k", "mrr": "reciprocal_rank", "precision": "precision_at_k",
+                    "average_precision": "context_precision"}
+
+
+def _ranking_metric(metric: Any, variant: Any) -> tuple[str, str | None]:
+    """Validate a (metric, variant) pair; ``average_precision`` is context precision's AP variant."""
+    if isinstance(metric, str) and metric.strip().lower() == "average_precision" and variant is None:
+        variant = "average_precision"
+    name = choice("metric", _RANKING_ALIASES.get(metric, metric) if isinstance(metric, str) else metric,
+                  tuple(RANKING_METRICS))
+    allowed = RANKING_METRICS[name]
+    if allowed == (None,):
+        if variant is not None:
+            raise InputError("variant", f"None for {name} (it has no variants)", variant)
+        return name, None
+    return name, choice("variant", "deepeval" if variant is None else variant, allowed)  # type: ignore[arg-type]
+
+
+class ReorderModel(Observable):
+    """A ranked list of retrieved nodes with a relevance verdict each, and a ranking metric.
+
+    ``move``/``move_up``/``move_down``/``set_order`` change the ranking, ``toggle``/
+    ``set_verdict`` a verdict, ``set_metric``/``set_k``/``set_total_relevant`` the metric;
+    ``result`` is the metric's MetricResult for the current state.
+
+    For average precision the model remembers how many relevant documents were *not*
+    retrieved (``total_relevant`` minus the relevant nodes at the start), so toggling a
+    node keeps R_total consistent: R_total = relevant nodes now + those never retrieved.
+    """
+
+    def __init__(
+        self,
+        nodes: Sequence[str] | None = None,
+        verdicts: Sequence[Any] | None = None,
+        metric: str = "context_precision",
+        variant: str | None = None,
+        *,
+        k: int | None = None,
+        total_relevant: int | None = None,
+        question: str | None = None,
+        threshold: float | None = None,
+    ) -> None:
+        super().__init__()
+        if verdicts is None:
+            raise InputError("verdicts", "a list with one relevance verdict (yes/no, 0/1) per node", verdicts)
+        flags = [1 if v == YES else 0 for v in verdict_list("verdicts", verdicts)]
+        if not flags:
+            raise InputError("verdicts", "at least one verdict (a ranking needs nodes)", verdicts)
+        if nodes is None:
+            texts: list[str] | None = None
+        else:
+            texts = text_list("nodes", nodes)
+            if len(texts) != len(flags):
+                raise InputError("nodes", f"one node text per verdict ({len(flags)})", texts,
+                                 hint=f"nodes has {len(texts)} entries")
+        self._texts = texts
+        self._flags = flags  # by original index
+        self._order = list(range(len(flags)))
+        self._initial = (list(self._order), list(flags))
+        self.metric, self.variant = _ranking_metric(metric, variant)
+        self._k = self._check_k(k)
+        self._unretrieved: int | None = None
+        if total_relevant is not None:
+            self._unretrieved = self._check_total(total_relevant) - sum(flags)
+        self.question = question
+        self.threshold = threshold
+        self._result = self._compute()  # fail now, at construction, on any input the metric rejects
+
+    # -- construction --------------------------------------------------------------
+    @classmethod
+    def from_example(cls: type[_Model], example_id: str, case: str | None = None, **overrides: Any) -> _Model:
+        """The model of a worked example of the catalogue (``ragmetrics_edu.examples``)."""
+        from .. import examples
+
+        chosen = examples.load(example_id).case(case)
+        if chosen.metric not in RANKING_METRICS and chosen.metric != "average_precision":
+            raise InputError("example_id", "an example of a ranking metric (context_precision, ...)",
+                             f"{example_id} ({chosen.metric})")
+        kwargs = dict(chosen.kwargs)
+        verdicts = kwargs.pop("verdicts", kwargs.pop("relevance", None))
+        options = {"nodes": kwargs.pop("nodes", None), "verdicts": verdicts, "metric": chosen.metric,
+                   "variant": kwargs.pop("variant", None), "k": kwargs.pop("k", None),
+                   "total_relevant": kwargs.pop("total_relevant", None), "question": kwargs.pop("question", None),
+                   "threshold": kwargs.pop("threshold", None)}
+        options.update(overrides)
+        return cls(**options)
+
+    # -- state ---------------------------------------------------------------------
+    @property
+    def n(self) -> int:
+        """Number of nodes."""
+        return len(self._flags)
+
+    @property
+    def order(self) -> list[int]:
+        """Original (0-based) indices of the nodes, in rank order."""
+        return list(self._order)
+
+    @property
+    def verdicts(self) -> list[int]:
+        """Relevance (1/0) of the nodes, in rank order."""
+        return [self._flags[i] for i in self._order]
+
+    @property
+    def has_texts(self) -> bool:
+        """Whether the nodes were given with their texts."""
+        return self._texts is not None
+
+    @property
+    def nodes(self) -> list[str]:
+        """Node texts in rank order (``"Node 3"`` where no text was given)."""
+        return [self.text(i) for i in self._order]
+
+    def text(self, index: int) -> str:
+        """The text of node ``index`` (original, 0-based)."""
+        return self._texts[index] if self._texts is not None else f"Node {index + 1}"
+
+    @property
+    def labels(self) -> list[str]:
+        """Short unique chip labels in rank order (see :func:`chip_label`)."""
+        return [self.chip(i) for i in self._order]
+
+    def chip(self, index: int) -> str:
+        """The chip label of node ``index`` (original, 0-based)."""
+        return chip_label(index, self._texts[index] if self._texts is not None else None)
+
+    @property
+    def k(self) -> int:
+        """The cut-off of precision@k and nDCG@k (defaults to the number of nodes)."""
+        return self.n if self._k is None else self._k
+
+    @property
+    def total_relevant(self) -> int | None:
+        """R_total for average precision: relevant nodes now plus those never retrieved."""
+        if self._unretrieved is None:
+            return None
+        return sum(self._flags) + self._unretrieved
+
+    @property
+    def choice_label(self) -> str:
+        """The selector label of the current (metric, variant)."""
+        for label, pair in RANKING_CHOICES:
+            if pair == (self.metric, self.variant):
+                return label
+        raise InputError("metric", "a metric of RANKING_CHOICES", (self.metric, self.variant))
+
+    # -- changes -------------------------------------------------------------------
+    def move(self, i: int, j: int) -> None:
+        """Move the node at rank position ``i`` to position ``j`` (both 0-based)."""
+        i, j = check_index("i", i, self.n), check_index("j", j, self.n)
+        if i != j:
+            move_item(self._order, i, j)
+            self._changed("order")
+
+    def move_up(self, i: int) -> None:
+        """Move the node at position ``i`` one rank up; nothing happens at the top."""
+        if check_index("i", i, self.n) > 0:
+            self.move(i, i - 1)
+
+    def move_down(self, i: int) -> None:
+        """Move the node at position ``i`` one rank down; nothing happens at the bottom."""
+        if check_index("i", i, self.n) < self.n - 1:
+            self.move(i, i + 1)
+
+    def set_order(self, order: Sequence[int]) -> None:
+        """Put the nodes in this order: ``order[rank]`` is a node's original index."""
+        order = check_permutation("order", order, self.n)
+        if order != self._order:
+            self._order = order
+            self._changed("order")
+
+    def toggle(self, i: int) -> None:
+        """Flip the verdict of the node at position ``i`` (relevant <-> not relevant)."""
+        node = self._order[check_index("i", i, self.n)]
+        self._flags[node] = 1 - self._flags[node]
+        self._changed("verdicts")
+
+    def set_verdict(self, i: int, verdict: Any) -> None:
+        """Set the verdict of the node at position ``i`` (yes/no, 0/1, True/False)."""
+        node = self._order[check_index("i", i, self.n)]
+        flag = 1 if one_verdict("verdict", verdict) == YES else 0
+        if flag != self._flags[node]:
+            self._flags[node] = flag
+            self._changed("verdicts")
+
+    def set_metric(self, metric: str, variant: str | None = None) -> None:
+        """Choose the metric (and variant) the score is computed with."""
+        pair = _ranking_metric(metric, variant)
+        if pair != (self.metric, self.variant):
+            self.metric, self.variant = pair
+            self._changed("metric")
+
+    def set_k(self, k: int | None) -> None:
+        """Set the cut-off k of precision@k and nDCG@k (None: all nodes)."""
+        k = self._check_k(k)
+        if k != self._k:
+            self._k = k
+            self._changed("k")
+
+    def set_total_relevant(self, total_relevant: int | None) -> None:
+        """Set R_total for average precision (None: only the retrieved relevant nodes)."""
+        unretrieved = None if total_relevant is None else self._check_total(total_relevant) - sum(self._flags)
+        if unretrieved != self._unretrieved:
+            self._unretrieved = unretrieved
+            self._changed("total_relevant")
+
+    def reset(self) -> None:
+        """Back to the order and verdicts the model started with."""
+        order, flags = self._initial
+        if (order, flags) != (self._order, self._flags):
+            self._order, self._flags = list(order), list(flags)
+            self._changed("reset")
+
+    # -- scoring -------------------------------------------------------------------
+    def score_of(self, verdicts: Sequence[int]) -> float:
+        """The current metric's score for another verdict list (same settings, no texts)."""
+        return self._call(list(verdicts), with_texts=False).score
+
+    def _compute(self) -> MetricResult:
+        return self._call(self.verdicts, with_texts=True)
+
+    def _call(self, flags: list[int], *, with_texts: bool) -> MetricResult:
+        if self.metric == "context_precision":
+            total = None
+            if self.variant == "average_precision" and self._unretrieved is not None:
+                total = sum(flags) + self._unretrieved
+            return metrics.context_precision(
+                flags, self.variant or "deepeval", nodes=self.nodes if with_texts and self.has_texts else None,
+                total_relevant=total, threshold=self.threshold, question=self.question)
+        if self.metric == "precision_at_k":
+            return metrics.precision_at_k(flags, k=self.k)
+        if self.metric == "ndcg_at_k":
+            return metrics.ndcg_at_k(flags, k=self.k)
+        return metrics.reciprocal_rank(flags)
+
+    def _check_k(self, k: Any) -> int | None:
+        if k is None:
+            return None
+        if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= self.n:
+            raise InputError("k", f"a cut-off from 1 to {self.n} (the number of nodes), or None", k)
+        return k
+
+    def _check_total(self, total: Any) -> int:
+        relevant = sum(self._flags)
+        if isinstance(total, bool) or not isinstance(total, int) or total < relevant:
+            raise InputError("total_relevant", f"an integer of at least the {relevant} relevant nodes retrieved", total)
+        return total
