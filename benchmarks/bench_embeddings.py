@@ -62,7 +62,7 @@ def live(recorded) -> None:
     texts = course_texts()
     vectors = model.embed(texts)
     done = time.perf_counter()
-    worst = min(cosine_parts(a, b)[3] for a, b in zip(vectors, recorded.embed(texts)))
+    worst = min(cosine_parts(a, b)[3] for a, b in zip(vectors, recorded.embed(texts), strict=True))
     print(f"\nlive {model.name}: import {imported - start:.1f} s, load {loaded - imported:.2f} s, "
           f"embed {len(texts)} texts {done - loaded:.2f} s ({1000 * (done - loaded) / len(texts):.1f} ms a text); "
           f"lowest cosine live vs recorded {worst:.5f}")

@@ -5,6 +5,7 @@
     ragmetrics-edu score METRIC ...    a quick calculation from verdicts on the command line
     ragmetrics-edu judge-server ...    start a local OpenAI-compatible judge (optional extra)
     ragmetrics-edu record-judge ...    put the decks' examples to a judge and save a recording
+    ragmetrics-edu record-embeddings   embed the course's texts with a real model and save a recording
     ragmetrics-edu --version           the installed version
 
 Exit status 0 on success, 2 with a one-line message on bad input.
@@ -94,6 +95,9 @@ def build_parser() -> argparse.ArgumentParser:
     record.add_argument("--dataset", help="also evaluate() this JSONL dataset, so the batch path replays too")
     record.add_argument("--metrics", nargs="*", default=["context_precision", "context_recall", "faithfulness",
                                                          "answer_relevancy"], help="metrics for --dataset")
+    from .recorded_embeddings import add_record_embeddings_parser
+
+    add_record_embeddings_parser(sub)
     return parser
 
 
@@ -110,7 +114,8 @@ def _judge_server(args: argparse.Namespace) -> int:
 
     if importlib.util.find_spec("llama_cpp") is None:
         return _fail("llama-cpp-python is not installed: run `make judge-server-install` (compiles llama.cpp, "
-                     f"about 10 minutes), or CMAKE_ARGS=\"{PORTABLE_CMAKE_ARGS}\" pip install 'ragmetrics-edu[judge-server]'")
+                     f"about 10 minutes), or CMAKE_ARGS=\"{PORTABLE_CMAKE_ARGS}\" pip install -e \".[llm,judge-server]\" "
+                     "from a clone of the project")
     if not Path(args.model).is_file():
         raise InputError("--model", "the path of a GGUF model file", args.model)
     base_url = f"http://127.0.0.1:{args.port}/v1"
@@ -252,7 +257,7 @@ def _examples(args: argparse.Namespace) -> int:
     table += [(r["id"], r["deck"], r["metric"], r["stated"], r["computed"], mark[r["matches"]]) for r in rows]
     widths = [min(max(len(str(row[i])) for row in table), 44) for i in range(6)]
     for row in table:
-        print("  ".join(_clip(str(c), w).ljust(w) for c, w in zip(row, widths)).rstrip())
+        print("  ".join(_clip(str(c), w).ljust(w) for c, w in zip(row, widths, strict=False)).rstrip())
     stated = [r for r in rows if r["matches"] is not None]
     matched = sum(1 for r in stated if r["matches"])
     print(f"\n{len(rows)} examples; {len(stated)} state numbers ({sum(r['checked'] for r in stated)} numbers checked), "
@@ -296,6 +301,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _judge_server(args)
         if args.command == "record-judge":
             return _record_judge(args)
+        if args.command == "record-embeddings":
+            from .recorded_embeddings import run_record_embeddings
+
+            return run_record_embeddings(args)
         _print_result(_score(args))
         return 0
     except SystemExit as exc:

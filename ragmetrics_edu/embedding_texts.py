@@ -162,7 +162,7 @@ def calibration_cosines(embedder: Any = None) -> list[dict[str, Any]]:
     emb = resolve(embedder)
     pairs = calibration_pairs()
     texts = list(dict.fromkeys(t for p in pairs for t in (p["a"], p["b"])))
-    vectors = dict(zip(texts, emb.embed(texts)))
+    vectors = dict(zip(texts, emb.embed(texts), strict=True))
     return [{**p, "cosine": cosine_parts(vectors[p["a"]], vectors[p["b"]])[3]} for p in pairs]
 
 

@@ -63,7 +63,7 @@ class HashingEmbedder:
         words = [w for w in _WORD.findall(text.lower()) if w not in STOP_WORDS]
         feats = list(words)
         if self.bigrams:
-            feats += [f"{a} {b}" for a, b in zip(words, words[1:])]
+            feats += [f"{a} {b}" for a, b in zip(words, words[1:], strict=False)]
         return feats
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
@@ -300,7 +300,7 @@ def cosine_parts(u: Vector, v: Vector) -> tuple[float, float, float, float]:
     u, v = _vector("u", u), _vector("v", v)
     if len(u) != len(v):
         raise InputError("vectors", "two vectors of the same length", (len(u), len(v)))
-    dot = math.fsum(a * b for a, b in zip(u, v))
+    dot = math.fsum(a * b for a, b in zip(u, v, strict=True))
     nu = math.sqrt(math.fsum(a * a for a in u))
     nv = math.sqrt(math.fsum(b * b for b in v))
     cos = dot / (nu * nv) if nu and nv else 0.0

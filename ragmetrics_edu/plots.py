@@ -43,7 +43,7 @@ def plot_per_k_terms(result: MetricResult, ax: Any = None):
     precision = [row["precision_at_k"] for row in result.rows]
     colours = [RELEVANT if row["relevant"] else IRRELEVANT for row in result.rows]
     ax.bar(ks, precision, color=colours, edgecolor="#555555")
-    for k, p, row in zip(ks, precision, result.rows):
+    for k, p, row in zip(ks, precision, result.rows, strict=True):
         ax.text(k, p + 0.02, f"term {fmt(row['term'], 3)}", ha="center", fontsize=8)
     ax.set_xticks(ks)
     ax.set_ylim(0, 1.15)

@@ -229,7 +229,7 @@ def ndcg_at_k(relevance: Sequence[Any], k: int | None = None, ideal: Sequence[An
 
 def _check_ideal_covers(ideal: list[float], grades: list[float], given: Any) -> None:
     """The ideal must hold, rank by rank, at least the list's own grades (else nDCG exceeds 1)."""
-    if len(ideal) < len(grades) or any(i < g for i, g in zip(ideal, grades)):
+    if len(ideal) < len(grades) or any(i < g for i, g in zip(ideal, grades, strict=False)):
         raise InputError("ideal", "the grades of every relevant document, covering the list's own grades "
                          f"{[fmt(g) for g in grades]}", given)
 

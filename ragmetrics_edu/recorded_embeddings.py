@@ -288,7 +288,7 @@ def record_embeddings(
                                       if texts is None else "the texts given") +
                 (f" plus {len(extra)} given" if extra else "") + "."),
         "encoding": "base64 of little-endian float16, one vector per text",
-        "vectors": [{"text": t, "vector": encode_vector(v)} for t, v in zip(wanted, vectors)],
+        "vectors": [{"text": t, "vector": encode_vector(v)} for t, v in zip(wanted, vectors, strict=True)],
     }
     target.parent.mkdir(parents=True, exist_ok=True)
     temporary = target.with_name(target.name + ".tmp")

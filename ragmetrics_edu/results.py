@@ -169,8 +169,8 @@ class MetricResult:
         cols = list(self.columns)
         cells = [[_cell(row.get(c)) for c in cols] for row in self.rows]
         widths = [max([len(c)] + [len(r[i]) for r in cells]) for i, c in enumerate(cols)]
-        head = "  ".join(c.rjust(w) for c, w in zip(cols, widths))
-        body = ["  ".join(v.rjust(w) for v, w in zip(r, widths)) for r in cells]
+        head = "  ".join(c.rjust(w) for c, w in zip(cols, widths, strict=True))
+        body = ["  ".join(v.rjust(w) for v, w in zip(r, widths, strict=True)) for r in cells]
         return "\n".join([head] + body)
 
     def __repr__(self) -> str:

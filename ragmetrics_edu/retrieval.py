@@ -313,7 +313,7 @@ class BM25Retriever:
         total = math.fsum(r["contribution"] for r in rows)
         dl = self.doc_len[passage_id]
         used = [r for r in rows if r["tf"]]
-        parts = " + ".join(rf"{fmt(r['idf'], 3)}\cdot{fmt(r['tf_part'], 3)}" for r in used) or "0"
+        parts = " + ".join(rf"{fmt(r['idf'], 4)}\cdot{fmt(r['tf_part'], 4)}" for r in used) or "0"
         return MetricResult(
             metric="bm25", variant=passage_id, score=total,
             columns=("term", "df", "idf", "tf", "tf_part", "contribution"), rows=rows,
@@ -358,7 +358,7 @@ class EmbeddingRetriever:
         vectors = self.embedder.embed([p.text for p in self.passages])
         if len(vectors) != len(self.passages):
             raise InputError("embedder", f"one vector per passage ({len(self.passages)})", len(vectors))
-        self.vectors = {p.id: list(v) for p, v in zip(self.passages, vectors)}
+        self.vectors = {p.id: list(v) for p, v in zip(self.passages, vectors, strict=True)}
         self._norms = {pid: math.sqrt(math.fsum(x * x for x in v)) for pid, v in self.vectors.items()}
 
     def _cosines(self, query: str) -> list[tuple[str, float]]:
@@ -497,7 +497,7 @@ def plot_retriever_comparison(means: dict[str, dict[str, float]], ax: Any = None
         xs = [i + (j - (len(names) - 1) / 2) * width for i in range(len(measures))]
         ys = [means[name][m] for m in measures]
         ax.bar(xs, ys, width=width, label=name, color=colours[j % len(colours)])
-        for x, y in zip(xs, ys):
+        for x, y in zip(xs, ys, strict=True):
             ax.text(x, y + 0.015, fmt(y, 3), ha="center", fontsize=7)
     ax.set_xticks(range(len(measures)))
     ax.set_xticklabels([_LABELS[m] for m in measures], fontsize=8)

@@ -27,9 +27,9 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 import pytest
-from browser_support import REPO, artifacts_dir, chromium, free_port
 from playwright.sync_api import expect
 
+from browser_support import REPO, artifacts_dir, chromium, free_port
 from ragmetrics_edu import metrics
 from ragmetrics_edu.results import fmt
 

@@ -26,7 +26,13 @@ def test_per_k_plot_has_one_bar_per_rank_coloured_by_relevance():
 
 
 def test_family_plots_draw_one_mark_per_item():
-    from ragmetrics_edu.plots import plot_answer_correctness, plot_cosines, plot_entity_sets, plot_scores, plot_statements
+    from ragmetrics_edu.plots import (
+        plot_answer_correctness,
+        plot_cosines,
+        plot_entity_sets,
+        plot_scores,
+        plot_statements,
+    )
 
     faith = metrics.faithfulness(["a", "b", "c"], ["yes", "idk", "no"])
     assert len(plot_statements(faith).axes[0].patches) == 3

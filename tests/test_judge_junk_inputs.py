@@ -19,11 +19,11 @@ from typing import Any, Callable
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from scripted_server import fake_value
 
 from ragmetrics_edu import InputError, evaluate, judges
 from ragmetrics_edu.judges import JudgeError
 from ragmetrics_edu.results import MetricResult
+from scripted_server import fake_value
 
 CLOSED = "http://127.0.0.1:9/v1"
 junk_scalars = st.one_of(

@@ -11,10 +11,10 @@ import time
 import warnings
 
 import pytest
-from scripted_server import Scripted, ScriptedServer, good, schema_responder
 
 from ragmetrics_edu import InputError, evaluate
 from ragmetrics_edu import judges as J
+from scripted_server import Scripted, ScriptedServer, good, schema_responder
 
 QUESTION = "What is AI?"
 EXPECTED = "AI is the simulation of human intelligence by machines."

@@ -18,10 +18,10 @@ import sys
 import time
 
 import pytest
-from scripted_server import Scripted, ScriptedServer, good, keys_of, schema_responder
 
 from ragmetrics_edu import judges as J
 from ragmetrics_edu.errors import RagMetricsError
+from scripted_server import Scripted, ScriptedServer, good, keys_of, schema_responder
 
 QUESTION = "What is AI?"
 EXPECTED = "AI is the simulation of human intelligence by machines."

@@ -53,7 +53,7 @@ def test_deepeval_and_ragas_variants_differ_by_less_than_1e_9(rel):
 @given(flags, st.randoms(use_true_random=False))
 def test_recall_and_relevancy_ignore_order(rel, rnd):
     statements = [f"s{i}" for i in range(len(rel))]
-    shuffled = list(zip(statements, rel))
+    shuffled = list(zip(statements, rel, strict=True))
     rnd.shuffle(shuffled)
     a = metrics.context_recall(statements, rel).score
     b = metrics.context_recall([s for s, _ in shuffled], [r for _, r in shuffled]).score

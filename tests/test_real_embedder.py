@@ -47,7 +47,7 @@ def test_recorded_vectors_equal_the_model_on_a_sample(model):
     texts = et.course_texts()
     sample = texts[::7] + [examples.load("E-ar-france").inputs["question"]]
     fresh = model.embed(sample)  # one batch, as the recorder embeds
-    cosines = [cosine_parts(a, b)[3] for a, b in zip(fresh, recorded.embed(sample))]
+    cosines = [cosine_parts(a, b)[3] for a, b in zip(fresh, recorded.embed(sample), strict=True)]
     assert len(sample) >= 30 and min(cosines) >= 0.999, min(cosines)
     single = model.embed([sample[0]])[0]  # batch composition does not move a vector either
     assert cosine_parts(single, fresh[0])[3] >= 0.999

@@ -94,7 +94,7 @@ def test_vectors_are_unit_length_within_float16_rounding(recorded):
 def test_float16_round_trip_and_length_check():
     v = [0.5, -0.25, 0.1234, 1e-3]
     back = rec.decode_vector(rec.encode_vector(v), 4)
-    assert back[:2] == [0.5, -0.25] and max(abs(a - b) for a, b in zip(v, back)) < 1e-3
+    assert back[:2] == [0.5, -0.25] and max(abs(a - b) for a, b in zip(v, back, strict=True)) < 1e-3
     with pytest.raises(rec.RecordingError, match="3 values"):
         rec.decode_vector(rec.encode_vector([1.0, 2.0, 3.0]), 4)
 

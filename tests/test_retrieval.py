@@ -7,8 +7,16 @@ import pytest
 from ragmetrics_edu import InputError, metrics
 from ragmetrics_edu.embeddings import HashingEmbedder
 from ragmetrics_edu.retrieval import (
-    MEASURES, BM25Retriever, EmbeddingRetriever, Passage, Question, corpus_from_dict, evaluate_retriever,
-    load_corpus, mean_scores, tokenize,
+    MEASURES,
+    BM25Retriever,
+    EmbeddingRetriever,
+    Passage,
+    Question,
+    corpus_from_dict,
+    evaluate_retriever,
+    load_corpus,
+    mean_scores,
+    tokenize,
 )
 
 TOY = [("d1", "cats chase mice"), ("d2", "dogs chase cats and cats run"), ("d3", "birds sing")]
@@ -107,7 +115,7 @@ def test_evaluate_retriever_equals_the_metrics_on_the_verdict_list():
     for retriever in (BM25Retriever(corpus), EmbeddingRetriever(corpus)):
         rows = evaluate_retriever(retriever, corpus.questions, k=5)
         assert [r["question"] for r in rows] == [q.id for q in corpus.questions]
-        for row, q in zip(rows, corpus.questions):
+        for row, q in zip(rows, corpus.questions, strict=True):
             assert row["retrieved"] == [h[0] for h in retriever.search(q.text, 5)]
             grades = [q.qrels.get(pid, 0) for pid in row["retrieved"]]
             verdicts = [1 if g >= 1 else 0 for g in grades]

@@ -19,11 +19,10 @@ import subprocess
 import sys
 import threading
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
 
 import pytest
-from browser_support import REPO, artifacts_dir, launch, new_context
 
+from browser_support import REPO, artifacts_dir, launch, new_context
 from ragmetrics_edu import examples
 from ragmetrics_edu.results import fmt
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 import math
 from typing import Any, Sequence
 
-from ..errors import InputError
 from ..embeddings import cosine_parts, embedder_name, resolve
+from ..errors import InputError
 from ..results import MetricResult, fmt
 from ..validate import choice, probability, text, text_list
 
@@ -72,7 +72,7 @@ def answer_relevancy_embedding(
     rows: list[dict[str, Any]] = []
     if generated:
         vectors = emb.embed([question] + generated)
-        for i, (g, vec, flag) in enumerate(zip(generated, vectors[1:], flags), start=1):
+        for i, (g, vec, flag) in enumerate(zip(generated, vectors[1:], flags, strict=True), start=1):
             dot, nq, ng, cos = cosine_parts(vectors[0], vec)
             cos, clamp_note = clamp_cosine(cos)
             if clamp_note:
@@ -105,7 +105,7 @@ def answer_relevancy_embedding(
         formula_general=r"\frac{1}{N}\sum_{i=1}^{N}\cos(E_{g_i}, E_o) \times (1 - \text{noncommittal})",
         narrative=[f"A judge wrote {len(rows)} questions that the answer would answer.",
                    "Embed the real question and each generated one; cosine = dot / (|q| |g|).",
-                   "Average the cosines; if the answer was noncommittal, the score is 0."],
+                   "Average the cosines; the score is 0 only if every generation flagged the answer noncommittal."],
         notes=notes, threshold=probability("threshold", threshold),
         inputs={"question": question, "generated_questions": generated, "embedder": embedder_name(emb)},
     )

@@ -37,7 +37,7 @@ def context_recall(
     attribution = _attribution(nodes, marks)
     rows: list[dict[str, Any]] = [
         {"i": i, "statement": s, "verdict": v, "attributable": int(v == YES), "node": n}
-        for i, (s, v, n) in enumerate(zip(items, marks, attribution), start=1)
+        for i, (s, v, n) in enumerate(zip(items, marks, attribution, strict=True), start=1)
     ]
     counted = sum(r["attributable"] for r in rows)
     notes = []
@@ -70,7 +70,7 @@ def _attribution(nodes: Any, marks: list[str]) -> list[int | None]:
         raise InputError("nodes", "a list with, per statement, a 1-based node index or None", nodes)
     same_length("verdicts", marks, "nodes", nodes)
     out: list[int | None] = []
-    for i, (n, v) in enumerate(zip(nodes, marks)):
+    for i, (n, v) in enumerate(zip(nodes, marks, strict=True)):
         if n is None:
             out.append(None)
         elif isinstance(n, bool) or not isinstance(n, int) or n < 1:
@@ -109,11 +109,11 @@ def contextual_relevancy(
     word = "sentence" if variant == "ragas_sentences" else "statement"
     rows: list[dict[str, Any]] = []
     per_node: list[str] = []
-    for n, (stmts, verdicts) in enumerate(zip(node_statements, node_verdicts), start=1):
+    for n, (stmts, verdicts) in enumerate(zip(node_statements, node_verdicts, strict=True), start=1):
         items = text_list(f"node_statements[{n - 1}]", stmts)
         marks = verdict_list(f"node_verdicts[{n - 1}]", verdicts)
         same_length(f"node_statements[{n - 1}]", items, f"node_verdicts[{n - 1}]", marks)
-        for s, v in zip(items, marks):
+        for s, v in zip(items, marks, strict=True):
             rows.append({"node": n, "statement": s, "verdict": v, "relevant": int(v == YES)})
         per_node.append(f"node {n}: {sum(v == YES for v in marks)} of {len(marks)}")
     counted = sum(r["relevant"] for r in rows)
@@ -166,7 +166,7 @@ def faithfulness(
     else:
         counts = {YES: 1, IDK: 0, NO: 0}
         rule = "the context supports"
-    rows: list[dict[str, Any]] = [{"i": i, "claim": c, "verdict": v, "counts": counts[v]} for i, (c, v) in enumerate(zip(items, marks), 1)]
+    rows: list[dict[str, Any]] = [{"i": i, "claim": c, "verdict": v, "counts": counts[v]} for i, (c, v) in enumerate(zip(items, marks, strict=True), 1)]
     notes = []
     if IDK in marks:
         notes.append("DeepEval counts an 'idk' claim (not in the context) as faithful"
@@ -202,7 +202,7 @@ def answer_relevancy(
     items = text_list("statements", statements)
     marks = verdict_list("verdicts", verdicts, allow_idk=True)
     same_length("statements", items, "verdicts", marks)
-    rows: list[dict[str, Any]] = [{"i": i, "statement": s, "verdict": v, "relevant": int(v != NO)} for i, (s, v) in enumerate(zip(items, marks), 1)]
+    rows: list[dict[str, Any]] = [{"i": i, "statement": s, "verdict": v, "relevant": int(v != NO)} for i, (s, v) in enumerate(zip(items, marks, strict=True), 1)]
     notes = ["DeepEval counts an 'idk' statement as relevant."] if IDK in marks else []
     return ratio_result(
         metric="answer_relevancy", variant="deepeval", rows=rows, columns=("i", "statement", "verdict", "relevant"),

@@ -54,7 +54,7 @@ class PermutationSummary:
         """Share of orderings per equal-width bin of [0, 1] (a score of 1 falls in the last bin)."""
         shares = [0.0] * bins
         total = self.total
-        for value, weight in zip(self.values, self.weights):
+        for value, weight in zip(self.values, self.weights, strict=True):
             shares[min(bins - 1, max(0, int(value * bins)))] += weight / total
         return shares
 
@@ -114,14 +114,14 @@ class PermutationModel(ReorderModel):
         total = sum(weights)
         current = self.result.score
         tol = 1e-12
-        better = sum(w for v, w in zip(values, weights) if v > current + tol)
-        worse = sum(w for v, w in zip(values, weights) if v < current - tol)
+        better = sum(w for v, w in zip(values, weights, strict=True) if v > current + tol)
+        worse = sum(w for v, w in zip(values, weights, strict=True) if v < current - tol)
         exact = n <= self.exact_limit
         return PermutationSummary(
             n=n, relevant=relevant, exact=exact, orderings=math.factorial(n),
             evaluated=math.comb(n, relevant) if exact else self.samples,
             values=tuple(values), weights=tuple(weights), best=best, worst=worst,
-            expected=math.fsum(v * w for v, w in zip(values, weights)) / total,
+            expected=math.fsum(v * w for v, w in zip(values, weights, strict=True)) / total,
             current=current, share_better=better / total, share_tied=(total - better - worse) / total,
             share_worse=worse / total, best_order=tuple(self.best_order), worst_order=tuple(self.worst_order),
         )

@@ -58,7 +58,7 @@ class BarChart:
         self._bars = list(ax.bar(list(x), [0.0] * len(x), width, color=IRRELEVANT, edgecolor="#555555",
                                  linewidth=0.8, animated=True))
         self._lines: dict[str, tuple[str, Any]] = {}
-        handles = [Patch(facecolor=colour, edgecolor="#555555", label=label) for label, colour in legend]
+        handles: list[Any] = [Patch(facecolor=colour, edgecolor="#555555", label=label) for label, colour in legend]
         for name, (kind, colour, style, label) in (lines or {}).items():
             make = ax.axhline if kind == "h" else ax.axvline
             line = make(0.0, color=colour, linestyle=style, linewidth=1.6, animated=True, visible=False)
@@ -66,7 +66,8 @@ class BarChart:
             if label:
                 from matplotlib.lines import Line2D
 
-                handles.append(Line2D([], [], color=colour, linestyle=style, linewidth=1.6, label=label))
+                handles.append(Line2D([], [], color=colour, linestyle=style,  # type: ignore[arg-type]  # a style name
+                                      linewidth=1.6, label=label))
         if handles:
             ax.legend(handles=handles, loc="lower right", bbox_to_anchor=(1.0, 1.0), ncol=len(handles),
                       frameon=False, fontsize=8, handlelength=1.4, borderaxespad=0.2)
@@ -100,7 +101,7 @@ class BarChart:
 
     def set_bars(self, heights: Sequence[float], colours: Sequence[str] | None = None) -> None:
         """New bar heights (and face colours)."""
-        for i, (bar, height) in enumerate(zip(self._bars, heights)):
+        for i, (bar, height) in enumerate(zip(self._bars, heights, strict=True)):
             bar.set_height(height)
             if colours is not None:
                 bar.set_facecolor(colours[i])

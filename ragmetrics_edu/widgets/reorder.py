@@ -79,7 +79,7 @@ class NodeList(widgets.VBox):
             labels = self.model.labels
             if list(self.tags.value) != labels:
                 self.tags.value = labels
-            for pos, (node, flag) in enumerate(zip(self.model.order, self.model.verdicts)):
+            for pos, (node, flag) in enumerate(zip(self.model.order, self.model.verdicts, strict=True)):
                 if self._shown[pos] == (node, flag):
                     continue
                 toggle = self.toggles[pos]
@@ -180,7 +180,7 @@ def ranking_series(model: ReorderModel, result: MetricResult) -> dict[str, Any]:
     n, k = model.n, model.k
     inside = [rank <= k for rank in range(1, n + 1)]
     colours = [(RELEVANT if f else IRRELEVANT) if ok else (RELEVANT_OUTSIDE if f else IRRELEVANT_OUTSIDE)
-               for f, ok in zip(flags, inside)]
+               for f, ok in zip(flags, inside, strict=True)]
     cutoff = k + 0.5 if k < n and model.metric in ("precision_at_k", "ndcg_at_k") else None
     title = _TITLES[(model.metric, model.variant)]
     if model.metric == "ndcg_at_k":
@@ -188,7 +188,7 @@ def ranking_series(model: ReorderModel, result: MetricResult) -> dict[str, Any]:
                 "cutoff": cutoff, "ylabel": "discount 1/log2(k+1)", "title": title}
     if model.metric == "reciprocal_rank":
         first = result.values["first_relevant_rank"]
-        colours = [ACCENT if rank == first else c for rank, c in zip(range(1, n + 1), colours)]
+        colours = [ACCENT if rank == first else c for rank, c in zip(range(1, n + 1), colours, strict=True)]
         return {"heights": [1 / rank for rank in range(1, n + 1)], "colours": colours, "score": result.score,
                 "cutoff": None, "ylabel": "1/k (dark: first relevant)", "title": title}
     return {"heights": [row["precision_at_k"] for row in result.rows], "colours": colours, "score": result.score,

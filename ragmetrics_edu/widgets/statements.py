@@ -48,8 +48,9 @@ class StatementExplorer(Explorer):
                                                 description="Variant"), "rme-variant")
         self.variant.layout.display = "" if len(model.variants) > 1 else "none"
         self.variant.observe(lambda c: self._user(model.set_variant, c["new"]), names="value")
-        self.penalize = classed(widgets.Checkbox(value=model.penalize_ambiguous, description="penalize_ambiguous",
-                                                 indent=False), "rme-penalize")
+        self.penalize = classed(widgets.Checkbox(
+            value=model.penalize_ambiguous, description="penalize_ambiguous (DeepEval: penalize_ambiguous_claims)",
+            indent=False, layout=widgets.Layout(width="auto")), "rme-penalize")
         self.penalize.layout.display = "" if model.metric == "faithfulness" else "none"
         self.penalize.observe(lambda c: self._user(model.set_penalize_ambiguous, c["new"]), names="value")
         self.toggles: list[widgets.ToggleButtons] = []
@@ -120,7 +121,7 @@ class StatementExplorer(Explorer):
             attribution = model.attribution
             groups = model.groups
             node_texts = model.node_texts
-            for pos, (text, verdict) in enumerate(zip(model.statements, model.verdicts)):
+            for pos, (text, verdict) in enumerate(zip(model.statements, model.verdicts, strict=True)):
                 self.toggles[pos].value = verdict
                 self.texts[pos].value = html.escape(text)
                 if attribution is not None:

@@ -119,7 +119,7 @@ class StatementModel(Observable):
             raise InputError("nodes", f"one entry per statement ({len(self._texts)})", list(nodes),
                              hint=f"nodes has {len(nodes)} entries")
         limit = len(self._node_texts) if self._node_texts is not None else None
-        for i, (node, verdict) in enumerate(zip(nodes, self._verdicts)):
+        for i, (node, verdict) in enumerate(zip(nodes, self._verdicts, strict=True)):
             if node is None:
                 continue
             if isinstance(node, bool) or not isinstance(node, int) or node < 1 or (limit is not None and node > limit):
@@ -136,7 +136,7 @@ class StatementModel(Observable):
         if len(node_statements) != len(node_verdicts):
             raise InputError("node_verdicts", f"one list per node ({len(node_statements)})", node_verdicts)
         self._texts, self._verdicts, self._groups = [], [], []
-        for n, (stmts, marks) in enumerate(zip(node_statements, node_verdicts), start=1):
+        for n, (stmts, marks) in enumerate(zip(node_statements, node_verdicts, strict=True), start=1):
             items = text_list(f"node_statements[{n - 1}]", stmts)
             checked = verdict_list(f"node_verdicts[{n - 1}]", marks)
             if len(items) != len(checked):
@@ -306,7 +306,7 @@ class StatementModel(Observable):
                     "variant": self.variant, "question": self.question, "threshold": self.threshold}
         if self.metric == "contextual_relevancy":
             groups = self.groups or []
-            per_node = [[(s, v) for s, v, g in zip(statements, verdicts, groups) if g == n]
+            per_node = [[(s, v) for s, v, g in zip(statements, verdicts, groups, strict=True) if g == n]
                         for n in range(1, self._node_count + 1)]
             return {"node_statements": [[s for s, _ in pairs] for pairs in per_node],
                     "node_verdicts": [[v for _, v in pairs] for pairs in per_node],
