@@ -117,7 +117,7 @@ def _third_party_imports() -> dict[str, set[str]]:
 
 
 #: Imports that only an opt-in extra provides, never reached by a notebook: module -> extra.
-OPT_IN = {"sentence_transformers": "embeddings"}
+OPT_IN = {"sentence_transformers": "embeddings", "huggingface_hub": "embeddings"}  # hub: comes with sentence-transformers
 #: Import name -> distribution name where they differ.
 DISTRIBUTION = {"yaml": "pyyaml"}
 
