@@ -115,7 +115,7 @@ def test_notebook_07_teaches_calibration_and_06_points_to_it(recorded):
 
 def test_notebook_09_compares_bm25_with_the_recorded_dense_retriever():
     out = _outputs("09_evaluate_a_retriever")
-    assert "embedding (recorded:all-MiniLM-L6-v2 (384-d))" in out or "dense (MiniLM)" in out
+    assert "embedder=RecordedEmbedder(" in out and "vs MiniLM" in out
     assert "Neural retriever skipped" not in out
 
 
