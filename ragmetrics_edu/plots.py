@@ -207,7 +207,7 @@ def plot_calibration(rows_by_embedder: dict[str, list[dict[str, Any]]], threshol
 
     if not rows_by_embedder:
         raise ValueError("rows_by_embedder: at least one embedder's rows are needed")
-    fig = new_figure(figsize=(7.5, 1.9 * len(rows_by_embedder) + 0.6))
+    fig = new_figure(figsize=(9, 1.9 * len(rows_by_embedder) + 0.6))
     axes = fig.subplots(len(rows_by_embedder), 1, sharex=True, squeeze=False)[:, 0]
     low = min(-0.2, min(r["cosine"] for rows in rows_by_embedder.values() for r in rows))
     start = bin_width * (low // bin_width)
@@ -224,7 +224,7 @@ def plot_calibration(rows_by_embedder: dict[str, list[dict[str, Any]]], threshol
             ax.axvline(threshold, color="#333333", linestyle="--", linewidth=1)
         ax.set_title(title, fontsize=9)
         ax.set_ylabel("pairs")
-        ax.legend(fontsize=7, loc="upper left", frameon=False)
+        ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)  # beside, not on, the bars
     axes[-1].set_xlabel("cosine of the two sentences")
     axes[-1].set_xlim(edges[0], 1.0)
     fig.tight_layout()
