@@ -211,7 +211,7 @@ def plot_calibration(rows_by_embedder: dict[str, list[dict[str, Any]]], threshol
     axes = fig.subplots(len(rows_by_embedder), 1, sharex=True, squeeze=False)[:, 0]
     low = min(-0.2, min(r["cosine"] for rows in rows_by_embedder.values() for r in rows))
     start = bin_width * (low // bin_width)
-    edges = [start + i * bin_width for i in range(int(round((1.0 - start) / bin_width)) + 2)]
+    edges = [start + i * bin_width for i in range(round((1.0 - start) / bin_width) + 2)]
     for ax, (title, rows) in zip(axes, rows_by_embedder.items()):
         groups = [[r["cosine"] for r in rows if r["label"] == label] for label in LABELS]
         names = []
