@@ -172,6 +172,37 @@ def show_hits(question: Any, hits: Iterable[tuple[str, float]], corpus: Any) -> 
         print(f"  {rank}. {pid}  score {score:6.3f}  grade {question.grade(pid)}  {corpus.text(pid)[:70]}")
 
 
+def show_sources(embedders: Mapping[str, Any]) -> None:
+    """Each named embedder with where its numbers come from (a recording's model, sha256, date)."""
+    from .embedding_texts import embedder_source
+
+    for name, embedder in embedders.items():
+        print(f"{name}: {embedder_source(embedder)}")
+
+
+def show_cosines(pairs: Mapping[str, tuple[str, str]], embedders: Mapping[str, Any], *, digits: int = 4) -> dict:
+    """One row per named pair of texts, one cosine column per named embedder; returns the cosines.
+
+    The column heads are the names given; :func:`show_sources` says where each comes from."""
+    from .embedding_texts import pair_cosines
+
+    cosines = pair_cosines(dict(pairs), dict(embedders))
+    width = max([len(n) for n in pairs] + [4])
+    print(f"{'pair':<{width}}" + "".join(f"{name:>{max(len(name), digits + 3) + 2}}" for name in embedders))
+    for pair, row in cosines.items():
+        print(f"{pair:<{width}}" + "".join(f"{row[name]:>{max(len(name), digits + 3) + 2}.{digits}f}"
+                                           for name in embedders))
+    return cosines
+
+
+def show_calibration(summaries: Mapping[str, Mapping[str, Mapping[str, float]]]) -> None:
+    """Per embedder and calibration label: n, min, median, max (from ``calibration_summary``)."""
+    print(f"{'embedder':<12}{'label':<12}{'n':>4}{'min':>9}{'median':>9}{'max':>9}")
+    for name, summary in summaries.items():
+        for label, s in summary.items():
+            print(f"{name:<12}{label:<12}{s['n']:>4}{s['min']:>9.3f}{s['median']:>9.3f}{s['max']:>9.3f}")
+
+
 RANKING_NAMES = ("CP", "AP", "P@k", "R@k", "RR", "nDCG@k")
 
 
@@ -303,5 +334,6 @@ class CorrectnessPanel:
 
 
 __all__ = ["CorrectnessPanel", "DERIVED_PREFIX", "by_node", "explorer_step", "is_derived", "node_texts",
-           "per_k_table", "ranking_scores", "score_table", "show_checks", "show_claims_example", "show_hits",
-           "show_ranked_example", "show_recall_case", "show_relevancy_case", "show_text", "source_label", "wrap"]
+           "per_k_table", "ranking_scores", "score_table", "show_calibration", "show_checks", "show_claims_example",
+           "show_cosines", "show_hits", "show_ranked_example", "show_recall_case", "show_relevancy_case",
+           "show_sources", "show_text", "source_label", "wrap"]

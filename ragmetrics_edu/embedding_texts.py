@@ -178,3 +178,49 @@ def calibration_summary(rows: list[dict[str, Any]]) -> dict[str, dict[str, float
         out[label] = {"n": len(values), "min": values[0], "median": median, "max": values[-1],
                       "mean": math.fsum(values) / len(values)}
     return out
+
+
+#: How a number from the offline hashing embedder is labelled beside a recorded model's.
+HASHING_SOURCE = "hashing stand-in, derived by the project"
+
+
+def embedder_source(embedder: Any = None) -> str:
+    """Where an embedder's numbers come from, in the words the course labels them with.
+
+    A recording: ``recorded from all-MiniLM-L6-v2 (sha256 53aa51172d14…, 2026-11-23)``; the
+    hashing embedder (or None): :data:`HASHING_SOURCE`; anything else: its name."""
+    from .embeddings import HashingEmbedder, embedder_name
+
+    if embedder is None or isinstance(embedder, HashingEmbedder):
+        return HASHING_SOURCE
+    if all(hasattr(embedder, k) for k in ("model", "weights_sha256", "date")):
+        return f"recorded from {embedder.model} (sha256 {embedder.weights_sha256[:12]}…, {embedder.date[:10]})"
+    return embedder_name(embedder)
+
+
+def pair_cosines(pairs: dict[str, tuple[str, str]], embedders: dict[str, Any]) -> dict[str, dict[str, float]]:
+    """The cosine of each named pair of texts under each named embedder: ``{pair: {embedder: cosine}}``."""
+    from .embeddings import cosine_parts, resolve
+
+    texts = list(dict.fromkeys(t for a, b in pairs.values() for t in (a, b)))
+    out: dict[str, dict[str, float]] = {name: {} for name in pairs}
+    for label, embedder in embedders.items():
+        vectors = dict(zip(texts, resolve(embedder).embed(texts)))
+        for name, (a, b) in pairs.items():
+            out[name][label] = cosine_parts(vectors[a], vectors[b])[3]
+    return out
+
+
+def threshold_splits(rows_a: list[dict[str, Any]], rows_b: list[dict[str, Any]],
+                     threshold: float = 0.5) -> list[dict[str, Any]]:
+    """Calibration pairs two embedders put on different sides of ``threshold``.
+
+    ``rows_a`` and ``rows_b`` are :func:`calibration_cosines` of the same pairs under two
+    embedders; each returned row has ``label``, ``a``, ``b``, ``cosine_a`` and ``cosine_b``."""
+    out = []
+    for x, y in zip(rows_a, rows_b, strict=True):
+        if (x["a"], x["b"]) != (y["a"], y["b"]):
+            raise InputError("rows_b", "calibration rows of the same pairs, in the same order as rows_a", y)
+        if (x["cosine"] >= threshold) != (y["cosine"] >= threshold):
+            out.append({"label": x["label"], "a": x["a"], "b": x["b"], "cosine_a": x["cosine"], "cosine_b": y["cosine"]})
+    return out

@@ -191,3 +191,41 @@ def plot_scores(scores: dict[str, float], ax: Any = None, title: str = ""):
         ax.set_title(title, fontsize=10)
     fig.tight_layout()
     return fig
+
+
+CALIBRATION_COLOURS = {"unrelated": "#c8c8c8", "related": "#e9c46a", "paraphrase": "#2a9d8f"}
+
+
+def plot_calibration(rows_by_embedder: dict[str, list[dict[str, Any]]], threshold: float | None = 0.5,
+                     bin_width: float = 0.05):
+    """Histograms of labelled pairs' cosines, one panel per embedder, one colour per label.
+
+    ``rows_by_embedder``: panel title -> rows of
+    :func:`ragmetrics_edu.embedding_texts.calibration_cosines` (``label`` and ``cosine``).
+    ``threshold`` draws a dashed line and counts, per label, the pairs at or above it."""
+    from .embedding_texts import LABELS
+
+    if not rows_by_embedder:
+        raise ValueError("rows_by_embedder: at least one embedder's rows are needed")
+    fig = new_figure(figsize=(9, 1.9 * len(rows_by_embedder) + 0.6))
+    axes = fig.subplots(len(rows_by_embedder), 1, sharex=True, squeeze=False)[:, 0]
+    low = min(-0.2, min(r["cosine"] for rows in rows_by_embedder.values() for r in rows))
+    start = bin_width * (low // bin_width)
+    edges = [start + i * bin_width for i in range(round((1.0 - start) / bin_width) + 2)]
+    for ax, (title, rows) in zip(axes, rows_by_embedder.items()):
+        groups = [[r["cosine"] for r in rows if r["label"] == label] for label in LABELS]
+        names = []
+        for label, values in zip(LABELS, groups):
+            above = f", {sum(v >= threshold for v in values)} at or above {fmt(threshold)}" if threshold is not None else ""
+            names.append(f"{label} ({len(values)}{above})")
+        ax.hist(groups, bins=edges, stacked=True, label=names,
+                color=[CALIBRATION_COLOURS[label] for label in LABELS], edgecolor="#555555", linewidth=0.5)
+        if threshold is not None:
+            ax.axvline(threshold, color="#333333", linestyle="--", linewidth=1)
+        ax.set_title(title, fontsize=9)
+        ax.set_ylabel("pairs")
+        ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)  # beside, not on, the bars
+    axes[-1].set_xlabel("cosine of the two sentences")
+    axes[-1].set_xlim(edges[0], 1.0)
+    fig.tight_layout()
+    return fig

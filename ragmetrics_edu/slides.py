@@ -19,8 +19,8 @@ from typing import Any, Iterable, Sequence
 from .display import is_derived
 from .results import MetricResult, cut, display_math, exact, fmt, steps_html
 
-__all__ = ["Fragment", "case_inputs", "columns", "differs", "example_block", "exact", "fmt", "formula", "note",
-           "score", "scores_table", "table"]
+__all__ = ["Fragment", "case_inputs", "columns", "differs", "embedder_sources", "example_block", "exact", "fmt",
+           "formula", "note", "score", "scores_table", "table"]
 
 #: Inputs worth showing above the step table, with the label a slide gives them.
 _INPUT_LABELS = (("question", "Question"), ("reference", "Reference"), ("answer", "Answer"), ("context", "Context"))
@@ -227,3 +227,11 @@ def note(example_id: str) -> str:
     if example.note:
         parts.append(f"Note: {example.note}")
     return "\n\n".join(parts)
+
+
+def embedder_sources(embedders: Any) -> Fragment:
+    """A small line naming where each embedder's numbers come from (``{column name: embedder}``)."""
+    from .embedding_texts import embedder_source
+
+    parts = [f"<b>{html.escape(name)}</b>: {html.escape(embedder_source(e))}" for name, e in embedders.items()]
+    return Fragment(f"<p class='rme-small'>{' · '.join(parts)}</p>")
