@@ -257,16 +257,18 @@ class CorrectnessPanel:
     def __init__(self, start: Mapping[str, float]) -> None:
         import ipywidgets as widgets  # heavy: only when a panel is built
 
+        from .widgets.sliders import ExactFloatSlider  # keeps the exact value it was given (no snapping)
+
         self.start = dict(start)
         self.sliders = {
             "tp": widgets.IntSlider(min=0, max=6, description="TP"),
             "fp": widgets.IntSlider(min=0, max=6, description="FP"),
             "fn": widgets.IntSlider(min=0, max=6, description="FN"),
-            "similarity": widgets.FloatSlider(min=-1.0, max=1.0, step=0.01, readout_format=".4f",
-                                              description="similarity"),
-            "beta": widgets.FloatSlider(min=0.25, max=4.0, step=0.25, description="beta"),
-            "w_factual": widgets.FloatSlider(min=0.0, max=1.0, step=0.05, description="w factual"),
-            "w_semantic": widgets.FloatSlider(min=0.0, max=1.0, step=0.05, description="w semantic"),
+            "similarity": ExactFloatSlider(min=-1.0, max=1.0, description="similarity"),
+            "beta": ExactFloatSlider(min=0.25, max=4.0, step=0.25, readout_format=".2f", description="beta"),
+            "w_factual": ExactFloatSlider(min=0.0, max=1.0, step=0.05, readout_format=".2f", description="w factual"),
+            "w_semantic": ExactFloatSlider(min=0.0, max=1.0, step=0.05, readout_format=".2f",
+                                           description="w semantic"),
         }
         self.formula_view = widgets.HTMLMath()
         self.printout = widgets.Output()
@@ -327,10 +329,14 @@ class CorrectnessPanel:
             direct = self.score_directly()
             print(f"  metrics: {direct.score:.4f}   same: {direct.score == self.result.score}")
 
-    def _ipython_display_(self) -> None:
-        from IPython.display import display
+    def __repr__(self) -> str:
+        """The text/plain fallback a notebook shows before its cell runs: a hint, not the widget tree."""
+        return "CorrectnessPanel: run this cell in Jupyter to get the answer-correctness sliders"
 
-        display(self.widget)
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
+        bundle = dict(self.widget._repr_mimebundle_(**kwargs) or {})
+        bundle["text/plain"] = repr(self)
+        return bundle
 
 
 __all__ = ["CorrectnessPanel", "DERIVED_PREFIX", "by_node", "explorer_step", "is_derived", "node_texts",
