@@ -205,7 +205,7 @@ def pair_cosines(pairs: dict[str, tuple[str, str]], embedders: dict[str, Any]) -
     texts = list(dict.fromkeys(t for a, b in pairs.values() for t in (a, b)))
     out: dict[str, dict[str, float]] = {name: {} for name in pairs}
     for label, embedder in embedders.items():
-        vectors = dict(zip(texts, resolve(embedder).embed(texts)))
+        vectors = dict(zip(texts, resolve(embedder).embed(texts), strict=True))
         for name, (a, b) in pairs.items():
             out[name][label] = cosine_parts(vectors[a], vectors[b])[3]
     return out

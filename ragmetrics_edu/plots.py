@@ -206,16 +206,18 @@ def plot_calibration(rows_by_embedder: dict[str, list[dict[str, Any]]], threshol
     from .embedding_texts import LABELS
 
     if not rows_by_embedder:
-        raise ValueError("rows_by_embedder: at least one embedder's rows are needed")
+        from .errors import InputError
+
+        raise InputError("rows_by_embedder", "at least one embedder's rows", rows_by_embedder)
     fig = new_figure(figsize=(9, 1.9 * len(rows_by_embedder) + 0.6))
     axes = fig.subplots(len(rows_by_embedder), 1, sharex=True, squeeze=False)[:, 0]
     low = min(-0.2, min(r["cosine"] for rows in rows_by_embedder.values() for r in rows))
     start = bin_width * (low // bin_width)
     edges = [start + i * bin_width for i in range(round((1.0 - start) / bin_width) + 2)]
-    for ax, (title, rows) in zip(axes, rows_by_embedder.items()):
+    for ax, (title, rows) in zip(axes, rows_by_embedder.items(), strict=True):
         groups = [[r["cosine"] for r in rows if r["label"] == label] for label in LABELS]
         names = []
-        for label, values in zip(LABELS, groups):
+        for label, values in zip(LABELS, groups, strict=True):
             above = f", {sum(v >= threshold for v in values)} at or above {fmt(threshold)}" if threshold is not None else ""
             names.append(f"{label} ({len(values)}{above})")
         ax.hist(groups, bins=edges, stacked=True, label=names,

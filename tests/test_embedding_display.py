@@ -41,7 +41,7 @@ def test_threshold_splits_find_pairs_the_two_embedders_put_on_different_sides(re
     neural, hashing = et.calibration_cosines(recorded), et.calibration_cosines(None)
     splits = et.threshold_splits(neural, hashing, 0.5)
     assert splits and all((s["cosine_a"] >= 0.5) != (s["cosine_b"] >= 0.5) for s in splits)
-    expected = sum((x["cosine"] >= 0.5) != (y["cosine"] >= 0.5) for x, y in zip(neural, hashing))
+    expected = sum((x["cosine"] >= 0.5) != (y["cosine"] >= 0.5) for x, y in zip(neural, hashing, strict=True))
     assert len(splits) == expected
     assert any(s["label"] == "paraphrase" and s["cosine_a"] >= 0.5 > s["cosine_b"] for s in splits)
     with pytest.raises(ValueError):
