@@ -177,3 +177,19 @@ def test_against_trec_eval_on_random_rankings():
         assert skip.score == pytest.approx(sum(kept) / len(kept) if kept else 0.0, abs=1e-12)
         hr = metrics.hit_rate_at_k(queries, k=k)
         assert hr.score == pytest.approx(sum(w[f"success_{k}"] for w in ref) / n_q, abs=1e-12)
+
+
+# --- exercise rank-5 (notebook 08) --------------------------------------------------------
+
+def test_map_exercise_accepts_the_hand_value_and_names_each_slip():
+    from ragmetrics_edu import exercises
+
+    # AP = (1/3)/1, (1/1 + 2/4)/3 and 0 (relevant documents missed): MAP = (1/3 + 1/2 + 0)/3 = 5/18
+    assert exercises.check("rank-5", 5 / 18).correct
+    assert exercises.check("rank-5", "5/18").correct
+    slips = {(1 / 3 + 1 / 2) / 2: "left out the third query",          # the missed query skipped
+             (1 / 3 + 3 / 4 + 0) / 3: "relevant documents retrieved",   # AP over R retrieved
+             (1 / 3 + 1 + 0) / 3: "MRR"}                                 # reciprocal ranks
+    for value, words in slips.items():
+        feedback = exercises.check("rank-5", round(value, 4))
+        assert not feedback.correct and words in str(feedback), (value, str(feedback))
