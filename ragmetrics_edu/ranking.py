@@ -1,10 +1,12 @@
 """Classic ranking measures, to set beside context precision.
 
-Each returns a :class:`MetricResult` whose step table has one row per rank k, so a
-notebook can print them side by side with context precision's per-k terms.
+Each returns a :class:`MetricResult` whose step table has one row per rank k (one per query
+for the means over queries: MRR, MAP, hit rate@k), so a notebook can print them side by side
+with context precision's per-k terms.
 Relevance is 0/1 (yes/no, bools) except for nDCG, which also takes graded gains.
 The cut-off and empty-list conventions follow trec_eval (``trec_eval/m_P.c``, ``m_recall.c``,
-``m_map.c``, ``m_recip_rank.c``, ``m_ndcg_cut.c``, ``m_success.c``, ``m_Rprec.c``), except where a docstring says otherwise.
+``m_map.c``, ``m_recip_rank.c``, ``m_ndcg_cut.c``, ``m_success.c``, ``m_Rprec.c``), except
+where a docstring says otherwise.
 """
 
 from __future__ import annotations
