@@ -20,7 +20,7 @@ from typing import Any, NoReturn, Sequence
 from .errors import InputError, RagMetricsError
 
 VERDICT_METRICS = ("context_precision", "precision_at_k", "recall_at_k", "average_precision",
-                   "reciprocal_rank", "ndcg_at_k")
+                   "reciprocal_rank", "ndcg_at_k", "hit_at_k", "r_precision")
 STATEMENT_METRICS = ("context_recall", "faithfulness", "answer_relevancy")
 SCORE_METRICS = VERDICT_METRICS + STATEMENT_METRICS + (
     "contextual_relevancy", "context_entity_recall", "answer_correctness", "semantic_similarity")
@@ -30,6 +30,7 @@ EPILOG = """examples of score:
   ragmetrics-edu score context_precision yes no --variant ragas
   ragmetrics-edu score average_precision 1 0 1 --total-relevant 4
   ragmetrics-edu score ndcg_at_k 3 0 1 --k 2 --gain exponential      (graded gains)
+  ragmetrics-edu score r_precision 1 0 1 --total-relevant 4
   ragmetrics-edu score faithfulness yes idk no --variant ragas
   ragmetrics-edu score contextual_relevancy no no yes,yes,yes      (one comma list per node)
   ragmetrics-edu score context_entity_recall --reference "Taj Mahal;Agra;1631" --context "Agra;India"
@@ -66,9 +67,9 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("metric", choices=SCORE_METRICS, metavar="METRIC", help=", ".join(SCORE_METRICS))
     score.add_argument("verdicts", nargs="*", help="yes/no/idk, y/n, true/false or 1/0, in order (gains for ndcg_at_k)")
     score.add_argument("--variant", help="deepeval | ragas | average_precision (where the metric has variants)")
-    score.add_argument("--k", type=int, help="cut-off for precision_at_k, recall_at_k, ndcg_at_k")
+    score.add_argument("--k", type=int, help="cut-off for precision_at_k, recall_at_k, ndcg_at_k, hit_at_k")
     score.add_argument("--gain", default="linear", help="ndcg_at_k: linear (trec_eval) or exponential (2^rel - 1)")
-    score.add_argument("--total-relevant", type=int, help="relevant documents in the corpus (AP, recall@k)")
+    score.add_argument("--total-relevant", type=int, help="relevant documents in the corpus (AP, recall@k, R-precision)")
     score.add_argument("--threshold", type=float, help="report success = score >= threshold")
     score.add_argument("--reference", help="reference entities, separated by ';'")
     score.add_argument("--context", help="context entities, separated by ';'")
@@ -187,6 +188,10 @@ def _score(args: argparse.Namespace) -> Any:
         return metrics.average_precision(v, total_relevant=args.total_relevant)
     if m == "reciprocal_rank":
         return metrics.reciprocal_rank(v)
+    if m == "hit_at_k":
+        return metrics.hit_at_k(v, k=args.k)
+    if m == "r_precision":
+        return metrics.r_precision(v, total_relevant=args.total_relevant)
     if m in STATEMENT_METRICS:
         labels = [f"statement {i}" for i in range(1, len(v) + 1)]
         if m == "answer_relevancy":

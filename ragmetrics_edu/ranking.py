@@ -1,10 +1,12 @@
 """Classic ranking measures, to set beside context precision.
 
-Each returns a :class:`MetricResult` whose step table has one row per rank k, so a
-notebook can print them side by side with context precision's per-k terms.
+Each returns a :class:`MetricResult` whose step table has one row per rank k (one per query
+for the means over queries: MRR, MAP, hit rate@k), so a notebook can print them side by side
+with context precision's per-k terms.
 Relevance is 0/1 (yes/no, bools) except for nDCG, which also takes graded gains.
 The cut-off and empty-list conventions follow trec_eval (``trec_eval/m_P.c``, ``m_recall.c``,
-``m_map.c``, ``m_recip_rank.c``, ``m_ndcg_cut.c``), except where a docstring says otherwise.
+``m_map.c``, ``m_recip_rank.c``, ``m_ndcg_cut.c``, ``m_success.c``, ``m_Rprec.c``), except
+where a docstring says otherwise.
 """
 
 from __future__ import annotations
@@ -130,11 +132,9 @@ def _reciprocal_rank(flags: list[int]) -> MetricResult:
 
 def mean_reciprocal_rank(queries: Sequence[Sequence[Any]]) -> MetricResult:
     """Mean of the reciprocal ranks over several queries (one row per query)."""
-    if not is_list(queries):
-        raise InputError("queries", "a list of relevance lists, one per query", queries)
     rows = []
-    for q, rel in enumerate(queries, 1):
-        rr = _reciprocal_rank(_flags(rel, f"queries[{q - 1}]"))
+    for q, rel in enumerate(_query_lists(queries), 1):
+        rr = _reciprocal_rank(rel)
         rows.append({"query": q, "first_relevant_rank": rr.values["first_relevant_rank"], "reciprocal_rank": rr.score})
     score = math.fsum(r["reciprocal_rank"] for r in rows) / len(rows) if rows else 0.0
     terms = " + ".join(fmt(r["reciprocal_rank"]) for r in rows) or "0"
@@ -145,6 +145,169 @@ def mean_reciprocal_rank(queries: Sequence[Sequence[Any]]) -> MetricResult:
         formula_general=r"MRR = \frac{1}{|Q|}\sum_q \frac{1}{\mathrm{rank}_q}",
         narrative=["Reciprocal rank per query, then their mean."],
         notes=[] if rows else ["No queries: MRR is 0."], inputs={},
+    )
+
+
+def _query_lists(queries: Any) -> list[list[int]]:
+    """One 0/1 list per query; the field named in an error is ``queries[i]``."""
+    if not is_list(queries):
+        raise InputError("queries", "a list of relevance lists, one per query", queries)
+    return [_flags(rel, f"queries[{q}]") for q, rel in enumerate(queries)]
+
+
+#: What mean_average_precision does with a query known to have no relevant document.
+NO_RELEVANT = ("skip", "zero")
+
+
+def mean_average_precision(queries: Sequence[Sequence[Any]], total_relevant: Sequence[Any] | None = None,
+                           *, no_relevant: str = "skip") -> MetricResult:
+    """MAP: the mean over queries of each query's average precision (one row per query).
+
+    ``total_relevant``: one count per query, the relevant documents in the corpus (an item
+    ``None`` takes that query's relevant documents retrieved, as :func:`average_precision`).
+    A query whose relevant documents were all missed has AP = 0 and counts in the mean
+    (trec_eval ``m_map.c`` does the same). A query with ``total_relevant`` 0 has no relevant
+    document at all, so its AP is 0/0: with ``no_relevant="skip"`` (the default) it is left out
+    of the mean, as trec_eval leaves out a query that has no entry in its qrels (TREC drops
+    topics without relevant documents); with ``no_relevant="zero"`` it counts as AP = 0, as
+    trec_eval does for a query whose judgements are all non-relevant. A query whose count is
+    not given is never skipped: nothing says it has no relevant document. No query counted
+    gives MAP = 0."""
+    flags = _query_lists(queries)
+    no_relevant = choice("no_relevant", no_relevant, NO_RELEVANT)
+    if total_relevant is None:
+        totals: list[Any] = [None] * len(flags)
+    elif not is_list(total_relevant) or len(total_relevant) != len(flags):
+        raise InputError("total_relevant", f"None or one count per query ({len(flags)})", total_relevant)
+    else:
+        totals = list(total_relevant)
+    rows, notes = [], []
+    for q, (rel, given) in enumerate(zip(flags, totals, strict=True)):
+        retrieved = sum(rel)
+        total = retrieved if given is None else count(f"total_relevant[{q}]", given)
+        if total < retrieved:
+            raise InputError(f"total_relevant[{q}]", f"at least the {retrieved} relevant documents retrieved", given)
+        ap = average_precision(rel, total_relevant=total).score
+        counted = not (given is not None and total == 0 and no_relevant == "skip")
+        rows.append({"query": q + 1, "retrieved": len(rel), "relevant_retrieved": retrieved,
+                     "total_relevant": given if given is not None else retrieved,
+                     "average_precision": ap, "counted": int(counted)})
+    used = [r for r in rows if r["counted"]]
+    score = math.fsum(r["average_precision"] for r in used) / len(used) if used else 0.0
+    skipped = [r["query"] for r in rows if not r["counted"]]
+    if total_relevant is None or None in totals:
+        notes.append("total_relevant not given for every query: there R_total is the relevant documents retrieved, "
+                     "so a query whose relevant documents were all missed still counts, with AP = 0.")
+    if skipped:
+        notes.append(f"Queries {skipped} have no relevant document (total_relevant 0): AP is 0/0, so they are left "
+                     "out of the mean, as trec_eval leaves out a query with no qrels entry; "
+                     "no_relevant='zero' counts them as AP = 0.")
+    if not used:
+        notes.append("No query counted: MAP is defined as 0.")
+    terms = " + ".join(fmt(r["average_precision"]) for r in used) or "0"
+    return MetricResult(
+        metric="mean_average_precision", score=score,
+        columns=("query", "retrieved", "relevant_retrieved", "total_relevant", "average_precision", "counted"),
+        rows=rows, values={"queries": len(rows), "counted": len(used), "skipped": skipped},
+        formula=rf"MAP = \frac{{1}}{{{len(used)}}}\left({terms}\right) = {fmt(score)}" if used else "MAP = 0",
+        formula_general=r"MAP = \frac{1}{|Q|}\sum_q AP_q",
+        narrative=["Average precision per query: the precision at each relevant rank, summed, over R_total.",
+                   "MAP is the mean of those per-query APs" + (f" over the {len(used)} counted queries." if used
+                                                               else ": no query counts, so it is 0.")],
+        notes=notes, inputs={"queries": flags, "no_relevant": no_relevant},
+    )
+
+
+def hit_at_k(relevance: Sequence[Any], k: int | None = None) -> MetricResult:
+    """1 if at least one relevant item is in the top k, else 0 (k defaults to the list length).
+
+    trec_eval calls it ``success`` (``m_success.c``); an empty list has no hit."""
+    flags = _flags(relevance)
+    k = _cutoff(k, len(flags))
+    return _hit(flags, k)
+
+
+def _hit(flags: list[int], k: int) -> MetricResult:
+    rows = _cumulative(flags)
+    for row in rows:
+        row["hit_at_k"] = int(row["relevant_so_far"] > 0)
+    first = next((r["k"] for r in rows if r["relevant"]), None)
+    hit = int(first is not None and first <= k)
+    where = f"the first relevant item is at rank {first}" if first else "no item is relevant"
+    return MetricResult(
+        metric="hit_at_k", variant=f"k={k}", score=float(hit),
+        columns=("k", "relevant", "relevant_so_far", "hit_at_k"), rows=rows,
+        values={"k": k, "first_relevant_rank": first},
+        formula=rf"hit@{k} = {hit}", formula_general=r"hit@k = [\mathrm{rel}(1..k) \ge 1]",
+        narrative=[f"Look for a relevant item in the top {k}: {where}.", f"hit@{k} = {hit}."],
+        notes=[] if flags else ["Empty list: no hit."], inputs={"relevance": flags},
+    )
+
+
+def hit_rate_at_k(queries: Sequence[Sequence[Any]], k: int | None = None) -> MetricResult:
+    """Share of queries with at least one relevant item in their top k (one row per query).
+
+    ``k=None`` means each query's whole list. Every query counts, also one with nothing
+    relevant (hit 0), as trec_eval's ``success`` averaged over queries. No query gives 0."""
+    flags = _query_lists(queries)
+    cut = None if k is None else _cutoff(k, 0)
+    rows = []
+    for q, rel in enumerate(flags, 1):
+        one = _hit(rel, cut if cut is not None else len(rel))
+        rows.append({"query": q, "first_relevant_rank": one.values["first_relevant_rank"], "hit_at_k": int(one.score)})
+    hits = sum(r["hit_at_k"] for r in rows)
+    score = hits / len(rows) if rows else 0.0
+    label = f"k={cut}" if cut is not None else "k=list length"
+    kk = cut if cut is not None else "n"
+    return MetricResult(
+        metric="hit_rate_at_k", variant=label, score=score, columns=("query", "first_relevant_rank", "hit_at_k"),
+        rows=rows, values={"k": cut, "queries": len(rows), "hits": hits},
+        formula=rf"HR@{kk} = \frac{{{hits}}}{{{len(rows)}}} = {fmt(score)}" if rows else f"HR@{kk} = 0",
+        formula_general=r"HR@k = \frac{1}{|Q|}\sum_q [\mathrm{rel}_q(1..k) \ge 1]",
+        narrative=[f"Per query: is a relevant item in the top {kk}? (1 or 0)",
+                   f"Hit rate = queries with a hit / queries = {hits}/{len(rows)}."],
+        notes=[] if rows else ["No queries: the hit rate is 0."], inputs={"queries": flags},
+    )
+
+
+def r_precision(relevance: Sequence[Any], total_relevant: int | None = None) -> MetricResult:
+    """Precision at rank R, where R = ``total_relevant``, the relevant documents in the corpus.
+
+    ``total_relevant`` defaults to the relevant items in the list. When fewer than R items were
+    retrieved, the missing ranks count as not relevant (trec_eval ``m_Rprec.c`` divides by R
+    too). At rank R precision equals recall, so R-precision = precision@R = recall@R.
+    R = 0 (nothing relevant) gives 0, as trec_eval."""
+    flags = _flags(relevance)
+    notes = []
+    if total_relevant is None:
+        total_relevant = sum(flags)
+        notes.append(f"total_relevant not given: R taken as the {total_relevant} relevant items in the list.")
+    r = count("total_relevant", total_relevant)
+    if r < sum(flags):
+        raise InputError("total_relevant", f"at least the {sum(flags)} relevant items in the list", total_relevant)
+    padded = flags + [0] * max(0, r - len(flags))
+    rows = _cumulative(padded)
+    for row in rows:
+        row["retrieved"] = int(row["k"] <= len(flags))
+        row["precision_at_k"] = row["relevant_so_far"] / row["k"]
+        row["at_R"] = int(row["k"] == r)
+    hits = sum(flags[:r])
+    score = hits / r if r else 0.0
+    if r > len(flags):
+        missing = f"rank {r} counts" if r == len(flags) + 1 else f"ranks {len(flags) + 1} to {r} count"
+        notes.append(f"Only {len(flags)} items were retrieved but R = {r}: {missing} as not relevant, "
+                     "as in trec_eval.")
+    if not r:
+        notes.append("No relevant item (R = 0): R-precision is defined as 0, as in trec_eval.")
+    return MetricResult(
+        metric="r_precision", variant=f"R={r}", score=score,
+        columns=("k", "retrieved", "relevant", "relevant_so_far", "precision_at_k", "at_R"), rows=rows,
+        values={"R": r, "relevant_in_top_R": hits},
+        formula=rf"R\text{{-}}prec = \frac{{{hits}}}{{{r}}} = {fmt(score)}" if r else r"R\text{-}prec = 0",
+        formula_general=r"R\text{-}prec = \frac{\mathrm{rel}(1..R)}{R}",
+        narrative=[f"R = {r} relevant documents in all.", f"Count relevant items in the top R: {hits}.",
+                   f"Divide by R: {fmt(score)} (at rank R, precision and recall are equal)."],
+        notes=notes, inputs={"relevance": flags},
     )
 
 
@@ -234,5 +397,5 @@ def _check_ideal_covers(ideal: list[float], grades: list[float], given: Any) -> 
                          f"{[fmt(g) for g in grades]}", given)
 
 
-__all__ = ["average_precision", "mean_reciprocal_rank", "ndcg_at_k", "precision_at_k", "recall_at_k",
-           "reciprocal_rank"]
+__all__ = ["average_precision", "hit_at_k", "hit_rate_at_k", "mean_average_precision", "mean_reciprocal_rank",
+           "ndcg_at_k", "precision_at_k", "r_precision", "recall_at_k", "reciprocal_rank"]

@@ -23,6 +23,9 @@ GRADED = [1, 0, 2]
 #: rank-4: two lists that differ only by swapping ranks 1 and 2.
 SWAP_A, SWAP_B = [1, 0, 1, 0, 0], [0, 1, 1, 0, 0]
 SWAP_K = 2
+#: rank-5: three queries and the relevant documents each has in the corpus (the third has
+#: relevant documents, none retrieved).
+MAP_QUERIES, MAP_TOTALS = [[0, 0, 1], [1, 0, 0, 1], [0, 0, 0]], [1, 3, 2]
 
 
 def _close(given: Any, value: float) -> bool:
@@ -66,6 +69,22 @@ def _diagnose_ndcg(given: Any, correct: float) -> str | None:
         return "You discounted by 1/k. nDCG discounts rank k by 1/log2(k + 1)."
     if _close(given, metrics.ndcg_at_k(GRADED).values["dcg"]):
         return "That is the DCG; divide it by the DCG of the ideal order (the grades sorted high to low)."
+    return None
+
+
+def _diagnose_map(given: Any, correct: float) -> str | None:
+    retrieved = metrics.mean_average_precision(MAP_QUERIES)  # R_total = relevant retrieved
+    counted = [(q, t) for q, t in zip(MAP_QUERIES, MAP_TOTALS, strict=True) if sum(q)]
+    if _close(given, metrics.mean_average_precision([q for q, _ in counted], [t for _, t in counted]).score):
+        return ("You left out the third query. Its two relevant documents were missed, so its AP is 0, and it "
+                "counts: only a query with no relevant document at all may be left out.")
+    if _close(given, retrieved.score):
+        return ("You divided each AP by the relevant documents retrieved. AP divides by every relevant document "
+                "in the corpus: 1, 3 and 2 here.")
+    if _close(given, metrics.mean_average_precision([q for q, _ in counted]).score):
+        return "Two slips: AP divides by every relevant document in the corpus, and the third query counts (AP 0)."
+    if _close(given, metrics.mean_reciprocal_rank(MAP_QUERIES).score):
+        return "That is the MRR (first hit only); MAP averages each query's AP, which looks at every relevant rank."
     return None
 
 
@@ -133,6 +152,17 @@ register(
         explanation=(f"precision@{SWAP_K} counts one hit in the top {SWAP_K} either way; the other three reward "
                      "the hit at rank 1."),
         diagnose=_diagnose_swap,
+    ),
+    Exercise(
+        id="rank-5",
+        question=(f"Three queries with relevance {MAP_QUERIES[0]}, {MAP_QUERIES[1]} and {MAP_QUERIES[2]}; their "
+                  f"corpora hold {MAP_TOTALS[0]}, {MAP_TOTALS[1]} and {MAP_TOTALS[2]} relevant documents. "
+                  "What is the mean average precision (MAP)?"),
+        answer=lambda: metrics.mean_average_precision(MAP_QUERIES, total_relevant=MAP_TOTALS).score,
+        hint="AP per query (precision at each relevant rank, summed, over the corpus count), then the mean.",
+        explanation=("AP = (1/3)/1 = 1/3, (1/1 + 2/4)/3 = 1/2, and 0 for the query whose relevant documents were "
+                     "all missed; MAP = (1/3 + 1/2 + 0)/3 = 5/18 ≈ 0.2778."),
+        diagnose=_diagnose_map,
     ),
 )
 

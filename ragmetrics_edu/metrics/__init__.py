@@ -6,9 +6,13 @@ intermediate value. Importing this module is cheap: no pandas, numpy or matplotl
 
 from ..ranking import (
     average_precision,
+    hit_at_k,
+    hit_rate_at_k,
+    mean_average_precision,
     mean_reciprocal_rank,
     ndcg_at_k,
     precision_at_k,
+    r_precision,
     recall_at_k,
     reciprocal_rank,
 )
@@ -21,8 +25,9 @@ from .statements import answer_relevancy, context_recall, contextual_relevancy, 
 __all__ = [
     "answer_correctness", "answer_relevancy", "answer_relevancy_embedding", "average_precision",
     "context_entity_recall", "context_precision", "context_precision_batch", "context_recall",
-    "contextual_relevancy", "f_beta", "faithfulness", "mean_reciprocal_rank", "ndcg_at_k",
-    "normalize_entity", "precision_at_k", "recall_at_k", "reciprocal_rank", "semantic_similarity",
+    "contextual_relevancy", "f_beta", "faithfulness", "hit_at_k", "hit_rate_at_k", "mean_average_precision",
+    "mean_reciprocal_rank", "ndcg_at_k", "normalize_entity", "precision_at_k", "r_precision", "recall_at_k",
+    "reciprocal_rank", "semantic_similarity",
 ]
 
 #: The names ``evaluate`` and the CLI accept, mapped to their functions.
