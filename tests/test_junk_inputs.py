@@ -63,6 +63,10 @@ GOOD = {
     "f_beta": dict(tp=1, fp=2, fn=0, beta=2.0),
     "faithfulness": dict(claims=["a", "b"], verdicts=["yes", "idk"], variant="deepeval", penalize_ambiguous=True),
     "mean_reciprocal_rank": dict(queries=[[0, 1], [1]]),
+    "mean_average_precision": dict(queries=[[1, 0], [0, 0]], total_relevant=[2, 0], no_relevant="zero"),
+    "hit_at_k": dict(relevance=[0, 1], k=1),
+    "hit_rate_at_k": dict(queries=[[0, 1], [1]], k=1),
+    "r_precision": dict(relevance=[1, 0], total_relevant=3),
     "ndcg_at_k": dict(relevance=[3, 0, 1], k=2, ideal=[3, 2, 1], gain="exponential"),
     "normalize_entity": dict(entity="Brasília"),
     "precision_at_k": dict(relevance=[1, 0], k=3),
@@ -177,7 +181,7 @@ cli_words = st.lists(
 )
 commands = st.sampled_from(["score", "examples", "explain"])
 score_metrics = st.sampled_from(["context_precision", "precision_at_k", "recall_at_k", "average_precision",
-                                 "reciprocal_rank", "ndcg_at_k", "context_recall", "faithfulness",
+                                 "reciprocal_rank", "ndcg_at_k", "hit_at_k", "r_precision", "context_recall", "faithfulness",
                                  "answer_relevancy", "contextual_relevancy", "context_entity_recall",
                                  "answer_correctness", "semantic_similarity", "nope"])
 
