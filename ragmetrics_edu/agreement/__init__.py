@@ -1,0 +1,25 @@
+"""Judge the judge: how far a judge's verdicts, items and scores agree with a human's.
+
+* :func:`cohen_kappa` – verdict agreement beyond chance (yes/no, yes/idk/no or any labels;
+  linear or quadratic weights for ordered classes), with the confusion matrix, observed and
+  expected agreement, percent agreement and a percentile bootstrap interval over items;
+* :func:`match_items` – align a judge's extracted items (statements, claims, entities) to the
+  reference's by their content (token-set similarity, one-to-one), never by position or count,
+  and measure extraction quality (precision, recall, F1) apart from verdict quality;
+* :func:`pairwise_accuracy` – the share of answer pairs the judge orders the way the human
+  does (the measure the Ragas paper reports on WikiEval), with a bootstrap interval;
+* :func:`mean_absolute_error` – the mean |human − judge| score difference, with a bootstrap interval.
+
+Each returns an :class:`AgreementResult` (``.value``, ``.ci`` as (low, high), ``steps``,
+``explain()``, ``to_dict()``, ``plot()``). numpy, pandas and matplotlib are imported only
+when a function that needs them runs.
+"""
+
+from __future__ import annotations
+
+from .kappa import cohen_kappa
+from .matching import match_items
+from .result import AgreementResult
+from .scores import mean_absolute_error, pairwise_accuracy
+
+__all__ = ["AgreementResult", "cohen_kappa", "match_items", "mean_absolute_error", "pairwise_accuracy"]

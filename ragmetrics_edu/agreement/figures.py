@@ -1,0 +1,64 @@
+"""Figures of the agreement results: a heatmap of the confusion or similarity matrix, or the bootstrap histogram.
+
+matplotlib is imported only here, through :func:`ragmetrics_edu.plots.new_figure` (PNG in notebooks).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..plots import new_figure
+from ..results import fmt
+from ..stats.figures import plot_stat_result
+
+
+def plot_agreement(result: Any, ax: Any = None):
+    """The figure that fits ``result.figure_kind``: confusion heatmap, similarity heatmap or histogram."""
+    if result.figure_kind == "confusion":
+        columns, rows = result.tables["confusion matrix"]
+        return _heatmap(result, [[r[c] for c in columns[1:-1]] for r in rows[:-1]],
+                        [r[""] for r in rows[:-1]], list(columns[1:-1]), "rater a", "rater b", ax, integers=True)
+    if result.figure_kind == "similarity":
+        columns, rows = result.tables["similarity matrix"]
+        return _heatmap(result, [[r[c] for c in columns[1:]] for r in rows], [r[""] for r in rows],
+                        list(columns[1:]), "reference items", "judged items", ax, integers=False,
+                        marked={(i, j) for i, j, _ in result.values["pairs"]})
+    return _histogram(result, ax)
+
+
+def _heatmap(result: Any, cells: list[list[float]], row_names: list[str], col_names: list[str], ylabel: str,
+             xlabel: str, ax: Any, *, integers: bool, marked: set[tuple[int, int]] | None = None):
+    n_rows, n_cols = max(len(row_names), 1), max(len(col_names), 1)
+    if ax is None:
+        fig = new_figure(figsize=(1.2 + 0.9 * n_cols, 1.2 + 0.7 * n_rows))
+        ax = fig.subplots()
+    else:
+        fig = ax.figure
+    if cells and cells[0]:
+        top = max(max(row) for row in cells) or 1
+        ax.imshow(cells, cmap="Greens", vmin=0, vmax=top if integers else 1, aspect="auto")
+        for i, row in enumerate(cells):
+            for j, value in enumerate(row):
+                bold = "bold" if (marked and (i, j) in marked) or (integers and i == j) else "normal"
+                colour = "white" if value > 0.6 * (top if integers else 1) else "black"
+                ax.text(j, i, fmt(value, 2), ha="center", va="center", fontsize=9, color=colour, fontweight=bold)
+    ax.set_xticks(range(len(col_names)), col_names, fontsize=8)
+    ax.set_yticks(range(len(row_names)), row_names, fontsize=8)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(result.headline() if len(result.headline()) < 70 else f"{result.measure}: {fmt(result.value)}",
+                 fontsize=9)
+    fig.tight_layout()
+    return fig
+
+
+def _histogram(result: Any, ax: Any):
+    """The bootstrap distribution, drawn the way :mod:`ragmetrics_edu.stats` draws its intervals."""
+    from types import SimpleNamespace
+
+    if result.distribution is None:
+        return _heatmap(result, [], [], [], "", "", ax, integers=False)
+    view = SimpleNamespace(metric=result.measure, score=result.value, p_value=None, interval=result.ci,
+                           ci=result.level, distribution=result.distribution,
+                           distribution_of="resampled values", values={}, effect_name="")
+    return plot_stat_result(view, ax)

@@ -1,0 +1,90 @@
+"""Checks of the labels, scores and texts the agreement functions take.
+
+Every refusal is an :class:`~ragmetrics_edu.InputError` naming the argument (and the item's
+index), so a learner sees at once what to fix.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from typing import Any, Hashable
+
+from ..errors import InputError
+from ..validate import is_list
+
+
+def sequence(field: str, value: Any) -> list[Any]:
+    """A list, tuple, numpy array or pandas Series as a plain list (not a string or mapping)."""
+    if hasattr(value, "tolist") and not isinstance(value, (str, bytes)):
+        items = value.tolist()
+        return items if isinstance(items, list) else [items]
+    if not is_list(value):
+        raise InputError(field, "a list (one entry per item)", value)
+    return list(value)
+
+
+def labels(field: str, value: Any) -> list[Hashable]:
+    """A non-empty list of labels: any hashable value except None and NaN."""
+    items = sequence(field, value)
+    if not items:
+        raise InputError(field, "at least one label", value)
+    for i, item in enumerate(items):
+        if item is None or (isinstance(item, float) and math.isnan(item)):
+            raise InputError(f"{field}[{i}]", "a label (not None or NaN: drop unjudged items first)", item)
+        try:
+            hash(item)
+        except TypeError:
+            raise InputError(f"{field}[{i}]", "a hashable label such as 'yes', 'no', 'idk' or a grade",
+                             item) from None
+    return items
+
+
+def same_length(field_a: str, a: list[Any], field_b: str, b: list[Any]) -> None:
+    """``b`` must have one entry per entry of ``a`` (the same items, judged twice)."""
+    if len(a) != len(b):
+        raise InputError(field_b, f"one entry per item of {field_a} ({len(a)})", b,
+                         hint=f"{field_b} has {len(b)} entries")
+
+
+def scores(field: str, value: Any) -> list[float]:
+    """A non-empty list of finite numbers (bools refused)."""
+    items = sequence(field, value)
+    if not items:
+        raise InputError(field, "at least one score", value)
+    out = []
+    for i, item in enumerate(items):
+        if isinstance(item, bool) or type(item).__name__ == "bool_" or not isinstance(item, numbers.Real):
+            raise InputError(f"{field}[{i}]", "a number (int or float; not a bool)", item)
+        if not math.isfinite(float(item)):
+            raise InputError(f"{field}[{i}]", "a finite number (drop unjudged items first)", item)
+        out.append(float(item))
+    return out
+
+
+def texts(field: str, value: Any) -> list[str]:
+    """A list of strings (it may be empty: a judge can extract nothing)."""
+    items = sequence(field, value)
+    for i, item in enumerate(items):
+        if not isinstance(item, str):
+            raise InputError(f"{field}[{i}]", "a string", item)
+    return items
+
+
+def choice(field: str, value: Any, options: tuple[Any, ...]) -> Any:
+    """One of ``options`` (compared by identity for None, by equality for strings)."""
+    if value is None and None in options:
+        return None
+    if isinstance(value, str) and value in options:
+        return value
+    raise InputError(field, " or ".join(repr(o) for o in options), value)
+
+
+def fraction(field: str, value: Any, *, low_open: bool = False) -> float:
+    """A number in [0, 1] (or (0, 1] with ``low_open``), not a bool."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(float(value)):
+        raise InputError(field, "a number between 0 and 1", value)
+    number = float(value)
+    if number > 1 or number < 0 or (low_open and number == 0):
+        raise InputError(field, "a number in (0, 1]" if low_open else "a number between 0 and 1", value)
+    return number

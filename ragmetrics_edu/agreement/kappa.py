@@ -1,0 +1,203 @@
+"""Cohen's kappa: how far two raters (a human and a judge) agree beyond what chance would give.
+
+Worked on the board in four steps: count the confusion matrix of the n items; the observed
+agreement p_o is the share of items on its diagonal; the expected (chance) agreement p_e is
+what two raters who kept their own label frequencies but labelled at random would reach,
+the sum over classes of share_a(c) · share_b(c); then κ = (p_o − p_e) / (1 − p_e).
+
+Weighted kappa (``weights="linear"`` or ``"quadratic"``) gives partial credit to a near miss
+between *ordered* classes: a disagreement between classes at positions i and j of the order
+costs |i − j|/(k − 1) (linear) or ((i − j)/(k − 1))² (quadratic), and
+κ_w = 1 − Σ w·O / Σ w·E with O the observed and E the chance proportions (with 0/1 costs
+this is the unweighted κ). As in scikit-learn's ``cohen_kappa_score``, the weights use the
+classes' *positions* in the order, not their numeric values.
+
+The interval is a percentile bootstrap over items: resample the n (a, b) pairs with
+replacement (numpy ``default_rng(seed)``, the draws :mod:`ragmetrics_edu.stats` makes),
+recompute κ on each resample, read the percentiles. Resamples in which κ is undefined
+(every resampled item in one class for both raters) are dropped and counted.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Hashable, Sequence
+
+from ..errors import InputError
+from ..results import fmt
+from ..stats import inputs as stat_inputs
+from ..stats.bootstrap import BATCH_CELLS, describe, percentile_interval
+from . import inputs
+from .result import AgreementResult
+
+#: The order of the judge's verdicts for weighted kappa: "idk" sits between "yes" and "no".
+VERDICT_ORDER: tuple[str, ...] = ("yes", "idk", "no")
+
+NAN = float("nan")
+
+
+def cohen_kappa(labels_a: Any, labels_b: Any, ci: float = 0.95, seed: int | None = 0, n_resamples: int = 2000,
+                weights: str | None = None, labels: Sequence[Hashable] | None = None) -> AgreementResult:
+    """Cohen's kappa of two raters over the same items, with every intermediate and a bootstrap interval.
+
+    ``labels_a``/``labels_b``: one label per item (yes/no, yes/idk/no, grades, any hashable).
+    ``weights``: None (every disagreement costs 1), ``"linear"`` or ``"quadratic"`` for ordered
+    classes. The class order is ``labels`` when given (labels outside it are refused); else
+    yes, idk, no for verdict words, ascending for numbers, sorted (or first seen) otherwise;
+    weighted kappa on other labels needs ``labels``. Only classes present (or listed) count.
+
+    Edge case: when both raters put every item in one and the same class, p_e = 1 and κ is
+    0/0: the value is NaN with a note (scikit-learn also returns NaN there, with a warning).
+    Empty input or lists of different lengths raise :class:`~ragmetrics_edu.InputError`.
+    """
+    a, b = inputs.labels("labels_a", labels_a), inputs.labels("labels_b", labels_b)
+    inputs.same_length("labels_a", a, "labels_b", b)
+    level, count, rng_seed = (stat_inputs.ci_level(ci), stat_inputs.resamples(n_resamples),
+                              stat_inputs.seed(seed))
+    scheme = inputs.choice("weights", weights, (None, "linear", "quadratic"))
+    classes, order_note = class_order(a, b, labels, scheme)
+    index = {c: i for i, c in enumerate(classes)}
+    codes_a, codes_b = [index[x] for x in a], [index[y] for y in b]
+    k, n = len(classes), len(a)
+    confusion = [[0] * k for _ in range(k)]
+    for i, j in zip(codes_a, codes_b, strict=True):
+        confusion[i][j] += 1
+    cost = disagreement_weights(k, scheme)
+    row_tot = [sum(r) for r in confusion]
+    col_tot = [sum(confusion[i][j] for i in range(k)) for j in range(k)]
+    agree = sum(confusion[i][i] for i in range(k))
+    p_o = 1 - sum(cost[i][j] * confusion[i][j] for i in range(k) for j in range(k)) / n
+    p_e = 1 - sum(cost[i][j] * row_tot[i] * col_tot[j] for i in range(k) for j in range(k)) / n**2
+    kappa = NAN if p_e >= 1 else (p_o - p_e) / (1 - p_e)
+    notes = [order_note] if order_note else []
+    if p_e >= 1:
+        notes.append(f"Both raters put all {n} items in the class {classes[codes_a[0]]!r}: chance agreement "
+                     "p_e = 1, so κ = 0/0 is undefined and reported as NaN (scikit-learn's cohen_kappa_score "
+                     "also gives NaN). Percent agreement (100%) is the honest summary here.")
+    draws, undefined = _bootstrap(codes_a, codes_b, cost, count, rng_seed)
+    defined = draws[~_isnan(draws)]
+    interval: tuple[float, float] = (NAN, NAN) if len(defined) == 0 else percentile_interval(defined, level)
+    if undefined:
+        notes.append(f"{undefined} of {count} resamples had every item in one class for both raters (κ undefined) "
+                     "and were left out of the interval.")
+    if n < 20:
+        notes.append(f"With n = {n} items the bootstrap interval is rough; kappa on few items moves a lot.")
+    if k > 2 and scheme is None:
+        notes.append("Unweighted: a yes-vs-idk miss costs as much as yes-vs-no; weights='linear' gives partial "
+                     "credit to near misses.")
+    weighted = scheme is not None
+    tables = _tables(classes, confusion, row_tot, col_tot, n, a, b, cost, weighted)
+    if len(defined):
+        tables["bootstrap"] = (("quantity", "value"), describe(defined, level))
+    name = f"Cohen's kappa ({scheme} weights)" if weighted else "Cohen's kappa"
+    tail = 100 * (1 - level) / 2
+    return AgreementResult(
+        measure=name, value=kappa, tables=tables,
+        values={"n": n, "classes": list(classes), "confusion": confusion, "agreements": agree,
+                "percent_agreement": 100 * agree / n, "p_o": p_o, "p_e": p_e, "kappa": kappa,
+                "weights": scheme, "n_resamples": count, "seed": rng_seed, "undefined_resamples": undefined,
+                "ci_low": interval[0], "ci_high": interval[1]},
+        formula=(rf"\kappa = \frac{{p_o - p_e}}{{1 - p_e}} = \frac{{{fmt(p_o)} - {fmt(p_e)}}}{{1 - {fmt(p_e)}}}"
+                 rf" = {fmt(kappa)}"),
+        narrative=[
+            f"Count the {n} items in a {k}×{k} confusion matrix (rows: rater a, columns: rater b; classes in "
+            f"the order {', '.join(map(str, classes))}).",
+            f"The raters agree on {agree} of {n} items: percent agreement {fmt(100 * agree / n)}%."
+            + (f" Weighted by the disagreement costs, p_o = {fmt(p_o)}." if weighted else f" p_o = {fmt(p_o)}."),
+            "Chance agreement: " + " + ".join(f"{fmt(row_tot[i] / n)}·{fmt(col_tot[i] / n)}" for i in range(k))
+            + f" = {fmt(p_e)}" + (" (with weights: 1 − Σ w·E)" if weighted else "") + ".",
+            f"κ = ({fmt(p_o)} − {fmt(p_e)}) / (1 − {fmt(p_e)}) = {fmt(kappa)}.",
+            f"Bootstrap: {count} resamples of the {n} items (seed {rng_seed}); the {fmt(tail)}th and "
+            f"{fmt(100 - tail)}th percentiles of κ are {fmt(interval[0])} and {fmt(interval[1])}."],
+        notes=notes, ci=interval, level=level, method="percentile bootstrap over items", distribution=defined,
+        figure_kind="confusion")
+
+
+def class_order(a: list[Hashable], b: list[Hashable], labels: Any,
+                scheme: str | None) -> tuple[list[Hashable], str]:
+    """The classes in the order the matrix (and the weights) use, and a note saying which order that is."""
+    seen = list(dict.fromkeys(a + b))
+    if labels is not None:
+        order = inputs.labels("labels", labels)
+        if len(set(order)) != len(order):
+            raise InputError("labels", "each class once", labels)
+        allowed = set(order)
+        for field, values in (("labels_a", a), ("labels_b", b)):
+            for i, x in enumerate(values):
+                if x not in allowed:
+                    raise InputError(f"{field}[{i}]", f"one of the classes in labels {order}", x)
+        return order, ""
+    if all(isinstance(x, str) and x in VERDICT_ORDER for x in seen):
+        return [c for c in VERDICT_ORDER if c in seen], ""
+    if all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in seen):
+        return sorted(seen), ""  # type: ignore[type-var]
+    if scheme is not None:
+        raise InputError("labels", f"the order of the classes for {scheme} weights (e.g. labels=[...] lowest "
+                         "to highest)", None, hint=f"the classes found were {seen}")
+    try:
+        return sorted(seen), ""  # type: ignore[type-var]
+    except TypeError:
+        return seen, "The classes cannot be sorted, so the matrix lists them in the order first seen."
+
+
+def disagreement_weights(k: int, scheme: str | None) -> list[list[float]]:
+    """The cost of rating class i against class j: 0 on the diagonal, 1 or a share of the distance off it."""
+    span = max(k - 1, 1)
+    if scheme == "linear":
+        return [[abs(i - j) / span for j in range(k)] for i in range(k)]
+    if scheme == "quadratic":
+        return [[((i - j) / span) ** 2 for j in range(k)] for i in range(k)]
+    return [[0.0 if i == j else 1.0 for j in range(k)] for i in range(k)]
+
+
+def _tables(classes: list[Hashable], confusion: list[list[int]], row_tot: list[int], col_tot: list[int], n: int,
+            a: list[Hashable], b: list[Hashable], cost: list[list[float]], weighted: bool) -> dict[str, Any]:
+    k = len(classes)
+    heads = [f"b: {c}" for c in classes]
+    matrix = [{"": f"a: {c}", **{h: confusion[i][j] for j, h in enumerate(heads)}, "total a": row_tot[i]}
+              for i, c in enumerate(classes)]
+    matrix.append({"": "total b", **{h: col_tot[j] for j, h in enumerate(heads)}, "total a": n})
+    per_class = [{"class": str(c), "count_a": row_tot[i], "count_b": col_tot[i], "share_a": row_tot[i] / n,
+                  "share_b": col_tot[i] / n, "both": confusion[i][i], "chance": row_tot[i] * col_tot[i] / n**2}
+                 for i, c in enumerate(classes)]
+    index = {c: i for i, c in enumerate(classes)}
+    items = [{"item": m, "a": str(x), "b": str(y), "agree": x == y, "cost": cost[index[x]][index[y]]}
+             for m, (x, y) in enumerate(zip(a, b, strict=True), 1)]
+    tables: dict[str, Any] = {
+        "confusion matrix": (("", *heads, "total a"), matrix),
+        "per class": (("class", "count_a", "count_b", "share_a", "share_b", "both", "chance"), per_class),
+        "items": (("item", "a", "b", "agree", "cost"), items),
+    }
+    if weighted:
+        tables["weights"] = (("", *heads), [{"": f"a: {c}", **{h: cost[i][j] for j, h in enumerate(heads)}}
+                                            for i, c in enumerate(classes)][:k])
+    return tables
+
+
+def _isnan(values: Any) -> Any:
+    import numpy as np
+
+    return np.isnan(values)
+
+
+def _bootstrap(codes_a: list[int], codes_b: list[int], cost: list[list[float]], count: int,
+               seed: int | None) -> tuple[Any, int]:
+    """κ on ``count`` resamples of the items (NaN where undefined) and how many were undefined."""
+    import numpy as np
+
+    k, n = len(cost), len(codes_a)
+    pair = np.asarray(codes_a) * k + np.asarray(codes_b)
+    w = np.asarray(cost, dtype=float)
+    rng = np.random.default_rng(seed)
+    out = np.empty(count)
+    batch = max(1, BATCH_CELLS // max(n, k * k))
+    for start in range(0, count, batch):
+        stop = min(count, start + batch)
+        rows = stop - start
+        drawn = pair[rng.integers(0, n, (rows, n))]
+        flat = (np.arange(rows)[:, None] * k * k + drawn).ravel()
+        observed = np.bincount(flat, minlength=rows * k * k).reshape(rows, k, k) / n
+        expected = observed.sum(axis=2)[:, :, None] * observed.sum(axis=1)[:, None, :]
+        num, den = (w * observed).sum(axis=(1, 2)), (w * expected).sum(axis=(1, 2))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            out[start:stop] = np.where(den > 0, 1 - num / np.where(den > 0, den, 1), np.nan)
+    return out, int(np.isnan(out).sum())
