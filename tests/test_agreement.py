@@ -49,6 +49,7 @@ def test_weighted_kappa_hand_worked_three_verdicts():
     assert r.values["p_e"] == pytest.approx(0.5)
     assert r.value == pytest.approx(0.5)
     assert r.table("weights").loc["a: yes", "b: idk"] == 0.5
+    assert "1 − 8/16 = 0.5" in r.explain()  # the chance step shows the weighted sum, not the unweighted one
     # Unweighted, the same table: p_o = 0.5, p_e = (2*1 + 1*1 + 1*2)/16 = 5/16.
     plain = cohen_kappa(["yes", "yes", "no", "idk"], ["yes", "idk", "no", "no"], n_resamples=50)
     assert plain.value == pytest.approx((0.5 - 5 / 16) / (1 - 5 / 16))

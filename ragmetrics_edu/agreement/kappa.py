@@ -65,8 +65,9 @@ def cohen_kappa(labels_a: Any, labels_b: Any, ci: float = 0.95, seed: int | None
     row_tot = [sum(r) for r in confusion]
     col_tot = [sum(confusion[i][j] for i in range(k)) for j in range(k)]
     agree = sum(confusion[i][i] for i in range(k))
-    p_o = 1 - sum(cost[i][j] * confusion[i][j] for i in range(k) for j in range(k)) / n
-    p_e = 1 - sum(cost[i][j] * row_tot[i] * col_tot[j] for i in range(k) for j in range(k)) / n**2
+    observed_cost = sum(cost[i][j] * confusion[i][j] for i in range(k) for j in range(k))
+    expected_cost = sum(cost[i][j] * row_tot[i] * col_tot[j] for i in range(k) for j in range(k))
+    p_o, p_e = 1 - observed_cost / n, 1 - expected_cost / n**2
     kappa = NAN if p_e >= 1 else (p_o - p_e) / (1 - p_e)
     notes = [order_note] if order_note else []
     if p_e >= 1:
@@ -102,9 +103,12 @@ def cohen_kappa(labels_a: Any, labels_b: Any, ci: float = 0.95, seed: int | None
             f"Count the {n} items in a {k}×{k} confusion matrix (rows: rater a, columns: rater b; classes in "
             f"the order {', '.join(map(str, classes))}).",
             f"The raters agree on {agree} of {n} items: percent agreement {fmt(100 * agree / n)}%."
-            + (f" Weighted by the disagreement costs, p_o = {fmt(p_o)}." if weighted else f" p_o = {fmt(p_o)}."),
-            "Chance agreement: " + " + ".join(f"{fmt(row_tot[i] / n)}·{fmt(col_tot[i] / n)}" for i in range(k))
-            + f" = {fmt(p_e)}" + (" (with weights: 1 − Σ w·E)" if weighted else "") + ".",
+            + (f" Weighted: p_o = 1 − Σ cost·count / n = 1 − {fmt(observed_cost)}/{n} = {fmt(p_o)}." if weighted
+               else f" p_o = {agree}/{n} = {fmt(p_o)}."),
+            (f"Chance agreement with weights: p_e = 1 − Σ cost·total_a·total_b / n² = 1 − {fmt(expected_cost)}/"
+             f"{n * n} = {fmt(p_e)}." if weighted else
+             "Chance agreement: p_e = Σ share_a·share_b = "
+             + " + ".join(f"{fmt(row_tot[i] / n)}·{fmt(col_tot[i] / n)}" for i in range(k)) + f" = {fmt(p_e)}."),
             f"κ = ({fmt(p_o)} − {fmt(p_e)}) / (1 − {fmt(p_e)}) = {fmt(kappa)}.",
             f"Bootstrap: {count} resamples of the {n} items (seed {rng_seed}); the {fmt(tail)}th and "
             f"{fmt(100 - tail)}th percentiles of κ are {fmt(interval[0])} and {fmt(interval[1])}."],
