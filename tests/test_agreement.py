@@ -316,3 +316,26 @@ def test_graded_kappa_matches_sklearn(pairs, weights):
     a, b = [x for x, _ in pairs], [y for _, y in pairs]
     # scikit-learn orders the classes present ascending, as the default here does.
     _same(cohen_kappa(a, b, n_resamples=1, weights=weights).value, _sklearn_kappa(a, b, None, weights))
+
+
+def test_skewed_classes_get_a_note_on_why_kappa_is_low_while_agreement_is_high():
+    # 18 both yes, 1 each way off, 0 both no: 90% agreement, p_e = 0.95*0.95 + 0.05*0.05 = 0.905, kappa < 0.
+    a = ["yes"] * 19 + ["no"]
+    b = ["yes"] * 18 + ["no", "yes"]
+    r = cohen_kappa(a, b, n_resamples=50)
+    assert r.values["percent_agreement"] == pytest.approx(90)
+    assert r.value == pytest.approx((0.9 - 0.905) / (1 - 0.905))
+    assert any("skew" in note for note in r.notes)
+    assert not any("skew" in note for note in cohen_kappa(HAND_A, HAND_B, n_resamples=50).notes)
+    perfect = cohen_kappa(a, a, n_resamples=50)  # as skewed, but kappa 1: nothing to explain
+    assert perfect.value == 1 and not any("skew" in note for note in perfect.notes)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["yes", "idk", "no"]), st.sampled_from(["yes", "idk", "no"])),
+                min_size=1, max_size=30))
+def test_same_value_as_the_older_deck_cases_kappa(pairs):
+    from ragmetrics_edu.judges.deck_cases import cohen_kappa as deck_kappa
+
+    a, b = [x for x, _ in pairs], [y for _, y in pairs]
+    _same(cohen_kappa(a, b, n_resamples=1).value, deck_kappa(a, b))

@@ -74,6 +74,12 @@ def cohen_kappa(labels_a: Any, labels_b: Any, ci: float = 0.95, seed: int | None
         notes.append(f"Both raters put all {n} items in the class {classes[codes_a[0]]!r}: chance agreement "
                      "p_e = 1, so κ = 0/0 is undefined and reported as NaN (scikit-learn's cohen_kappa_score "
                      "also gives NaN). Percent agreement (100%) is the honest summary here.")
+    top = max(range(k), key=lambda i: row_tot[i] + col_tot[i])
+    if p_e < 1 and (row_tot[top] + col_tot[top]) / (2 * n) >= 0.8 and agree / n - kappa >= 0.2:
+        notes.append(f"The class {classes[top]!r} holds {fmt(100 * (row_tot[top] + col_tot[top]) / (2 * n))}% of "
+                     f"all labels. With classes this skewed, chance agreement is already p_e = {fmt(p_e)}, so κ "
+                     f"stays low ({fmt(kappa)}) while percent agreement is high ({fmt(100 * agree / n)}%): the "
+                     "raters agree mostly where chance would make them agree.")
     draws, undefined = _bootstrap(codes_a, codes_b, cost, count, rng_seed)
     defined = draws[~_isnan(draws)]
     interval: tuple[float, float] = (NAN, NAN) if len(defined) == 0 else percentile_interval(defined, level)
