@@ -339,3 +339,13 @@ def test_same_value_as_the_older_deck_cases_kappa(pairs):
 
     a, b = [x for x, _ in pairs], [y for _, y in pairs]
     _same(cohen_kappa(a, b, n_resamples=1).value, deck_kappa(a, b))
+
+
+def test_rater_names_label_the_matrix_and_bad_names_are_refused():
+    r = cohen_kappa(HAND_A, HAND_B, n_resamples=10, raters=("human", "judge"))
+    assert r.steps.loc["human: yes", "judge: no"] == 5
+    assert list(r.table("items").columns[:3]) == ["item", "human", "judge"]
+    for bad in (("human", "human"), ("human",), "human", ("human", 3)):
+        with pytest.raises(InputError) as err:
+            cohen_kappa(HAND_A, HAND_B, raters=bad)
+        assert err.value.field == "raters"

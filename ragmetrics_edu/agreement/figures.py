@@ -16,8 +16,9 @@ def plot_agreement(result: Any, ax: Any = None):
     """The figure that fits ``result.figure_kind``: confusion heatmap, similarity heatmap or histogram."""
     if result.figure_kind == "confusion":
         columns, rows = result.tables["confusion matrix"]
+        rater_a, rater_b = result.values["raters"]
         return _heatmap(result, [[r[c] for c in columns[1:-1]] for r in rows[:-1]],
-                        [r[""] for r in rows[:-1]], list(columns[1:-1]), "rater a", "rater b", ax, integers=True)
+                        [r[""] for r in rows[:-1]], list(columns[1:-1]), rater_a, rater_b, ax, integers=True)
     if result.figure_kind == "similarity":
         columns, rows = result.tables["similarity matrix"]
         return _heatmap(result, [[r[c] for c in columns[1:]] for r in rows], [r[""] for r in rows],

@@ -88,3 +88,12 @@ def fraction(field: str, value: Any, *, low_open: bool = False) -> float:
     if number > 1 or number < 0 or (low_open and number == 0):
         raise InputError(field, "a number in (0, 1]" if low_open else "a number between 0 and 1", value)
     return number
+
+
+def rater_names(value: Any) -> tuple[str, str]:
+    """Two different, non-empty names for the raters (not a name the item table already uses)."""
+    reserved = {"item", "agree", "cost"}
+    if (isinstance(value, (tuple, list)) and len(value) == 2 and all(isinstance(v, str) and v.strip() for v in value)
+            and value[0] != value[1] and not reserved & set(value)):
+        return value[0], value[1]
+    raise InputError("raters", "two different non-empty names, e.g. ('human', 'judge')", value)

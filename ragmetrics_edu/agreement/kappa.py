@@ -36,7 +36,8 @@ NAN = float("nan")
 
 
 def cohen_kappa(labels_a: Any, labels_b: Any, ci: float = 0.95, seed: int | None = 0, n_resamples: int = 2000,
-                weights: str | None = None, labels: Sequence[Hashable] | None = None) -> AgreementResult:
+                weights: str | None = None, labels: Sequence[Hashable] | None = None,
+                raters: tuple[str, str] = ("a", "b")) -> AgreementResult:
     """Cohen's kappa of two raters over the same items, with every intermediate and a bootstrap interval.
 
     ``labels_a``/``labels_b``: one label per item (yes/no, yes/idk/no, grades, any hashable).
@@ -44,6 +45,7 @@ def cohen_kappa(labels_a: Any, labels_b: Any, ci: float = 0.95, seed: int | None
     classes. The class order is ``labels`` when given (labels outside it are refused); else
     yes, idk, no for verdict words, ascending for numbers, sorted (or first seen) otherwise;
     weighted kappa on other labels needs ``labels``. Only classes present (or listed) count.
+    ``raters`` names the two raters in the tables (e.g. ``("human", "judge")``).
 
     Edge case: when both raters put every item in one and the same class, p_e = 1 and κ is
     0/0: the value is NaN with a note (scikit-learn also returns NaN there, with a warning).
@@ -54,6 +56,7 @@ def cohen_kappa(labels_a: Any, labels_b: Any, ci: float = 0.95, seed: int | None
     level, count, rng_seed = (stat_inputs.ci_level(ci), stat_inputs.resamples(n_resamples),
                               stat_inputs.seed(seed))
     scheme = inputs.choice("weights", weights, (None, "linear", "quadratic"))
+    names = inputs.rater_names(raters)
     classes, order_note = class_order(a, b, labels, scheme)
     index = {c: i for i, c in enumerate(classes)}
     codes_a, codes_b = [index[x] for x in a], [index[y] for y in b]
@@ -92,7 +95,7 @@ def cohen_kappa(labels_a: Any, labels_b: Any, ci: float = 0.95, seed: int | None
         notes.append("Unweighted: a yes-vs-idk miss costs as much as yes-vs-no; weights='linear' gives partial "
                      "credit to near misses.")
     weighted = scheme is not None
-    tables = _tables(classes, confusion, row_tot, col_tot, n, a, b, cost, weighted)
+    tables = _tables(classes, confusion, row_tot, col_tot, n, a, b, cost, weighted, names)
     if len(defined):
         tables["bootstrap"] = (("quantity", "value"), describe(defined, level))
     name = f"Cohen's kappa ({scheme} weights)" if weighted else "Cohen's kappa"
@@ -101,12 +104,12 @@ def cohen_kappa(labels_a: Any, labels_b: Any, ci: float = 0.95, seed: int | None
         measure=name, value=kappa, tables=tables,
         values={"n": n, "classes": list(classes), "confusion": confusion, "agreements": agree,
                 "percent_agreement": 100 * agree / n, "p_o": p_o, "p_e": p_e, "kappa": kappa,
-                "weights": scheme, "n_resamples": count, "seed": rng_seed, "undefined_resamples": undefined,
+                "weights": scheme, "raters": list(names), "n_resamples": count, "seed": rng_seed, "undefined_resamples": undefined,
                 "ci_low": interval[0], "ci_high": interval[1]},
         formula=(rf"\kappa = \frac{{p_o - p_e}}{{1 - p_e}} = \frac{{{fmt(p_o)} - {fmt(p_e)}}}{{1 - {fmt(p_e)}}}"
                  rf" = {fmt(kappa)}"),
         narrative=[
-            f"Count the {n} items in a {k}×{k} confusion matrix (rows: rater a, columns: rater b; classes in "
+            f"Count the {n} items in a {k}×{k} confusion matrix (rows: {names[0]}, columns: {names[1]}; classes in "
             f"the order {', '.join(map(str, classes))}).",
             f"The raters agree on {agree} of {n} items: percent agreement {fmt(100 * agree / n)}%."
             + (f" Weighted: p_o = 1 − Σ cost·count / n = 1 − {fmt(observed_cost)}/{n} = {fmt(p_o)}." if weighted
@@ -160,25 +163,27 @@ def disagreement_weights(k: int, scheme: str | None) -> list[list[float]]:
 
 
 def _tables(classes: list[Hashable], confusion: list[list[int]], row_tot: list[int], col_tot: list[int], n: int,
-            a: list[Hashable], b: list[Hashable], cost: list[list[float]], weighted: bool) -> dict[str, Any]:
-    k = len(classes)
-    heads = [f"b: {c}" for c in classes]
-    matrix = [{"": f"a: {c}", **{h: confusion[i][j] for j, h in enumerate(heads)}, "total a": row_tot[i]}
+            a: list[Hashable], b: list[Hashable], cost: list[list[float]], weighted: bool,
+            names: tuple[str, str]) -> dict[str, Any]:
+    k, (ra, rb) = len(classes), names
+    heads = [f"{rb}: {c}" for c in classes]
+    total = f"total {ra}"
+    matrix = [{"": f"{ra}: {c}", **{h: confusion[i][j] for j, h in enumerate(heads)}, total: row_tot[i]}
               for i, c in enumerate(classes)]
-    matrix.append({"": "total b", **{h: col_tot[j] for j, h in enumerate(heads)}, "total a": n})
+    matrix.append({"": f"total {rb}", **{h: col_tot[j] for j, h in enumerate(heads)}, total: n})
     per_class = [{"class": str(c), "count_a": row_tot[i], "count_b": col_tot[i], "share_a": row_tot[i] / n,
                   "share_b": col_tot[i] / n, "both": confusion[i][i], "chance": row_tot[i] * col_tot[i] / n**2}
                  for i, c in enumerate(classes)]
     index = {c: i for i, c in enumerate(classes)}
-    items = [{"item": m, "a": str(x), "b": str(y), "agree": x == y, "cost": cost[index[x]][index[y]]}
+    items = [{"item": m, ra: str(x), rb: str(y), "agree": x == y, "cost": cost[index[x]][index[y]]}
              for m, (x, y) in enumerate(zip(a, b, strict=True), 1)]
     tables: dict[str, Any] = {
-        "confusion matrix": (("", *heads, "total a"), matrix),
+        "confusion matrix": (("", *heads, total), matrix),
         "per class": (("class", "count_a", "count_b", "share_a", "share_b", "both", "chance"), per_class),
-        "items": (("item", "a", "b", "agree", "cost"), items),
+        "items": (("item", ra, rb, "agree", "cost"), items),
     }
     if weighted:
-        tables["weights"] = (("", *heads), [{"": f"a: {c}", **{h: cost[i][j] for j, h in enumerate(heads)}}
+        tables["weights"] = (("", *heads), [{"": f"{ra}: {c}", **{h: cost[i][j] for j, h in enumerate(heads)}}
                                             for i, c in enumerate(classes)][:k])
     return tables
 
