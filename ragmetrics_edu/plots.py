@@ -231,3 +231,34 @@ def plot_calibration(rows_by_embedder: dict[str, list[dict[str, Any]]], threshol
     axes[-1].set_xlim(edges[0], 1.0)
     fig.tight_layout()
     return fig
+
+
+def plot_interval_narrowing(rows_by_system: dict[str, list[dict[str, Any]]], ax: Any = None, title: str = ""):
+    """Each system's mean and bootstrap interval against the number of questions (from ``intervals_by_size``)."""
+    from .errors import InputError
+
+    if not isinstance(rows_by_system, dict) or not rows_by_system or not all(rows_by_system.values()):
+        raise InputError("rows_by_system", "a dict system name -> intervals_by_size rows", rows_by_system)
+    if ax is None:
+        fig = new_figure(figsize=(7, 3.2))
+        ax = fig.subplots()
+    else:
+        fig = ax.figure
+    colours = ["#264653", "#e76f51", "#2a9d8f", "#e9c46a"]
+    names = list(rows_by_system)
+    for j, name in enumerate(names):
+        rows = rows_by_system[name]
+        shift = (j - (len(names) - 1) / 2) * 0.8
+        xs = [r["n"] + shift for r in rows]
+        means = [r["mean"] for r in rows]
+        errors = [[r["mean"] - r["low"] for r in rows], [r["high"] - r["mean"] for r in rows]]
+        ax.errorbar(xs, means, yerr=errors, fmt="o-", capsize=4, label=name, color=colours[j % len(colours)])
+    ax.set_xticks([r["n"] for r in rows_by_system[names[0]]])
+    ax.set_xlabel("number of questions (the first n)")
+    ax.set_ylabel("mean with its interval")
+    ax.set_ylim(0, 1.05)
+    ax.legend(fontsize=8, frameon=False)
+    if title:
+        ax.set_title(title, fontsize=10)
+    fig.tight_layout()
+    return fig
