@@ -46,13 +46,14 @@ def compare_retrievers(rows_a: Sequence[dict[str, Any]], rows_b: Sequence[dict[s
 
     a, b = _scores("rows_a", rows_a, measure), _scores("rows_b", rows_b, measure)
     ids = _question_ids(rows_a, rows_b)
-    options = {"ci": ci, "n_resamples": n_resamples, "seed": seed}
     return {
         "measure": measure,
-        labels[0]: stats.bootstrap_ci(a, ids=ids, **options),
-        labels[1]: stats.bootstrap_ci(b, ids=ids, **options),
-        "paired_bootstrap": stats.paired_bootstrap(a, b, labels=labels, ids=ids, **options),
-        "permutation": stats.permutation_test(a, b, labels=labels, ids=ids, **options),
+        labels[0]: stats.bootstrap_ci(a, ci=ci, n_resamples=n_resamples, seed=seed, ids=ids),
+        labels[1]: stats.bootstrap_ci(b, ci=ci, n_resamples=n_resamples, seed=seed, ids=ids),
+        "paired_bootstrap": stats.paired_bootstrap(a, b, ci=ci, n_resamples=n_resamples, seed=seed,
+                                                   labels=labels, ids=ids),
+        "permutation": stats.permutation_test(a, b, n_resamples=n_resamples, seed=seed, ci=ci,
+                                              labels=labels, ids=ids),
         "sign": stats.sign_test(a, b, ci=ci, labels=labels, ids=ids),
         "neither": neither_answers(rows_a, rows_b, measure),
     }
