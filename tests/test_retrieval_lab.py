@@ -80,7 +80,7 @@ def test_comparison_is_the_stats_functions_on_the_per_question_scores(lab):
     assert out["paired_bootstrap"].interval == stats.paired_bootstrap(a, b, n_resamples=2000).interval
     assert out["permutation"].p_value == stats.permutation_test(a, b, n_resamples=2000).p_value
     assert out["sign"].p_value == stats.sign_test(a, b).p_value
-    assert out["neither"] == [q for q, x, y in zip([r["question"] for r in rows_a], a, b) if x == y == 0]
+    assert out["neither"] == [q for q, x, y in zip([r["question"] for r in rows_a], a, b, strict=True) if x == y == 0]
 
 
 def test_neither_answers_lists_questions_both_systems_score_zero_on():
