@@ -129,3 +129,43 @@ def test_interval_narrowing_figure_draws_one_series_per_system():
 
 def test_question_default_judged_is_none():
     assert Question("x", "?", {}).judged is None
+
+
+def _notebook_stdout():
+    import json
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "notebooks" / "09_evaluate_a_retriever.ipynb"
+    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    return "\n".join("".join(o.get("text", "")) for c in cells if c["cell_type"] == "code"
+                     for o in c.get("outputs", []) if o.get("name") == "stdout")
+
+
+def test_notebook_comparison_numbers_come_from_the_library(lab):
+    corpus, retrievers = lab
+    answerable = [q for q in corpus.questions if q.total_relevant]
+    rows = {name: evaluate_retriever(r, answerable, k=5) for name, r in retrievers.items()}
+    c = compare_retrievers(rows["BM25"], rows["MiniLM"], "average_precision", labels=("BM25", "MiniLM"))
+    low, high = c["paired_bootstrap"].interval
+    significant = c["permutation"].p_value < 0.05 and not low <= 0 <= high
+    out = _notebook_stdout()
+    assert f"MAP: BM25 {c['BM25'].score:.3f}, MiniLM {c['MiniLM'].score:.3f}" in out
+    assert (f"difference {c['paired_bootstrap'].score:+.3f}, 95% interval [{low:+.3f}, {high:+.3f}], "
+            f"permutation p = {c['permutation'].p_value:.4f}") in out
+    verdict = "differ significantly" if significant else "do not differ significantly"
+    assert f"BM25 and MiniLM {verdict} at the 5% level" in out
+    sizes = intervals_by_size([r["average_precision"] for r in rows["BM25"]], [10, len(answerable)])
+    assert f"BM25: interval width {sizes[0]['width']:.3f} at n = 10, {sizes[1]['width']:.3f} at n = {len(answerable)}" in out
+
+
+def test_notebook_pooling_counts_come_from_the_library(lab):
+    corpus, retrievers = lab
+    rows = pooling_table(corpus, retrievers, k=corpus.pooling["k"])
+    total = len(corpus.questions) * len(corpus.passages)
+    pooled, judged = sum(r["pooled"] for r in rows), sum(r["judged"] for r in rows)
+    out = _notebook_stdout()
+    assert (f"(question, passage) pairs: {total}; pooled {pooled}; judged {judged}; "
+            f"unjudged {sum(r['unjudged'] for r in rows)}") in out
+    for r in rows:
+        if r["outside_pool"]:
+            assert f"relevant but outside the pool: {r['question']} {r['outside_pool']}" in out
