@@ -14,8 +14,8 @@
   and scores it with :mod:`ragmetrics_edu.metrics` (context precision, average precision,
   recall@k, reciprocal rank, nDCG@k).
 
-Pure Python: nothing here imports numpy, pandas or matplotlib (except
-:func:`plot_retriever_comparison`, which imports matplotlib when called).
+Pure Python: nothing here imports numpy, pandas or matplotlib (:func:`plot_retriever_comparison`,
+re-exported from :mod:`ragmetrics_edu.plots`, imports matplotlib when called).
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from typing import Any, Callable, Sequence
 
 from . import embeddings, metrics
 from .errors import InputError
+from .plots import plot_retriever_comparison
 from .results import MetricResult, fmt
 
 CORPUS_PATH = Path(__file__).parent / "data" / "retrieval_corpus.json"
@@ -511,38 +512,6 @@ def mean_scores(rows: Sequence[dict[str, Any]]) -> dict[str, float]:
     if not rows:
         raise InputError("rows", "at least one row of evaluate_retriever", rows)
     return {m: math.fsum(r[m] for r in rows) / len(rows) for m in MEASURES}
-
-
-def plot_retriever_comparison(means: dict[str, dict[str, float]], ax: Any = None, title: str = ""):
-    """Grouped bars: one group per measure, one bar per retriever (PNG in notebooks)."""
-    from .plots import new_figure
-
-    if not isinstance(means, dict) or not means:
-        raise InputError("means", "a dict retriever name -> {measure: mean score}", means)
-    names = list(means)
-    measures = [m for m in MEASURES if all(m in means[n] for n in names)]
-    if ax is None:
-        fig = new_figure(figsize=(7.5, 3.4))
-        ax = fig.subplots()
-    else:
-        fig = ax.figure
-    colours = ["#264653", "#2a9d8f", "#e9c46a", "#e76f51"]
-    width = 0.8 / len(names)
-    for j, name in enumerate(names):
-        xs = [i + (j - (len(names) - 1) / 2) * width for i in range(len(measures))]
-        ys = [means[name][m] for m in measures]
-        ax.bar(xs, ys, width=width, label=name, color=colours[j % len(colours)])
-        for x, y in zip(xs, ys, strict=True):
-            ax.text(x, y + 0.015, fmt(y, 3), ha="center", fontsize=7)
-    ax.set_xticks(range(len(measures)))
-    ax.set_xticklabels([_LABELS[m] for m in measures], fontsize=8)
-    ax.set_ylim(0, 1.12)
-    ax.set_ylabel("mean over the questions")
-    ax.legend(fontsize=8, loc="upper left", ncol=len(names), frameon=False)
-    if title:
-        ax.set_title(title, fontsize=10)
-    fig.tight_layout()
-    return fig
 
 
 __all__ = [
