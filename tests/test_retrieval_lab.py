@@ -169,3 +169,14 @@ def test_notebook_pooling_counts_come_from_the_library(lab):
     for r in rows:
         if r["outside_pool"]:
             assert f"relevant but outside the pool: {r['question']} {r['outside_pool']}" in out
+
+
+def test_exercise_ret3_explanation_matches_bm25s_ranking_on_q11():
+    from ragmetrics_edu import exercises
+
+    corpus = load_corpus()
+    q11 = corpus.question("q11")
+    row = evaluate_retriever(BM25Retriever(corpus), [q11], k=5)[0]
+    assert row["grades"][0] == 0 and corpus.text(row["retrieved"][0]).startswith("Grace Hopper")
+    assert row["grades"].index(2) == 1 and row["grades"].index(1) == 4  # second and fifth
+    assert "comes second" in exercises.get("ret-3").explanation and "fifth" in exercises.get("ret-3").explanation
