@@ -343,3 +343,28 @@ __all__ = ["CorrectnessPanel", "DERIVED_PREFIX", "by_node", "explorer_step", "is
            "per_k_table", "ranking_scores", "score_table", "show_calibration", "show_checks", "show_claims_example",
            "show_cosines", "show_hits", "show_ranked_example", "show_recall_case", "show_relevancy_case",
            "show_sources", "show_text", "source_label", "wrap"]
+
+
+def show_questions(corpus: Any, width: int = 100) -> None:
+    """Each question with its kind, how many passages were judged, and its graded passages (wrapped)."""
+    for q in corpus.questions:
+        judged = "-" if q.judged is None else len(q.judged)
+        print(f"{q.id}  {q.kind:<10} judged {judged!s:>2}  {q.text}")
+        graded = ", ".join(f"{pid}:{g}" for pid, g in sorted(q.qrels.items(), key=lambda item: -item[1]))
+        print(textwrap.fill(graded or "(no passage answers it)", width, initial_indent=" " * 5,
+                            subsequent_indent=" " * 5))
+
+
+def show_comparison(comparison: Mapping[str, Any], labels: Sequence[str], digits: int = 3) -> None:
+    """One measure's means with intervals, the paired difference and the tests (from ``compare_retrievers``)."""
+    a, b = labels
+    pct = round(100 * comparison[a].ci)
+    for name in labels:
+        low, high = comparison[name].interval
+        print(f"{name:<8} mean {comparison[name].score:.{digits}f}   {pct}% interval [{low:.{digits}f}, {high:.{digits}f}]")
+    diff = comparison["paired_bootstrap"]
+    low, high = diff.interval
+    print(f"{a} - {b}: {diff.score:+.{digits}f}   {pct}% paired bootstrap interval [{low:+.{digits}f}, {high:+.{digits}f}]")
+    print(f"permutation test p = {comparison['permutation'].p_value:.4f}   ({comparison['permutation'].method})")
+    sign = comparison["sign"]
+    print(f"sign test p = {sign.p_value:.4f}   (exact binomial on who won each question, ties left out)")

@@ -231,3 +231,67 @@ def plot_calibration(rows_by_embedder: dict[str, list[dict[str, Any]]], threshol
     axes[-1].set_xlim(edges[0], 1.0)
     fig.tight_layout()
     return fig
+
+
+def plot_interval_narrowing(rows_by_system: dict[str, list[dict[str, Any]]], ax: Any = None, title: str = ""):
+    """Each system's mean and bootstrap interval against the number of questions (from ``intervals_by_size``)."""
+    from .errors import InputError
+
+    if not isinstance(rows_by_system, dict) or not rows_by_system or not all(rows_by_system.values()):
+        raise InputError("rows_by_system", "a dict system name -> intervals_by_size rows", rows_by_system)
+    if ax is None:
+        fig = new_figure(figsize=(7, 3.2))
+        ax = fig.subplots()
+    else:
+        fig = ax.figure
+    colours = ["#264653", "#e76f51", "#2a9d8f", "#e9c46a"]
+    names = list(rows_by_system)
+    for j, name in enumerate(names):
+        rows = rows_by_system[name]
+        shift = (j - (len(names) - 1) / 2) * 0.8
+        xs = [r["n"] + shift for r in rows]
+        means = [r["mean"] for r in rows]
+        errors = [[r["mean"] - r["low"] for r in rows], [r["high"] - r["mean"] for r in rows]]
+        ax.errorbar(xs, means, yerr=errors, fmt="o-", capsize=4, label=name, color=colours[j % len(colours)])
+    ax.set_xticks([r["n"] for r in rows_by_system[names[0]]])
+    ax.set_xlabel("number of questions (the first n)")
+    ax.set_ylabel("mean with its interval")
+    ax.set_ylim(0, 1.05)
+    ax.legend(fontsize=8, frameon=False)
+    if title:
+        ax.set_title(title, fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def plot_retriever_comparison(means: dict[str, dict[str, float]], ax: Any = None, title: str = ""):
+    """Grouped bars: one group per measure, one bar per retriever (PNG in notebooks)."""
+    from .errors import InputError
+    from .retrieval import _LABELS, MEASURES
+
+    if not isinstance(means, dict) or not means:
+        raise InputError("means", "a dict retriever name -> {measure: mean score}", means)
+    names = list(means)
+    measures = [m for m in MEASURES if all(m in means[n] for n in names)]
+    if ax is None:
+        fig = new_figure(figsize=(7.5, 3.4))
+        ax = fig.subplots()
+    else:
+        fig = ax.figure
+    colours = ["#264653", "#2a9d8f", "#e9c46a", "#e76f51"]
+    width = 0.8 / len(names)
+    for j, name in enumerate(names):
+        xs = [i + (j - (len(names) - 1) / 2) * width for i in range(len(measures))]
+        ys = [means[name][m] for m in measures]
+        ax.bar(xs, ys, width=width, label=name, color=colours[j % len(colours)])
+        for x, y in zip(xs, ys, strict=True):
+            ax.text(x, y + 0.015, fmt(y, 3), ha="center", fontsize=7)
+    ax.set_xticks(range(len(measures)))
+    ax.set_xticklabels([_LABELS[m] for m in measures], fontsize=8)
+    ax.set_ylim(0, 1.12)
+    ax.set_ylabel("mean over the questions")
+    ax.legend(fontsize=8, loc="upper left", ncol=len(names), frameon=False)
+    if title:
+        ax.set_title(title, fontsize=10)
+    fig.tight_layout()
+    return fig

@@ -1,8 +1,10 @@
 """A tiny retrieval lab: a hand-judged corpus, two retrievers and their evaluation.
 
-- :func:`load_corpus` reads ``data/retrieval_corpus.json``: 40 short passages written for
-  this project and 12 questions, each with hand-made relevance judgements (*qrels*:
-  grade 2 = answers the question, 1 = partly relevant, not listed = 0).
+- :func:`load_corpus` reads ``data/retrieval_corpus.json``: 66 short passages written for
+  this project and 54 questions, each with relevance judgements made by the project (*qrels*:
+  grade 2 = answers the question, 1 = partly relevant, not listed = 0), the passages judged
+  for each question (``judged``, built by pooling: see :mod:`ragmetrics_edu.pooling`) and how
+  the question relates to its answer's wording (``kind``).
 - :class:`BM25Retriever` ranks by Okapi BM25 (k1 = 1.5, b = 0.75) over the words of
   :func:`tokenize`; :meth:`BM25Retriever.explain` gives each query term's idf, tf and
   contribution, as a :class:`~ragmetrics_edu.results.MetricResult`.
@@ -12,8 +14,8 @@
   and scores it with :mod:`ragmetrics_edu.metrics` (context precision, average precision,
   recall@k, reciprocal rank, nDCG@k).
 
-Pure Python: nothing here imports numpy, pandas or matplotlib (except
-:func:`plot_retriever_comparison`, which imports matplotlib when called).
+Pure Python: nothing here imports numpy, pandas or matplotlib (:func:`plot_retriever_comparison`,
+re-exported from :mod:`ragmetrics_edu.plots`, imports matplotlib when called).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from typing import Any, Callable, Sequence
 
 from . import embeddings, metrics
 from .errors import InputError
+from .plots import plot_retriever_comparison
 from .results import MetricResult, fmt
 
 CORPUS_PATH = Path(__file__).parent / "data" / "retrieval_corpus.json"
@@ -52,12 +55,16 @@ class Passage:
 class Question:
     """A query with its relevance judgements: ``qrels`` maps passage id to grade (1 or 2).
 
-    A passage not in ``qrels`` has grade 0."""
+    A passage not in ``qrels`` has grade 0. ``judged`` lists the passages someone read for
+    this question (None: not recorded); ``kind`` says how the question relates to its
+    answer's words (``lexical``, ``synonym``, ``paraphrase``, ``none`` = no answer in the corpus)."""
 
     id: str
     text: str
     qrels: dict[str, int]
     note: str = ""
+    kind: str = ""
+    judged: tuple[str, ...] | None = None
 
     def grade(self, passage_id: str) -> int:
         return self.qrels.get(passage_id, 0)
@@ -85,6 +92,7 @@ class Corpus:
     passages: list[Passage]
     questions: list[Question]
     about: str = ""
+    pooling: dict[str, Any] = field(default_factory=dict)
     _by_id: dict[str, Passage] = field(default_factory=dict, init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -104,12 +112,21 @@ class Corpus:
     def text(self, passage_id: str) -> str:
         return self.passage(passage_id).text
 
+    def unjudged(self, question: Question) -> list[str]:
+        """Passages never read for ``question`` (they count as grade 0); [] when ``judged`` is not recorded."""
+        if question.judged is None:
+            return []
+        seen = set(question.judged)
+        return [p.id for p in self.passages if p.id not in seen]
+
 
 def load_corpus(path: str | Path | None = None) -> Corpus:
     """Read the corpus (the packaged one by default) and check it.
 
     Every passage needs a unique ``id`` and a ``text``; every question an ``id``, a
-    ``text`` and ``qrels`` whose ids exist and whose grades are 1 or 2."""
+    ``text`` and ``qrels`` whose ids exist and whose grades are 1 or 2. Optional: a question's
+    ``judged`` (ids of the corpus, including every id of its qrels), ``kind`` and ``note``; the
+    corpus's ``about`` and ``pooling`` (how the judged sets were built)."""
     source = Path(path) if path is not None else CORPUS_PATH
     raw = json.loads(source.read_text(encoding="utf-8"))
     return corpus_from_dict(raw)
@@ -144,8 +161,27 @@ def corpus_from_dict(raw: Any) -> Corpus:
                 raise InputError(f"questions[{i}].qrels[{pid!r}]", "the id of a passage of the corpus", pid)
             if isinstance(grade, bool) or grade not in (1, 2):
                 raise InputError(f"questions[{i}].qrels[{pid!r}]", "grade 1 (partly relevant) or 2 (answers it)", grade)
-        questions.append(Question(qid, text, dict(qrels), str(item.get("note", ""))))
-    return Corpus(passages, questions, str(raw.get("about", "")))
+        judged = _judged(f"questions[{i}].judged", item.get("judged"), seen, qrels)
+        questions.append(Question(qid, text, dict(qrels), str(item.get("note", "")), str(item.get("kind", "")), judged))
+    pooling = raw.get("pooling", {})
+    if not isinstance(pooling, dict):
+        raise InputError("pooling", "a dict describing how the judged passages were chosen", pooling)
+    return Corpus(passages, questions, str(raw.get("about", "")), dict(pooling))
+
+
+def _judged(where: str, judged: Any, ids: set[str], qrels: dict[str, int]) -> tuple[str, ...] | None:
+    """The ids judged for a question: absent is None; else distinct ids of the corpus covering the qrels."""
+    if judged is None:
+        return None
+    if isinstance(judged, (str, bytes)) or not isinstance(judged, list) or len(set(judged)) != len(judged):
+        raise InputError(where, "a list of distinct passage ids", judged)
+    unknown = [p for p in judged if p not in ids]
+    if unknown:
+        raise InputError(where, "ids of passages of the corpus", unknown)
+    missing = [p for p in qrels if p not in judged]
+    if missing:
+        raise InputError(where, "every passage graded in the question's qrels (a grade needs a judgement)", missing)
+    return tuple(judged)
 
 
 def _id_text(where: str, item: Any) -> tuple[str, str]:
@@ -476,38 +512,6 @@ def mean_scores(rows: Sequence[dict[str, Any]]) -> dict[str, float]:
     if not rows:
         raise InputError("rows", "at least one row of evaluate_retriever", rows)
     return {m: math.fsum(r[m] for r in rows) / len(rows) for m in MEASURES}
-
-
-def plot_retriever_comparison(means: dict[str, dict[str, float]], ax: Any = None, title: str = ""):
-    """Grouped bars: one group per measure, one bar per retriever (PNG in notebooks)."""
-    from .plots import new_figure
-
-    if not isinstance(means, dict) or not means:
-        raise InputError("means", "a dict retriever name -> {measure: mean score}", means)
-    names = list(means)
-    measures = [m for m in MEASURES if all(m in means[n] for n in names)]
-    if ax is None:
-        fig = new_figure(figsize=(7.5, 3.4))
-        ax = fig.subplots()
-    else:
-        fig = ax.figure
-    colours = ["#264653", "#2a9d8f", "#e9c46a", "#e76f51"]
-    width = 0.8 / len(names)
-    for j, name in enumerate(names):
-        xs = [i + (j - (len(names) - 1) / 2) * width for i in range(len(measures))]
-        ys = [means[name][m] for m in measures]
-        ax.bar(xs, ys, width=width, label=name, color=colours[j % len(colours)])
-        for x, y in zip(xs, ys, strict=True):
-            ax.text(x, y + 0.015, fmt(y, 3), ha="center", fontsize=7)
-    ax.set_xticks(range(len(measures)))
-    ax.set_xticklabels([_LABELS[m] for m in measures], fontsize=8)
-    ax.set_ylim(0, 1.12)
-    ax.set_ylabel("mean over the questions")
-    ax.legend(fontsize=8, loc="upper left", ncol=len(names), frameon=False)
-    if title:
-        ax.set_title(title, fontsize=10)
-    fig.tight_layout()
-    return fig
 
 
 __all__ = [

@@ -110,8 +110,9 @@ register(
                   "what is nDCG@5 with the grades as gains and the ideal ranking taken from all the qrels?"),
         answer=lambda: _row(NDCG_QUESTION)["ndcg_at_k"],
         hint="DCG = sum of grade / log2(rank + 1) over the top 5; IDCG = the same for the qrels' grades sorted high to low.",
-        explanation=("The passage that answers (grade 2) is first, but the partly relevant one comes lower "
-                     "than in the ideal order, which costs a little."),
+        explanation=("BM25 puts Grace Hopper's compiler passage (grade 0: 'wrote', 'first', 'program') first, "
+                     "so the passage that answers (grade 2) comes second and the partly relevant one fifth; "
+                     "both lose discount against the ideal order 2, 1."),
         diagnose=_diagnose_ndcg,
     ),
 )
