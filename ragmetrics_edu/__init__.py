@@ -13,11 +13,11 @@ from .errors import InputError, RagMetricsError
 from .results import MetricResult
 
 __version__ = "0.1.0"
-__all__ = ["InputError", "MetricResult", "RagMetricsError", "__version__", "data", "display", "embedding_texts",
+__all__ = ["InputError", "MetricResult", "RagMetricsError", "__version__", "agreement", "data", "display", "embedding_texts",
            "embeddings", "evaluate", "examples", "exercises", "judges", "metrics", "plots", "ranking",
            "recorded_embeddings", "stats"]
 
-_LAZY = {"metrics", "examples", "embeddings", "ranking", "cli", "judges", "exercises", "plots", "data", "display",
+_LAZY = {"agreement", "metrics", "examples", "embeddings", "ranking", "cli", "judges", "exercises", "plots", "data", "display",
          "embedding_texts", "recorded_embeddings", "stats"}
 
 
