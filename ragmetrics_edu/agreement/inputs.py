@@ -48,18 +48,10 @@ def same_length(field_a: str, a: list[Any], field_b: str, b: list[Any]) -> None:
 
 
 def scores(field: str, value: Any) -> list[float]:
-    """A non-empty list of finite numbers (bools refused)."""
-    items = sequence(field, value)
-    if not items:
-        raise InputError(field, "at least one score", value)
-    out = []
-    for i, item in enumerate(items):
-        if isinstance(item, bool) or type(item).__name__ == "bool_" or not isinstance(item, numbers.Real):
-            raise InputError(f"{field}[{i}]", "a number (int or float; not a bool)", item)
-        if not math.isfinite(float(item)):
-            raise InputError(f"{field}[{i}]", "a finite number (drop unjudged items first)", item)
-        out.append(float(item))
-    return out
+    """A non-empty list of finite numbers (bools refused): the same check as the statistics functions."""
+    from ..stats.inputs import scores as checked_scores
+
+    return checked_scores(field, value)
 
 
 def texts(field: str, value: Any) -> list[str]:
