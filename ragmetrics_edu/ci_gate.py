@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Iterable
 
 from .errors import InputError
 from .validate import probability
@@ -48,15 +48,14 @@ class GateResult:
         return self.mean + self.tolerance >= self.threshold
 
     def explain(self) -> str:
-        """One paragraph: the numbers and the verdict."""
-        judge = ("the judge's run-to-run spread was not measured (no repeat runs), so it is not in the tolerance"
-                 if self.judge_sd is None else f"the judge's run-to-run sd of the mean, {self.judge_sd:.4f}, "
-                 "is added in quadrature")
-        return (f"{self.metric}: mean {self.mean:.4f} over {self.n} cases, {100 * self.ci:.0f}% bootstrap interval "
-                f"[{self.low:.4f}, {self.high:.4f}]; tolerance {self.tolerance:.4f} ({judge}). "
-                f"{self.mean:.4f} + {self.tolerance:.4f} = {self.mean + self.tolerance:.4f} "
-                f"{'>=' if self.passed else '<'} threshold {self.threshold:.4f}: "
-                f"{'PASS' if self.passed else 'FAIL'}.")
+        """Three short lines: the mean and its interval, the tolerance, the verdict."""
+        judge = ("judge's run-to-run spread not measured, not included" if self.judge_sd is None
+                 else f"with the judge's run-to-run sd of the mean, {self.judge_sd:.4f}, in quadrature")
+        return (f"{self.metric}: mean {self.mean:.4f} over {self.n} cases, "
+                f"{100 * self.ci:.0f}% bootstrap interval [{self.low:.4f}, {self.high:.4f}]\n"
+                f"  tolerance {self.tolerance:.4f} ({judge})\n"
+                f"  {self.mean:.4f} + {self.tolerance:.4f} = {self.mean + self.tolerance:.4f} "
+                f"{'>=' if self.passed else '<'} threshold {self.threshold:.4f}: {'PASS' if self.passed else 'FAIL'}")
 
     def __str__(self) -> str:
         return self.explain()

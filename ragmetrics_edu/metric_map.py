@@ -55,7 +55,7 @@ METRICS: tuple[MetricInfo, ...] = (
                "Ragas LLMContextPrecisionWithReference", "01"),
     MetricInfo("context precision without reference", ("question", "contexts", "answer"), "retr+gen",
                "context_precision_without_reference", "judge: was each node used for the answer?",
-               "Ragas LLMContextPrecisionWithoutReference (alias ContextUtilization)", "12"),
+               "Ragas LLMContextPrecisionWithoutReference; Ragas ContextUtilization (the same, renamed)", "12"),
     MetricInfo("context recall", ("question", "contexts", "reference"), "retriever", "context_recall",
                "judge: is each reference sentence attributable?", "DeepEval ContextualRecallMetric; "
                "Ragas LLMContextRecall", "02"),
@@ -94,9 +94,9 @@ class StepCost:
 
     step: str
     cases: int
-    calls: int
-    prompt_tokens: int
-    completion_tokens: int
+    calls: float
+    prompt_tokens: float
+    completion_tokens: float
     seconds: float
 
     def per_case(self, field: str) -> float:
@@ -217,7 +217,7 @@ TRIAD: tuple[dict[str, str], ...] = (
      "catches": "retrieval of off-topic or padded passages"},
     {"leg": "groundedness", "link": "contexts -> answer",
      "ours": "faithfulness",
-     "catches": "claims the passages do not support (hallucination)"},
+     "catches": "claims the contexts do not support"},
     {"leg": "answer relevance", "link": "answer -> question",
      "ours": "answer relevancy (statements or embeddings)",
      "catches": "answers that drift, pad or dodge the question"},
@@ -245,3 +245,14 @@ def peer_table() -> str:
         for i, peer in enumerate(m.peers.split("; ")):
             lines.append(f"{cut(m.name, 37) if i == 0 else '':<37} {peer}")
     return "\n".join(lines)
+
+
+def combine(costs: Mapping[str, StepCost], steps: Iterable[str], name: str) -> StepCost:
+    """One case scored with several steps: the sum of their per-case means, as a one-case :class:`StepCost`."""
+    chosen = list(steps)
+    missing = [s for s in chosen if s not in costs]
+    if missing or not chosen:
+        raise InputError("steps", "measured steps: " + ", ".join(costs), missing or chosen)
+    total = [sum(costs[s].per_case(f) for s in chosen) for f in ("calls", "prompt_tokens", "completion_tokens")]
+    seconds = sum(costs[s].per_case("seconds") for s in chosen)
+    return StepCost(name, 1, total[0], total[1], total[2], seconds)
