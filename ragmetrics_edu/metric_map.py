@@ -76,7 +76,7 @@ METRICS: tuple[MetricInfo, ...] = (
     MetricInfo("answer correctness", ("question", "answer", "reference"), "end to end", "answer_correctness",
                "judge: TP/FP/FN statements, plus similarity", "Ragas AnswerCorrectness", "07"),
     MetricInfo("ranking measures (MAP, nDCG, MRR...)", ("contexts", "labels"), "retriever", None,
-               "arithmetic on relevance labels, no judge", "trec_eval; ranx", "08"),
+               "arithmetic on relevance labels, no judge", "trec_eval (via pytrec_eval)", "08"),
 )
 
 
