@@ -256,3 +256,8 @@ def combine(costs: Mapping[str, StepCost], steps: Iterable[str], name: str) -> S
     total = [sum(costs[s].per_case(f) for s in chosen) for f in ("calls", "prompt_tokens", "completion_tokens")]
     seconds = sum(costs[s].per_case("seconds") for s in chosen)
     return StepCost(name, 1, total[0], total[1], total[2], seconds)
+
+
+def reference_free() -> list[str]:
+    """The names of the metrics that need neither a reference answer nor relevance labels."""
+    return [m.name for m in METRICS if m.reference_free]

@@ -1,9 +1,13 @@
 """Notebook 12's library: the metric map and its measured costs, reference-free context precision, the CI gate."""
 
 import math
+import os
+import subprocess
+import sys
 
 import pytest
 
+from conftest import REPO
 from ragmetrics_edu import InputError, ci_gate, data, exercises, judges
 from ragmetrics_edu import metric_map as mm
 from ragmetrics_edu.judges.deck_cases import DECK_CASES, run_deck_cases
@@ -31,6 +35,7 @@ def test_reference_free_means_no_reference_and_no_labels():
         assert set(info.needs) <= {*mm.FIELDS, "labels"}
     assert mm.get("faithfulness").reference_free and not mm.get("context recall").reference_free
     assert mm.get("context precision without reference").reference_free
+    assert mm.reference_free() == [m.name for m in mm.METRICS if m.reference_free]
     with pytest.raises(InputError, match="name"):
         mm.get("bleu")
 
@@ -122,6 +127,17 @@ def test_the_shipped_example_gate_runs_and_passes():
 
     test_context_precision_stays_above_the_bar()
     assert "def test_" in ci_gate.example_source() and 0 < THRESHOLD < 1
+
+
+def test_the_shipped_example_is_a_pytest_file_that_pytest_runs(tmp_path):
+    (tmp_path / "test_gate_copy.py").write_text(ci_gate.example_source(), encoding="utf-8")
+    raised = ci_gate.example_source().replace("THRESHOLD = 0.70", "THRESHOLD = 0.99")
+    (tmp_path / "test_gate_raised_bar.py").write_text(raised, encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(tmp_path)],
+                          capture_output=True, text=True, cwd=tmp_path, timeout=120,
+                          env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert "1 failed, 1 passed" in done.stdout, done.stdout + done.stderr
+    assert "test_gate_raised_bar.py" in done.stdout and "FAIL" in done.stdout   # the explanation is the message
 
 
 def test_the_gate_fails_when_the_scores_drop_beyond_the_noise():
