@@ -8,7 +8,8 @@ from ragmetrics_edu import examples
 NOTEBOOKS = REPO / "notebooks"
 EXPECTED = ["00_start_here", "01_context_precision", "02_context_recall", "03_contextual_relevancy",
             "04_context_entity_recall", "05_faithfulness", "06_answer_relevancy", "07_similarity_and_correctness",
-            "08_ranking_measures", "09_evaluate_a_retriever", "10_llm_as_judge"]
+            "08_ranking_measures", "09_evaluate_a_retriever", "10_llm_as_judge",
+            "12_choosing_metrics"]
 
 
 def _sources():
@@ -225,7 +226,7 @@ TABLE_ROW_LIMIT = 110
 TABLE_WIDTH_CHECKED = ("00_start_here", "01_context_precision", "02_context_recall", "03_contextual_relevancy",
                        "04_context_entity_recall", "05_faithfulness", "10_llm_as_judge",
                        "06_answer_relevancy", "07_similarity_and_correctness", "08_ranking_measures",
-                       "09_evaluate_a_retriever")
+                       "09_evaluate_a_retriever", "12_choosing_metrics")
 
 
 def _long_table_rows(nb):
