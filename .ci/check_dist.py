@@ -17,11 +17,16 @@ import zipfile
 from email.parser import Parser
 from pathlib import Path
 
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    import tomli as tomllib
+
 REPO = Path(__file__).resolve().parents[1]
 PACKAGE = REPO / "ragmetrics_edu"
-#: The shipped non-Python files, as globs under the package (pyproject.toml's package-data says the same).
-SHIPPED = ["examples/*.json", "data/*.json", "data/*.jsonl", "data/recordings/*.json",
-           "judges/prompts/*.txt", "py.typed"]
+#: The shipped non-Python files, as globs under the package: pyproject.toml's package-data.
+SHIPPED = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))[
+    "tool"]["setuptools"]["package-data"]["ragmetrics_edu"]
 #: Files that must be in the tree: a glob matching nothing would check nothing.
 MUST_EXIST = ["examples/catalogue.json", "data/deck_e_super_bowl.jsonl", "data/retrieval_corpus.json",
               "judges/prompts/system.txt", "py.typed"]
@@ -34,9 +39,18 @@ def expected() -> list[str]:
     return [p.relative_to(REPO).as_posix() for p in files]
 
 
+def unshipped() -> list[str]:
+    """Data files in the package tree that no package-data glob ships (a new folder forgotten)."""
+    shipped = {p for glob in SHIPPED for p in PACKAGE.glob(glob)}
+    return [p.relative_to(REPO).as_posix() for p in sorted(PACKAGE.rglob("*"))
+            if p.is_file() and p.suffix not in (".py", ".pyc") and "__pycache__" not in p.parts and p not in shipped]
+
+
 def check(dist: Path) -> list[str]:
     problems = [f"missing in the source tree: ragmetrics_edu/{name}" for name in MUST_EXIST
                 if not (PACKAGE / name).is_file()]
+    problems += [f"{name} is in the package tree but no package-data glob in pyproject.toml ships it"
+                 for name in unshipped()]
     wheels, sdists = sorted(dist.glob("*.whl")), sorted(dist.glob("*.tar.gz"))
     if not dist.is_dir():
         return problems + [f"{dist} is not a folder: build first (make dist)"]

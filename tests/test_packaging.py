@@ -226,3 +226,13 @@ def test_ci_checks_the_course_as_a_learner_gets_it():
     assert 'make install VENV="$WORK/lab"' in script          # the recipe `make lab` uses
     assert script.count("run_notebooks.py") == 2 and "check_dist.py" in script and "make dist" in script
     assert '"$WHEEL[notebook]"' in script and "slides-assets" in script
+
+
+def test_every_data_file_in_the_package_tree_is_shipped_by_package_data():
+    """A new data folder (judge_eval/) was once left out of the wheel: .ci/check_dist.py now names it."""
+    sys.path.insert(0, str(REPO / ".ci"))
+    try:
+        import check_dist
+    finally:
+        sys.path.pop(0)
+    assert check_dist.unshipped() == []
