@@ -18,7 +18,8 @@ from ragmetrics_edu import data
 from ragmetrics_edu.errors import InputError
 
 __all__ = ["Case", "ItemLabel", "CaseLabels", "PassLabels", "METRICS", "VALUES", "load_cases", "load_labels",
-           "parse_cases", "parse_labels", "pairs", "label_vectors", "item_keys"]
+           "parse_cases", "parse_labels", "pairs", "label_vectors", "item_keys", "Decision", "disagreements",
+           "load_adjudication", "final_labels", "annotator_agreement"]
 
 FOLDER = "judge_eval/"
 
@@ -264,3 +265,79 @@ def label_vectors(labels: PassLabels, metric: str) -> list[str]:
     metric = _metric(metric)
     return ["none" if lab.label is None else str(lab.label)
             for case in labels.cases.values() for lab in getattr(case, metric)]
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The adjudicated label of one item on which two passes differ."""
+
+    case: str
+    metric: str
+    item: int
+    pass1: str | int | None
+    pass2: str | int | None
+    final: str | int | None
+    reason: str
+
+
+def disagreements(first: PassLabels, second: PassLabels) -> list[tuple[str, str, int, Any, Any]]:
+    """Every item two passes label differently: (case, metric, item, first's label, second's label)."""
+    for field, value in (("first", first), ("second", second)):
+        if not isinstance(value, PassLabels):
+            raise InputError(field, "PassLabels from load_labels()", value)
+    if list(first.cases) != list(second.cases):
+        raise InputError("second", f"labels for the same cases as {first.name}", sorted(second.cases))
+    out = []
+    for cid, case in first.cases.items():
+        for metric in METRICS:
+            for a, b in zip(getattr(case, metric), getattr(second.cases[cid], metric), strict=True):
+                if a.label != b.label:
+                    out.append((cid, metric, a.item, a.label, b.label))
+    return out
+
+
+def load_adjudication(first: str = "pass1", second: str = "pass2") -> list[Decision]:
+    """The shipped adjudication: one decision per disagreement of the two passes, checked to cover exactly them."""
+    doc = _read("adjudication.json")
+    if not isinstance(doc, dict) or not isinstance(doc.get("decisions"), list):
+        raise InputError("adjudication.json", "an object with a 'decisions' list", type(doc).__name__)
+    decisions = []
+    for i, raw in enumerate(doc["decisions"]):
+        try:
+            decision = Decision(**raw)
+        except TypeError:
+            raise InputError(f"decisions[{i}]", "case, metric, item, pass1, pass2, final and reason", raw) from None
+        if decision.final not in (decision.pass1, decision.pass2) or not str(decision.reason).strip():
+            raise InputError(f"decisions[{i}]", "a final label taken from one of the passes, with a reason", raw)
+        decisions.append(decision)
+    found = {(d.case, d.metric, d.item, d.pass1, d.pass2) for d in decisions}
+    wanted = set(disagreements(load_labels(first), load_labels(second)))
+    if found != wanted:
+        raise InputError("adjudication.json", "exactly one decision per disagreement of the two passes",
+                         sorted(found ^ wanted, key=str)[:5])
+    return decisions
+
+
+def final_labels() -> PassLabels:
+    """Pass 1's labels with every adjudicated disagreement replaced by its final label."""
+    first = load_labels("pass1")
+    final = {(d.case, d.metric, d.item): d for d in load_adjudication()}
+    cases = {}
+    for cid, case in first.cases.items():
+        per_metric = {}
+        for metric in METRICS:
+            per_metric[metric] = tuple(
+                ItemLabel(lab.item, final[(cid, metric, lab.item)].final, final[(cid, metric, lab.item)].reason)
+                if (cid, metric, lab.item) in final else lab
+                for lab in getattr(case, metric))
+        cases[cid] = CaseLabels(cid, **per_metric)
+    return PassLabels("adjudicated", "pass 1 with the adjudicated disagreements", cases)
+
+
+def annotator_agreement(first: str = "pass1", second: str = "pass2", seed: int = 0) -> dict[str, Any]:
+    """Cohen's kappa between two passes, per metric (``ragmetrics_edu.agreement.cohen_kappa`` results)."""
+    from .agreement import cohen_kappa
+
+    a, b = load_labels(first), load_labels(second)
+    return {metric: cohen_kappa(label_vectors(a, metric), label_vectors(b, metric), raters=(first, second), seed=seed)
+            for metric in METRICS}

@@ -203,3 +203,25 @@ def test_pairs_refuse_two_cases_of_one_role(docs):
 def test_bad_arguments_raise_input_error(call):
     with pytest.raises(InputError):
         call()
+
+
+def test_both_passes_and_the_adjudication_are_kept_and_cover_every_disagreement():
+    p1, p2 = judge_eval.load_labels("pass1"), judge_eval.load_labels("pass2")
+    differ = judge_eval.disagreements(p1, p2)
+    decisions = judge_eval.load_adjudication()
+    assert {(d.case, d.metric, d.item) for d in decisions} == {(c, m, i) for c, m, i, _, _ in differ}
+    final = judge_eval.final_labels()
+    for d in decisions:
+        label = next(lab for lab in getattr(final.cases[d.case], d.metric) if lab.item == d.item)
+        assert label.label == d.final and d.final in (d.pass1, d.pass2) and d.reason
+
+
+def test_inter_annotator_agreement_is_computed_per_metric_from_both_passes():
+    kappas = judge_eval.annotator_agreement()
+    assert set(kappas) == set(judge_eval.METRICS)
+    for metric, result in kappas.items():
+        a = judge_eval.label_vectors(judge_eval.load_labels("pass1"), metric)
+        b = judge_eval.label_vectors(judge_eval.load_labels("pass2"), metric)
+        observed = sum(x == y for x, y in zip(a, b, strict=True)) / len(a)
+        assert abs(result.values["p_o"] - observed) < 1e-12
+        assert result.ci[0] <= result.value <= result.ci[1] or result.value == 1.0
