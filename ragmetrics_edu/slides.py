@@ -19,8 +19,8 @@ from typing import Any, Iterable, Sequence
 from .display import is_derived
 from .results import MetricResult, cut, display_math, exact, fmt, steps_html
 
-__all__ = ["Fragment", "case_inputs", "columns", "differs", "embedder_sources", "example_block", "exact", "fmt",
-           "formula", "note", "score", "scores_table", "table"]
+__all__ = ["Fragment", "case_inputs", "columns", "differs", "embedder_sources", "example_block", "example_line",
+           "exact", "fmt", "formula", "metric_map", "note", "score", "scores_table", "table"]
 
 #: Inputs worth showing above the step table, with the label a slide gives them.
 _INPUT_LABELS = (("question", "Question"), ("reference", "Reference"), ("answer", "Answer"), ("context", "Context"))
@@ -235,3 +235,40 @@ def embedder_sources(embedders: Any) -> Fragment:
 
     parts = [f"<b>{html.escape(name)}</b>: {html.escape(embedder_source(e))}" for name, e in embedders.items()]
     return Fragment(f"<p class='rme-small'>{' · '.join(parts)}</p>")
+
+
+def example_line(example_id: str, case: str | None = None) -> Fragment:
+    """A worked example in one or two lines: its source and the deck's number beside the library's.
+
+    For slides that cite an example without room for its step table; it carries the same
+    ``data-example`` and ``data-case`` marks as :func:`example_block`.
+    """
+    from . import examples
+
+    example = examples.load(example_id)
+    label = example.case(case).label
+    result = example.compute(label)
+    title = f"Deck {example.deck} · {html.escape(example.title)}" + (
+        f" · <i>{html.escape(label)}</i>" if len(example.cases) > 1 else "")
+    lines = "".join(f"<li>{line}</li>" for line in _deck_lines(example, label, result))
+    return Fragment(f"<div class='rme-example' data-example='{html.escape(example.id)}' data-case='{html.escape(label)}'>"
+                    f"<p class='rme-source'>{title}</p><ul class='rme-deck'>{lines}</ul></div>")
+
+
+def metric_map(costs: Any = None) -> Fragment:
+    """The metric map (``ragmetrics_edu.metric_map``) as a slide table: what each metric reads and judges.
+
+    With ``costs`` (from :func:`ragmetrics_edu.metric_map.measure`) it adds the measured judge
+    calls and prompt tokens per case; "-" where no case was measured, 0 where no judge is asked.
+    """
+    from . import metric_map as mm
+
+    header = ["metric", "needs", "reference-free", "judges"] + (["calls / case", "prompt tokens / case"] if costs else [])
+    rows = []
+    for row in mm.rows(costs):
+        cells: list[Any] = [row["metric"], row["needs"], "yes" if row["reference_free"] else "no", row["component"]]
+        if costs:
+            cells += ["-" if row["calls"] is None else round(row["calls"], 2),
+                      "-" if row["prompt_tokens"] is None else round(row["prompt_tokens"])]
+        rows.append(cells)
+    return table(header, rows, caption="needs: Q question · C contexts · A answer · R reference · L relevance labels")

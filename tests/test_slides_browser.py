@@ -197,6 +197,7 @@ def test_deck_in_browser(deck: str, site, browser) -> None:
                     if printed is not None and ex["stated"]:
                         assert printed in ex["stated"], f"{deck} slide {index + 1}: deck's {printed} not shown"
                 seen.append(ex)
+            page.screenshot(path=str(artifacts_dir("slides") / f"{deck}-{index + 1:02d}.png"))
             if slide["examples"] and shot is None:
                 shot = artifacts_dir("slides") / f"{deck}.png"
                 page.screenshot(path=str(shot))

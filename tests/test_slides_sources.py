@@ -7,6 +7,7 @@ is stored in them. ``ragmetrics_edu.slides`` renders the worked examples they sh
 
 from __future__ import annotations
 
+import html
 import json
 import re
 
@@ -30,7 +31,8 @@ def test_there_is_an_introduction_and_a_deck_per_metric_family():
     stems = [p.stem for p in DECK_FILES]
     assert stems[0] == "00_introduction"
     families = {"context_precision", "context_recall", "contextual_relevancy", "context_entity_recall",
-                "faithfulness", "answer_relevancy", "similarity_and_correctness", "ranking_measures"}
+                "faithfulness", "answer_relevancy", "similarity_and_correctness", "ranking_measures",
+                "evaluate_a_retriever", "choosing_metrics"}
     assert {stem.split("_", 1)[1] for stem in stems[1:]} == families
 
 
@@ -103,3 +105,25 @@ def test_scores_table_marks_the_example_and_each_case():
 def test_unknown_example_is_a_clear_error():
     with pytest.raises(InputError, match="no-such-example"):
         sk.example_block("no-such-example")
+
+
+def test_example_line_marks_the_example_with_the_decks_and_the_computed_number():
+    ex = examples.load("D-cp-bm25-vs-semantic")
+    for label in ex.case_labels:
+        line = sk.example_line(ex.id, label).html
+        assert f"data-example='{ex.id}'" in line and f"data-case='{label}'" in line
+        result = ex.compute(label)
+        for s in ex.case(label).headline:
+            assert f"<b class='rme-computed'>{s.shown(result.value(s.quantity))}</b>" in line
+
+
+def test_metric_map_fragment_has_a_row_per_metric_and_costs_only_when_given():
+    from ragmetrics_edu import metric_map as mm
+
+    plain = sk.metric_map().html
+    assert plain.count("<tr>") == len(mm.METRICS) + 1 and "calls / case" not in plain
+    for info in mm.METRICS:
+        assert html.escape(info.name) in plain
+    costs = {"faithfulness": mm.StepCost("faithfulness", 2, 4, 1000, 100, 10.0)}
+    measured = sk.metric_map(costs).html
+    assert "calls / case" in measured and "<td>2</td><td>500</td>" in measured
