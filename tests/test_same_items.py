@@ -48,7 +48,7 @@ def test_faithfulness_given_claims_skip_extraction_and_sit_in_blocks() -> None:
     assert [q.step for q in seen] == ["faithfulness.verdicts"]
     assert _blocks(_user(seen[0]), "claim") == CLAIMS
     assert len(r.calls) == 1 and r.calls[0].step == "faithfulness.verdicts"
-    assert [(row["claim"], row["verdict"]) for row in r.rows] == list(zip(CLAIMS, ["yes", "no", "idk"]))
+    assert [(row["claim"], row["verdict"]) for row in r.rows] == list(zip(CLAIMS, ["yes", "no", "idk"], strict=True))
     assert r.score == metrics.faithfulness(CLAIMS, ["yes", "no", "idk"]).score
     assert any("were given (not extracted" in n for n in r.notes)
     assert any("were given (not extracted" in n for n in r.narrative)
