@@ -19,7 +19,7 @@ from ragmetrics_edu.errors import InputError
 
 __all__ = ["Case", "ItemLabel", "CaseLabels", "PassLabels", "METRICS", "VALUES", "load_cases", "load_labels",
            "parse_cases", "parse_labels", "pairs", "label_vectors", "item_keys", "Decision", "disagreements",
-           "load_adjudication", "final_labels", "annotator_agreement"]
+           "load_adjudication", "final_labels", "annotator_agreement", "same_items_kwargs"]
 
 FOLDER = "judge_eval/"
 
@@ -341,3 +341,26 @@ def annotator_agreement(first: str = "pass1", second: str = "pass2", seed: int =
     a, b = load_labels(first), load_labels(second)
     return {metric: cohen_kappa(label_vectors(a, metric), label_vectors(b, metric), raters=(first, second), seed=seed)
             for metric in METRICS}
+
+
+def same_items_kwargs(case: Case, metric: str) -> dict[str, Any]:
+    """The keyword arguments that put ``case``'s own items to a judge, e.g.
+    ``judges.faithfulness(judge, **same_items_kwargs(case, "faithfulness"))``.
+
+    The judge then gives only the verdicts, on exactly the items the labels are about, so
+    verdict agreement is measured on identical items (context precision always is: its items
+    are the nodes).
+    """
+    if not isinstance(case, Case):
+        raise InputError("case", "a judge_eval Case (from load_cases())", case)
+    metric = _metric(metric)
+    nodes = list(case.contexts)
+    if metric == "context_precision":
+        return {"question": case.question, "nodes": nodes, "expected_output": case.reference}
+    if metric == "context_recall":
+        return {"expected_output": case.reference, "nodes": nodes, "question": case.question,
+                "statements": list(case.reference_statements)}
+    if metric == "faithfulness":
+        return {"answer": case.answer, "context": nodes, "question": case.question,
+                "claims": list(case.answer_claims)}
+    return {"question": case.question, "answer": case.answer, "statements": list(case.answer_statements)}

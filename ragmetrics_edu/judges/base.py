@@ -126,6 +126,7 @@ class Answer:
 STEPS: dict[str, str] = {
     "context_precision": '{"node_1": "yes"|"no", ...}; short form: a list of verdicts',
     "context_recall": '{"statements": [{"statement": str, "node": int|null}]}; short form: [(statement, node), ...]',
+    "context_recall.attribution": '{"statement_1": int|null, ...} for given statements; short form: a list of nodes',
     "contextual_relevancy": '{"node_1": [{"statement": str, "verdict": "yes"|"no"}], ...}; '
                             "short form: per node a list of (statement, verdict)",
     "context_entity_recall": '{"reference_entities": [str], "context_entities": [str]}; short form: (reference, context)',

@@ -105,6 +105,7 @@ class Reason(_Strict):
 _VALUE_TYPES: dict[str, Any] = {
     "yes_no": YesNo,
     "yes_no_idk": YesNoIdk,
+    "node_or_null": Optional[int],
     "judged_statements": list[JudgedStatement],
     "generated_question": GeneratedQuestion,
 }

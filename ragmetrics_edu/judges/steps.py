@@ -18,7 +18,9 @@ answer_relevancy_embedding        1    n questions, each with a noncommittal fla
 answer_correctness                2    1: statements of answer and ground truth; 2: TP/FP/FN
 ==============================  =====  ================================================
 
-A second call is skipped when the first found nothing to judge; a repair request is
+Given items (``claims=`` for faithfulness, ``statements=`` for answer_relevancy and
+context_recall) skip the extraction: one call fewer, verdicts aligned with the items given
+(see :mod:`.same_items`). A second call is skipped when the first found nothing to judge; a repair request is
 added only when a reply is unusable. ``reason=True`` adds one call for a written
 reason; without it, the explanation is the result's own steps and arithmetic.
 """
@@ -36,6 +38,7 @@ from . import prompting
 from .base import STEPS, Judge, Request
 from .prompting import Texts, Untrusted
 from .records import CallList
+from .same_items import given_items, mark_given
 
 __all__ = ["STEPS", "MAX_ITEMS", "score_cases", "context_precision", "context_recall", "contextual_relevancy",
            "context_entity_recall", "faithfulness", "answer_relevancy", "answer_relevancy_embedding",
@@ -49,13 +52,15 @@ def _keys(prefix: str, n: int) -> tuple[str, ...]:
 def _request(step: str, template_name: str, model: Any, expected: str, *,
              check: Callable[[dict[str, Any]], str | None] | None = None,
              shorthand: Callable[[Any], Any] | None = None, data: Mapping[str, Untrusted],
-             **values: Any) -> Request:
-    """A step's request: the untrusted ``data`` in fenced blocks (see :mod:`.prompting`), ``values`` as they are."""
+             legacy: bool = True, **values: Any) -> Request:
+    """A step's request: the untrusted ``data`` in fenced blocks (see :mod:`.prompting`), ``values`` as they are.
+
+    ``legacy=False`` for a step the version-1 prompts never had (no old recording can hold it)."""
     from .schemas import schema_of
 
     return Request(step=step, messages=prompting.messages(template_name, data, values), model=model,
                    schema=schema_of(model), expected=expected, check=check, shorthand=shorthand,
-                   legacy_messages=prompting.legacy_messages(template_name, data, values))
+                   legacy_messages=prompting.legacy_messages(template_name, data, values) if legacy else None)
 
 
 def _verdict_request(step: str, template_name: str, prefix: str, n: int, *, idk: bool,
@@ -176,14 +181,21 @@ def context_precision(
 def context_recall(
     judge: Judge, expected_output: str, nodes: Sequence[str], *, question: str | None = None,
     variant: str = "deepeval", threshold: float | None = None, reason: bool = False,
+    statements: Sequence[str] | None = None,
 ) -> MetricResult:
     """Split the expected output into statements and attribute each to a node or none
-    (1 call), then score with :func:`ragmetrics_edu.metrics.context_recall`."""
+    (1 call), then score with :func:`ragmetrics_edu.metrics.context_recall`.
+
+    With ``statements`` (e.g. a labelled set's own), the judge only attributes those, each in
+    its own data block (step ``context_recall.attribution``), so its verdicts align with them."""
     judge = _check_judge(judge)
     expected_output = text("expected_output", expected_output)
     question = None if question is None else text("question", question)
     nodes = _sized("nodes", text_list("nodes", nodes))
     n = len(nodes)
+    if statements is not None:
+        return _attribute_given(judge, expected_output, nodes, given_items("statements", statements, MAX_ITEMS),
+                                question=question, variant=variant, threshold=threshold, reason=reason)
 
     def check(data: dict[str, Any]) -> str | None:
         bad = [f"statements.{i}.node = {s['node']}" for i, s in enumerate(data["statements"])
@@ -206,6 +218,30 @@ def context_recall(
     result = metrics.context_recall([s["statement"] for s in items], ["yes" if s["node"] else "no" for s in items],
                                     nodes=[s["node"] for s in items], variant=variant, threshold=threshold,
                                     question=question)
+    return _finish(result, judge, CallList(answer.calls), reason)
+
+
+def _attribute_given(judge: Judge, expected_output: str, nodes: list[str], statements: list[str], *,
+                     question: str | None, variant: str, threshold: float | None, reason: bool) -> MetricResult:
+    """Context recall on given statements: one call, a node number or null per ``statement_i``."""
+    n, keys = len(nodes), _keys("statement", len(statements))
+
+    def check(data: dict[str, Any]) -> str | None:
+        bad = [f"{k} = {data[k]}" for k in keys if data[k] is not None and not 1 <= data[k] <= n]
+        return f"node numbers must be between 1 and {n} or null ({', '.join(bad)})" if bad else None
+
+    model = _schemas().keyed(f"context_recall_attribution_{len(keys)}", keys, "node_or_null")
+    request = _request("context_recall.attribution", "context_recall_attribution", model,
+                       f"a JSON object with exactly the {len(keys)} keys {', '.join(keys)}, each a node number "
+                       f"1..{n} or null", check=check, shorthand=_keyed_list("statement"), legacy=False,
+                       data={"question_block": question, "nodes": Texts("node", nodes, "(no nodes were retrieved)"),
+                             "expected_output": expected_output, "statements": Texts("statement", statements)},
+                       n=n, keys=", ".join(keys))
+    answer = judge.ask(request)
+    found = [answer.data[k] for k in keys]
+    result = metrics.context_recall(statements, ["yes" if node else "no" for node in found], nodes=found,
+                                    variant=variant, threshold=threshold, question=question)
+    mark_given(result, "statements", statements, "context_recall (statements and attribution in one)")
     return _finish(result, judge, CallList(answer.calls), reason)
 
 
@@ -273,19 +309,28 @@ def context_entity_recall(
 def faithfulness(
     judge: Judge, answer: str, context: Sequence[str], *, question: str | None = None,
     variant: str = "deepeval", penalize_ambiguous: bool = False, threshold: float | None = None,
-    reason: bool = False,
+    reason: bool = False, claims: Sequence[str] | None = None,
 ) -> MetricResult:
     """Extract the answer's claims (call 1), judge each yes/no/idk against the context
-    (call 2), then score with :func:`ragmetrics_edu.metrics.faithfulness`."""
+    (call 2), then score with :func:`ragmetrics_edu.metrics.faithfulness`.
+
+    With ``claims`` given (e.g. a labelled set's own), call 1 is skipped: the verdict step
+    judges exactly those claims, each in its own data block."""
     judge = _check_judge(judge)
     answer_text = text("answer", answer)
     question = None if question is None else text("question", question)
     context = _sized("context", text_list("context", context))
-    first = judge.ask(_request("faithfulness.claims", "faithfulness_claims", _schemas().Claims,
-                               'a JSON object {"claims": ["...", ...]}', shorthand=_list_field("claims"),
-                               data={"question_block": question, "answer": answer_text}))
-    calls = CallList(first.calls)
-    claims = first.data["claims"]
+    given = None if claims is None else given_items("claims", claims, MAX_ITEMS)
+    calls = CallList()
+    if given is None:
+        first = judge.ask(_request("faithfulness.claims", "faithfulness_claims", _schemas().Claims,
+                                   'a JSON object {"claims": ["...", ...]}', shorthand=_list_field("claims"),
+                                   data={"question_block": question, "answer": answer_text}))
+        calls.extend(first.calls)
+        claims = first.data["claims"]
+    else:
+        claims = given
+    claims = list(claims)
     verdicts: list[str] = []
     _extracted("faithfulness.claims", "claims", claims)
     if claims:
@@ -295,21 +340,32 @@ def faithfulness(
         verdicts = [second.data[k] for k in _keys("claim", len(claims))]
     result = metrics.faithfulness(claims, verdicts, variant, penalize_ambiguous=penalize_ambiguous,
                                   context=context, threshold=threshold)
+    if given is not None:
+        mark_given(result, "claims", given, "faithfulness.claims")
     return _finish(result, judge, calls, reason)
 
 
 def answer_relevancy(
     judge: Judge, question: str, answer: str, *, threshold: float | None = None, reason: bool = False,
+    statements: Sequence[str] | None = None,
 ) -> MetricResult:
     """DeepEval's statement form: extract the answer's statements (call 1), judge each
-    against the question (call 2), then score with :func:`ragmetrics_edu.metrics.answer_relevancy`."""
+    against the question (call 2), then score with :func:`ragmetrics_edu.metrics.answer_relevancy`.
+
+    With ``statements`` given, call 1 is skipped and the verdict step judges exactly those."""
     judge = _check_judge(judge)
     question, answer_text = text("question", question), text("answer", answer)
-    first = judge.ask(_request("answer_relevancy.statements", "answer_relevancy_statements", _schemas().Statements,
-                               'a JSON object {"statements": ["...", ...]}', shorthand=_list_field("statements"),
-                               data={"answer": answer_text}))
-    calls = CallList(first.calls)
-    statements = first.data["statements"]
+    given = None if statements is None else given_items("statements", statements, MAX_ITEMS)
+    calls = CallList()
+    if given is None:
+        first = judge.ask(_request("answer_relevancy.statements", "answer_relevancy_statements",
+                                   _schemas().Statements, 'a JSON object {"statements": ["...", ...]}',
+                                   shorthand=_list_field("statements"), data={"answer": answer_text}))
+        calls.extend(first.calls)
+        statements = first.data["statements"]
+    else:
+        statements = given
+    statements = list(statements)
     verdicts: list[str] = []
     _extracted("answer_relevancy.statements", "statements", statements)
     if statements:
@@ -318,6 +374,8 @@ def answer_relevancy(
                                             data={"question": question, "statements": Texts("statement", statements)}), calls)
         verdicts = [second.data[k] for k in _keys("statement", len(statements))]
     result = metrics.answer_relevancy(statements, verdicts, question=question, threshold=threshold)
+    if given is not None:
+        mark_given(result, "statements", given, "answer_relevancy.statements")
     return _finish(result, judge, calls, reason)
 
 
