@@ -33,7 +33,7 @@ _WHERE = {
     "OpenAIJudge": "openai_judge",
     "ReplayJudge": "replay", "write_recording": "files",
     "CallRecord": "records", "CallList": "records", "Usage": "records",
-    "STEPS": "steps", "score_cases": "steps",
+    "STEPS": "steps", "score_cases": "batch",
     "context_precision": "steps", "context_recall": "steps", "contextual_relevancy": "steps",
     "context_entity_recall": "steps", "faithfulness": "steps", "answer_relevancy": "steps",
     "answer_relevancy_embedding": "steps", "answer_correctness": "steps",

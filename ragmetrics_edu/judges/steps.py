@@ -27,8 +27,7 @@ reason; without it, the explanation is the result's own steps and arithmetic.
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from .. import metrics
 from ..errors import InputError
@@ -40,7 +39,7 @@ from .prompting import Texts, Untrusted
 from .records import CallList
 from .same_items import given_items, mark_given
 
-__all__ = ["STEPS", "MAX_ITEMS", "score_cases", "context_precision", "context_recall", "contextual_relevancy",
+__all__ = ["STEPS", "MAX_ITEMS", "context_precision", "context_recall", "contextual_relevancy",
            "context_entity_recall", "faithfulness", "answer_relevancy", "answer_relevancy_embedding",
            "answer_correctness"]
 
@@ -459,69 +458,3 @@ def answer_correctness(
     result = metrics.answer_correctness(tp, fp, fn, similarity, weights, beta=beta, answer=answer_text,
                                         ground_truth=ground_truth, embedder=embedder, threshold=threshold)
     return _finish(result, judge, calls, reason)
-
-
-# -- many cases --------------------------------------------------------------------------------
-def score_cases(
-    step: Callable[..., MetricResult], cases: Iterable[Mapping[str, Any]], judge: Judge, *,
-    max_concurrency: int | None = None, progress: bool = False,
-) -> list[MetricResult]:
-    """Run ``step(judge, **case)`` for every case in a thread pool; results in case order.
-
-    At most ``max_concurrency`` cases run at once (default: the judge's). Plain threads,
-    no asyncio, so it runs inside a notebook cell. ``progress=True`` shows a tqdm bar
-    when tqdm is installed. The first failing case stops the run and its error names it.
-    """
-    judge = _check_judge(judge)
-    if not callable(step):
-        raise InputError("step", "a judge step such as judges.context_precision", step)
-    if isinstance(cases, (str, bytes, Mapping)) or not isinstance(cases, Iterable):
-        raise InputError("cases", "a list of dicts of the step's arguments", cases)
-    cases = list(cases)
-    for i, case in enumerate(cases):
-        if not isinstance(case, Mapping) or not all(isinstance(k, str) for k in case):
-            raise InputError(f"cases[{i}]", "a dict of the step's arguments (question=..., nodes=..., ...)", case)
-    cases = [dict(c) for c in cases]
-    if not isinstance(progress, bool):
-        raise InputError("progress", "True or False", progress)
-    workers = max_concurrency if max_concurrency is not None else judge.max_concurrency
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise InputError("max_concurrency", "an integer >= 1", workers)
-    bar = _progress(len(cases)) if progress else None
-    results: list[MetricResult] = []
-    pool = ThreadPoolExecutor(max_workers=min(workers, max(1, len(cases))), thread_name_prefix="ragmetrics-judge")
-    try:
-        futures = [pool.submit(step, judge, **case) for case in cases]
-        if bar is not None:
-            for future in futures:
-                future.add_done_callback(lambda _f: bar.update(1))
-        for index, future in enumerate(futures):
-            try:
-                results.append(future.result())
-            except TypeError as exc:  # the case's keys do not match the step's parameters
-                raise InputError(f"cases[{index}]", "the arguments of the step (" + ", ".join(
-                    step.__code__.co_varnames[1:step.__code__.co_argcount + step.__code__.co_kwonlyargcount])
-                    + ")" if hasattr(step, "__code__") else "the arguments of the step", cases[index]) from exc
-            except Exception as exc:
-                if hasattr(exc, "add_note"):
-                    exc.add_note(f"(in case {index} of {len(cases)})")
-                raise
-    except BaseException:
-        judge.stopping.set()  # failed or interrupted: running cases stop before their next request
-        raise
-    finally:
-        try:
-            pool.shutdown(wait=True, cancel_futures=True)
-        finally:
-            judge.stopping.clear()
-            if bar is not None:
-                bar.close()
-    return results
-
-
-def _progress(total: int) -> Any:
-    try:
-        from tqdm.auto import tqdm
-    except ImportError:
-        return None
-    return tqdm(total=total, desc="judging", unit="case")
