@@ -32,13 +32,17 @@ def new_figure(figsize: tuple[float, float] = (6, 3), dpi: int = 100):
     return NotebookFigure(figsize=figsize, dpi=dpi)
 
 
+def figure_and_axes(ax: Any = None, **figure: Any) -> tuple[Any, Any]:
+    """The axes to draw on: the caller's ``ax`` (with its figure), else one on a new :func:`new_figure`."""
+    if ax is not None:
+        return ax.figure, ax
+    fig = new_figure(**figure)
+    return fig, fig.subplots()
+
+
 def plot_per_k_terms(result: MetricResult, ax: Any = None):
     """Bars of precision@k at every rank, filled where the node is relevant (the term)."""
-    if ax is None:
-        fig = new_figure()
-        ax = fig.subplots()
-    else:
-        fig = ax.figure
+    fig, ax = figure_and_axes(ax)
     ks = [row["k"] for row in result.rows]
     precision = [row["precision_at_k"] for row in result.rows]
     colours = [RELEVANT if row["relevant"] else IRRELEVANT for row in result.rows]
@@ -70,11 +74,7 @@ def plot_statements(result: MetricResult, ax: Any = None, width: int = 60):
     Works for context recall, contextual relevancy, faithfulness and answer relevancy.
     """
     rows = result.rows
-    if ax is None:
-        fig = new_figure(figsize=(7, 0.45 * max(len(rows), 1) + 1.1))
-        ax = fig.subplots()
-    else:
-        fig = ax.figure
+    fig, ax = figure_and_axes(ax, figsize=(7, 0.45 * max(len(rows), 1) + 1.1))
     column = _text_column(result)
     count_col = next((c for c in ("attributable", "relevant", "counts") if c in result.columns), None)
     for y, row in enumerate(rows):
@@ -103,11 +103,7 @@ def plot_entity_sets(result: MetricResult, ax: Any = None):
     """A two-set diagram: reference entities, context entities, and their overlap."""
     from matplotlib.patches import Circle
 
-    if ax is None:
-        fig = new_figure(figsize=(7, 3.6))
-        ax = fig.subplots()
-    else:
-        fig = ax.figure
+    fig, ax = figure_and_axes(ax, figsize=(7, 3.6))
     only_ref = [r["entity"] for r in result.rows if r["in_reference"] and not r["in_context"]]
     both = [r["entity"] for r in result.rows if r["in_reference"] and r["in_context"]]
     only_ctx = [r["entity"] for r in result.rows if not r["in_reference"] and r["in_context"]]
@@ -129,11 +125,7 @@ def plot_entity_sets(result: MetricResult, ax: Any = None):
 
 def plot_cosines(result: MetricResult, ax: Any = None):
     """Cosine of each generated question to the real question, with their mean."""
-    if ax is None:
-        fig = new_figure(figsize=(6, 3))
-        ax = fig.subplots()
-    else:
-        fig = ax.figure
+    fig, ax = figure_and_axes(ax, figsize=(6, 3))
     rows = result.rows
     labels = [f"g{r['i']}" for r in rows]
     values = [r["cosine"] for r in rows]
@@ -175,11 +167,7 @@ def plot_answer_correctness(result: MetricResult, ax: Any = None):
 
 def plot_scores(scores: dict[str, float], ax: Any = None, title: str = ""):
     """Horizontal bars of named scores (e.g. several ranking measures on one list)."""
-    if ax is None:
-        fig = new_figure(figsize=(6, 0.4 * max(len(scores), 1) + 1))
-        ax = fig.subplots()
-    else:
-        fig = ax.figure
+    fig, ax = figure_and_axes(ax, figsize=(6, 0.4 * max(len(scores), 1) + 1))
     names = list(scores)
     values = [scores[n] for n in names]
     ax.barh(names, values, color="#2a9d8f")
@@ -239,11 +227,7 @@ def plot_interval_narrowing(rows_by_system: dict[str, list[dict[str, Any]]], ax:
 
     if not isinstance(rows_by_system, dict) or not rows_by_system or not all(rows_by_system.values()):
         raise InputError("rows_by_system", "a dict system name -> intervals_by_size rows", rows_by_system)
-    if ax is None:
-        fig = new_figure(figsize=(7, 3.2))
-        ax = fig.subplots()
-    else:
-        fig = ax.figure
+    fig, ax = figure_and_axes(ax, figsize=(7, 3.2))
     colours = ["#264653", "#e76f51", "#2a9d8f", "#e9c46a"]
     names = list(rows_by_system)
     for j, name in enumerate(names):
@@ -273,11 +257,7 @@ def plot_retriever_comparison(means: dict[str, dict[str, float]], ax: Any = None
         raise InputError("means", "a dict retriever name -> {measure: mean score}", means)
     names = list(means)
     measures = [m for m in MEASURES if all(m in means[n] for n in names)]
-    if ax is None:
-        fig = new_figure(figsize=(7.5, 3.4))
-        ax = fig.subplots()
-    else:
-        fig = ax.figure
+    fig, ax = figure_and_axes(ax, figsize=(7.5, 3.4))
     colours = ["#264653", "#2a9d8f", "#e9c46a", "#e76f51"]
     width = 0.8 / len(names)
     for j, name in enumerate(names):

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..plots import new_figure
+from ..plots import figure_and_axes
 from ..results import fmt
 from ..stats.figures import plot_stat_result
 
@@ -30,11 +30,7 @@ def plot_agreement(result: Any, ax: Any = None):
 def _heatmap(result: Any, cells: list[list[float]], row_names: list[str], col_names: list[str], ylabel: str,
              xlabel: str, ax: Any, *, integers: bool, marked: set[tuple[int, int]] | None = None):
     n_rows, n_cols = max(len(row_names), 1), max(len(col_names), 1)
-    if ax is None:
-        fig = new_figure(figsize=(1.2 + 0.9 * n_cols, 1.2 + 0.7 * n_rows))
-        ax = fig.subplots()
-    else:
-        fig = ax.figure
+    fig, ax = figure_and_axes(ax, figsize=(1.2 + 0.9 * n_cols, 1.2 + 0.7 * n_rows))
     if cells and cells[0]:
         top = max(max(row) for row in cells) or 1
         ax.imshow(cells, cmap="Greens", vmin=0, vmax=top if integers else 1, aspect="auto")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..plots import RELEVANT, VERDICT_COLOURS, new_figure
+from ..plots import RELEVANT, VERDICT_COLOURS, figure_and_axes
 from ..results import fmt
 
 SHADE = VERDICT_COLOURS["no"]
@@ -15,11 +15,7 @@ SHADE = VERDICT_COLOURS["no"]
 
 def plot_stat_result(result: Any, ax: Any = None):
     """Histogram of resampled means / null distribution, or the sign test's binomial bars."""
-    if ax is None:
-        fig = new_figure(figsize=(6.5, 3.2))
-        ax = fig.subplots()
-    else:
-        fig = ax.figure
+    fig, ax = figure_and_axes(ax, figsize=(6.5, 3.2))
     if result.metric == "sign test":
         _binomial_bars(result, ax)
     else:
