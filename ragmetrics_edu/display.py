@@ -274,6 +274,7 @@ class CorrectnessPanel:
         self.printout = widgets.Output()
         self.result: Any = None
         self.text = ""
+        self._resetting = False  # reset() moves every slider, then scores once
         for slider in self.sliders.values():
             slider.observe(self.recompute, names="value")
         self.widget = widgets.VBox([
@@ -299,6 +300,9 @@ class CorrectnessPanel:
         """Score the current values and show the formula; keep the result and the line of text."""
         from .errors import InputError
 
+        if self._resetting:
+            return
+
         p = self.values
         try:
             r = self.score_directly()
@@ -316,9 +320,13 @@ class CorrectnessPanel:
         self.printout.outputs = ({"output_type": "stream", "name": "stdout", "text": self.text + "\n"},)
 
     def reset(self) -> None:
-        """Back to the start values."""
-        for name, value in self.start.items():
-            self.sliders[name].value = value
+        """Back to the start values, scored once (not once per slider moved)."""
+        self._resetting = True
+        try:
+            for name, value in self.start.items():
+                self.sliders[name].value = value
+        finally:
+            self._resetting = False
         self.recompute()
 
     def report(self, step: str) -> None:
