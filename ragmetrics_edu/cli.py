@@ -99,6 +99,9 @@ def build_parser() -> argparse.ArgumentParser:
     from .recorded_embeddings import add_record_embeddings_parser
 
     add_record_embeddings_parser(sub)
+    from .judge_recording import add_parser as add_record_study_parser
+
+    add_record_study_parser(sub)
     return parser
 
 
@@ -306,6 +309,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _judge_server(args)
         if args.command == "record-judge":
             return _record_judge(args)
+        if args.command == "record-judge-study":
+            from .judge_recording import main as record_study
+
+            return record_study(args)
         if args.command == "record-embeddings":
             from .recorded_embeddings import run_record_embeddings
 

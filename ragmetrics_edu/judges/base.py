@@ -132,6 +132,14 @@ STEPS: dict[str, str] = {
     "context_entity_recall": '{"reference_entities": [str], "context_entities": [str]}; short form: (reference, context)',
     "faithfulness.claims": '{"claims": [str]}; short form: a list of claims',
     "faithfulness.verdicts": '{"claim_1": "yes"|"no"|"idk", ...}; short form: a list of verdicts',
+    "faithfulness.claims_qa": '{"claims": [str]} written from question and answer (judges.checked); '
+                              "short form: a list of claims",
+    "faithfulness.quoted": '{"claim_1": {"verdict": "supported"|"contradicted"|"not_mentioned", "quote": str}, ...} '
+                           "(judges.checked)",
+    "faithfulness.supported": '{"claim_1": {"verdict": "supported"|"not_supported", "quote": str}, ...} '
+                              "(judges.checked)",
+    "generate.answer": '{"answer": str}: the capstone RAG system answering from its passages (not a judge step)',
+    "faithfulness.contradiction": '{"claim_1": "yes"|"no", ...} for the claims not supported (judges.checked)',
     "answer_relevancy.statements": '{"statements": [str]}; short form: a list of statements',
     "answer_relevancy.verdicts": '{"statement_1": "yes"|"no"|"idk", ...}; short form: a list of verdicts',
     "answer_relevancy_embedding": '{"question_1": {"question": str, "noncommittal": bool}, ...}; '

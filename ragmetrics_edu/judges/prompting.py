@@ -106,11 +106,12 @@ def _plain(name: str, value: Untrusted) -> str:
     return value or ""
 
 
-def messages(template_name: str, data: Mapping[str, Untrusted], values: Mapping[str, Any]) -> Messages:
+def messages(template_name: str, data: Mapping[str, Untrusted], values: Mapping[str, Any],
+             system: str = "system") -> Messages:
     """The system and user messages of a step: untrusted ``data`` fenced, trusted ``values`` as they are."""
     fence = fence_for(_all_texts(data))
     filled = {name: _fenced(name, value, fence) for name, value in data.items()}
-    return [{"role": "system", "content": render("system", fence=fence)},
+    return [{"role": "system", "content": render(system, fence=fence)},
             {"role": "user", "content": render(template_name, **filled, **values)}]
 
 

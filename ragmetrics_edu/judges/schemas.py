@@ -49,6 +49,12 @@ class Claims(_Strict):
     claims: list[str]
 
 
+class GeneratedAnswer(_Strict):
+    """A RAG system's answer (the capstone's generator, not a judge step)."""
+
+    answer: str
+
+
 class Statements(_Strict):
     """The statements of an answer (answer relevancy, step 1)."""
 
@@ -96,6 +102,20 @@ class CorrectnessStatements(_Strict):
     ground_truth_statements: list[str]
 
 
+class QuotedVerdict(_Strict):
+    """A three-way faithfulness verdict with the context's words that decide it (checked by string matching)."""
+
+    verdict: Annotated[Literal["supported", "contradicted", "not_mentioned"], BeforeValidator(_word)]
+    quote: str
+
+
+class SupportVerdict(_Strict):
+    """Is the claim supported? With the context's words that support it."""
+
+    verdict: Annotated[Literal["supported", "not_supported"], BeforeValidator(_word)]
+    quote: str
+
+
 class Reason(_Strict):
     """The opt-in written reason."""
 
@@ -108,6 +128,8 @@ _VALUE_TYPES: dict[str, Any] = {
     "node_or_null": Optional[int],
     "judged_statements": list[JudgedStatement],
     "generated_question": GeneratedQuestion,
+    "quoted_verdict": QuotedVerdict,
+    "support_verdict": SupportVerdict,
 }
 
 

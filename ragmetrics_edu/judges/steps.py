@@ -63,7 +63,7 @@ def _request(step: str, template_name: str, model: Any, expected: str, *,
 
 
 def _verdict_request(step: str, template_name: str, prefix: str, n: int, *, idk: bool,
-                     data: Mapping[str, Untrusted], **values: Any) -> Request:
+                     data: Mapping[str, Untrusted], legacy: bool = True, **values: Any) -> Request:
     """A request for one verdict per item, as an object keyed ``<prefix>_1`` … ``<prefix>_n``."""
     from .schemas import keyed
 
@@ -72,7 +72,7 @@ def _verdict_request(step: str, template_name: str, prefix: str, n: int, *, idk:
     model = keyed(f"{step.replace('.', '_')}_{n}", keys, "yes_no_idk" if idk else "yes_no")
     return _request(step, template_name, model,
                     f"a JSON object with exactly the {n} keys {', '.join(keys)}, each {words}",
-                    shorthand=_keyed_list(prefix), data=data, keys=", ".join(keys), **values)
+                    shorthand=_keyed_list(prefix), data=data, legacy=legacy, keys=", ".join(keys), **values)
 
 
 def _keyed_list(prefix: str) -> Callable[[Any], Any]:

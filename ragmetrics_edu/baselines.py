@@ -1,0 +1,91 @@
+"""Word-overlap baselines: what a judge must beat before its verdicts are worth paying for.
+
+No model, no embedding: each text is reduced to its content words (lower-cased, stop words
+dropped, plurals lightly stemmed, :func:`ragmetrics_edu.retrieval.tokenize`) and a verdict is
+"yes" when enough of an item's words appear in the text it is checked against.
+
+==============================  ======================================  ============================
+metric                          item                                    checked against
+==============================  ======================================  ============================
+context_precision               a node                                  the reference
+context_recall                  a reference statement                   each node (the best one)
+faithfulness                    an answer claim                         all contexts together
+answer_relevancy                an answer statement                     the question
+==============================  ======================================  ============================
+
+``coverage(item, text)`` is the share of the item's content words found in ``text``: 1.0 when
+all are there, 0.0 when none are, and 0.0 for an item with no content words (nothing to find).
+The threshold (0.5 by default) is the one knob; a baseline with a tuned threshold would flatter
+itself, so it stays fixed and documented. Answer-level scores (``answer_overlap``) order answers
+for pairwise accuracy.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from .errors import InputError
+from .retrieval import tokenize
+from .validate import text, text_list
+
+__all__ = ["THRESHOLD", "coverage", "answer_overlap", "verdicts", "case_verdicts"]
+
+#: the share of an item's content words that must be found for a "yes"
+THRESHOLD = 0.5
+
+
+def _words(value: str) -> set[str]:
+    return set(tokenize(value))
+
+
+def coverage(item: str, against: str) -> float:
+    """The share of ``item``'s content words that occur in ``against`` (0.0 for an item with none)."""
+    words = _words(text("item", item))
+    if not words:
+        return 0.0
+    return len(words & _words(text("against", against))) / len(words)
+
+
+def answer_overlap(answer: str, contexts: Sequence[str]) -> float:
+    """The share of the answer's content words found anywhere in the contexts: a faithfulness stand-in."""
+    return coverage(answer, "\n".join(text_list("contexts", contexts)))
+
+
+def _threshold(value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
+        raise InputError("threshold", "a number between 0 and 1", value)
+    return float(value)
+
+
+def verdicts(metric: str, items: Sequence[str], *, question: str = "", contexts: Sequence[str] = (),
+             reference: str = "", threshold: float = THRESHOLD) -> list[Any]:
+    """The baseline's verdict for each item, in the labelled set's vocabulary.
+
+    context_precision: "yes"/"no" per node (node vs reference); context_recall: the 1-based
+    node that covers the statement best, or None; faithfulness: "supported" or "not_mentioned"
+    (word overlap cannot see a contradiction, so it never says "contradicted");
+    answer_relevancy: "relevant"/"not_relevant" (statement vs question).
+    """
+    cut = _threshold(threshold)
+    items = text_list("items", items)
+    if metric == "context_precision":
+        return ["yes" if coverage(node, reference) >= cut else "no" for node in items]
+    if metric == "context_recall":
+        out: list[Any] = []
+        for statement in items:
+            scores = [coverage(statement, node) for node in contexts]
+            best = max(range(len(scores)), key=lambda i: (scores[i], -i)) if scores else None
+            out.append(best + 1 if best is not None and scores[best] >= cut else None)
+        return out
+    if metric == "faithfulness":
+        joined = "\n".join(contexts)
+        return ["supported" if coverage(claim, joined) >= cut else "not_mentioned" for claim in items]
+    if metric == "answer_relevancy":
+        return ["relevant" if coverage(s, question) >= cut else "not_relevant" for s in items]
+    raise InputError("metric", "context_precision, context_recall, faithfulness or answer_relevancy", metric)
+
+
+def case_verdicts(case: Any, metric: str, threshold: float = THRESHOLD) -> list[Any]:
+    """:func:`verdicts` on a labelled case's own items (``ragmetrics_edu.judge_eval.Case``)."""
+    return verdicts(metric, list(case.items(metric)), question=case.question, contexts=list(case.contexts),
+                    reference=case.reference, threshold=threshold)

@@ -1,0 +1,145 @@
+"""The recorded passes of the judge study (notebooks 10 and 11): what each pass asked, and its rows.
+
+Each pass ran the labelled set (or a named subset) through a real local model once, through
+:mod:`ragmetrics_edu.judge_runs`, and was saved as a recording
+(``data/recordings/judge_study/<pass>.json``). :func:`rows` replays a pass through
+:class:`~ragmetrics_edu.judges.ReplayJudge`: the same library code runs on the model's own
+replies, offline, so every figure in the notebooks is recomputed, never typed.
+``ragmetrics-edu record-judge-study`` makes the recordings (see :mod:`.judge_recording`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from .errors import InputError
+from .judge_eval import METRICS, Case, load_cases, pairs
+
+__all__ = ["Pass", "PASSES", "cases_for", "rows", "recording_path", "available", "SUBSET_PAIRS", "INJECTED_PAIRS"]
+
+FOLDER = "recordings/judge_study/"
+#: sizes chosen so every pass fits the 2-core machine's time budget (about 10 s a call under load)
+SUBSET_PAIRS = 6     # the small model
+REPEAT_PAIRS = 2     # repeat runs (4 cases)
+POSITION_PAIRS = 11  # position bias (22 cases)
+INJECTED_PAIRS = 5   # injection (the unsupported answers of the first five pairs)
+_ALL = tuple(METRICS)
+
+
+@dataclass(frozen=True)
+class Pass:
+    """One recorded pass: which model, which cases, which metrics, how."""
+
+    name: str
+    what: str
+    model: str = "qwen"            # "qwen" (Qwen2.5-Coder-1.5B) or "smol" (SmolLM2-135M)
+    cases: str = "all"             # "all", "subset" or "injected"
+    metrics: tuple[str, ...] = _ALL
+    mode: str = "same_items"
+    pipelines: tuple[str | None, ...] = (None,)
+    rotate: int = 0
+    undelimited: bool = False
+    temperature: float = 0.0
+    seed: int = 7
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+PASSES: dict[str, Pass] = {p.name: p for p in (
+    Pass("qwen_same_items", "every case, every metric, the case's own items (verdicts only)"),
+    Pass("qwen_full", "every case, the judge extracts its own items, then judges them",
+         metrics=("context_recall", "faithfulness"), mode="full"),
+    Pass("qwen_full_answer_relevancy", "every case, the judge extracts the answer's statements, then judges them",
+         metrics=("answer_relevancy",), mode="full"),
+    Pass("qwen_pipeline_same_items", "faithfulness pipeline changes on the case's own claims",
+         metrics=("faithfulness",), pipelines=("quoted", "quotes_checked", "contradiction_apart")),
+    Pass("qwen_pipeline_full", "faithfulness pipeline changes, the judge extracting its own claims",
+         metrics=("faithfulness",), mode="full",
+         pipelines=("contradiction_apart", "question_and_answer_claims")),
+    Pass("qwen_position", "context precision with the nodes moved round by one place (first eleven pairs)",
+         cases="position", metrics=("context_precision",), rotate=1),
+    Pass("qwen_injection", "five unsupported answers with a planted instruction in the context (data blocks)",
+         cases="injected", metrics=("context_precision", "faithfulness")),
+    Pass("qwen_injection_undelimited", "the same injected cases, prompts without data blocks",
+         cases="injected", metrics=("context_precision", "faithfulness"), undelimited=True),
+    Pass("qwen_clean_undelimited", "the same five cases without the instruction, prompts without data blocks",
+         cases="injected_clean", metrics=("context_precision", "faithfulness"), undelimited=True),
+    *(Pass(f"qwen_repeat_t{t}_run{r}", f"repeat run {r} at temperature {t / 10:g} on the first two pairs",
+           cases="repeat", metrics=("context_precision", "faithfulness"), temperature=t / 10, seed=100 + 10 * t + r)
+      for t in (0, 7) for r in (1, 2, 3)),
+    Pass("smol_same_items", "SmolLM2-135M on the first six pairs, the case's own items", model="smol", cases="subset"),
+    Pass("qwen_capstone_answers", "the capstone's generator: 12 questions, BM25 and MiniLM top-3",
+         cases="capstone_answers", metrics=()),
+    Pass("qwen_capstone_judged", "the capstone's answers judged: faithfulness, answer relevancy, and where a "
+         "reference exists context precision and recall", cases="capstone_judged", metrics=()),
+)}
+
+
+def cases_for(selection: str) -> list[Case]:
+    """The cases a pass uses: all, the first n pairs (subset, repeat, position), or the injected answers (or clean)."""
+    from .judge_runs import inject
+
+    cases = load_cases()
+    if selection == "all":
+        return cases
+    sizes = {"subset": SUBSET_PAIRS, "repeat": REPEAT_PAIRS, "position": POSITION_PAIRS}
+    if selection in sizes:
+        ids = {c.id for pair in pairs(cases)[:sizes[selection]] for c in pair}
+        return [c for c in cases if c.id in ids]
+    if selection in ("injected", "injected_clean"):
+        chosen = [unsupported for _, unsupported in pairs(cases)[:INJECTED_PAIRS]]
+        return [inject(c) for c in chosen] if selection == "injected" else chosen
+    raise InputError("cases", "all, subset, repeat, position, injected or injected_clean", selection)
+
+
+def recording_path(name: str) -> str:
+    """The shipped recording of pass ``name``."""
+    from . import data
+
+    if name not in PASSES:
+        raise InputError("name", "one of " + ", ".join(PASSES), name)
+    return str(data.path(f"{FOLDER}{name}.json"))
+
+
+def available() -> list[str]:
+    """The passes whose recording ships with the package."""
+    import os
+
+    return [name for name in PASSES if os.path.exists(recording_path(name))]
+
+
+def run_pass(judge: Any, spec: Pass, on_row: Any = None) -> list[dict[str, Any]]:
+    """Every row of ``spec`` with ``judge`` (a live judge to record, or a ReplayJudge to replay)."""
+    from .judge_runs import UndelimitedJudge, run_case
+
+    if spec.cases.startswith("capstone_"):
+        from . import capstone
+
+        if spec.cases == "capstone_answers":
+            return capstone.answer_rows(judge)
+        return capstone.score_rows(judge, capstone.answers())
+    asker = UndelimitedJudge(judge) if spec.undelimited else judge
+    out = []
+    for case in cases_for(spec.cases):
+        for metric in spec.metrics:
+            for pipeline in (spec.pipelines if metric == "faithfulness" else (None,)):
+                row = run_case(asker, case, metric, spec.mode, pipeline=pipeline, rotate=spec.rotate)
+                out.append(row)
+                if on_row is not None:
+                    on_row(row)
+    return out
+
+
+@lru_cache(maxsize=32)
+def _rows(name: str) -> tuple[dict[str, Any], ...]:
+    from .judges import ReplayJudge
+
+    return tuple(run_pass(ReplayJudge(recording_path(name)), PASSES[name]))
+
+
+def rows(name: str) -> list[dict[str, Any]]:
+    """Replay pass ``name`` from its recording: one row per case, metric (and pipeline)."""
+    if name not in PASSES:
+        raise InputError("name", "one of " + ", ".join(PASSES), name)
+    return [dict(r) for r in _rows(name)]
