@@ -12,7 +12,7 @@ short excerpt kept as evidence, so a test can check that every name shown is the
     >>> from ragmetrics_edu import bridges
     >>> bridges.metrics()[:2]
     ['context_precision', 'context_recall']
-    >>> bridges.show("faithfulness")        # a markdown table in Jupyter, plain text elsewhere
+    >>> bridges.show("faithfulness")        # doctest: +SKIP  (a markdown table in Jupyter, text elsewhere)
 """
 
 from __future__ import annotations
@@ -69,7 +69,7 @@ def sources() -> dict[str, dict[str, str]]:
 def _items(e: dict[str, Any]) -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
     """(group, item, the class it belongs to) for every cited name of one entry."""
     out: list[tuple[str, dict[str, Any], dict[str, Any]]] = []
-    base = e.get("class") or e.get("instead")
+    base: dict[str, Any] = e.get("class") or e.get("instead") or {}
     if e.get("class"):
         out.append(("class", e["class"], e["class"]))
     if e.get("instead"):
@@ -179,7 +179,7 @@ def markdown(metric: str) -> str:
         api = _data()["apis"][e["api"]]
         if e.get("class") is None:
             instead = f"no class; instead `{e['instead']['name']}`" if e.get("instead") else "no class"
-            out.append(f"| {api['label']} | {instead} | | | | {_md(e['ours']['note'])} |")
+            out.append(f"| {api['label']}<br>`{api['module']}` | {instead} | | | | {_md(e['ours']['note'])} |")
             continue
         cls = f"`{e['class']['name']}`" + "".join(f" (alias `{a['name']}`)" for a in e.get("alias", []))
         params = ", ".join(f"`{p}`" for p in _params(e.get("params", [])))
@@ -187,8 +187,8 @@ def markdown(metric: str) -> str:
         reads += f" ({api['data']})" if reads else ""
         if "v01" in e:
             v = e["v01"]
-            reads += (" (0.1: " if reads else "0.1: ") + ", ".join(f"`{f['name']}`" for f in v["fields"])
-            reads += f" in `{v['class']['name']}`, mode `{v['mode']['name']}`" + (")" if e.get("fields") else "")
+            reads += ("<br>" if reads else "") + "Ragas 0.1: " + ", ".join(f"`{f['name']}`" for f in v["fields"])
+            reads += f" in `{v['class']['name']}`, mode `{v['mode']['name']}`"
         result = ", ".join(f"`{r['name']}`" for r in e.get("result", []))
         ours = _ours(e["ours"])
         ours_cell = f"`{ours}`: {_md(e['ours']['note'])}" if e["ours"]["function"] else _md(e["ours"]["note"])
