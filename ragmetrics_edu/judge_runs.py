@@ -95,6 +95,7 @@ def run_case(judge: Judge, case: Case, metric: str, mode: str = "same_items", *,
         row["error"] = str(exc)
     calls = judge.calls[start:]
     row["calls"] = sum(1 for c in calls if not c.cached)
+    row["repairs"] = sum(1 for c in calls if c.attempt > 0)
     row["prompt_tokens"] = sum(c.prompt_tokens or 0 for c in calls)
     row["completion_tokens"] = sum(c.completion_tokens or 0 for c in calls)
     row["latency_s"] = round(sum(c.latency_s or 0.0 for c in calls), 3)
