@@ -80,3 +80,18 @@ def test_each_metric_notebook_asks_its_judgement_exercises(notebook_id, exercise
     for exercise_id in exercise_ids:
         assert f'exercises.check("{exercise_id}", answer)' in code
         assert f'exercises.get("{exercise_id}").question' in code
+
+
+#: Glossary terms the notebooks also use in their everyday sense ("flip a verdict", "agreement with the
+#: context"), which the check below would otherwise take for the technical one.
+EVERYDAY = {"flip", "agreement"}
+
+
+@pytest.mark.parametrize("notebook_id", OWNED)
+def test_every_glossary_term_a_notebook_uses_is_listed_in_its_opening_or_an_earlier_one(notebook_id):
+    nb = _notebook(notebook_id)
+    prose = " ".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown").lower()
+    listed = {t for i in course_plan.ids() if i <= notebook_id for t in course_plan.get(i).terms}
+    used = [t.name for t in glossary.TERMS if t.name not in EVERYDAY
+            and re.search(rf"(?<![\w@-]){re.escape(t.name.lower())}(?![\w@-])", prose)]
+    assert [t for t in used if t not in listed] == []
