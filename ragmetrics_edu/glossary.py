@@ -106,14 +106,16 @@ TERMS: tuple[Term, ...] = (
     _t("variant", """One library's way of computing a metric (deepeval, ragas, ...). The course's functions take
        variant= so that the two can be compared on the same verdicts.""", ["variants"]),
     # --- the metrics -----------------------------------------------------------------------------
-    _t("context precision", """Do the relevant nodes come first? The mean of precision@k over the ranks k that hold
-       a relevant node, divided by the number of relevant nodes in the list (notebook 01).""",
+    _t("context precision", """Do the relevant nodes come first? Add precision@k at every rank k that holds a
+       relevant node and divide by the number of relevant nodes in the list: the mean precision at the relevant
+       ranks (notebook 01).""",
        ["contextual precision"], ["average precision"]),
     _t("context recall", """Did the retriever bring back everything the reference needs? The share of the
        reference's statements that can be attributed to the retrieved context (notebook 02).""",
        ["contextual recall"]),
     _t("contextual relevancy", """How much of what was retrieved is on topic? The share of the context's statements
-       relevant to the question (DeepEval; notebook 03).""", ["context relevancy", "context relevance"]),
+       relevant to the question (DeepEval; notebook 03). Not the same as Ragas 0.1's deprecated
+       context_relevancy.""", ["contextual relevance"]),
     _t("context entity recall", """The share of the reference's entities that the context also names (Ragas;
        notebook 04).""", ["context entities recall"]),
     _t("faithfulness", """Does the answer stay within the context? The share of the answer's claims the context
@@ -128,7 +130,8 @@ TERMS: tuple[Term, ...] = (
     _t("answer semantic similarity", """The cosine between the embeddings of the answer and of the reference
        (Ragas; notebook 07).""", ["semantic similarity", "answer similarity"]),
     _t("answer correctness", """Ragas' blend of a factual F1 over statements (TP, FP, FN) and the semantic
-       similarity, weighted 0.75 and 0.25 by default (notebook 07).""", ["factual correctness"]),
+       similarity, weighted 0.75 and 0.25 by default (notebook 07). Not Ragas' FactualCorrectness, which has
+       no similarity part."""),
     _t("F1 score", """The harmonic mean of precision and recall: TP / (TP + (FP + FN) / 2). TP are statements in
        both answer and reference, FP in the answer only, FN in the reference only.""",
        ["f1", "f-score", "tp", "fp", "fn", "true positive", "false positive", "false negative"]),
@@ -144,9 +147,10 @@ TERMS: tuple[Term, ...] = (
        ["precision at k", "p@k"]),
     _t("recall@k", """The share of all relevant documents (in the whole corpus) found in the first k.""",
        ["recall at k", "r@k"]),
-    _t("average precision", """The mean of precision@k over the ranks that hold a relevant document. Classic IR
-       (AP) divides by the number of relevant documents in the whole corpus, so a missed document costs;
-       context precision divides by the relevant nodes in the list only, so it cannot see a miss.""",
+    _t("average precision", """Add precision@k at every rank that holds a relevant document, then divide by a
+       count of relevant documents. Classic IR average precision (AP) divides by the relevant documents in the
+       whole corpus, so a document the retriever missed costs; context precision divides by the relevant nodes
+       in the list only, so it cannot see a miss.""",
        ["ap", "classic average precision"], ["context precision"]),
     _t("MAP", """Mean average precision: the mean of AP over many queries.""", ["mean average precision"]),
     _t("MRR", """Mean reciprocal rank: the mean over queries of 1 / (rank of the first relevant result), 0 when
@@ -178,8 +182,9 @@ TERMS: tuple[Term, ...] = (
     _t("bootstrap", """Resample the questions with replacement many times and recompute the score each time; the
        spread of those scores shows how much the score would move with other questions (Efron & Tibshirani).""",
        ["bootstrap resampling", "resampling"]),
-    _t("confidence interval", """A range that would hold the true mean score in, say, 95% of repeated samples;
-       here usually the bootstrap's 2.5th to 97.5th percentile.""", ["ci", "interval", "95% interval"]),
+    _t("confidence interval", """A range computed from the sample so that, over many repeated samples, 95% (say)
+       of such ranges would hold the true mean score; here usually the bootstrap's 2.5th to 97.5th
+       percentile.""", ["ci", "interval", "95% interval"]),
     _t("paired test", """A significance test that compares two systems question by question (the same questions
        for both), e.g. the paired permutation or randomisation test, the sign test or the paired t-test.""",
        ["paired permutation test", "permutation test", "randomisation test", "randomization test",
