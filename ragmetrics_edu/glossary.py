@@ -299,7 +299,8 @@ def in_notebook() -> bool:
     if ipython is None:
         return False
     shell = ipython.get_ipython()
-    return shell is not None and type(shell).__name__ == "ZMQInteractiveShell"
+    # Jupyter's kernel shell, or a subclass of it (Colab's): not the terminal's IPython.
+    return shell is not None and any(cls.__name__ == "ZMQInteractiveShell" for cls in type(shell).__mro__)
 
 
 def render(markdown_text: str, plain_text: str) -> None:
