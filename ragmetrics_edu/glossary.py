@@ -280,7 +280,8 @@ def markdown(selection: Iterable[str] | None = None) -> str:
     """The entries as a Markdown table (term, meaning, also called)."""
     rows = ["| term | meaning | also called |", "|---|---|---|"]
     for t in terms(selection):
-        rows.append(f"| **{t.name}** | {t.definition} | {', '.join(t.aliases)} |".replace("\n", " "))
+        cells = [f"**{t.name}**", t.definition, ", ".join(t.aliases)]
+        rows.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
     return "\n".join(rows)
 
 

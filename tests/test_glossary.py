@@ -120,3 +120,10 @@ def test_show_prints_plain_text_in_terminal_ipython(monkeypatch, capsys):
     shown = _fake_ipython(monkeypatch, "TerminalInteractiveShell")
     glossary.show(["node"])
     assert shown == [] and capsys.readouterr().out.startswith("node\n")
+
+
+def test_a_pipe_in_a_definition_does_not_break_the_markdown_table(monkeypatch):
+    monkeypatch.setattr(glossary, "TERMS", (glossary.Term("set size", "Written |RE|, the number of entities."),))
+    monkeypatch.setattr(glossary, "_INDEX", {"set size": glossary.TERMS[0]})
+    row = glossary.markdown().splitlines()[-1]
+    assert row.count("|") - row.count("\\|") == 4   # three cells: four unescaped separators
