@@ -107,7 +107,7 @@ register(
         id="cr-3",
         question="DeepEval variant: the expected output yields no statements at all. What score does context recall give?",
         answer=lambda: metrics.context_recall([], [], variant="deepeval").score,
-        hint="The two libraries disagree here; section 6 prints the note each variant gives.",
+        hint="The two libraries disagree here; the section on DeepEval and Ragas prints the note each variant gives.",
         explanation="DeepEval returns 0 when there is nothing to recall; Ragas returns NaN.",
         diagnose=_diagnose_empty,
     ),
