@@ -14,11 +14,11 @@ from __future__ import annotations
 import re
 
 from playwright.sync_api import expect
+from test_browser_lab import ACTION_TIMEOUT_MS, PLACEHOLDER_JS, UI_TIMEOUT_MS, lab, layout_faults, open_and_run_all
 
 from browser_support import artifacts_dir, chromium
 from ragmetrics_edu.results import fmt
 from ragmetrics_edu.widgets.decompose_model import CASES, DecomposeModel
-from test_browser_lab import ACTION_TIMEOUT_MS, PLACEHOLDER_JS, UI_TIMEOUT_MS, lab, layout_faults, open_and_run_all
 
 __all__ = ["lab"]  # the JupyterLab fixture, imported so pytest finds it here
 

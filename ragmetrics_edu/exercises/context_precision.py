@@ -155,8 +155,8 @@ def _variant_scores() -> dict[str, float]:
     """Each variant's score on the list above (average precision told the corpus-wide count)."""
     from ..metrics.context_precision import VARIANTS
 
-    return {v: metrics.context_precision(MISSED_VERDICTS, v, **({"total_relevant": MISSED_TOTAL}
-                                                                if v == "average_precision" else {})).score
+    return {v: metrics.context_precision(MISSED_VERDICTS, v, total_relevant=MISSED_TOTAL if v == "average_precision"
+                                         else None).score
             for v in VARIANTS}
 
 

@@ -185,7 +185,7 @@ def _valid(sizes: list[int] | None) -> bool:
 
 def _accept_cr5(given: Any, correct: list[int]) -> bool:
     sizes = _sizes(given)
-    return _valid(sizes) and math.isclose(_recall_of(sizes), TARGET_RECALL)
+    return sizes is not None and _valid(sizes) and math.isclose(_recall_of(sizes), TARGET_RECALL)
 
 
 def _diagnose_cr5(given: Any, correct: list[int]) -> str | None:
