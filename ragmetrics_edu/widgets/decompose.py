@@ -37,12 +37,12 @@ class DecomposeExplorer(Explorer):
             model = DecomposeModel.from_example(key)
         self._syncing = False
         keys = list(CASES) if cases is None else list(cases)
-        options = [(CASES[k].title, k) for k in keys]
-        self.case = classed(widgets.Dropdown(options=options or [("(own text)", "")],
-                                             value=key if key in keys else (keys[0] if keys else ""),
-                                             description="Case", layout=widgets.Layout(width="44em", max_width="100%")),
+        current = model.key if model.key in keys else None  # None: a text of one's own, no menu
+        options = [(CASES[k].title, k) for k in keys] or [("(own text)", "")]
+        self.case = classed(widgets.Dropdown(options=options, value=current or options[0][1], description="Case",
+                                             layout=widgets.Layout(width="44em", max_width="100%")),
                             "rme-decompose-case")
-        self.case.layout.display = "" if len(keys) > 1 and key in keys else "none"
+        self.case.layout.display = "" if current is not None and len(keys) > 1 else "none"
         self.case.observe(lambda c: self._user(self._switch, c["new"]), names="value")
         self.pieces_box = classed(widgets.VBox(), "rme-pieces")
         self.split_all = classed(widgets.Button(description="Split all", tooltip="Every piece its own statement"),
