@@ -72,3 +72,35 @@ def test_notebook_03_defines_micro_and_macro_averages_before_using_them():
     prose = [_source(c) for c in _cells("03_contextual_relevancy") if c["cell_type"] == "markdown"]
     first_use = next(i for i, text in enumerate(prose) if "micro average" in text)
     assert "**micro average**" in prose[first_use] and "**macro average**" in prose[first_use]
+
+
+@pytest.mark.parametrize("nb_id", sorted(CONCEPT_FIRST))
+def test_title_and_stored_opening_are_the_plans(nb_id):
+    from ragmetrics_edu import course_plan
+
+    cells = _cells(CONCEPT_FIRST[nb_id][0])
+    assert _source(cells[0]).splitlines()[0] == f"# {course_plan.get(nb_id).label}"
+    shown = "".join(cells[1]["outputs"][0]["data"]["text/markdown"])
+    assert shown == course_plan.opening_markdown(nb_id), "re-execute the notebook after changing the plan"
+    assert "text/markdown" in json.dumps(cells[-1]["outputs"])
+
+
+#: Glossary terms the notebooks also use in their everyday sense (as in tests/test_course_openings.py).
+EVERYDAY = {"flip", "agreement"}
+
+
+@pytest.mark.parametrize("nb_id", sorted(CONCEPT_FIRST))
+def test_every_glossary_term_used_is_listed_in_this_or_an_earlier_opening(nb_id):
+    from ragmetrics_edu import course_plan, glossary
+
+    prose = " ".join(_source(c) for c in _cells(CONCEPT_FIRST[nb_id][0]) if c["cell_type"] == "markdown").lower()
+    listed = {t for i in course_plan.ids() if i <= nb_id for t in course_plan.get(i).terms}
+    unlisted = {}
+    for term in glossary.TERMS:
+        if term.name in EVERYDAY or term.name in listed:
+            continue
+        for m in re.finditer(rf"(?<![\w@-]){re.escape(term.name.lower())}(?![\w@-])", prose):
+            # a pointer to the notebook that teaches the term ("... (notebook 05)") is not a use
+            if not re.search(r"notebook \d\d", prose[max(0, m.start() - 160):m.end() + 40]):
+                unlisted.setdefault(term.name, prose[max(0, m.start() - 60):m.end() + 20])
+    assert unlisted == {}
