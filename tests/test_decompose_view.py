@@ -31,3 +31,12 @@ def test_the_menu_is_hidden_for_an_own_text_and_shown_for_a_deck_case():
 def test_the_text_plain_fallback_is_a_hint():
     bundle = DecomposeExplorer("A-cr-what-is-ai")._repr_mimebundle_()
     assert bundle["text/plain"] == "DecomposeExplorer: run this cell in Jupyter to get the interactive explorer"
+
+
+def test_the_cut_button_names_statements_or_claims_after_the_metric():
+    recall = DecomposeExplorer("A-cr-what-is-ai")
+    assert recall.cut_buttons[0].description == "✂ two statements"
+    recall.model.merge(0)
+    assert recall.cut_buttons[0].description == "+ one statement"
+    faith = DecomposeExplorer.from_example("E-faith-einstein")
+    assert faith.cut_buttons[0].description == "✂ two claims"

@@ -20,8 +20,6 @@ from ..validate import IDK, NO, YES
 from ._common import Explorer, classed, formula_html, notes_html, score_html
 from .decompose_model import CASES, DECOMPOSE_METRICS, DecomposeModel
 
-_CUT, _JOINED = "✂ two statements", "+ one statement"
-
 
 class DecomposeExplorer(Explorer):
     """Split a statement in two or merge two into one; the counting metric's score follows.
@@ -150,15 +148,15 @@ class DecomposeExplorer(Explorer):
         try:
             for toggle, verdict in zip(self.verdict_toggles, model.piece_verdicts, strict=True):
                 toggle.value = verdict
+            item = DECOMPOSE_METRICS[model.metric]["item"]  # "statement" or "claim"
             for button, cut in zip(self.cut_buttons, model.cuts, strict=True):
                 button.value = cut
-                button.description = _CUT if cut else _JOINED
+                button.description = f"✂ two {item}s" if cut else f"+ one {item}"
             self.lenient.value = model.lenient
             self.variant.value = model.variant
         finally:
             self._syncing = False
         result = model.result
-        item = DECOMPOSE_METRICS[model.metric]["item"]
         lines = "".join(f"<li><b>{html.escape(v)}</b> {html.escape(s)}</li>"
                         for s, v in zip(model.statements, model.verdicts, strict=True))
         self.statements.value = (f"<div>{model.n} {item}{'s' if model.n != 1 else ''} as the metric counts "
