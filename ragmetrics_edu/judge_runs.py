@@ -66,8 +66,8 @@ def run_case(judge: Judge, case: Case, metric: str, mode: str = "same_items", *,
             nodes, order = _rotated(list(case.contexts), rotate)
             result = judges.context_precision(judge, case.question, nodes, case.reference)
             back = [""] * len(order)
-            for new, old in enumerate(order):
-                back[old] = result.inputs["verdicts"][new]
+            for new, old in enumerate(order):  # the metric keeps verdicts as 1/0; the labels say yes/no
+                back[old] = "yes" if result.inputs["verdicts"][new] in (1, "yes") else "no"
             row.update(items=list(case.contexts), verdicts=back)
         elif metric == "context_recall":
             result = judges.context_recall(judge, case.reference, list(case.contexts), question=case.question,
