@@ -13,20 +13,48 @@ them to find the slide an example is on.
 from __future__ import annotations
 
 import html
+import re
 from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
 from .display import is_derived
-from .results import MetricResult, cut, display_math, exact, fmt, steps_html
+from .results import MetricResult, cut, display_math, exact, fmt
+from .results import steps_html as _steps_html
 
 __all__ = ["Fragment", "case_inputs", "columns", "differs", "embedder_sources", "example_block", "example_line",
-           "exact", "fmt", "formula", "metric_map", "note", "score", "scores_table", "table"]
+           "exact", "fmt", "formula", "metric_map", "note", "score", "scores_table", "steps_html", "table"]
 
 #: Inputs worth showing above the step table, with the label a slide gives them.
 _INPUT_LABELS = (("question", "Question"), ("reference", "Reference"), ("answer", "Answer"), ("context", "Context"))
 
 #: Which step-table rows count towards the score (tinted on the slide).
 _HIT_COLUMNS = ("term", "attributable", "relevant", "counts", "in_context")
+
+#: A table with at most this many body rows is set larger (class ``rme-few``) so it fills its slide;
+#: one with more than ``MANY_ROWS`` gets tighter rows (class ``rme-many``) so it fits on one.
+FEW_ROWS = 3
+MANY_ROWS = 7
+
+
+def _row_class(count: int) -> str:
+    """The size class a table of ``count`` body rows gets on a slide ("" for a middling one)."""
+    return " rme-few" if count <= FEW_ROWS else " rme-many" if count > MANY_ROWS else ""
+
+_HEADER_CELL = re.compile(r"(<th[^>]*>)([^<]*)(</th>)")
+
+
+def _wrapping_headers(table_html: str) -> str:
+    """Column names with spaces for underscores (``precision at k``), so a header may wrap onto two lines.
+
+    At the slides' 26 px a step table's one-word headers (``relevant_so_far``) set the
+    column widths and push the table off the slide; the cells themselves are unchanged.
+    """
+    return _HEADER_CELL.sub(lambda m: m.group(1) + m.group(2).replace("_", " ") + m.group(3), table_html)
+
+
+def steps_html(result: MetricResult, hit: Any = None, width: int = 60, columns: Sequence[str] | None = None) -> str:
+    """A result's step table for a slide: :func:`ragmetrics_edu.results.steps_html` with wrapping headers."""
+    return _wrapping_headers(_steps_html(result, hit=hit, width=width, columns=columns))
 
 
 @dataclass(frozen=True)
@@ -138,7 +166,9 @@ def example_block(example_id: str, case: str | None = None, *, width: int = 64,
              + (f" · <i>{html.escape(label)}</i>" if len(example.cases) > 1 else "") + "</p>"]
     if rows:
         parts.append(f"<table class='rme-inputs tex2jax_ignore'>{rows}</table>")
-    parts.append(f"<div class='rme-steps'>{steps_html(result, hit=_hit(result), width=width, columns=columns)}</div>")
+    many = " rme-many" if len(result.rows) > MANY_ROWS else ""
+    parts.append(f"<div class='rme-steps{many}'>"
+                 f"{steps_html(result, hit=_hit(result), width=width, columns=columns)}</div>")
     if result.formula:
         parts.append(formula(result).html)
     parts.append("<ul class='rme-deck'>" + "".join(f"<li>{line}</li>" for line in _deck_lines(example, label, result))
@@ -212,7 +242,7 @@ def table(header: Sequence[str], rows: Iterable[Sequence[Any]], caption: str = "
     body = "".join("<tr>" + "".join(f"<td{c}>{html.escape(v if isinstance(v, str) else fmt(v))}</td>"
                                     for v, c in zip(row, cls, strict=False)) + "</tr>" for row in rows)
     cap = f"<caption>{html.escape(caption)}</caption>" if caption else ""
-    return Fragment(f"<table class='rme-plain tex2jax_ignore'>{cap}<thead><tr>{head}</tr></thead>"
+    return Fragment(f"<table class='rme-plain{_row_class(len(rows))} tex2jax_ignore'>{cap}<thead><tr>{head}</tr></thead>"
                     f"<tbody>{body}</tbody></table>")
 
 
