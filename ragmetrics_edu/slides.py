@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
 from .display import is_derived
+from .errors import InputError
 from .results import MetricResult, cut, display_math, exact, fmt
 from .results import steps_html as _steps_html
 
@@ -30,15 +31,28 @@ _INPUT_LABELS = (("question", "Question"), ("reference", "Reference"), ("answer"
 #: Which step-table rows count towards the score (tinted on the slide).
 _HIT_COLUMNS = ("term", "attributable", "relevant", "counts", "in_context")
 
-#: A table with at most this many body rows is set larger (class ``rme-few``) so it fills its slide;
-#: one with more than ``MANY_ROWS`` gets tighter rows (class ``rme-many``) so it fits on one.
-FEW_ROWS = 3
+#: A table of at most ``FEW_ROWS`` body rows, ``FEW_COLUMNS`` columns and cells of at most
+#: ``SHORT_CELL`` characters is set larger (class ``rme-few``) so it fills its slide; any other
+#: table of as few rows gets taller rows instead (class ``rme-airy``: set larger, it would wrap
+#: its cells); one of more than ``MANY_ROWS`` rows gets tighter rows (class ``rme-many``) so it
+#: fits on one slide.
+FEW_ROWS = 5
+FEW_COLUMNS = 5
+SHORT_CELL = 24
 MANY_ROWS = 7
 
 
-def _row_class(count: int) -> str:
-    """The size class a table of ``count`` body rows gets on a slide ("" for a middling one)."""
-    return " rme-few" if count <= FEW_ROWS else " rme-many" if count > MANY_ROWS else ""
+def _size_class(rows: int, columns: int, longest: int = 0, large: bool | None = None) -> str:
+    """The size class of a slide table of ``rows`` by ``columns`` whose longest cell has ``longest``
+    characters; ``large`` overrides the rule (True: set larger; False: the slide's size)."""
+    if large is not None and not isinstance(large, bool):
+        raise InputError("large", "True, False or None (decide by the table's shape)", large)
+    if large is True or (large is None and rows <= FEW_ROWS and columns <= FEW_COLUMNS and longest <= SHORT_CELL):
+        return " rme-few"
+    if rows <= FEW_ROWS:
+        return " rme-airy" if large is None else ""
+    return " rme-many" if rows > MANY_ROWS else ""
+
 
 _HEADER_CELL = re.compile(r"(<th[^>]*>)([^<]*)(</th>)")
 
@@ -205,7 +219,8 @@ def scores_table(results: dict[str, MetricResult], *, example_id: str | None = N
             body.append(f"<tr class='rme-formula-row'><td colspan='{span}'>{display_math(result.formula)}</td></tr>")
     attrs = f" data-example='{html.escape(example.id)}'" if example else ""
     cap = f"<caption>{html.escape(caption)}</caption>" if caption else ""
-    return Fragment(f"<div class='rme-scores'{attrs}><table>{cap}<thead>{head}</thead>"
+    size = _size_class(len(results), 3) if not formula else ""  # its columns are short numbers
+    return Fragment(f"<div class='rme-scores'{attrs}><table class='{size.strip()}'>{cap}<thead>{head}</thead>"
                     f"<tbody>{''.join(body)}</tbody></table></div>")
 
 
@@ -233,8 +248,13 @@ def differs(text: str) -> Fragment:
     return Fragment(f"<div class='rme-differs'>{text}</div>")
 
 
-def table(header: Sequence[str], rows: Iterable[Sequence[Any]], caption: str = "") -> Fragment:
-    """A plain table of computed values (numbers written with :func:`fmt`)."""
+def table(header: Sequence[str], rows: Iterable[Sequence[Any]], caption: str = "", *,
+          large: bool | None = None) -> Fragment:
+    """A plain table of computed values (numbers written with :func:`fmt`).
+
+    A short, narrow table is set larger so it fills its slide; ``large=True`` or ``False``
+    decides that for a slide where the rule guesses wrong (it checks only the table's shape).
+    """
     rows = [list(row) for row in rows]
     text = [bool(rows) and all(isinstance(row[i], str) for row in rows) for i in range(len(header))]
     cls = [" class='rme-text'" if t else "" for t in text]
@@ -242,7 +262,9 @@ def table(header: Sequence[str], rows: Iterable[Sequence[Any]], caption: str = "
     body = "".join("<tr>" + "".join(f"<td{c}>{html.escape(v if isinstance(v, str) else fmt(v))}</td>"
                                     for v, c in zip(row, cls, strict=False)) + "</tr>" for row in rows)
     cap = f"<caption>{html.escape(caption)}</caption>" if caption else ""
-    return Fragment(f"<table class='rme-plain{_row_class(len(rows))} tex2jax_ignore'>{cap}<thead><tr>{head}</tr></thead>"
+    longest = max((len(v if isinstance(v, str) else fmt(v)) for row in rows for v in row), default=0)
+    size = _size_class(len(rows), len(header), longest, large)
+    return Fragment(f"<table class='rme-plain{size} tex2jax_ignore'>{cap}<thead><tr>{head}</tr></thead>"
                     f"<tbody>{body}</tbody></table>")
 
 
