@@ -6,7 +6,8 @@ no request left 127.0.0.1 and none failed; MathJax typeset every formula (no raw
 left in the page, no math error); every worked example shown in the deck carries its number,
 computed here from the catalogue with the library, on the slide where the example is;
 and every slide is readable from the back row of a room with a 1280x720 projector: every piece
-of text and every formula is at least 24 px as rendered (reveal's scale applied), no title
+of text, every formula and the smallest text in every figure is at least 24 px as rendered
+(reveal's scale applied; a figure states its text size, see ``slides.figure``), no title
 overflows its own box, nothing shows a scrollbar (a title 2 px taller than its line once gave
 each its own) or runs past the slide's edges, and a slide that shows a table or a figure fills
 at least half the slide's height. A screenshot of every slide, and each deck's smallest sizes
@@ -77,7 +78,9 @@ MIN_FILL = 0.5
 #: What the back row sees of the current slide, measured as rendered: reveal scales the whole
 #: slide (``R.getScale()``), so a font's size on screen is its computed size times that scale.
 #: ``text``: every element holding visible text (not inside a formula) with its rendered size;
-#: ``math``: every typeset formula's rendered size; ``titles``/``scrollbars``: boxes whose content
+#: ``math``: every typeset formula's rendered size; ``figures``: each image's smallest text as drawn
+#: (its ``data-text-px``, the smallest text in the image's own pixels, times the scale it is shown
+#: at; null when the image does not say); ``titles``/``scrollbars``: boxes whose content
 #: does not fit them; ``outside``: elements running past the slide's own box (not only the
 #: window); ``fill``: the height the content spans against the slide's, and whether the slide
 #: shows a table or an image.
@@ -100,6 +103,10 @@ BACK_ROW_JS = """() => {
   const math = [...slide.querySelectorAll('.MathJax_CHTML')].filter(shown)
     .map(el => ({px: px(el), what: `formula "${(el.getAttribute('data-mathml') || el.innerText).replace(/<[^>]+>/g, ' ')
                                                .replace(/\\s+/g, ' ').trim().slice(0, 30)}"`}));
+  const figures = [...slide.querySelectorAll('img')].filter(shown).map(img => {
+    const b = img.getBoundingClientRect(), drawn = Math.min(b.width / img.naturalWidth, b.height / img.naturalHeight);
+    return {px: img.dataset.textPx ? Math.round(parseFloat(img.dataset.textPx) * drawn * 10) / 10 : null,
+            what: `figure ${img.getAttribute('alt') || ''}`.trim().slice(0, 40)}; });
   const all = [...slide.querySelectorAll('*')].filter(el => !el.closest('aside.notes, .MJX_Assistive_MathML, script, style'))
     .filter(shown);
   const outside = all.filter(el => { const b = el.getBoundingClientRect();
@@ -114,7 +121,7 @@ BACK_ROW_JS = """() => {
     .map(e => `${name(e)} (${e.scrollWidth}x${e.scrollHeight} in ${e.clientWidth}x${e.clientHeight})`);
   const tops = all.map(el => el.getBoundingClientRect().top), bottoms = all.map(el => el.getBoundingClientRect().bottom);
   const graphic = all.some(el => el.matches('table, img, svg:not(.MathJax_CHTML svg)'));
-  return {scale, text, math, outside, titles, scrollbars,
+  return {scale, text, math, figures, outside, titles, scrollbars,
           fill: {graphic, share: all.length ? (Math.max(...bottoms) - Math.min(...tops)) / (frame.bottom - frame.top) : 0}};
 }"""
 
@@ -123,6 +130,11 @@ def back_row_problems(seen: dict) -> list[str]:
     """What a person at the back of the room could not read on one slide, from :data:`BACK_ROW_JS`'s measurements."""
     problems = [f"text {t['px']} px < {MIN_TEXT_PX}: {t['what']}" for t in seen["text"] if t["px"] < MIN_TEXT_PX]
     problems += [f"{m['what']} {m['px']} px < {MIN_TEXT_PX}" for m in seen["math"] if m["px"] < MIN_TEXT_PX]
+    for figure in seen["figures"]:
+        if figure["px"] is None:
+            problems.append(f"{figure['what']}: its text size is unknown (show figures with ragmetrics_edu.slides.figure)")
+        elif figure["px"] < MIN_TEXT_PX:
+            problems.append(f"{figure['what']}: its smallest text is {figure['px']} px < {MIN_TEXT_PX}")
     problems += [f"title overflows its box: {t}" for t in seen["titles"]]
     problems += [f"shows a scrollbar: {s}" for s in seen["scrollbars"]]
     if seen["outside"]:
@@ -134,15 +146,18 @@ def back_row_problems(seen: dict) -> list[str]:
 
 def test_back_row_rules_catch_what_they_should() -> None:
     """Each rule fires on a measurement that breaks it and stays quiet on one that does not."""
-    fine = {"text": [{"px": MIN_TEXT_PX, "what": "p"}], "math": [{"px": 30, "what": "formula"}], "outside": [],
+    fine = {"text": [{"px": MIN_TEXT_PX, "what": "p"}], "math": [{"px": 30, "what": "formula"}],
+            "figures": [{"px": 25.0, "what": "figure"}], "outside": [],
             "titles": [], "scrollbars": [], "fill": {"graphic": True, "share": MIN_FILL}}
     assert back_row_problems(fine) == []
     assert back_row_problems({**fine, "fill": {"graphic": False, "share": 0.1}}) == []
     broken = {"text": [{"px": MIN_TEXT_PX - 0.5, "what": "td"}], "math": [{"px": 17.3, "what": "formula"}],
+              "figures": [{"px": 11.0, "what": "figure"}, {"px": None, "what": "figure"}],
               "outside": ["table"], "titles": ["## A long title"], "scrollbars": ["div.jp-Cell"],
               "fill": {"graphic": True, "share": 0.3}}
     found = back_row_problems(broken)
-    assert len(found) == 6 and any("30%" in p for p in found) and any("17.3" in p for p in found)
+    assert len(found) == 8 and any("30%" in p for p in found) and any("17.3" in p for p in found)
+    assert any("11.0 px" in p for p in found) and any("unknown" in p for p in found)
 
 
 class _QuietHandler(SimpleHTTPRequestHandler):
