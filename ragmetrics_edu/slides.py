@@ -23,7 +23,7 @@ from .results import MetricResult, cut, display_math, exact, fmt
 from .results import steps_html as _steps_html
 
 __all__ = ["Fragment", "case_inputs", "columns", "differs", "embedder_sources", "example_block", "example_line",
-           "exact", "fmt", "formula", "metric_map", "note", "score", "scores_table", "steps_html", "table"]
+           "exact", "figure", "fmt", "formula", "metric_map", "note", "score", "scores_table", "steps_html", "table"]
 
 #: Inputs worth showing above the step table, with the label a slide gives them.
 _INPUT_LABELS = (("question", "Question"), ("reference", "Reference"), ("answer", "Answer"), ("context", "Context"))
@@ -53,6 +53,14 @@ def _size_class(rows: int, columns: int, longest: int = 0, large: bool | None = 
         return " rme-airy" if large is None else ""
     return " rme-many" if rows > MANY_ROWS else ""
 
+
+#: The box a slide shows a figure in (slide px; templates/ragmetrics-slides.css): the slide's
+#: width inside reveal's margin, and at most 480 px tall so a title and a line of text fit.
+FIGURE_BOX = (1228, 480)
+#: The smallest text a slide figure gets, in slide px (25 px on a 1280x720 screen, as the prose).
+FIGURE_TEXT_PX = 26
+#: Pixels per inch the figure's PNG is drawn at: about twice what the slide shows, so it stays sharp.
+FIGURE_DPI = 200
 
 _HEADER_CELL = re.compile(r"(<th[^>]*>)([^<]*)(</th>)")
 
@@ -324,3 +332,42 @@ def metric_map(costs: Any = None) -> Fragment:
                       "-" if row["prompt_tokens"] is None else round(row["prompt_tokens"])]
         rows.append(cells)
     return table(header, rows, caption="needs: Q question · C contexts · A answer · R reference · L relevance labels")
+
+
+def figure(fig: Any, width: float, height: float, *, text_px: float = FIGURE_TEXT_PX, alt: str = "") -> Fragment:
+    """A matplotlib figure as a slide image whose every text reads from the back row.
+
+    The figure is set to ``width`` x ``height`` inches and shown as large as the slide's
+    figure box (:data:`FIGURE_BOX`) allows, so an inch becomes ``min(box width / width, box
+    height / height)`` slide px; every text (titles, labels, ticks, legends, annotations)
+    smaller than ``text_px`` at that scale is enlarged to it and the layout redone. The image
+    carries ``data-text-px``, its smallest text in its own pixels, for the browser test to
+    scale by the size it is drawn at. The figure is closed by nothing: it is the caller's.
+    """
+    import base64
+    import io
+
+    from matplotlib.text import Text
+
+    for name, value in (("width", width), ("height", height), ("text_px", text_px)):
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
+            raise InputError(name, "a positive number", value)
+    fig.set_size_inches(width, height)
+    px_per_inch = min(FIGURE_BOX[0] / width, FIGURE_BOX[1] / height)
+    smallest_pt = text_px * 72 / px_per_inch
+    for ax in fig.axes:
+        for axis in (ax.xaxis, ax.yaxis):
+            labels = axis.get_ticklabels()
+            if labels and labels[0].get_fontsize() < smallest_pt:
+                axis.set_tick_params(labelsize=smallest_pt)
+    texts = [t for t in fig.findobj(Text) if t.get_visible() and t.get_text().strip()]
+    for text in texts:
+        if text.get_fontsize() < smallest_pt:
+            text.set_fontsize(smallest_pt)
+    fig.set_layout_engine("constrained")
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=FIGURE_DPI)
+    smallest = min((t.get_fontsize() for t in texts), default=smallest_pt) * FIGURE_DPI / 72
+    data = base64.b64encode(buffer.getvalue()).decode("ascii")
+    return Fragment(f"<img class='rme-figure' alt='{html.escape(alt)}' data-text-px='{smallest:.1f}' "
+                    f"src='data:image/png;base64,{data}'>")

@@ -132,8 +132,6 @@ def export(deck: Path, out: Path, timeout: int = 120) -> Path:
     config.TagRemovePreprocessor.remove_cell_tags = {"remove_cell"}
     config.ExecutePreprocessor.enabled = True
     config.ExecutePreprocessor.timeout = timeout
-    # Figures at twice their pixel size: a slide shows each as wide as the slide (templates/ragmetrics-slides.css).
-    config.ExecutePreprocessor.extra_arguments = ["--InlineBackend.figure_formats=retina"]
     quiet_kernels(config)
     exporter = SlidesExporter(config=config, extra_template_basedirs=[str(TEMPLATES)], template_name="ragmetrics")
     notebook = nbformat.read(deck, as_version=4)
