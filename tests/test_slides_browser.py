@@ -284,6 +284,7 @@ def test_deck_in_browser(deck: str, site, browser) -> None:
             unreadable += [f"{where}: {problem}" for problem in back_row_problems(measured)]
             sizes.append({"slide": index + 1, "text_px": min((t["px"] for t in measured["text"]), default=None),
                           "math_px": min((m["px"] for m in measured["math"]), default=None),
+                          "figure_px": min((f["px"] or 0 for f in measured["figures"]), default=None),
                           "fill": round(measured["fill"]["share"], 3) if measured["fill"]["graphic"] else None})
             page.screenshot(path=str(artifacts_dir("slides") / f"{deck}-{index + 1:02d}.png"))
             if slide["examples"] and shot is None:
