@@ -74,7 +74,7 @@ PASSES: dict[str, Pass] = {p.name: p for p in (
            cases="repeat", metrics=("context_precision", "faithfulness"), temperature=t / 10, seed=100 + 10 * t + r)
       for t in (0, 7) for r in (1, 2)),
     Pass("smol_same_items", "SmolLM2-135M on the first six pairs, the case's own items", model="smol", cases="subset"),
-    Pass("qwen_capstone_answers", "the capstone's generator: 6 questions, BM25 and MiniLM top-3",
+    Pass("qwen_capstone_answers", "the capstone's generator: 8 questions, BM25 and MiniLM top-3",
          cases="capstone_answers", metrics=()),
     Pass("qwen_capstone_judged", "the capstone's answers judged: faithfulness, and where a reference exists "
          "context precision", cases="capstone_judged", metrics=()),
