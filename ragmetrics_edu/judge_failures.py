@@ -86,7 +86,7 @@ def _verdicts(field: str, value: Any, items: list[str], items_field: str) -> lis
 def classify(reference_items: Sequence[str], judged_items: Sequence[str], *,
              reference_verdicts: Sequence[Any] | None = None, judged_verdicts: Sequence[Any] | None = None,
              source: str = "", context: Iterable[str] = (), error: str | None = None, repairs: int = 0,
-             threshold: float = 0.5, cover: float = COVER) -> list[Failure]:
+             threshold: float = 0.5, cover: float = COVER, given: bool = False) -> list[Failure]:
     """The failures of one judged case against its reference, in the order of :data:`CATEGORIES`.
 
     ``source`` is the text the judged items should come from (the answer for claims, the
@@ -98,6 +98,9 @@ def classify(reference_items: Sequence[str], judged_items: Sequence[str], *,
     ``threshold`` is match_items' Jaccard cut for "the same item" and the share of words that
     makes an item "from the context"; ``cover`` the overlap coefficient at which one item holds
     another (merged, split): stricter, so "Mumtaz Mahal" does not hold "Taj Mahal" (overlap 0.5).
+    ``given=True`` says the judge was handed the items (the nodes of context precision, or the
+    reference's own items): nothing was extracted, so items pair by position and only malformed
+    output and wrong verdicts can occur (two nodes that share words are not a merge).
     """
     from .agreement import match_items
 
@@ -109,6 +112,10 @@ def classify(reference_items: Sequence[str], judged_items: Sequence[str], *,
         raise InputError("threshold", "a number above 0 and at most 1", threshold)
     if isinstance(cover, bool) or not isinstance(cover, (int, float)) or not 0 < cover <= 1:
         raise InputError("cover", "a number above 0 and at most 1", cover)
+    if not isinstance(given, bool):
+        raise InputError("given", "True or False", given)
+    if given and len(ref) != len(judged):
+        raise InputError("judged_items", f"the {len(ref)} given items, one verdict each", len(judged))
     if isinstance(repairs, bool) or not isinstance(repairs, int) or repairs < 0:
         raise InputError("repairs", "a whole number >= 0", repairs)
     if not isinstance(source, str):
@@ -120,6 +127,11 @@ def classify(reference_items: Sequence[str], judged_items: Sequence[str], *,
     if repairs:
         failures.append(Failure("malformed output", detail=f"needed {repairs} repair request(s) before the reply "
                                 "validated; recovered, at the cost of another call"))
+    if given:
+        if ref_v is not None and judged_v is not None:
+            failures += [Failure("wrong verdict", (k + 1,), (k + 1,), f"reference {a}, judge {b}: {ref[k][:80]!r}")
+                         for k, (a, b) in enumerate(zip(ref_v, judged_v, strict=True)) if a != b]
+        return failures
     ref_words, judged_words = [word_set(t) for t in ref], [word_set(t) for t in judged]
     covers = [[similarity_of(r, j, "overlap") >= cover for j in judged_words] for r in ref_words]
     explained_ref: set[int] = set()

@@ -98,3 +98,12 @@ def test_bad_input_names_the_field(kwargs, field):
     with pytest.raises(InputError) as info:
         classify(**kwargs)
     assert info.value.field == field
+
+
+def test_given_items_pair_by_position_and_are_never_merged():
+    nodes = ["AI is known as Artificial Intelligence.", "Artificial Intelligence, known as AI, is everywhere."]
+    assert classify(nodes, nodes, reference_verdicts=["yes", "no"], judged_verdicts=["yes", "no"], given=True) == []
+    failures = classify(nodes, nodes, reference_verdicts=["yes", "no"], judged_verdicts=["yes", "yes"], given=True)
+    assert categories(failures) == ["wrong verdict"] and failures[0].judged == (2,)
+    with pytest.raises(InputError):
+        classify(nodes, nodes[:1], given=True)
