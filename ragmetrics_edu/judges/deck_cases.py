@@ -332,12 +332,13 @@ def agreement(runs: Sequence[DeckRun], steps: Iterable[str] | None = None) -> di
 
 def agreement_by_count(runs: Sequence[DeckRun]) -> dict[str, Any]:
     """The earlier, wrong rule, kept only to show what it hid: pair verdicts by position whenever
-    judge and deck have as many items, pooled over every step. Do not use it to judge a judge."""
+    judge and deck have as many items, pooled over every step. Do not use it to judge a judge.
+    (That version had no per-item verdicts for answer correctness, so it is left out here too.)"""
     deck_all: list[str] = []
     judge_all: list[str] = []
     used = 0
     for run in runs:
-        if run.deck_items is not None and run.result is not None and len(run.judge_items) == len(run.deck_items):
+        if run.case.step != "answer_correctness" and run.deck_items is not None and run.result is not None and len(run.judge_items) == len(run.deck_items):
             deck_all += run.deck_items
             judge_all += run.judge_items
             used += 1
