@@ -30,7 +30,7 @@ def _cells(path):
 def test_there_is_an_introduction_and_a_deck_per_metric_family():
     stems = [p.stem for p in DECK_FILES]
     assert stems[0] == "00_introduction"
-    families = {"context_precision", "context_recall", "contextual_relevancy", "context_entity_recall",
+    families = {"context_precision", "context_recall", "contextual_relevancy", "context_entity_recall", "llm_as_judge",
                 "faithfulness", "answer_relevancy", "similarity_and_correctness", "ranking_measures",
                 "evaluate_a_retriever", "choosing_metrics"}
     assert {stem.split("_", 1)[1] for stem in stems[1:]} == families
