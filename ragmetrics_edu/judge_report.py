@@ -15,7 +15,7 @@ from . import judge_behaviour as behave
 from .judge_study import available, cases_for, rows
 
 __all__ = ["RAGAS_PAPER", "agreement_table", "pipeline_table", "flip_table", "position_summary",
-           "injection_table", "size_table", "cost_table", "show", "fmt_ci", "restrict", "recordings_table", "provenance"]
+           "injection_table", "size_table", "binary_table", "cost_table", "show", "fmt_ci", "restrict", "recordings_table", "provenance"]
 
 #: pairwise accuracy reported by Es et al. (2023), "RAGAS: Automated Evaluation of Retrieval Augmented
 #: Generation" (arXiv:2309.15217), on WikiEval (50 pairs) with gpt-3.5-turbo-16k as the judge
@@ -60,10 +60,10 @@ def agreement_table(seed: int = 0) -> list[dict[str, Any]]:
 
 
 def pipeline_table(seed: int = 0) -> list[dict[str, Any]]:
-    """Faithfulness, first five pairs: each pipeline change with kappa (3 classes and supported/not)
-    and pairwise accuracy, on the case's own claims; then the full pipeline where recorded."""
+    """Faithfulness: each pipeline change with kappa (3 classes and supported/not) and pairwise accuracy,
+    on every case's own claims; then the full pipeline (first five pairs) where recorded."""
     out: list[dict[str, Any]] = []
-    base_rows = restrict(rows("qwen_same_items"), "full") if _have("qwen_same_items") else []
+    base_rows = rows("qwen_same_items") if _have("qwen_same_items") else []
     sources: list[tuple[str, list[dict[str, Any]], str | None]] = [("library (yes/no/idk)", base_rows, None)]
     if _have("qwen_pipeline_same_items"):
         piped = rows("qwen_pipeline_same_items")
@@ -92,6 +92,20 @@ def pipeline_table(seed: int = 0) -> list[dict[str, Any]]:
         out.append({"change (same claims)": label, "kappa 3-way": "-", "kappa supported/not": "-",
                     "pairwise": fmt_ci(pw["judge"]), "pairs": pw["pairs"],
                     "overlap pairwise": f"{pw['baseline'].value:.2f}"})
+    return out
+
+
+def binary_table(seed: int = 0) -> list[dict[str, Any]]:
+    """Context recall read as attributed / not and faithfulness as supported / not: the judge beside the
+    baseline when the harder distinction (which node; contradicted vs not mentioned) is set aside."""
+    out = []
+    for metric in ("context_recall", "faithfulness"):
+        if not _have(_SAME[metric]):
+            continue
+        found = agree.verdict_agreement(rows(_SAME[metric]), metric, binary=True, seed=seed)
+        out.append({"metric": metric, "read as": "attributed or not" if metric == "context_recall"
+                    else "supported or not", "judge kappa [95% CI]": fmt_ci(found["judge"]),
+                    "overlap kappa [95% CI]": fmt_ci(found["baseline"])})
     return out
 
 

@@ -57,8 +57,7 @@ PASSES: dict[str, Pass] = {p.name: p for p in (
          cases="full", metrics=("faithfulness",), mode="full"),
     Pass("qwen_full_answer_relevancy", "first five pairs, the judge extracts the answer's statements, then "
          "judges them", cases="full", metrics=("answer_relevancy",), mode="full"),
-    Pass("qwen_pipeline_same_items", "faithfulness pipeline changes on the case's own claims (first five pairs)",
-         cases="full", metrics=("faithfulness",), pipelines=("quoted", "quotes_checked", "contradiction_apart")),
+    Pass("qwen_pipeline_same_items", "faithfulness pipeline changes on the case's own claims (every case)", metrics=("faithfulness",), pipelines=("quoted", "quotes_checked", "contradiction_apart")),
     Pass("qwen_pipeline_full", "faithfulness pipeline changes, the judge extracting its own claims (first five "
          "pairs)", cases="full", metrics=("faithfulness",), mode="full",
          pipelines=("contradiction_apart", "question_and_answer_claims")),
