@@ -157,7 +157,7 @@ def _judge_server(args: argparse.Namespace) -> int:
 
 def _record_judge(args: argparse.Namespace) -> int:
     from .judges import OpenAIJudge
-    from .judges.deck_cases import agreement, run_deck_cases
+    from .judges.deck_cases import metric_agreement, run_deck_cases
 
     judge = OpenAIJudge(args.model, base_url=args.base_url, api_key="local", mode=args.mode, temperature=0,
                         seed=7, timeout=args.timeout, max_retries=1, max_concurrency=1)
@@ -171,9 +171,19 @@ def _record_judge(args: argparse.Namespace) -> int:
         table = evaluate(args.dataset, metrics=args.metrics, judge=judge, progress=False)
         print(table[["question", *args.metrics, "error"]].to_string(), flush=True)
     path = judge.save_recording(args.out, server=args.server, notes=args.notes)
-    summary = agreement(runs)
-    print(f"agreement with the decks: {summary['agree']}/{summary['items']} verdicts "
-          f"({summary['percent']:.0f}%), kappa {summary['kappa']:.2f}; {judge.usage}")
+    for step in dict.fromkeys(run.case.step for run in runs):  # one judging task at a time, never pooled
+        try:
+            found = metric_agreement(runs, step)
+        except (InputError, ValueError) as exc:
+            print(f"{step}: no agreement figure ({exc})")
+            continue
+        if found["judge"] is None:
+            print(f"{step}: no item matched by content; {len(found['left_out'])} left out")
+            continue
+        low, high = found["judge"].ci or (float("nan"), float("nan"))
+        print(f"{step}: kappa {found['judge'].value:.2f} [{low:.2f}, {high:.2f}] over {found['items']} items "
+              f"matched by content; {len(found['left_out'])} left out")
+    print(f"cost: {judge.usage}")
     print(f"recording written to {path}")
     return 0
 
