@@ -136,6 +136,9 @@ def answerable() -> set[str]:
 
 
 def _verdict(value: Any) -> str:
+    """A context-precision verdict as "yes"/"no" (scored rows hold the metric's 1/0; a judge says yes/no)."""
+    if isinstance(value, bool) or (isinstance(value, (int, float)) and value in (0, 1)):
+        return "yes" if value else "no"
     return str(value).strip().lower()
 
 

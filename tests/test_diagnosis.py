@@ -216,3 +216,10 @@ def test_bad_arguments_raise_input_error_naming_the_field(call, field):
     with pytest.raises(InputError) as err:
         call()
     assert err.value.field == field
+
+
+@pytest.mark.parametrize("cp, fires", [([1, 0, 0], False), ([0, 0, 0], True), ([1, 1, 0], True),
+                                       ([True, False, False], False)])
+def test_judge_error_reads_the_0_1_verdicts_scored_rows_hold(cp, fires):
+    """capstone.scored() keeps context precision's verdicts as the metric normalised them: 1/0."""
+    assert ("judge_error" in tags(row(grades=(2, 0, 0), cp=cp))) is fires
