@@ -41,7 +41,7 @@ from typing import Any, Collection, Mapping, Sequence
 
 from .errors import InputError
 
-__all__ = ["TAGS", "RULES", "METRICS", "COVERAGE_CUT", "check_rows", "overall", "sort_rows", "answerable",
+__all__ = ["TAGS", "RULES", "COMPONENT", "METRICS", "COVERAGE_CUT", "check_rows", "overall", "sort_rows", "answerable",
            "tag_row", "tag_rows", "counts", "count_table", "slice_table", "paired_scores", "compare",
            "comparison_table", "hand_diagnosis", "rules_vs_hand", "text_table"]
 
@@ -53,6 +53,9 @@ RULES = {
     "incomplete_answer": "under half of the reference's content words are in the answer",
     "judge_error": "judge failed, or its context-precision verdict contradicts the corpus grade",
 }
+#: the component each tag points at: what to change first when the tag dominates
+COMPONENT = {"retrieval_miss": "retriever", "bad_ranking": "retriever", "unsupported_claim": "generator",
+             "incomplete_answer": "generator", "judge_error": "judge"}
 METRICS = ("faithfulness", "context_precision", "context_recall")
 #: the share of the reference's content words the answer must contain not to be called incomplete
 COVERAGE_CUT = 0.5

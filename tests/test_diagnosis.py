@@ -223,3 +223,15 @@ def test_bad_arguments_raise_input_error_naming_the_field(call, field):
 def test_judge_error_reads_the_0_1_verdicts_scored_rows_hold(cp, fires):
     """capstone.scored() keeps context precision's verdicts as the metric normalised them: 1/0."""
     assert ("judge_error" in tags(row(grades=(2, 0, 0), cp=cp))) is fires
+
+
+def test_capstone_exercises_explain_the_likely_slip():
+    from ragmetrics_edu import exercises
+
+    assert exercises.check("cap-1", ["unsupported_claim", "bad_ranking"]).correct is True
+    assert "rank 2" in exercises.check("cap-1", ["retrieval_miss", "unsupported_claim"]).message
+    assert "several tags" in exercises.check("cap-1", ["bad_ranking"]).message
+    assert exercises.check("cap-2", "Retriever").correct is True
+    assert "passages it is handed" in exercises.check("cap-2", "generator").message
+    assert "by chance" in exercises.check("cap-3", True).message
+    assert "dropped" in exercises.check("cap-4", 3).message
