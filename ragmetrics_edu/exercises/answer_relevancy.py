@@ -120,3 +120,59 @@ register(
         diagnose=_diagnose_empty,
     ),
 )
+
+
+# --- judgement: which form punishes an evasive answer? ------------------------------------------
+
+EVASIVE_QUESTION = "How do I reset my router?"
+EVASIVE_STATEMENTS = ["It depends on your setup.", "Please contact support."]
+EVASIVE_VERDICTS = ["idk", "idk"]
+EVASIVE_GENERATED = ["What should I do about my setup?", "Who should I contact?", "Does it depend on the setup?"]
+
+
+def evasive_scores() -> dict[str, float]:
+    """Both forms on the evasive answer: every statement 'idk', every generation flagged noncommittal."""
+    return {
+        "deepeval": metrics.answer_relevancy(EVASIVE_STATEMENTS, EVASIVE_VERDICTS, question=EVASIVE_QUESTION).score,
+        "ragas": metrics.answer_relevancy_embedding(EVASIVE_QUESTION, EVASIVE_GENERATED,
+                                                    noncommittal=[True] * len(EVASIVE_GENERATED)).score,
+    }
+
+
+def _harsher_on_evasion() -> str:
+    scores = evasive_scores()
+    return min(scores, key=scores.__getitem__)
+
+
+def _accept_form(given: Any, correct: str) -> bool:
+    name = given.strip().lower() if isinstance(given, str) else ""
+    aliases = {"deepeval": ("deepeval", "statements", "statement form"),
+               "ragas": ("ragas", "embeddings", "embedding form")}
+    return name in aliases[correct]
+
+
+def _diagnose_evasive(given: Any, correct: str) -> str | None:
+    scores = evasive_scores()
+    name = given.strip().lower() if isinstance(given, str) else ""
+    if name in ("deepeval", "statements", "statement form"):
+        return (f"DeepEval's statement form scores this answer {scores['deepeval']:.1f}: an 'idk' statement gets the "
+                "benefit of the doubt, so an answer made only of hedges loses nothing. Ragas' form sets the score "
+                f"to {scores['ragas']:.1f} when every generation flags the answer noncommittal.")
+    return "Answer 'deepeval' or 'ragas'."
+
+
+register(
+    Exercise(
+        id="ar-5",
+        question=(f"Choose a metric. A support bot answers '{EVASIVE_QUESTION}' with "
+                  f"'{' '.join(EVASIVE_STATEMENTS)}' The judge marks both statements 'idk', and every generation "
+                  "of Ragas' embedding form flags the answer noncommittal. You want the metric that punishes such "
+                  "evasive answers. Which form: 'deepeval' (statements) or 'ragas' (embeddings)?"),
+        answer=_harsher_on_evasion, kind="choice", accept=_accept_form,
+        hint="How does each form count an 'idk' statement, and what does the noncommittal flag do?",
+        explanation=("Ragas: the noncommittal rule sets the score to 0 whatever the cosines, while DeepEval counts "
+                     "'idk' statements as relevant and gives this answer 1.0. To catch evasive answers, use Ragas' "
+                     "form or a DeepEval judge instructed to answer 'no' for hedges."),
+        diagnose=_diagnose_evasive,
+    ),
+)

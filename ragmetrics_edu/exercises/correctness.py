@@ -113,3 +113,52 @@ register(
         diagnose=_diagnose_threshold,
     ),
 )
+
+
+# --- judgement: predict what a rewording does ---------------------------------------------------
+
+REWORD_FACTS: tuple[list[str], list[str], list[str]] = (["fact 1", "fact 2"], [], [])   # TP, FP, FN: all right
+REWORD_BEFORE, REWORD_AFTER = 0.9, 0.7           # the semantic similarity before and after rewording
+
+
+def _reword_drop() -> float:
+    before = metrics.answer_correctness(*REWORD_FACTS, similarity=REWORD_BEFORE).score
+    after = metrics.answer_correctness(*REWORD_FACTS, similarity=REWORD_AFTER).score
+    return before - after
+
+
+def _accept_drop(given: Any, correct: float) -> bool:
+    g = _as_number(given)
+    return g is not None and abs(abs(g) - correct) < 1e-3   # a fall of 0.05, written 0.05 or -0.05
+
+
+def _diagnose_reword(given: Any, correct: float) -> str | None:
+    g = _as_number(given)
+    if g is None:
+        return None
+    drop = REWORD_BEFORE - REWORD_AFTER
+    if abs(abs(g) - drop) < 1e-3:
+        return (f"{drop:.2f} is how far the similarity fell; in answer correctness it weighs only 0.25 "
+                "(the factual F1 weighs 0.75).")
+    if abs(abs(g) - 0.75 * drop) < 1e-3:
+        return "You weighted the similarity's fall by 0.75, the factual weight; the similarity's weight is 0.25."
+    if abs(g) < 1e-9:
+        return ("The factual part does not move (no fact changed), but the similarity part does: answer "
+                "correctness blends the two.")
+    return None
+
+
+register(
+    Exercise(
+        id="ac-5",
+        question=(f"Predict, then check. An answer gets every fact right (TP = 2, FP = 0, FN = 0) and its semantic "
+                  f"similarity to the ground truth is {REWORD_BEFORE}. You reword it without changing any fact and "
+                  f"the similarity falls to {REWORD_AFTER}. By how much does answer correctness (default weights "
+                  "0.75 factual, 0.25 semantic) fall?"),
+        answer=_reword_drop, accept=_accept_drop,
+        hint="Only one of the two blended parts changes. What is its weight?",
+        explanation=(f"0.25 x {REWORD_BEFORE - REWORD_AFTER:.1f} = {0.25 * (REWORD_BEFORE - REWORD_AFTER):.2f}: the F1 "
+                     "stays 1.0, and only the quarter of the score that is similarity moves. Rewording costs little; a wrong fact (F1) costs three times as much per point."),
+        diagnose=_diagnose_reword,
+    ),
+)

@@ -119,3 +119,62 @@ register(
         diagnose=_diagnose_duplicates,
     ),
 )
+
+
+# --- judgement: which form of context recall is harsher on a missing fact? ----------------------
+
+#: The reference "The Eiffel Tower stands in Paris and was completed in 1889.", two ways; the context
+#: names the tower, Paris and Gustave Eiffel, but gives no year.
+EIFFEL_STATEMENTS = ["The Eiffel Tower stands in Paris.", "The Eiffel Tower was completed in 1889."]
+EIFFEL_VERDICTS = ["yes", "no"]
+EIFFEL_REFERENCE = ["Eiffel Tower", "Paris", "1889"]
+EIFFEL_CONTEXT = ["Eiffel Tower", "Paris", "Gustave Eiffel"]
+_FORMS = {"context recall": ("context recall", "statements", "statement", "statement form", "recall"),
+          "context entity recall": ("context entity recall", "entities", "entity", "entity form",
+                                    "context entities recall")}
+
+
+def eiffel_scores() -> dict[str, float]:
+    """Both forms of context recall on the Eiffel case, computed by the library."""
+    return {"context recall": metrics.context_recall(EIFFEL_STATEMENTS, EIFFEL_VERDICTS).score,
+            "context entity recall": metrics.context_entity_recall(EIFFEL_REFERENCE, EIFFEL_CONTEXT).score}
+
+
+def _harsher() -> str:
+    scores = eiffel_scores()
+    return min(scores, key=scores.__getitem__)
+
+
+def _form(given: Any) -> str | None:
+    text = given.strip().lower() if isinstance(given, str) else ""
+    return next((name for name, spellings in _FORMS.items() if text in spellings), None)
+
+
+def _diagnose_harsher(given: Any, correct: str) -> str | None:
+    scores = eiffel_scores()
+    form = _form(given)
+    if form is None:
+        return "Answer 'context recall' or 'context entity recall'."
+    return (f"The year is one of {len(EIFFEL_REFERENCE)} entities, so the entity form loses a third "
+            f"({scores['context entity recall']:.3f}); it is one of {len(EIFFEL_STATEMENTS)} statements, so the "
+            f"statement form loses half ({scores['context recall']:.3f}). A missing fact costs its share of the "
+            "units the reference was cut into: fewer, larger units make each miss cost more.")
+
+
+register(
+    Exercise(
+        id="cer-5",
+        question=("Predict, then check. Reference: 'The Eiffel Tower stands in Paris and was completed in 1889.' "
+                  "The retrieved context names the Eiffel Tower, Paris and Gustave Eiffel, but no year. As "
+                  f"statements {EIFFEL_STATEMENTS} the judge says {EIFFEL_VERDICTS}; as entities the reference "
+                  f"has {EIFFEL_REFERENCE} and the context {EIFFEL_CONTEXT}. Which metric is harsher on the "
+                  "missing year: 'context recall' or 'context entity recall'?"),
+        answer=_harsher, kind="choice",
+        accept=lambda given, correct: _form(given) == correct,
+        hint="Compute both: metrics.context_recall(statements, verdicts) and "
+             "metrics.context_entity_recall(reference, context). What share of the units does the year make up?",
+        explanation=("Context recall (statements): the year is half of the reference's statements but a third of "
+                     "its entities. How the reference is cut into units decides how much one miss costs."),
+        diagnose=_diagnose_harsher,
+    ),
+)

@@ -110,3 +110,104 @@ register(
                                if isinstance(g, str) and g.strip().lower() == "ragas" else None),
     ),
 )
+
+
+# --- judgement: build a disagreement; say which component failed --------------------------------
+
+_VERDICT_WORDS = ("yes", "no", "idk")
+
+
+def _verdicts(given: Any) -> list[str] | None:
+    if isinstance(given, str) or not isinstance(given, (list, tuple)):
+        return None
+    if not all(isinstance(v, str) and v.strip().lower() in _VERDICT_WORDS for v in given):
+        return None
+    return [v.strip().lower() for v in given]
+
+
+def _scores(verdicts: list[str]) -> tuple[float, float]:
+    claims = _claims(len(verdicts))
+    return (metrics.faithfulness(claims, verdicts, "deepeval").score,
+            metrics.faithfulness(claims, verdicts, "ragas").score)
+
+
+def _disagrees(given: Any, correct: Any) -> bool:
+    verdicts = _verdicts(given)
+    return verdicts is not None and len(verdicts) > 0 and _scores(verdicts) == (1.0, 0.0)
+
+
+def _shortest_disagreement() -> list[str]:
+    from itertools import product
+
+    for n in range(1, 4):
+        for combo in product(_VERDICT_WORDS, repeat=n):
+            if _disagrees(list(combo), None):
+                return list(combo)
+    raise AssertionError("no verdict list of up to 3 claims makes DeepEval 1.0 and Ragas 0.0")
+
+
+def _diagnose_disagreement(given: Any, correct: Any) -> str | None:
+    verdicts = _verdicts(given)
+    if verdicts is None:
+        return "Give a list of verdicts, each 'yes', 'no' or 'idk', e.g. ['yes', 'no']."
+    if not verdicts:
+        return ("With no claims DeepEval scores 1.0 but Ragas returns NaN (0/0), not 0. Give at least one claim's "
+                "verdict.")
+    deepeval, ragas = _scores(verdicts)
+    if "no" in verdicts:
+        return (f"DeepEval scores your list {deepeval:.3f}: a 'no' (the context contradicts the claim) costs under "
+                "both rules. Which verdict does DeepEval count and Ragas not?")
+    return (f"Ragas scores your list {ragas:.3f}: a 'yes' counts under both rules. Which verdict does DeepEval "
+            "count and Ragas not?")
+
+
+#: Scores of one RAG system on a batch of questions (means).
+DIAGNOSIS_SCORES = {"context precision": 0.92, "context recall": 1.0, "faithfulness": 0.38,
+                    "answer relevancy (statements)": 0.95}
+
+
+def _failed_component() -> str:
+    from .. import metric_map
+
+    worst = min(DIAGNOSIS_SCORES, key=DIAGNOSIS_SCORES.__getitem__)
+    return metric_map.get(worst).component
+
+
+def _diagnose_component(given: Any, correct: str) -> str | None:
+    from .. import metric_map
+
+    name = given.strip().lower() if isinstance(given, str) else ""
+    retriever = [m for m in DIAGNOSIS_SCORES if metric_map.get(m).component == "retriever"]
+    if name == "retriever":
+        return (f"The retriever's metrics ({', '.join(retriever)}) are high: it fetched what the answer needs, "
+                "near the top. The low score is faithfulness, which compares the answer with those very contexts: "
+                "the answer says things its context does not support.")
+    if name not in ("retriever", "generator"):
+        return "Answer 'retriever' or 'generator'."
+    return None
+
+
+register(
+    Exercise(
+        id="faith-5",
+        question=("Design a case: give the verdicts of an answer's claims (a list of 'yes', 'no', 'idk') on which "
+                  "DeepEval's default faithfulness is 1.0 and Ragas' is 0.0."),
+        answer=_shortest_disagreement, kind="list", accept=_disagrees,
+        hint="Look at the table of section 1: which verdict counts 1 for DeepEval and 0 for Ragas?",
+        explanation=("Every claim 'idk': the context neither supports nor contradicts it. DeepEval counts it "
+                     "(nothing contradicts the answer), Ragas does not (nothing supports it). An answer padded "
+                     "with unverifiable claims is where the two libraries part ways most."),
+        diagnose=_diagnose_disagreement,
+    ),
+    Exercise(
+        id="faith-6",
+        question=(f"A RAG system's mean scores: {DIAGNOSIS_SCORES}. Which component failed: 'retriever' or "
+                  "'generator'?"),
+        answer=_failed_component, kind="choice",
+        hint="metric_map.get(name).component says which component each metric judges. Which score is low?",
+        explanation=("The generator: the retriever found the material (high recall) and ranked it well (high "
+                     "precision), and the answer is on topic, but it adds claims the context does not support. "
+                     "Fix the prompt or the model, not the index."),
+        diagnose=_diagnose_component,
+    ),
+)

@@ -167,6 +167,123 @@ register(
 )
 
 
+# --- judgement: choose a measure for a scenario; build a case where two measures disagree --------
+
+#: Three lists of five: the first relevant result at rank 2 (then nothing, then everything), and at rank 1.
+FIRST_AT_2 = [0, 1, 0, 0, 0]
+FIRST_AT_2_MORE = [0, 1, 1, 1, 1]
+FIRST_AT_1 = [1, 0, 0, 0, 0]
+SCENARIO_RELEVANT = 4  # relevant documents in the corpus, for recall@k
+_SCENARIO_MEASURES = {
+    "precision@5": lambda r: metrics.precision_at_k(r, k=5).score,
+    "recall@5": lambda r: metrics.recall_at_k(r, k=5, total_relevant=SCENARIO_RELEVANT).score,
+    "MRR": lambda r: metrics.reciprocal_rank(r).score,
+    "nDCG@5": lambda r: metrics.ndcg_at_k(r, k=5, ideal=[1] * SCENARIO_RELEVANT).score,
+}
+_MEASURE_NAMES = {"precision@5": ("precision@5", "precision@k", "precision", "p@5"),
+                  "recall@5": ("recall@5", "recall@k", "recall", "r@5"),
+                  "MRR": ("mrr", "mean reciprocal rank", "reciprocal rank", "rr"),
+                  "nDCG@5": ("ndcg@5", "ndcg", "ndcg@k", "dcg")}
+
+
+def _measure_named(given: Any) -> str | None:
+    text = given.strip().lower() if isinstance(given, str) else ""
+    return next((m for m, names in _MEASURE_NAMES.items() if text in names), None)
+
+
+def _first_hit_measure() -> str:
+    """The one measure blind to what follows the first relevant result and sensitive to where it is."""
+    fits = [m for m, f in _SCENARIO_MEASURES.items()
+            if math.isclose(f(FIRST_AT_2), f(FIRST_AT_2_MORE)) and not math.isclose(f(FIRST_AT_2), f(FIRST_AT_1))]
+    if len(fits) != 1:
+        raise AssertionError(f"expected one measure to fit the scenario, got {fits}")
+    return fits[0]
+
+
+def _diagnose_scenario(given: Any, correct: str) -> str | None:
+    measure = _measure_named(given)
+    if measure is None:
+        return f"Answer with one of: {', '.join(_SCENARIO_MEASURES)}."
+    f = _SCENARIO_MEASURES[measure]
+    return (f"{measure} scores {FIRST_AT_2} {f(FIRST_AT_2):.3f} and {FIRST_AT_2_MORE} {f(FIRST_AT_2_MORE):.3f}: it "
+            "rewards relevant results after the first, which this user never hears. The measure you want changes "
+            "only when the first relevant result moves.")
+
+
+def _flags_of(given: Any) -> list[int] | None:
+    if isinstance(given, str) or not isinstance(given, (list, tuple)) or len(given) != 5:
+        return None
+    if not all(v in (0, 1) and not isinstance(v, (bool, float)) for v in given):
+        return None
+    return [int(v) for v in given]
+
+
+DISAGREE_RELEVANT = 3  # relevant documents in the corpus, for classic AP
+
+
+def _cp_and_ap(flags: list[int]) -> tuple[float, float]:
+    return (metrics.context_precision(["yes" if f else "no" for f in flags]).score,
+            metrics.average_precision(flags, total_relevant=DISAGREE_RELEVANT).score)
+
+
+def _cp_ap_disagree(given: Any, correct: Any) -> bool:
+    flags = _flags_of(given)
+    if flags is None or not 1 <= sum(flags) <= DISAGREE_RELEVANT:
+        return False
+    cp, ap = _cp_and_ap(flags)
+    return cp == 1.0 and ap < 0.5
+
+
+def _first_disagreement() -> list[int]:
+    from itertools import product
+
+    return next(list(c) for c in product((0, 1), repeat=5) if _cp_ap_disagree(list(c), None))
+
+
+def _diagnose_cp_ap(given: Any, correct: Any) -> str | None:
+    flags = _flags_of(given)
+    if flags is None:
+        return "Give five flags, each 0 or 1, e.g. [1, 0, 1, 0, 0]."
+    if not 1 <= sum(flags) <= DISAGREE_RELEVANT:
+        return (f"The corpus holds {DISAGREE_RELEVANT} relevant documents, so the list holds between 1 and "
+                f"{DISAGREE_RELEVANT} of them (and with none, both measures are 0).")
+    cp, ap = _cp_and_ap(flags)
+    if cp < 1.0:
+        return (f"Context precision is {cp:.3f}: it is 1.0 only when every relevant node comes before every "
+                "irrelevant one.")
+    return (f"Average precision is {ap:.3f}: with {sum(flags)} of the {DISAGREE_RELEVANT} relevant documents at "
+            f"the top it is {sum(flags)}/{DISAGREE_RELEVANT}. AP divides by the relevant documents in the corpus, "
+            "so missing them costs; context precision divides by those retrieved, and does not notice.")
+
+
+register(
+    Exercise(
+        id="rank-6",
+        question=("Choose a measure. A voice assistant reads out only the first relevant passage it retrieves; "
+                  "nothing after it is ever heard. Which of " + ", ".join(_SCENARIO_MEASURES) + " scores a "
+                  "retriever for this product?"),
+        answer=_first_hit_measure, kind="choice", accept=lambda given, correct: _measure_named(given) == correct,
+        hint=(f"Score {FIRST_AT_2}, {FIRST_AT_2_MORE} and {FIRST_AT_1} with each measure: the right one gives the "
+              "first two the same score and the third a higher one."),
+        explanation=("MRR (reciprocal rank per question): it depends only on the rank of the first relevant "
+                     "result, which is exactly what this user experiences. Hit rate@1 would be a cruder choice."),
+        diagnose=_diagnose_scenario,
+    ),
+    Exercise(
+        id="rank-7",
+        question=(f"Design a case. The corpus holds {DISAGREE_RELEVANT} relevant documents. Give five relevance flags "
+                  "(0 or 1, rank 1 first) for which context precision is 1.0 but classic average precision "
+                  f"(total_relevant={DISAGREE_RELEVANT}) is below 0.5."),
+        answer=_first_disagreement, kind="list", accept=_cp_ap_disagree,
+        hint="Context precision only looks at the relevant documents that were retrieved. What if only one was?",
+        explanation=("One relevant document at rank 1 and nothing else: context precision 1/1 = 1.0, AP 1/3. A "
+                     "retriever that finds one of three relevant documents looks perfect to context precision: "
+                     "pair it with a recall measure."),
+        diagnose=_diagnose_cp_ap,
+    ),
+)
+
+
 def plot_per_k_measures(
     relevance: Sequence[Any],
     total_relevant: int | None = None,

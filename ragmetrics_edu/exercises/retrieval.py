@@ -116,3 +116,59 @@ register(
         diagnose=_diagnose_ndcg,
     ),
 )
+
+
+# --- judgement: predict, then check, whether a difference survives fewer questions --------------
+
+FEW_QUESTIONS = 12
+FEW_MEASURE = "reciprocal_rank"
+FEW_K = 5
+
+
+@lru_cache(maxsize=1)
+def few_questions_comparison() -> dict[str, Any]:
+    """BM25 against the recorded MiniLM retriever on the first FEW_QUESTIONS answerable questions."""
+    from ..recorded_embeddings import RecordedEmbedder
+    from ..retrieval import EmbeddingRetriever, evaluate_retriever, load_corpus
+    from ..retrieval_comparison import compare_retrievers
+
+    corpus = load_corpus()
+    few = [q for q in corpus.questions if q.total_relevant][:FEW_QUESTIONS]
+    dense = EmbeddingRetriever(corpus, RecordedEmbedder(), min_score=None)
+    rows_bm25, rows_dense = (evaluate_retriever(r, few, k=FEW_K) for r in (_bm25(), dense))
+    return compare_retrievers(rows_bm25, rows_dense, FEW_MEASURE, labels=("BM25", "MiniLM"))
+
+
+def _few_significant() -> bool:
+    return bool(few_questions_comparison()["permutation"].p_value < 0.05)
+
+
+def _diagnose_few(given: Any, correct: bool) -> str | None:
+    if not isinstance(given, bool):
+        return None
+    c = few_questions_comparison()
+    low, high = c["paired_bootstrap"].interval
+    p = c["permutation"].p_value
+    facts = (f"On {FEW_QUESTIONS} questions the mean difference in reciprocal rank is {c['paired_bootstrap'].score:+.3f} "
+             f"(paired bootstrap interval [{low:+.3f}, {high:+.3f}]) and the permutation test gives p = {p:.4f}.")
+    if given and not correct:
+        return (facts + " p is not below 0.05: with this few questions, a difference this size could come from the "
+                "draw of questions alone. Fewer questions, less evidence, however large the difference of means.")
+    return facts + " p is below 0.05: the difference is large enough to show even on this few questions."
+
+
+register(
+    Exercise(
+        id="ret-4",
+        question=(f"Predict, then check. Take only the first {FEW_QUESTIONS} answerable questions and compare BM25 with "
+                  f"MiniLM on reciprocal rank at k = {FEW_K} (retrieval_comparison.compare_retrievers). Is the "
+                  "difference significant at the 5% level by the paired permutation test (p < 0.05)? "
+                  "(True or False)"),
+        answer=_few_significant, kind="bool",
+        hint=("Run evaluate_retriever for both retrievers on answerable[:12], then compare_retrievers(..., "
+              "'reciprocal_rank'); read the permutation test's p-value."),
+        explanation=("Significance depends on the number of questions as much as on the size of the difference: "
+                     "report the interval, and score enough questions before you conclude."),
+        diagnose=_diagnose_few,
+    ),
+)

@@ -1,0 +1,108 @@
+"""The course plan: every notebook has objectives, take-aways, where next and real reading."""
+
+
+import re
+
+import pytest
+
+from conftest import REPO
+from ragmetrics_edu import InputError, course_plan, glossary
+
+NOTEBOOKS = REPO / "notebooks"
+#: The notebooks this helper owns: each shows the plan's opening and closing.
+OWNED = ["00", "04", "05", "06", "07", "08", "09", "12"]
+
+
+def _present_ids():
+    return sorted({p.name[:2] for p in NOTEBOOKS.glob("*.ipynb")})
+
+
+def test_every_notebook_present_and_the_lead_s_10_11_13_have_an_entry():
+    assert set(_present_ids()) | {"10", "11", "13"} <= set(course_plan.ids())
+    assert course_plan.ids() == [f"{i:02d}" for i in range(14)]
+
+
+@pytest.mark.parametrize("notebook_id", [f"{i:02d}" for i in range(14)])
+def test_each_entry_is_complete(notebook_id):
+    nb = course_plan.get(notebook_id)
+    assert nb.title and nb.summary and 5 <= nb.minutes <= 120
+    assert 2 <= len(nb.objectives) <= 4
+    assert nb.takeaways and nb.mistakes and nb.terms
+    assert all(p < notebook_id for p in nb.prerequisites), "a prerequisite comes earlier in the course"
+    assert nb.prerequisites or notebook_id == "00"
+    assert len(nb.reading) >= 2 and all(r.ref for r in nb.reading)
+    assert all(r.url.startswith("https://") for r in nb.reading if r.url)
+
+
+@pytest.mark.parametrize("notebook_id", [f"{i:02d}" for i in range(14)])
+def test_where_next_lists_every_later_notebook_in_the_closing(notebook_id):
+    later = [i for i in course_plan.ids() if i > notebook_id]
+    assert [n.id for n in course_plan.where_next(notebook_id)] == later
+    md, plain = course_plan.closing_markdown(notebook_id), course_plan.closing_text(notebook_id)
+    for i in later:
+        label = course_plan.get(i).label
+        assert label in md and label in plain
+    if not later:
+        assert "last notebook" in md
+
+
+def test_the_references_the_issue_asks_for_are_cited_where_they_belong():
+    def reading(i):
+        return " ".join(r.ref + " " + r.url for r in course_plan.get(i).reading)
+
+    assert "Manning, Raghavan & Schütze" in reading("08") and "ch. 8" in reading("08")
+    assert "Järvelin & Kekäläinen" in reading("08")
+    assert "2309.15217" in reading("05")
+    assert "deepeval.com/docs/metrics-faithfulness" in reading("05")
+    assert "docs.ragas.io/en/stable/concepts/metrics/available_metrics/faithfulness" in reading("05")
+    assert all("Judging LLM-as-a-Judge" in reading(i) for i in ("10", "11"))
+    assert "Efron & Tibshirani" in reading("09") and "Smucker" in reading("09")
+
+
+def test_the_opening_shows_objectives_prerequisite_time_and_terms_with_the_glossary_hint():
+    md, plain = course_plan.opening_markdown("05"), course_plan.opening_text("05")
+    nb = course_plan.get("05")
+    for text in (md, plain):
+        assert all(o in text for o in nb.objectives)
+        assert "02 · Context recall" in text and f"about {nb.minutes} minutes" in text
+        assert 'glossary.define("term")' in text and "idk verdict" in text
+
+
+def test_the_closing_tells_a_stuck_student_about_the_solution():
+    for notebook_id in course_plan.ids():
+        assert "exercises.solution(" in course_plan.closing_markdown(notebook_id)
+        assert "exercises.solution(" in course_plan.closing_text(notebook_id)
+
+
+def test_opening_and_closing_print_plain_text_outside_jupyter(capsys):
+    course_plan.opening("07")
+    course_plan.closing("07")
+    out = capsys.readouterr().out
+    assert out.startswith("Notebook 07 · ") and "Take-aways" in out and "**" not in out
+
+
+@pytest.mark.parametrize("asked", ["05", 5, "5", "05_faithfulness"])
+def test_a_notebook_is_found_by_its_id_number_or_file_name(asked):
+    assert course_plan.get(asked).title == "Faithfulness"
+
+
+@pytest.mark.parametrize("bad", ["14", "99", "x", "", None, 5.0, True, "05x", [5]])
+def test_an_unknown_notebook_id_is_an_input_error(bad):
+    with pytest.raises(InputError) as caught:
+        course_plan.opening(bad)
+    assert caught.value.field == "notebook_id" and "00" in caught.value.expected
+
+
+def test_every_term_of_every_opening_is_a_glossary_entry_and_appears_in_the_opening():
+    for notebook_id in course_plan.ids():
+        md = course_plan.opening_markdown(notebook_id)
+        for term in course_plan.get(notebook_id).terms:
+            assert glossary.get(term).name == term and term in md
+
+
+def test_the_plan_data_ship_with_the_package():
+    from fnmatch import fnmatch
+
+    text = (REPO / "pyproject.toml").read_text(encoding="utf-8")
+    globs = re.search(r'^ragmetrics_edu = \[(.*)\]$', text, re.M).group(1)
+    assert any(fnmatch("data/course_plan.json", g.strip().strip('"')) for g in globs.split(","))
