@@ -41,9 +41,9 @@ from typing import Any, Collection, Mapping, Sequence
 
 from .errors import InputError
 
-__all__ = ["TAGS", "RULES", "COMPONENT", "METRICS", "COVERAGE_CUT", "check_rows", "overall", "sort_rows", "answerable",
+__all__ = ["TAGS", "RULES", "SHORT", "COMPONENT", "METRICS", "COVERAGE_CUT", "check_rows", "overall", "sort_rows", "answerable",
            "tag_row", "tag_rows", "counts", "count_table", "slice_table", "paired_scores", "compare",
-           "comparison_table", "hand_diagnosis", "rules_vs_hand", "text_table"]
+           "comparison_table", "hand_diagnosis", "rules_vs_hand", "flat", "describe_row", "text_table", "plot_counts"]
 
 TAGS = ("retrieval_miss", "bad_ranking", "unsupported_claim", "incomplete_answer", "judge_error")
 RULES = {
@@ -53,6 +53,9 @@ RULES = {
     "incomplete_answer": "under half of the reference's content words are in the answer",
     "judge_error": "judge failed, or its context-precision verdict contradicts the corpus grade",
 }
+#: short names for tables
+SHORT = {"retrieval_miss": "miss", "bad_ranking": "rank", "unsupported_claim": "unsup",
+         "incomplete_answer": "incompl", "judge_error": "judge"}
 #: the component each tag points at: what to change first when the tag dominates
 COMPONENT = {"retrieval_miss": "retriever", "bad_ranking": "retriever", "unsupported_claim": "generator",
              "incomplete_answer": "generator", "judge_error": "judge"}
@@ -377,3 +380,77 @@ def text_table(rows: Sequence[Mapping[str, Any]], columns: Sequence[str], width:
     lines = ["  ".join(c.ljust(s) for c, s in zip(columns, sizes))]
     lines += ["  ".join(v.ljust(s) for v, s in zip(line, sizes)) for line in cells]
     return "\n".join(line.rstrip()[:width] for line in lines)
+
+
+_SHORT = {"faithfulness": "faith", "context_precision": "cp", "context_recall": "cr"}
+
+
+def flat(rows: Any) -> list[dict[str, Any]]:
+    """One printable dict per row: question, system, kind, grades (one digit per retrieved passage),
+    the three scores (short names faith, cp, cr), their mean and the tags (when the rows are tagged,
+    by their :data:`SHORT` names)."""
+    out = []
+    for row in check_rows(rows):
+        entry: dict[str, Any] = {"question": row["question"], "system": row["system"], "kind": row["kind"],
+                                 "grades": "".join(str(g) for g in row["grades"]) or "-"}
+        for metric, short in _SHORT.items():
+            entry[short] = row["scores"].get(metric, math.nan)
+        entry["mean"] = overall(row)
+        if "tags" in row:
+            entry["tags"] = " ".join(SHORT[t] for t in row["tags"]) or "-"
+        out.append(entry)
+    return out
+
+
+def describe_row(row: Mapping[str, Any], width: int = 100) -> str:
+    """One row in full, to read: the question, each passage with its grade, the answer, the judge's
+    claims and verdicts, every score, and the tags with their reasons."""
+    import textwrap
+
+    checked = _check_row(0, row)
+
+    def wrap(text: str, indent: str = "    ") -> str:
+        return textwrap.fill(text, width, initial_indent=indent, subsequent_indent=indent)
+
+    lines = [f"{checked['question']} ({checked['kind']}, {checked['system']}): {checked.get('text', '')}"]
+    contexts = checked.get("contexts") or [""] * len(checked["passages"])
+    for rank, (pid, grade, context) in enumerate(zip(checked["passages"], checked["grades"], contexts), 1):
+        lines.append(f"  rank {rank}: {pid} (grade {grade})")
+        lines.append(wrap(context))
+    lines += ["  answer:", wrap(checked["answer"])]
+    claims = (checked.get("items") or {}).get("faithfulness") or []
+    verdicts = checked["verdicts"].get("faithfulness") or []
+    for claim, verdict in zip(claims, verdicts):
+        lines.append(wrap(f"claim [{verdict}]: {claim}", "    "))
+    scores = ", ".join(f"{m} {v:.3f}" for m, v in checked["scores"].items()) or "none"
+    lines.append(wrap(f"scores: {scores}", "  "))
+    for metric, error in checked["errors"].items():
+        lines.append(wrap(f"judge error on {metric}: {error}", "  "))
+    for tag, reason in (row.get("reasons") or {}).items():
+        lines.append(wrap(f"tag {tag}: {reason}", "  "))
+    return "\n".join(lines)
+
+
+def plot_counts(tagged: Any, by: str = "system", ax: Any = None, title: str = ""):
+    """Grouped horizontal bars: for each tag, how many rows of each ``by`` value carry it."""
+    from .plots import figure_and_axes
+
+    table = [t for t in count_table(tagged, by) if t[by] != "all"]
+    fig, ax = figure_and_axes(ax, figsize=(7, 3.2))
+    colours = ["#264653", "#2a9d8f", "#e9c46a", "#e76f51", "#8ab17d"]
+    height = 0.8 / max(len(table), 1)
+    for j, entry in enumerate(table):
+        ys = [i + (j - (len(table) - 1) / 2) * height for i in range(len(TAGS))]
+        values = [entry[tag] for tag in TAGS]
+        ax.barh(ys, values, height=height, label=str(entry[by]), color=colours[j % len(colours)])
+        for y, x in zip(ys, values):
+            ax.text(x + 0.1, y, str(x), va="center", fontsize=8)
+    ax.set_yticks(range(len(TAGS)))
+    ax.set_yticklabels([t.replace("_", " ") for t in TAGS], fontsize=9)
+    ax.invert_yaxis()
+    ax.set_xlabel("rows carrying the tag")
+    ax.legend(fontsize=8, frameon=False, loc="lower right")
+    if title:
+        ax.set_title(title, fontsize=10)
+    fig.tight_layout()
+    return fig

@@ -235,3 +235,22 @@ def test_capstone_exercises_explain_the_likely_slip():
     assert "passages it is handed" in exercises.check("cap-2", "generator").message
     assert "by chance" in exercises.check("cap-3", True).message
     assert "dropped" in exercises.check("cap-4", 3).message
+
+
+def test_flat_rows_and_the_full_reading_of_a_row():
+    tagged = tagged_two_systems()
+    table = diagnosis.flat(tagged)
+    assert table[0]["grades"] == "000" and table[0]["tags"] == "miss unsup" and table[1]["tags"] == "-"
+    assert math.isnan(table[0]["cp"]) and table[0]["faith"] == 0.5
+    text = diagnosis.describe_row(dict(tagged[3], items={"faithfulness": ["It is the Sahara."]},
+                                       verdicts={"faithfulness": ["no"]}))
+    assert "rank 2: p1 (grade 2)" in text and "claim [no]: It is the Sahara." in text
+    assert "tag bad_ranking: grade-2 p1 at rank 2 below grade-0 p0 at rank 1" in text
+
+
+def test_plot_counts_draws_one_bar_group_per_system():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    fig = diagnosis.plot_counts(tagged_two_systems())
+    assert len(fig.axes[0].patches) == 2 * len(diagnosis.TAGS)
