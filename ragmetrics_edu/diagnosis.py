@@ -51,7 +51,7 @@ RULES = {
     "bad_ranking": "a grade-2 passage retrieved below a grade-0 passage",
     "unsupported_claim": "faithfulness < 1",
     "incomplete_answer": "under half of the reference's content words are in the answer",
-    "judge_error": "judge failed, or its context-precision verdict contradicts the corpus grade",
+    "judge_error": "judge failed, or a context-precision verdict contradicts a grade",
 }
 #: short names for tables
 SHORT = {"retrieval_miss": "miss", "bad_ranking": "rank", "unsupported_claim": "unsup",
