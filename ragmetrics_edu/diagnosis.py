@@ -86,7 +86,8 @@ def _check_row(i: int, row: Any) -> dict[str, Any]:
     for name in ("question", "kind", "system", "answer"):
         if not isinstance(row.get(name), str):
             raise InputError(f"{where}.{name}", "a string", row.get(name))
-    passages, grades = row.get("passages"), row.get("grades")
+    passages: Any = row.get("passages")
+    grades: Any = row.get("grades")
     if not _is_list(passages) or not all(isinstance(p, str) for p in passages):
         raise InputError(f"{where}.passages", "a list of passage ids", passages)
     if not _is_list(grades) or not all(isinstance(g, int) and not isinstance(g, bool) and g in (0, 1, 2)
@@ -174,7 +175,8 @@ def tag_row(row: Mapping[str, Any], reference: str | None = None, is_answerable:
         if share < COVERAGE_CUT:
             reasons["incomplete_answer"] = f"the answer holds {share:.0%} of the reference's content words"
     judge = [f"{metric} failed" for metric in row["errors"]]
-    for rank, (verdict, grade) in enumerate(zip(row["verdicts"].get("context_precision") or [], grades), 1):
+    precision = row["verdicts"].get("context_precision")
+    for rank, (verdict, grade) in enumerate(zip(precision or [], grades if precision else [], strict=True), 1):
         if (grade == RELEVANT and _verdict(verdict) == "no") or (grade == IRRELEVANT and _verdict(verdict) == "yes"):
             judge.append(f"context precision said {_verdict(verdict)!r} on grade-{grade} rank {rank}")
     if judge:
@@ -294,7 +296,9 @@ def paired_scores(rows: Any, metric: str, a: str = "minilm", b: str = "bm25") ->
         if math.isnan(x) or math.isnan(y):
             dropped[q] = f"no {metric} score for " + " and ".join(s for s, v in ((a, x), (b, y)) if math.isnan(v))
         else:
-            ids.append(q), left.append(x), right.append(y)
+            ids.append(q)
+            left.append(x)
+            right.append(y)
     return {"ids": ids, "a": left, "b": right, "dropped": dropped, "labels": (a, b)}
 
 
@@ -304,7 +308,7 @@ def compare(rows: Any, metric: str, a: str = "minilm", b: str = "bm25", test: st
     ``test`` is "permutation", "bootstrap" (paired bootstrap) or "sign" (ragmetrics_edu.stats)."""
     from . import stats
 
-    tests = {"permutation": stats.permutation_test, "bootstrap": stats.paired_bootstrap, "sign": stats.sign_test}
+    tests: dict[str, Any] = {"permutation": stats.permutation_test, "bootstrap": stats.paired_bootstrap, "sign": stats.sign_test}
     if test not in tests:
         raise InputError("test", "'permutation', 'bootstrap' or 'sign'", test)
     pairs = paired_scores(rows, metric, a, b)
@@ -377,8 +381,8 @@ def text_table(rows: Sequence[Mapping[str, Any]], columns: Sequence[str], width:
         return "(no rows)"
     cells = [[_cell(r.get(c, ""), digits) for c in columns] for r in rows]
     sizes = [max(len(c), *(len(line[i]) for line in cells)) for i, c in enumerate(columns)]
-    lines = ["  ".join(c.ljust(s) for c, s in zip(columns, sizes))]
-    lines += ["  ".join(v.ljust(s) for v, s in zip(line, sizes)) for line in cells]
+    lines = ["  ".join(c.ljust(s) for c, s in zip(columns, sizes, strict=True))]
+    lines += ["  ".join(v.ljust(s) for v, s in zip(line, sizes, strict=True)) for line in cells]
     return "\n".join(line.rstrip()[:width] for line in lines)
 
 
@@ -414,13 +418,13 @@ def describe_row(row: Mapping[str, Any], width: int = 100) -> str:
 
     lines = [f"{checked['question']} ({checked['kind']}, {checked['system']}): {checked.get('text', '')}"]
     contexts = checked.get("contexts") or [""] * len(checked["passages"])
-    for rank, (pid, grade, context) in enumerate(zip(checked["passages"], checked["grades"], contexts), 1):
+    for rank, (pid, grade, context) in enumerate(zip(checked["passages"], checked["grades"], contexts, strict=False), 1):
         lines.append(f"  rank {rank}: {pid} (grade {grade})")
         lines.append(wrap(context))
     lines += ["  answer:", wrap(checked["answer"])]
     claims = (checked.get("items") or {}).get("faithfulness") or []
     verdicts = checked["verdicts"].get("faithfulness") or []
-    for claim, verdict in zip(claims, verdicts):
+    for claim, verdict in zip(claims, verdicts, strict=False):
         lines.append(wrap(f"claim [{verdict}]: {claim}", "    "))
     scores = ", ".join(f"{m} {v:.3f}" for m, v in checked["scores"].items()) or "none"
     lines.append(wrap(f"scores: {scores}", "  "))
@@ -443,7 +447,7 @@ def plot_counts(tagged: Any, by: str = "system", ax: Any = None, title: str = ""
         ys = [i + (j - (len(table) - 1) / 2) * height for i in range(len(TAGS))]
         values = [entry[tag] for tag in TAGS]
         ax.barh(ys, values, height=height, label=str(entry[by]), color=colours[j % len(colours)])
-        for y, x in zip(ys, values):
+        for y, x in zip(ys, values, strict=True):
             ax.text(x + 0.1, y, str(x), va="center", fontsize=8)
     ax.set_yticks(range(len(TAGS)))
     ax.set_yticklabels([t.replace("_", " ") for t in TAGS], fontsize=9)

@@ -14,7 +14,7 @@ from . import Exercise, register
 
 _REFERENCE = "The Sydney Opera House was designed by the Danish architect Jorn Utzon."
 #: a made-up scored row: the answer passage at rank 2 under an off-topic one, a year nobody retrieved
-_ROW = {"question": "q09", "text": "Who designed the Sydney Opera House?", "kind": "lexical", "system": "bm25",
+_ROW: dict[str, Any] = {"question": "q09", "text": "Who designed the Sydney Opera House?", "kind": "lexical", "system": "bm25",
         "passages": ["bld-05", "bld-06", "bld-01"], "grades": [0, 2, 1],
         "contexts": ["(an off-topic passage)", "(the answer passage)", "(a partly relevant passage)"],
         "answer": "The Danish architect Jorn Utzon designed the Sydney Opera House, which opened in 1957.",
@@ -87,7 +87,8 @@ def _diagnose_component(given: Any, correct: str) -> str | None:
 
 
 def _significant() -> bool:
-    return stats.permutation_test(_A, _B).p_value < 0.05
+    p = stats.permutation_test(_A, _B).p_value
+    return p is not None and p < 0.05
 
 
 def _diagnose_significant(given: Any, correct: bool) -> str | None:
