@@ -30,6 +30,8 @@ CHROMIUM ?= /usr/bin/chromium
 LLAMA_CMAKE_ARGS = -DLLAVA_BUILD=OFF -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON \
 	-DGGML_AVX512=OFF -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_BF16=OFF
 MODEL ?=
+HOST  ?= 127.0.0.1
+PORT  ?= 8080
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -102,8 +104,8 @@ judge-server-install: $(VENV)/.notebook-installed
 	CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" $(PIP) install -e ".[llm,judge-server]"
 
 judge-server:
-	@test -n "$(MODEL)" || { echo "usage: make judge-server MODEL=path/to/model.gguf"; exit 2; }
-	$(BIN)/ragmetrics-edu judge-server --model "$(MODEL)"
+	@test -n "$(MODEL)" || { echo "usage: make judge-server MODEL=path/to/model.gguf [HOST=127.0.0.1] [PORT=8080]"; exit 2; }
+	$(BIN)/ragmetrics-edu judge-server --model "$(MODEL)" --host "$(HOST)" --port "$(PORT)"
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info slides/_build slides/node_modules test-artifacts

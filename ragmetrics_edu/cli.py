@@ -81,6 +81,8 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--ground-truth", help="ground-truth text (semantic_similarity)")
     server = sub.add_parser("judge-server", help="start a local OpenAI-compatible server (llama.cpp) for the judge")
     server.add_argument("--model", required=True, help="a GGUF model file")
+    server.add_argument("--host", default="127.0.0.1",
+                        help="address to listen on (default 127.0.0.1: this machine only; the server has no key)")
     server.add_argument("--port", type=int, default=8080)
     server.add_argument("--threads", type=int, default=2)
     server.add_argument("--ctx", type=int, default=4096, help="context length in tokens")
@@ -111,22 +113,41 @@ PORTABLE_CMAKE_ARGS = ("-DLLAVA_BUILD=OFF -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML
                        "-DGGML_F16C=ON -DGGML_AVX512=OFF -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_BF16=OFF")
 
 
+def _loopback(host: str) -> bool:
+    """Whether ``host`` names this machine only (127.0.0.0/8, ::1 or localhost)."""
+    import ipaddress
+
+    try:
+        return host == "localhost" or ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
 def _judge_server(args: argparse.Namespace) -> int:
     import importlib.util
     import subprocess
     from pathlib import Path
 
     if importlib.util.find_spec("llama_cpp") is None:
-        return _fail("llama-cpp-python is not installed: run `make judge-server-install` (compiles llama.cpp, "
-                     f"about 10 minutes), or CMAKE_ARGS=\"{PORTABLE_CMAKE_ARGS}\" pip install -e \".[llm,judge-server]\" "
+        return _fail("llama-cpp-python is not installed: run `make judge-server-install` (compiles llama.cpp: "
+                     "needs a C/C++ compiler and CMake, about 7-15 minutes on 2 cores), or "
+                     f"CMAKE_ARGS=\"{PORTABLE_CMAKE_ARGS}\" pip install -e \".[llm,judge-server]\" "
                      "from a clone of the project")
     if not Path(args.model).is_file():
         raise InputError("--model", "the path of a GGUF model file", args.model)
-    base_url = f"http://127.0.0.1:{args.port}/v1"
+    host = args.host.strip() if isinstance(args.host, str) else ""
+    if not host or any(c.isspace() for c in host):
+        raise InputError("--host", "an address to listen on, e.g. 127.0.0.1", args.host)
+    if not 0 < args.port < 65536:
+        raise InputError("--port", "a port number from 1 to 65535", args.port)
+    if not _loopback(host):
+        print(f"warning: --host {host} makes the server reachable from other machines, with no key; "
+              "use 127.0.0.1 unless you mean it", file=sys.stderr, flush=True)
+    base_url = f"http://{'[' + host + ']' if ':' in host else host}:{args.port}/v1"
     print(f"Serving {Path(args.model).name} at {base_url} (Ctrl-C stops it). In Python:\n"
           f"  judge = judges.OpenAIJudge('{Path(args.model).stem}', base_url='{base_url}', api_key='local', "
           "mode='json_object_schema')", flush=True)
-    command = [sys.executable, "-m", "llama_cpp.server", "--model", args.model, "--host", "127.0.0.1",
+    command = [sys.executable, "-m", "llama_cpp.server", "--model", args.model, "--host", host,
                "--port", str(args.port), "--n_threads", str(args.threads), "--n_ctx", str(args.ctx)]
     try:
         return subprocess.call(command)

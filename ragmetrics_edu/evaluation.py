@@ -124,7 +124,7 @@ def _check(cases: list[dict[str, Any]], names: Sequence[str], judge: Any) -> Non
 
 
 def _score_case(index: int, case: dict[str, Any], names: Sequence[str], judge: Any, embedder: Any) -> dict[str, Any]:
-    row: dict[str, Any] = {"case": index, "question": case.get("question")}
+    row: dict[str, Any] = {"case": index, "question": case.get("question"), "answer": case.get("answer")}
     results: dict[str, MetricResult] = {}
     errors = []
     calls: list[Any] = []
@@ -163,8 +163,8 @@ def evaluate(
 ):
     """Score every case with every metric; return a pandas DataFrame, one row per case.
 
-    Columns: ``case``, ``question``, a score column per metric, ``<metric>_values`` and
-    ``<metric>_verdicts`` (the intermediates), ``calls``, ``cached_calls``, token counts and
+    Columns: ``case``, ``question``, ``answer`` (so rows that share a question can be told
+    apart), a score column per metric, ``<metric>_values`` and ``<metric>_verdicts`` (the intermediates), ``calls``, ``cached_calls``, token counts and
     ``error``. The MetricResults themselves are in ``frame.attrs["results"]`` (one dict
     per case). At most ``max_concurrency`` cases run at once (default: the judge's).
     """

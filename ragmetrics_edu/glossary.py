@@ -71,8 +71,9 @@ TERMS: tuple[Term, ...] = (
     _t("qrels", """Relevance judgements made in advance: for each question, which passages of the corpus answer
        it (and, if graded, how well). Short for query relevance.""", ["relevance judgements", "judgements"]),
     _t("deck", """One of the five slide decks whose worked examples the course reproduces (A to E). A number
-       labelled deck is printed by the deck; derived means the project computed what the deck implies.""",
-       ["worked example", "derived"]),
+       labelled deck is printed by the deck; derived means the project computed what the deck implies. The
+       library's catalogue holds every worked example with the numbers its deck prints.""",
+       ["worked example", "derived", "catalogue", "decks"]),
     # --- judging ---------------------------------------------------------------------------------
     _t("judge", """Whoever decides the verdicts a metric counts: a language model in DeepEval and Ragas, a person
        in the decks and in most notebooks here. The arithmetic on top of the verdicts is the same.""",
@@ -105,15 +106,28 @@ TERMS: tuple[Term, ...] = (
        an error. It can change the last digits of a score.""", ["ragas epsilon"]),
     _t("variant", """One library's way of computing a metric (deepeval, ragas, ...). The course's functions take
        variant= so that the two can be compared on the same verdicts.""", ["variants"]),
+    _t("attribution", """In context recall: linking a reference statement to the retrieved node that supports it.
+       A statement that can be attributed to some node counts.""", ["attributable", "attributed"]),
+    _t("entity normalisation", """Writing entities in one form before comparing them (case folded, accents stripped,
+       spaces collapsed), so that 'Brasília' and 'brasilia' match. Ragas compares the exact strings.""",
+       ["normalisation", "normalization", "entity normalization", "normalize"]),
+    _t("explorer", """An interactive panel in a notebook where you change the input (reorder the nodes, flip a
+       verdict) and the score and its steps refresh.""", ["explorers", "widget"]),
+    _t("prompt", """The text sent to a language model. A judge's prompt holds the instructions, the texts to judge
+       (inside delimiters) and the format of the reply (JSON).""", ["prompts", "prompt template"]),
+    _t("temperature", """A language model's sampling setting: 0 makes its replies (nearly) repeatable, higher
+       values vary them. A judge runs at temperature 0 with a fixed seed.""", ["sampling temperature"]),
     # --- the metrics -----------------------------------------------------------------------------
-    _t("context precision", """Do the relevant nodes come first? The mean of precision@k over the ranks k that hold
-       a relevant node, divided by the number of relevant nodes in the list (notebook 01).""",
+    _t("context precision", """Do the relevant nodes come first? Add precision@k at every rank k that holds a
+       relevant node and divide by the number of relevant nodes in the list: the mean precision at the relevant
+       ranks (notebook 01).""",
        ["contextual precision"], ["average precision"]),
     _t("context recall", """Did the retriever bring back everything the reference needs? The share of the
        reference's statements that can be attributed to the retrieved context (notebook 02).""",
        ["contextual recall"]),
     _t("contextual relevancy", """How much of what was retrieved is on topic? The share of the context's statements
-       relevant to the question (DeepEval; notebook 03).""", ["context relevancy", "context relevance"]),
+       relevant to the question (DeepEval; notebook 03). Not the same as Ragas 0.1's deprecated
+       context_relevancy.""", ["contextual relevance"]),
     _t("context entity recall", """The share of the reference's entities that the context also names (Ragas;
        notebook 04).""", ["context entities recall"]),
     _t("faithfulness", """Does the answer stay within the context? The share of the answer's claims the context
@@ -128,7 +142,8 @@ TERMS: tuple[Term, ...] = (
     _t("answer semantic similarity", """The cosine between the embeddings of the answer and of the reference
        (Ragas; notebook 07).""", ["semantic similarity", "answer similarity"]),
     _t("answer correctness", """Ragas' blend of a factual F1 over statements (TP, FP, FN) and the semantic
-       similarity, weighted 0.75 and 0.25 by default (notebook 07).""", ["factual correctness"]),
+       similarity, weighted 0.75 and 0.25 by default (notebook 07). Not Ragas' FactualCorrectness, which has
+       no similarity part."""),
     _t("F1 score", """The harmonic mean of precision and recall: TP / (TP + (FP + FN) / 2). TP are statements in
        both answer and reference, FP in the answer only, FN in the reference only.""",
        ["f1", "f-score", "tp", "fp", "fn", "true positive", "false positive", "false negative"]),
@@ -144,9 +159,10 @@ TERMS: tuple[Term, ...] = (
        ["precision at k", "p@k"]),
     _t("recall@k", """The share of all relevant documents (in the whole corpus) found in the first k.""",
        ["recall at k", "r@k"]),
-    _t("average precision", """The mean of precision@k over the ranks that hold a relevant document. Classic IR
-       (AP) divides by the number of relevant documents in the whole corpus, so a missed document costs;
-       context precision divides by the relevant nodes in the list only, so it cannot see a miss.""",
+    _t("average precision", """Add precision@k at every rank that holds a relevant document, then divide by a
+       count of relevant documents. Classic IR average precision (AP) divides by the relevant documents in the
+       whole corpus, so a document the retriever missed costs; context precision divides by the relevant nodes
+       in the list only, so it cannot see a miss.""",
        ["ap", "classic average precision"], ["context precision"]),
     _t("MAP", """Mean average precision: the mean of AP over many queries.""", ["mean average precision"]),
     _t("MRR", """Mean reciprocal rank: the mean over queries of 1 / (rank of the first relevant result), 0 when
@@ -169,6 +185,27 @@ TERMS: tuple[Term, ...] = (
        averages them (all-MiniLM-L6-v2 does).""", ["token pooling"]),
     _t("pooling", """How TREC builds its judgements: take the union of every system's top k for a question (the
        pool) and judge only that; unjudged passages count as not relevant.""", ["pool", "judgement pool"]),
+    _t("idf", """Inverse document frequency: a word's weight from how few passages contain it, so that a rare word
+       matching the question says more than a common one. BM25 uses ln(1 + (N - n + 0.5) / (n + 0.5)) for a word
+       in n of N passages.""", ["inverse document frequency"]),
+    _t("stemming", """Cutting words to a common stem (runs, running: run) before matching, so that a word-matching
+       retriever such as BM25 matches different forms of a word.""", ["stem", "stemmer"]),
+    _t("distractor", """A passage that shares words with a question but does not answer it: it tests whether a
+       retriever matches meaning or only words.""", ["distractors"]),
+    _t("hashing embedder", """The course's offline stand-in for an embedding model: it hashes each word into one of
+       a fixed number of slots and counts them, so its cosines can be followed by hand. It knows no synonyms.""",
+       ["hashingembedder", "stand-in embedder"]),
+    _t("dense retriever", """A retriever that ranks passages by the cosine between the question's embedding and each
+       passage's, from a neural model (all-MiniLM-L6-v2 in the course), so it can match a paraphrase that shares
+       no word with the question.""", ["embedding retriever", "neural retriever"]),
+    _t("TREC", """The Text REtrieval Conference, run by NIST since 1992, whose shared tasks set how retrieval is
+       evaluated: pooled judgements, the ranking measures and the trec_eval program that computes them.""",
+       ["trec_eval", "text retrieval conference"]),
+    _t("threshold", """The score at which a metric calls a case a pass (DeepEval's threshold=, 0.5 by default). A
+       threshold belongs to one metric and one model: cosines from two embedding models are on different
+       scales.""", ["thresholds", "pass mark"]),
+    _t("calibration", """Learning which scores a model gives in practice (e.g. the cosines an embedding model gives
+       unrelated texts), so that a score can be read and a threshold set for that model.""", ["calibrate"]),
     # --- statistics ------------------------------------------------------------------------------
     _t("micro average", """Pool every item of every case, then divide once: each statement (or claim) weighs the
        same, so a case with many statements counts more.""", ["micro-average", "micro averaging", "micro"]),
@@ -178,17 +215,20 @@ TERMS: tuple[Term, ...] = (
     _t("bootstrap", """Resample the questions with replacement many times and recompute the score each time; the
        spread of those scores shows how much the score would move with other questions (Efron & Tibshirani).""",
        ["bootstrap resampling", "resampling"]),
-    _t("confidence interval", """A range that would hold the true mean score in, say, 95% of repeated samples;
-       here usually the bootstrap's 2.5th to 97.5th percentile.""", ["ci", "interval", "95% interval"]),
+    _t("confidence interval", """A range computed from the sample so that, over many repeated samples, 95% (say)
+       of such ranges would hold the true mean score; here usually the bootstrap's 2.5th to 97.5th
+       percentile.""", ["ci", "interval", "95% interval"]),
     _t("paired test", """A significance test that compares two systems question by question (the same questions
        for both), e.g. the paired permutation or randomisation test, the sign test or the paired t-test.""",
        ["paired permutation test", "permutation test", "randomisation test", "randomization test",
-        "significance test"]),
+        "significance test", "sign test"]),
     _t("p-value", """If the two systems were really equally good, the probability of a difference at least as
        large as the one observed. Small (below 0.05, say) means the difference is unlikely to be chance.""",
        ["p value"]),
     _t("CI gate", """A check in continuous integration that fails a change when a metric's mean drops below a
        threshold by more than the sampling error allows.""", ["ci_gate", "quality gate"]),
+    _t("tolerance", """In a CI gate: how far below the threshold the mean may fall before the gate fails, taken
+       from the score's interval so that sampling noise alone does not fail a build."""),
     # --- judging the judge -----------------------------------------------------------------------
     _t("agreement", """Percent agreement: the share of items on which two judges (or a judge and a person) give the
        same verdict. Compare it with the agreement chance alone would give.""",
@@ -275,7 +315,8 @@ def markdown(selection: Iterable[str] | None = None) -> str:
     """The entries as a Markdown table (term, meaning, also called)."""
     rows = ["| term | meaning | also called |", "|---|---|---|"]
     for t in terms(selection):
-        rows.append(f"| **{t.name}** | {t.definition} | {', '.join(t.aliases)} |".replace("\n", " "))
+        cells = [f"**{t.name}**", t.definition, ", ".join(t.aliases)]
+        rows.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
     return "\n".join(rows)
 
 
@@ -294,7 +335,8 @@ def in_notebook() -> bool:
     if ipython is None:
         return False
     shell = ipython.get_ipython()
-    return shell is not None and type(shell).__name__ == "ZMQInteractiveShell"
+    # Jupyter's kernel shell, or a subclass of it (Colab's): not the terminal's IPython.
+    return shell is not None and any(cls.__name__ == "ZMQInteractiveShell" for cls in type(shell).__mro__)
 
 
 def render(markdown_text: str, plain_text: str) -> None:

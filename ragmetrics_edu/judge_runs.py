@@ -66,8 +66,8 @@ def run_case(judge: Judge, case: Case, metric: str, mode: str = "same_items", *,
             nodes, order = _rotated(list(case.contexts), rotate)
             result = judges.context_precision(judge, case.question, nodes, case.reference)
             back = [""] * len(order)
-            for new, old in enumerate(order):
-                back[old] = result.inputs["verdicts"][new]
+            for new, old in enumerate(order):  # the metric keeps verdicts as 1/0; the labels say yes/no
+                back[old] = "yes" if result.inputs["verdicts"][new] in (1, "yes") else "no"
             row.update(items=list(case.contexts), verdicts=back)
         elif metric == "context_recall":
             result = judges.context_recall(judge, case.reference, list(case.contexts), question=case.question,
@@ -95,6 +95,7 @@ def run_case(judge: Judge, case: Case, metric: str, mode: str = "same_items", *,
         row["error"] = str(exc)
     calls = judge.calls[start:]
     row["calls"] = sum(1 for c in calls if not c.cached)
+    row["repairs"] = sum(1 for c in calls if c.attempt > 0)
     row["prompt_tokens"] = sum(c.prompt_tokens or 0 for c in calls)
     row["completion_tokens"] = sum(c.completion_tokens or 0 for c in calls)
     row["latency_s"] = round(sum(c.latency_s or 0.0 for c in calls), 3)

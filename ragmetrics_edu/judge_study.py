@@ -20,11 +20,13 @@ from .judge_eval import METRICS, Case, load_cases, pairs
 __all__ = ["Pass", "PASSES", "cases_for", "rows", "recording_path", "available", "SUBSET_PAIRS", "INJECTED_PAIRS"]
 
 FOLDER = "recordings/judge_study/"
-#: sizes chosen so every pass fits the 2-core machine's time budget (about 10 s a call under load)
+#: sizes chosen so the passes fit the machine's time budget (2 cores shared with other work:
+#: 12-25 s a call for the 1.5B model, measured while recording)
 SUBSET_PAIRS = 6     # the small model
+HALF_PAIRS = 11      # answer relevancy (the first eleven pairs, 22 cases)
+FULL_PAIRS = 5       # the full pipeline, pipeline changes, position bias (the first five pairs, 10 cases)
 REPEAT_PAIRS = 2     # repeat runs (4 cases)
-POSITION_PAIRS = 11  # position bias (22 cases)
-INJECTED_PAIRS = 5   # injection (the unsupported answers of the first five pairs)
+INJECTED_PAIRS = 3   # injection (the unsupported answers of the first three pairs)
 _ALL = tuple(METRICS)
 
 
@@ -47,50 +49,53 @@ class Pass:
 
 
 PASSES: dict[str, Pass] = {p.name: p for p in (
-    Pass("qwen_same_items", "every case, every metric, the case's own items (verdicts only)"),
-    Pass("qwen_full", "every case, the judge extracts its own items, then judges them",
-         metrics=("context_recall", "faithfulness"), mode="full"),
-    Pass("qwen_full_answer_relevancy", "every case, the judge extracts the answer's statements, then judges them",
-         metrics=("answer_relevancy",), mode="full"),
-    Pass("qwen_pipeline_same_items", "faithfulness pipeline changes on the case's own claims",
-         metrics=("faithfulness",), pipelines=("quoted", "quotes_checked", "contradiction_apart")),
-    Pass("qwen_pipeline_full", "faithfulness pipeline changes, the judge extracting its own claims",
-         metrics=("faithfulness",), mode="full",
+    Pass("qwen_same_items", "every case, the case's own items (verdicts only)",
+         metrics=("context_precision", "context_recall", "faithfulness")),
+    Pass("qwen_same_items_answer_relevancy", "answer relevancy on the case's own statements (first eleven pairs)",
+         cases="half", metrics=("answer_relevancy",)),
+    Pass("qwen_full", "first five pairs, the judge extracts the claims, then judges them",
+         cases="full", metrics=("faithfulness",), mode="full"),
+    Pass("qwen_full_answer_relevancy", "first five pairs, the judge extracts the answer's statements, then "
+         "judges them", cases="full", metrics=("answer_relevancy",), mode="full"),
+    Pass("qwen_pipeline_same_items", "faithfulness pipeline changes on the case's own claims (first five pairs)",
+         cases="full", metrics=("faithfulness",), pipelines=("quoted", "quotes_checked", "contradiction_apart")),
+    Pass("qwen_pipeline_full", "faithfulness pipeline changes, the judge extracting its own claims (first five "
+         "pairs)", cases="full", metrics=("faithfulness",), mode="full",
          pipelines=("contradiction_apart", "question_and_answer_claims")),
-    Pass("qwen_position", "context precision with the nodes moved round by one place (first eleven pairs)",
-         cases="position", metrics=("context_precision",), rotate=1),
-    Pass("qwen_injection", "five unsupported answers with a planted instruction in the context (data blocks)",
+    Pass("qwen_position", "context precision with the nodes moved round by one place (first five pairs)",
+         cases="full", metrics=("context_precision",), rotate=1),
+    Pass("qwen_injection", "three unsupported answers with a planted instruction in the context (data blocks)",
          cases="injected", metrics=("context_precision", "faithfulness")),
     Pass("qwen_injection_undelimited", "the same injected cases, prompts without data blocks",
          cases="injected", metrics=("context_precision", "faithfulness"), undelimited=True),
-    Pass("qwen_clean_undelimited", "the same five cases without the instruction, prompts without data blocks",
+    Pass("qwen_clean_undelimited", "the same three cases without the instruction, prompts without data blocks",
          cases="injected_clean", metrics=("context_precision", "faithfulness"), undelimited=True),
     *(Pass(f"qwen_repeat_t{t}_run{r}", f"repeat run {r} at temperature {t / 10:g} on the first two pairs",
            cases="repeat", metrics=("context_precision", "faithfulness"), temperature=t / 10, seed=100 + 10 * t + r)
-      for t in (0, 7) for r in (1, 2, 3)),
+      for t in (0, 7) for r in (1, 2)),
     Pass("smol_same_items", "SmolLM2-135M on the first six pairs, the case's own items", model="smol", cases="subset"),
-    Pass("qwen_capstone_answers", "the capstone's generator: 12 questions, BM25 and MiniLM top-3",
+    Pass("qwen_capstone_answers", "the capstone's generator: 8 questions, BM25 and MiniLM top-3",
          cases="capstone_answers", metrics=()),
-    Pass("qwen_capstone_judged", "the capstone's answers judged: faithfulness, answer relevancy, and where a "
-         "reference exists context precision and recall", cases="capstone_judged", metrics=()),
+    Pass("qwen_capstone_judged", "the capstone's answers judged: faithfulness, and where a reference exists "
+         "context precision", cases="capstone_judged", metrics=()),
 )}
 
 
 def cases_for(selection: str) -> list[Case]:
-    """The cases a pass uses: all, the first n pairs (subset, repeat, position), or the injected answers (or clean)."""
+    """The cases a pass uses: all, the first n pairs (subset, half, full, repeat), or the injected answers (or clean)."""
     from .judge_runs import inject
 
     cases = load_cases()
     if selection == "all":
         return cases
-    sizes = {"subset": SUBSET_PAIRS, "repeat": REPEAT_PAIRS, "position": POSITION_PAIRS}
+    sizes = {"subset": SUBSET_PAIRS, "repeat": REPEAT_PAIRS, "half": HALF_PAIRS, "full": FULL_PAIRS}
     if selection in sizes:
         ids = {c.id for pair in pairs(cases)[:sizes[selection]] for c in pair}
         return [c for c in cases if c.id in ids]
     if selection in ("injected", "injected_clean"):
         chosen = [unsupported for _, unsupported in pairs(cases)[:INJECTED_PAIRS]]
         return [inject(c) for c in chosen] if selection == "injected" else chosen
-    raise InputError("cases", "all, subset, repeat, position, injected or injected_clean", selection)
+    raise InputError("cases", "all, subset, half, full, repeat, injected or injected_clean", selection)
 
 
 def recording_path(name: str) -> str:
@@ -104,9 +109,10 @@ def recording_path(name: str) -> str:
 
 def available() -> list[str]:
     """The passes whose recording ships with the package."""
-    import os
+    from . import data
 
-    return [name for name in PASSES if os.path.exists(recording_path(name))]
+    shipped = set(data.names())
+    return [name for name in PASSES if f"{FOLDER}{name}.json" in shipped]
 
 
 def run_pass(judge: Any, spec: Pass, on_row: Any = None) -> list[dict[str, Any]]:

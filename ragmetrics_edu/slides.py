@@ -13,20 +13,70 @@ them to find the slide an example is on.
 from __future__ import annotations
 
 import html
+import re
 from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
 from .display import is_derived
-from .results import MetricResult, cut, display_math, exact, fmt, steps_html
+from .errors import InputError
+from .results import MetricResult, cut, display_math, exact, fmt
+from .results import steps_html as _steps_html
 
 __all__ = ["Fragment", "case_inputs", "columns", "differs", "embedder_sources", "example_block", "example_line",
-           "exact", "fmt", "formula", "metric_map", "note", "score", "scores_table", "table"]
+           "exact", "figure", "fmt", "formula", "metric_map", "note", "score", "scores_table", "steps_html", "table"]
 
 #: Inputs worth showing above the step table, with the label a slide gives them.
 _INPUT_LABELS = (("question", "Question"), ("reference", "Reference"), ("answer", "Answer"), ("context", "Context"))
 
 #: Which step-table rows count towards the score (tinted on the slide).
 _HIT_COLUMNS = ("term", "attributable", "relevant", "counts", "in_context")
+
+#: A table of at most ``FEW_ROWS`` body rows, ``FEW_COLUMNS`` columns and cells of at most
+#: ``SHORT_CELL`` characters is set larger (class ``rme-few``) so it fills its slide; any other
+#: table of as few rows gets taller rows instead (class ``rme-airy``: set larger, it would wrap
+#: its cells); one of more than ``MANY_ROWS`` rows gets tighter rows (class ``rme-many``) so it
+#: fits on one slide.
+FEW_ROWS = 5
+FEW_COLUMNS = 5
+SHORT_CELL = 24
+MANY_ROWS = 7
+
+
+def _size_class(rows: int, columns: int, longest: int = 0, large: bool | None = None) -> str:
+    """The size class of a slide table of ``rows`` by ``columns`` whose longest cell has ``longest``
+    characters; ``large`` overrides the rule (True: set larger; False: the slide's size)."""
+    if large is not None and not isinstance(large, bool):
+        raise InputError("large", "True, False or None (decide by the table's shape)", large)
+    if large is True or (large is None and rows <= FEW_ROWS and columns <= FEW_COLUMNS and longest <= SHORT_CELL):
+        return " rme-few"
+    if rows <= FEW_ROWS:
+        return " rme-airy" if large is None else ""
+    return " rme-many" if rows > MANY_ROWS else ""
+
+
+#: The box a slide shows a figure in (slide px; templates/ragmetrics-slides.css): the slide's
+#: width inside reveal's margin, and at most 480 px tall so a title and a line of text fit.
+FIGURE_BOX = (1228, 480)
+#: The smallest text a slide figure gets, in slide px (25 px on a 1280x720 screen, as the prose).
+FIGURE_TEXT_PX = 26
+#: Pixels per inch the figure's PNG is drawn at: about twice what the slide shows, so it stays sharp.
+FIGURE_DPI = 200
+
+_HEADER_CELL = re.compile(r"(<th[^>]*>)([^<]*)(</th>)")
+
+
+def _wrapping_headers(table_html: str) -> str:
+    """Column names with spaces for underscores (``precision at k``), so a header may wrap onto two lines.
+
+    At the slides' 26 px a step table's one-word headers (``relevant_so_far``) set the
+    column widths and push the table off the slide; the cells themselves are unchanged.
+    """
+    return _HEADER_CELL.sub(lambda m: m.group(1) + m.group(2).replace("_", " ") + m.group(3), table_html)
+
+
+def steps_html(result: MetricResult, hit: Any = None, width: int = 60, columns: Sequence[str] | None = None) -> str:
+    """A result's step table for a slide: :func:`ragmetrics_edu.results.steps_html` with wrapping headers."""
+    return _wrapping_headers(_steps_html(result, hit=hit, width=width, columns=columns))
 
 
 @dataclass(frozen=True)
@@ -138,7 +188,9 @@ def example_block(example_id: str, case: str | None = None, *, width: int = 64,
              + (f" · <i>{html.escape(label)}</i>" if len(example.cases) > 1 else "") + "</p>"]
     if rows:
         parts.append(f"<table class='rme-inputs tex2jax_ignore'>{rows}</table>")
-    parts.append(f"<div class='rme-steps'>{steps_html(result, hit=_hit(result), width=width, columns=columns)}</div>")
+    many = " rme-many" if len(result.rows) > MANY_ROWS else ""
+    parts.append(f"<div class='rme-steps{many}'>"
+                 f"{steps_html(result, hit=_hit(result), width=width, columns=columns)}</div>")
     if result.formula:
         parts.append(formula(result).html)
     parts.append("<ul class='rme-deck'>" + "".join(f"<li>{line}</li>" for line in _deck_lines(example, label, result))
@@ -175,7 +227,8 @@ def scores_table(results: dict[str, MetricResult], *, example_id: str | None = N
             body.append(f"<tr class='rme-formula-row'><td colspan='{span}'>{display_math(result.formula)}</td></tr>")
     attrs = f" data-example='{html.escape(example.id)}'" if example else ""
     cap = f"<caption>{html.escape(caption)}</caption>" if caption else ""
-    return Fragment(f"<div class='rme-scores'{attrs}><table>{cap}<thead>{head}</thead>"
+    size = _size_class(len(results), 3) if not formula else ""  # its columns are short numbers
+    return Fragment(f"<div class='rme-scores'{attrs}><table class='{size.strip()}'>{cap}<thead>{head}</thead>"
                     f"<tbody>{''.join(body)}</tbody></table></div>")
 
 
@@ -203,8 +256,13 @@ def differs(text: str) -> Fragment:
     return Fragment(f"<div class='rme-differs'>{text}</div>")
 
 
-def table(header: Sequence[str], rows: Iterable[Sequence[Any]], caption: str = "") -> Fragment:
-    """A plain table of computed values (numbers written with :func:`fmt`)."""
+def table(header: Sequence[str], rows: Iterable[Sequence[Any]], caption: str = "", *,
+          large: bool | None = None) -> Fragment:
+    """A plain table of computed values (numbers written with :func:`fmt`).
+
+    A short, narrow table is set larger so it fills its slide; ``large=True`` or ``False``
+    decides that for a slide where the rule guesses wrong (it checks only the table's shape).
+    """
     rows = [list(row) for row in rows]
     text = [bool(rows) and all(isinstance(row[i], str) for row in rows) for i in range(len(header))]
     cls = [" class='rme-text'" if t else "" for t in text]
@@ -212,7 +270,9 @@ def table(header: Sequence[str], rows: Iterable[Sequence[Any]], caption: str = "
     body = "".join("<tr>" + "".join(f"<td{c}>{html.escape(v if isinstance(v, str) else fmt(v))}</td>"
                                     for v, c in zip(row, cls, strict=False)) + "</tr>" for row in rows)
     cap = f"<caption>{html.escape(caption)}</caption>" if caption else ""
-    return Fragment(f"<table class='rme-plain tex2jax_ignore'>{cap}<thead><tr>{head}</tr></thead>"
+    longest = max((len(v if isinstance(v, str) else fmt(v)) for row in rows for v in row), default=0)
+    size = _size_class(len(rows), len(header), longest, large)
+    return Fragment(f"<table class='rme-plain{size} tex2jax_ignore'>{cap}<thead><tr>{head}</tr></thead>"
                     f"<tbody>{body}</tbody></table>")
 
 
@@ -272,3 +332,42 @@ def metric_map(costs: Any = None) -> Fragment:
                       "-" if row["prompt_tokens"] is None else round(row["prompt_tokens"])]
         rows.append(cells)
     return table(header, rows, caption="needs: Q question · C contexts · A answer · R reference · L relevance labels")
+
+
+def figure(fig: Any, width: float, height: float, *, text_px: float = FIGURE_TEXT_PX, alt: str = "") -> Fragment:
+    """A matplotlib figure as a slide image whose every text reads from the back row.
+
+    The figure is set to ``width`` x ``height`` inches and shown as large as the slide's
+    figure box (:data:`FIGURE_BOX`) allows, so an inch becomes ``min(box width / width, box
+    height / height)`` slide px; every text (titles, labels, ticks, legends, annotations)
+    smaller than ``text_px`` at that scale is enlarged to it and the layout redone. The image
+    carries ``data-text-px``, its smallest text in its own pixels, for the browser test to
+    scale by the size it is drawn at. The figure is closed by nothing: it is the caller's.
+    """
+    import base64
+    import io
+
+    from matplotlib.text import Text
+
+    for name, value in (("width", width), ("height", height), ("text_px", text_px)):
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
+            raise InputError(name, "a positive number", value)
+    fig.set_size_inches(width, height)
+    px_per_inch = min(FIGURE_BOX[0] / width, FIGURE_BOX[1] / height)
+    smallest_pt = text_px * 72 / px_per_inch
+    for ax in fig.axes:
+        for axis in (ax.xaxis, ax.yaxis):
+            labels = axis.get_ticklabels()
+            if labels and labels[0].get_fontsize() < smallest_pt:
+                axis.set_tick_params(labelsize=smallest_pt)
+    texts = [t for t in fig.findobj(Text) if t.get_visible() and t.get_text().strip()]
+    for text in texts:
+        if text.get_fontsize() < smallest_pt:
+            text.set_fontsize(smallest_pt)
+    fig.set_layout_engine("constrained")
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=FIGURE_DPI)
+    smallest = min((t.get_fontsize() for t in texts), default=smallest_pt) * FIGURE_DPI / 72
+    data = base64.b64encode(buffer.getvalue()).decode("ascii")
+    return Fragment(f"<img class='rme-figure' alt='{html.escape(alt)}' data-text-px='{smallest:.1f}' "
+                    f"src='data:image/png;base64,{data}'>")

@@ -73,3 +73,39 @@ def test_record_judge_writes_a_recording_that_replays_offline(tmp_path, monkeypa
     assert all(run.error is None for run in runs)
     frame = evaluate(str(dataset), metrics=["context_precision", "faithfulness"], judge=replay, progress=False)
     assert frame["error"].isna().all() and frame["calls"].sum() == 0 and frame["cached_calls"].sum() >= 3
+
+
+def test_equal_counts_with_different_items_are_not_aligned():
+    # Deck E's Einstein case has two claims; a judge that extracts two *other* claims has the same count
+    # but judged different items: nothing may be compared verdict by verdict.
+    judge = GivenJudge({"faithfulness.claims": ["The Moon orbits the Earth.", "Water boils at 100 degrees."],
+                        "faithfulness.verdicts": ["yes", "no"]})
+    run = run_deck_cases(judge, ids=["E-faith-einstein"])[0]
+    assert len(run.judge_items) == len(run.deck_items) == 2
+    assert not run.aligned
+    assert run.matched_verdicts() == ([], [])
+    assert agreement([run])["items"] == 0
+
+
+def test_content_matched_verdicts_pair_the_same_claims_in_any_order():
+    judge = GivenJudge({"faithfulness.claims": ["Einstein was born on 20th March 1879.", "Einstein was born in Germany."],
+                        "faithfulness.verdicts": ["no", "no"]})
+    run = run_deck_cases(judge, ids=["E-faith-einstein"])[0]
+    assert run.aligned
+    deck, said = run.matched_verdicts()
+    assert deck == ["yes", "no"] and said == ["no", "no"]   # deck order: Germany (yes), then the date (no)
+
+
+def test_metric_agreement_lists_what_it_left_out_and_stands_beside_the_baseline():
+    from ragmetrics_edu.judges.deck_cases import metric_agreement
+
+    judge = GivenJudge({"faithfulness.claims": ["The Moon orbits the Earth.", "Einstein was born in Germany."],
+                        "faithfulness.verdicts": ["yes", "yes"]})
+    runs = run_deck_cases(judge, ids=["E-faith-einstein"])
+    m = metric_agreement(runs, "faithfulness")
+    assert m["items"] == 1 and m["cases"] == 1
+    assert m["judge"].values["percent_agreement"] == 100.0 and m["baseline"] is not None
+    assert sorted((row["side"], row["item"]) for row in m["left_out"]) == [
+        ("deck", "Einstein was born on 20th March 1879."), ("judge", "The Moon orbits the Earth.")]
+    with pytest.raises(InputError):
+        metric_agreement(runs, "context_precision")

@@ -92,3 +92,12 @@ def test_the_package_attribute_stays_the_function_after_the_module_is_imported()
     from ragmetrics_edu import evaluate as again
 
     assert callable(again) and again.__module__ == "ragmetrics_edu"
+
+
+def test_rows_that_share_a_question_are_told_apart_by_their_answer():
+    same = [{**CASES[1], "answer": "Paris is in France."}, {**CASES[1], "answer": "Paris is in Spain."}]
+    judge = judges.GivenJudge({"context_precision": ["yes"]})
+    frame = evaluate(same, metrics=["context_precision"], judge=judge, progress=False)
+    assert list(frame.columns[:3]) == ["case", "question", "answer"]
+    assert list(frame["question"]) == ["Where is Paris?"] * 2
+    assert list(frame["answer"]) == ["Paris is in France.", "Paris is in Spain."]

@@ -88,3 +88,42 @@ def test_every_term_an_opening_lists_is_in_the_glossary():
     for notebook_id in course_plan.ids():
         for term in course_plan.get(notebook_id).terms:
             assert glossary.get(term).name == term, (notebook_id, term)
+
+
+def _fake_ipython(monkeypatch, shell_class_name, subclass=False):
+    """Stand-in IPython modules: a shell of the named class (or a subclass of it) and a recording display."""
+    import sys
+    import types
+
+    base = type(shell_class_name, (), {})
+    shell_class = type("Shell", (base,), {}) if subclass else base
+    shown = []
+    ipython = types.ModuleType("IPython")
+    ipython.get_ipython = lambda: shell_class()
+    display = types.ModuleType("IPython.display")
+    display.Markdown = lambda text: ("markdown", text)
+    display.display = shown.append
+    ipython.display = display
+    monkeypatch.setitem(sys.modules, "IPython", ipython)
+    monkeypatch.setitem(sys.modules, "IPython.display", display)
+    return shown
+
+
+@pytest.mark.parametrize("subclass", [False, True])   # Jupyter's own shell, and Colab's subclass of it
+def test_show_displays_markdown_in_a_jupyter_kernel(monkeypatch, capsys, subclass):
+    shown = _fake_ipython(monkeypatch, "ZMQInteractiveShell", subclass)
+    glossary.show(["node"])
+    assert shown == [("markdown", glossary.markdown(["node"]))] and capsys.readouterr().out == ""
+
+
+def test_show_prints_plain_text_in_terminal_ipython(monkeypatch, capsys):
+    shown = _fake_ipython(monkeypatch, "TerminalInteractiveShell")
+    glossary.show(["node"])
+    assert shown == [] and capsys.readouterr().out.startswith("node\n")
+
+
+def test_a_pipe_in_a_definition_does_not_break_the_markdown_table(monkeypatch):
+    monkeypatch.setattr(glossary, "TERMS", (glossary.Term("set size", "Written |RE|, the number of entities."),))
+    monkeypatch.setattr(glossary, "_INDEX", {"set size": glossary.TERMS[0]})
+    row = glossary.markdown().splitlines()[-1]
+    assert row.count("|") - row.count("\\|") == 4   # three cells: four unescaped separators

@@ -5,15 +5,20 @@ Each deck is then stepped through with the keyboard, slide by slide, and the tes
 no request left 127.0.0.1 and none failed; MathJax typeset every formula (no raw LaTeX is
 left in the page, no math error); every worked example shown in the deck carries its number,
 computed here from the catalogue with the library, on the slide where the example is;
-nothing on any slide runs off the 1280x760 screen; no title overflows its own box, and nothing
-on a slide shows a scrollbar (a title 2 px taller than its line once gave each its own). A screenshot of each deck's first example
-slide is saved.
+and every slide is readable from the back row of a room with a 1280x720 projector: every piece
+of text, every formula and the smallest text in every figure is at least 24 px as rendered
+(reveal's scale applied; a figure states its text size, see ``slides.figure``), no title
+overflows its own box, nothing shows a scrollbar (a title 2 px taller than its line once gave
+each its own) or runs past the slide's edges, and a slide that shows a table or a figure fills
+at least half the slide's height. A screenshot of every slide, and each deck's smallest sizes
+(``<deck>-back-row.json``), are saved under the test artifacts.
 """
 
 from __future__ import annotations
 
 import functools
 import importlib.util
+import json
 import re
 import subprocess
 import sys
@@ -59,21 +64,100 @@ SLIDE_JS = """() => {
     id: el.dataset.example, case: el.dataset.case || null, text: el.innerText,
     visible: visible(el), computed: [...el.querySelectorAll('.rme-computed')].map(e => e.innerText.trim()),
     stated: [...el.querySelectorAll('.rme-stated')].map(e => e.innerText.trim())}));
-  const offscreen = [...slide.querySelectorAll('*')].filter(el => !el.closest('.MJX_Assistive_MathML, aside.notes'))
-    .filter(el => { const b = el.getBoundingClientRect();
-                    return b.width > 0 && b.height > 0 && (b.bottom > innerHeight + 1 || b.right > innerWidth + 1); })
-    .map(el => `${el.tagName.toLowerCase()}.${el.className}: ${(el.innerText || '').slice(0, 40)}`);
-  const titles = [...slide.querySelectorAll('h1, h2, h3')].filter(t => t.getBoundingClientRect().width > 0)
-    .filter(t => t.scrollHeight > t.clientHeight || t.scrollWidth > t.clientWidth)
-    .map(t => `${t.innerText.trim().slice(0, 40)} (${t.scrollWidth}x${t.scrollHeight} in ${t.clientWidth}x${t.clientHeight}, `
-              + `overflow ${getComputedStyle(t).overflow})`);
-  const scrollbars = [...slide.querySelectorAll('*')].filter(e => e.getBoundingClientRect().width > 0)
-    .filter(e => { const s = getComputedStyle(e);
-                   return (['auto', 'scroll'].includes(s.overflowY) && e.scrollHeight > e.clientHeight)
-                       || (['auto', 'scroll'].includes(s.overflowX) && e.scrollWidth > e.clientWidth); })
-    .map(e => `${e.tagName.toLowerCase()}.${e.className} (${e.scrollWidth}x${e.scrollHeight} in ${e.clientWidth}x${e.clientHeight})`);
-  return {h: window.R.getIndices().h, text: slide.innerText, examples: marked, offscreen, titles, scrollbars};
+  return {h: window.R.getIndices().h, text: slide.innerText, examples: marked};
 }"""
+
+
+#: The room the decks are made for: a 1280x720 projector seen from the back row.
+VIEWPORT = (1280, 720)
+#: Smallest rendered size (CSS px at that viewport, after reveal's scaling) of any text or formula on a slide.
+MIN_TEXT_PX = 24
+#: A slide that shows a table or a figure fills at least this share of the slide's height.
+MIN_FILL = 0.5
+
+#: What the back row sees of the current slide, measured as rendered: reveal scales the whole
+#: slide (``R.getScale()``), so a font's size on screen is its computed size times that scale.
+#: ``text``: every element holding visible text (not inside a formula) with its rendered size;
+#: ``math``: every typeset formula's rendered size; ``figures``: each image's smallest text as drawn
+#: (its ``data-text-px``, the smallest text in the image's own pixels, times the scale it is shown
+#: at; null when the image does not say); ``titles``/``scrollbars``: boxes whose content
+#: does not fit them; ``outside``: elements running past the slide's own box (not only the
+#: window); ``fill``: the height the content spans against the slide's, and whether the slide
+#: shows a table or an image.
+BACK_ROW_JS = """() => {
+  const slide = window.R.getCurrentSlide(), scale = window.R.getScale();
+  const box = document.querySelector('.reveal .slides').getBoundingClientRect();
+  const frame = { left: box.left, top: box.top, right: box.left + window.R.getConfig().width * scale,
+                  bottom: box.top + window.R.getConfig().height * scale };
+  const shown = el => { const b = el.getBoundingClientRect(), s = getComputedStyle(el);
+                        return b.width > 0 && b.height > 0 && s.visibility !== 'hidden' && s.opacity !== '0'; };
+  const name = el => `${el.tagName.toLowerCase()}${el.className && typeof el.className === 'string'
+                       ? '.' + el.className.trim().split(/\\s+/).join('.') : ''}`;
+  const px = el => Math.round(parseFloat(getComputedStyle(el).fontSize) * scale * 10) / 10;
+  const skip = 'aside.notes, script, style, .MathJax_CHTML, .MJX_Assistive_MathML, .MathJax_Preview';
+  const holders = new Set();
+  const walker = document.createTreeWalker(slide, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode())
+    if (n.textContent.trim() && !n.parentElement.closest(skip) && shown(n.parentElement)) holders.add(n.parentElement);
+  const text = [...holders].map(el => ({px: px(el), what: `${name(el)} "${el.innerText.trim().slice(0, 30)}"`}));
+  const math = [...slide.querySelectorAll('.MathJax_CHTML')].filter(shown)
+    .map(el => ({px: px(el), what: `formula "${(el.getAttribute('data-mathml') || el.innerText).replace(/<[^>]+>/g, ' ')
+                                               .replace(/\\s+/g, ' ').trim().slice(0, 30)}"`}));
+  const figures = [...slide.querySelectorAll('img')].filter(shown).map(img => {
+    const b = img.getBoundingClientRect(), drawn = Math.min(b.width / img.naturalWidth, b.height / img.naturalHeight);
+    return {px: img.dataset.textPx ? Math.round(parseFloat(img.dataset.textPx) * drawn * 10) / 10 : null,
+            what: `figure ${img.getAttribute('alt') || ''}`.trim().slice(0, 40)}; });
+  const all = [...slide.querySelectorAll('*')].filter(el => !el.closest('aside.notes, .MJX_Assistive_MathML, script, style'))
+    .filter(shown);
+  const outside = all.filter(el => { const b = el.getBoundingClientRect();
+      return b.bottom > frame.bottom + 1 || b.right > frame.right + 1 || b.top < frame.top - 1 || b.left < frame.left - 1; })
+    .map(el => `${name(el)} "${(el.innerText || '').trim().slice(0, 30)}"`);
+  const titles = [...slide.querySelectorAll('h1, h2, h3')].filter(shown)
+    .filter(t => t.scrollHeight > t.clientHeight || t.scrollWidth > t.clientWidth)
+    .map(t => `${t.innerText.trim().slice(0, 40)} (${t.scrollWidth}x${t.scrollHeight} in ${t.clientWidth}x${t.clientHeight})`);
+  const scrollbars = all.filter(e => { const s = getComputedStyle(e);
+      return (['auto', 'scroll'].includes(s.overflowY) && e.scrollHeight > e.clientHeight)
+          || (['auto', 'scroll'].includes(s.overflowX) && e.scrollWidth > e.clientWidth); })
+    .map(e => `${name(e)} (${e.scrollWidth}x${e.scrollHeight} in ${e.clientWidth}x${e.clientHeight})`);
+  const tops = all.map(el => el.getBoundingClientRect().top), bottoms = all.map(el => el.getBoundingClientRect().bottom);
+  const graphic = all.some(el => el.matches('table, img, svg:not(.MathJax_CHTML svg)'));
+  return {scale, text, math, figures, outside, titles, scrollbars,
+          fill: {graphic, share: all.length ? (Math.max(...bottoms) - Math.min(...tops)) / (frame.bottom - frame.top) : 0}};
+}"""
+
+
+def back_row_problems(seen: dict) -> list[str]:
+    """What a person at the back of the room could not read on one slide, from :data:`BACK_ROW_JS`'s measurements."""
+    problems = [f"text {t['px']} px < {MIN_TEXT_PX}: {t['what']}" for t in seen["text"] if t["px"] < MIN_TEXT_PX]
+    problems += [f"{m['what']} {m['px']} px < {MIN_TEXT_PX}" for m in seen["math"] if m["px"] < MIN_TEXT_PX]
+    for figure in seen["figures"]:
+        if figure["px"] is None:
+            problems.append(f"{figure['what']}: its text size is unknown (show figures with ragmetrics_edu.slides.figure)")
+        elif figure["px"] < MIN_TEXT_PX:
+            problems.append(f"{figure['what']}: its smallest text is {figure['px']} px < {MIN_TEXT_PX}")
+    problems += [f"title overflows its box: {t}" for t in seen["titles"]]
+    problems += [f"shows a scrollbar: {s}" for s in seen["scrollbars"]]
+    if seen["outside"]:
+        problems.append(f"runs off the slide: {seen['outside'][-3:]}")
+    if seen["fill"]["graphic"] and seen["fill"]["share"] < MIN_FILL:
+        problems.append(f"shows a table or figure but fills only {seen['fill']['share']:.0%} of the slide's height")
+    return problems
+
+
+def test_back_row_rules_catch_what_they_should() -> None:
+    """Each rule fires on a measurement that breaks it and stays quiet on one that does not."""
+    fine = {"text": [{"px": MIN_TEXT_PX, "what": "p"}], "math": [{"px": 30, "what": "formula"}],
+            "figures": [{"px": 25.0, "what": "figure"}], "outside": [],
+            "titles": [], "scrollbars": [], "fill": {"graphic": True, "share": MIN_FILL}}
+    assert back_row_problems(fine) == []
+    assert back_row_problems({**fine, "fill": {"graphic": False, "share": 0.1}}) == []
+    broken = {"text": [{"px": MIN_TEXT_PX - 0.5, "what": "td"}], "math": [{"px": 17.3, "what": "formula"}],
+              "figures": [{"px": 11.0, "what": "figure"}, {"px": None, "what": "figure"}],
+              "outside": ["table"], "titles": ["## A long title"], "scrollbars": ["div.jp-Cell"],
+              "fill": {"graphic": True, "share": 0.3}}
+    found = back_row_problems(broken)
+    assert len(found) == 8 and any("30%" in p for p in found) and any("17.3" in p for p in found)
+    assert any("11.0 px" in p for p in found) and any("unknown" in p for p in found)
 
 
 class _QuietHandler(SimpleHTTPRequestHandler):
@@ -162,7 +246,7 @@ def contains_number(text: str, number: str) -> bool:
 @pytest.mark.parametrize("deck", DECKS)
 def test_deck_in_browser(deck: str, site, browser) -> None:
     base, out = site
-    context, log = new_context(browser, viewport=(1280, 760))
+    context, log = new_context(browser, viewport=VIEWPORT)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -179,24 +263,29 @@ def test_deck_in_browser(deck: str, site, browser) -> None:
         assert page.locator(".MathJax_CHTML").count() > 0, f"{deck}: no formula rendered as math"
 
         seen: list[dict] = []
+        unreadable: list[str] = []
+        sizes: list[dict] = []
         shot = None
         for index in range(total):
             wait_for_math_on_screen(page, f"{deck} slide {index + 1}")
             slide = page.evaluate(SLIDE_JS)
             assert slide["h"] == index
-            assert slide["offscreen"] == [], f"{deck} slide {index + 1}: runs off the screen: {slide['offscreen'][-3:]}"
-            assert slide["titles"] == [], f"{deck} slide {index + 1}: title overflows its box: {slide['titles']}"
-            assert slide["scrollbars"] == [], f"{deck} slide {index + 1}: shows a scrollbar: {slide['scrollbars']}"
+            where = f"{deck} slide {index + 1}"
             for ex in slide["examples"]:
-                assert ex["visible"], f"{deck} slide {index + 1}: {ex['id']} runs off the slide"
+                assert ex["visible"], f"{where}: {ex['id']} runs off the slide"
                 for computed, printed in expected_numbers(ex["id"], ex["case"]):
-                    assert contains_number(slide["text"], computed), \
-                        f"{deck} slide {index + 1}: {ex['id']} should show {computed}"
+                    assert contains_number(slide["text"], computed), f"{where}: {ex['id']} should show {computed}"
                     if ex["computed"]:
-                        assert computed in ex["computed"], f"{deck} slide {index + 1}: {ex['id']} computes {computed}"
+                        assert computed in ex["computed"], f"{where}: {ex['id']} computes {computed}"
                     if printed is not None and ex["stated"]:
-                        assert printed in ex["stated"], f"{deck} slide {index + 1}: deck's {printed} not shown"
+                        assert printed in ex["stated"], f"{where}: deck's {printed} not shown"
                 seen.append(ex)
+            measured = page.evaluate(BACK_ROW_JS)
+            unreadable += [f"{where}: {problem}" for problem in back_row_problems(measured)]
+            sizes.append({"slide": index + 1, "text_px": min((t["px"] for t in measured["text"]), default=None),
+                          "math_px": min((m["px"] for m in measured["math"]), default=None),
+                          "figure_px": min((f["px"] or 0 for f in measured["figures"]), default=None),
+                          "fill": round(measured["fill"]["share"], 3) if measured["fill"]["graphic"] else None})
             page.screenshot(path=str(artifacts_dir("slides") / f"{deck}-{index + 1:02d}.png"))
             if slide["examples"] and shot is None:
                 shot = artifacts_dir("slides") / f"{deck}.png"
@@ -204,6 +293,8 @@ def test_deck_in_browser(deck: str, site, browser) -> None:
             if index < total - 1:
                 page.keyboard.press("n")
                 page.wait_for_function(f"() => R.getIndices().h === {index + 1}", timeout=5_000)
+        (artifacts_dir("slides") / f"{deck}-back-row.json").write_text(json.dumps(sizes, indent=1), encoding="utf-8")
+        assert unreadable == [], f"{deck}: {len(unreadable)} problems seen from the back row:\n" + "\n".join(unreadable)
         assert seen, f"{deck}: no worked example on any slide"
         assert shot is not None and shot.stat().st_size > 10_000
     finally:

@@ -30,7 +30,7 @@ def _cells(path):
 def test_there_is_an_introduction_and_a_deck_per_metric_family():
     stems = [p.stem for p in DECK_FILES]
     assert stems[0] == "00_introduction"
-    families = {"context_precision", "context_recall", "contextual_relevancy", "context_entity_recall",
+    families = {"context_precision", "context_recall", "contextual_relevancy", "context_entity_recall", "llm_as_judge",
                 "faithfulness", "answer_relevancy", "similarity_and_correctness", "ranking_measures",
                 "evaluate_a_retriever", "choosing_metrics"}
     assert {stem.split("_", 1)[1] for stem in stems[1:]} == families
@@ -127,3 +127,43 @@ def test_metric_map_fragment_has_a_row_per_metric_and_costs_only_when_given():
     costs = {"faithfulness": mm.StepCost("faithfulness", 2, 4, 1000, 100, 10.0)}
     measured = sk.metric_map(costs).html
     assert "calls / case" in measured and "<td>2</td><td>500</td>" in measured
+
+
+def test_slide_tables_are_sized_by_their_shape():
+    short = sk.table(["a", "b"], [("x", 1.0), ("y", 2.0)]).html
+    assert "rme-few" in short  # a few short rows: set larger to fill the slide
+    wide = sk.table(list("abcdefg"), [tuple(range(7))]).html
+    assert "rme-airy" in wide and "rme-few" not in wide  # set larger it would wrap: taller rows instead
+    wordy = sk.table(["case", "note"], [("empty", "a note far longer than a short cell can be")]).html
+    assert "rme-airy" in wordy
+    long = sk.table(["k"], [(i,) for i in range(sk.MANY_ROWS + 1)]).html
+    assert "rme-many" in long
+    assert "rme-few" in sk.table(list("abcdefg"), [tuple(range(7))], large=True).html
+    plain = sk.table(["a", "b"], [("x", 1.0)], large=False).html
+    assert "rme-few" not in plain and "rme-airy" not in plain
+    with pytest.raises(InputError, match="large"):
+        sk.table(["a"], [("x",)], large="yes")
+
+
+def test_step_table_headers_wrap_at_underscores_on_a_slide():
+    block = sk.example_block("A-cp-what-is-ai", columns=("k", "precision_at_k", "term")).html
+    assert "<th>precision at k</th>" in block and "precision_at_k</th>" not in block
+
+
+def test_figure_text_is_enlarged_to_read_from_the_back_row():
+    from matplotlib.text import Text
+
+    from ragmetrics_edu.plots import plot_per_k_terms
+
+    fig = plot_per_k_terms(examples.load("A-cp-what-is-ai").compute())  # its labels are 8 pt
+    shown = sk.figure(fig, 8, 3.6).html
+    px_per_inch = min(sk.FIGURE_BOX[0] / 8, sk.FIGURE_BOX[1] / 3.6)
+    smallest_pt = min(t.get_fontsize() for t in fig.findobj(Text) if t.get_visible() and t.get_text().strip())
+    assert smallest_pt * px_per_inch / 72 >= sk.FIGURE_TEXT_PX - 0.01
+    text_px = float(re.search(r"data-text-px='([\d.]+)'", shown).group(1))
+    natural_width = 8 * sk.FIGURE_DPI
+    assert text_px * min(sk.FIGURE_BOX[0] / natural_width, sk.FIGURE_BOX[1] / (3.6 * sk.FIGURE_DPI)) >= sk.FIGURE_TEXT_PX - 0.1
+    assert shown.startswith("<img class='rme-figure'") and "data:image/png;base64," in shown
+    for bad in (0, -1, "8", True):
+        with pytest.raises(InputError, match="width"):
+            sk.figure(fig, bad, 3)

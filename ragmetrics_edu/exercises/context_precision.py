@@ -144,3 +144,70 @@ register(
         diagnose=_diagnose_cp5,
     ),
 )
+
+
+# -- cp-6: analysis. Which variant can see a relevant document the retriever never returned? ------
+MISSED_VERDICTS = [1, 1, 0, 0, 0]  # two relevant passages found, at ranks 1 and 2
+MISSED_TOTAL = 3                    # the corpus holds three
+
+
+def _variant_scores() -> dict[str, float]:
+    """Each variant's score on the list above (average precision told the corpus-wide count)."""
+    from ..metrics.context_precision import VARIANTS
+
+    return {v: metrics.context_precision(MISSED_VERDICTS, v, total_relevant=MISSED_TOTAL if v == "average_precision"
+                                         else None).score
+            for v in VARIANTS}
+
+
+def _variant_that_sees_the_miss() -> str:
+    """The one variant whose score falls clearly below 1 on this list."""
+    (seen,) = [v for v, score in _variant_scores().items() if score < 1 - 1e-6]
+    return seen
+
+
+def _variant_name(given: Any) -> str | None:
+    if not isinstance(given, str):
+        return None
+    return given.strip().lower().replace(" ", "_").replace("-", "_")
+
+
+def _accept_cp6(given: Any, correct: str) -> bool:
+    return _variant_name(given) == correct
+
+
+def _diagnose_cp6(given: Any, correct: str) -> str | None:
+    name = _variant_name(given)
+    scores = _variant_scores()
+    if name is None:
+        return "Answer with one of the strings 'deepeval', 'ragas' or 'average_precision'."
+    if name == "ragas":
+        return (f"Ragas scores {scores['ragas']!r} here: below 1 only by its 1e-10 epsilon. Like DeepEval it divides "
+                "by the relevant nodes among those retrieved, so a passage that was never retrieved cannot lower it.")
+    if name == "deepeval":
+        return (f"DeepEval scores {scores['deepeval']!r} here, the colleague's number: it divides by the "
+                f"{sum(MISSED_VERDICTS)} relevant nodes it retrieved and never learns of the third.")
+    if name in ("context_recall", "recall"):
+        return ("Context recall (notebook 02) would notice the gap too, but the question asks which of this "
+                "notebook's three variants does.")
+    return None
+
+
+register(
+    Exercise(
+        id="cp-6",
+        question=("Your corpus holds 3 passages relevant to a question. The retriever returns 5 nodes and finds 2 of "
+                  "them, at ranks 1 and 2: verdicts [yes, yes, no, no, no]. A colleague reports context precision "
+                  "1.0 and calls the retriever perfect. Which of this notebook's three variants would show that a "
+                  "relevant passage was missed? Answer 'deepeval', 'ragas' or 'average_precision'."),
+        answer=_variant_that_sees_the_miss,
+        kind="choice",
+        hint="Which denominator counts relevant documents that were not retrieved?",
+        explanation=("Average precision divides by every relevant document in the corpus (3), so the missed one "
+                     "costs a third: 2/3. DeepEval and Ragas divide by the relevant nodes retrieved (2) and give 1 "
+                     "(Ragas a hair below). A perfect context precision says the order is perfect, not that "
+                     "nothing was missed."),
+        diagnose=_diagnose_cp6,
+        accept=_accept_cp6,
+    ),
+)

@@ -107,7 +107,7 @@ register(
         id="cr-3",
         question="DeepEval variant: the expected output yields no statements at all. What score does context recall give?",
         answer=lambda: metrics.context_recall([], [], variant="deepeval").score,
-        hint="The two libraries disagree here; section 6 prints the note each variant gives.",
+        hint="The two libraries disagree here; the section on DeepEval and Ragas prints the note each variant gives.",
         explanation="DeepEval returns 0 when there is nothing to recall; Ragas returns NaN.",
         diagnose=_diagnose_empty,
     ),
@@ -120,5 +120,106 @@ register(
         explanation="(0.75 + 0) / 2 = 0.375. With Ragas the empty case is NaN: a plain Python mean becomes NaN, "
                     "pandas' mean skips it and reports 0.75.",
         diagnose=_diagnose_mean,
+    ),
+)
+
+
+# -- cr-5: design. Cut deck B's ground truth into claims so that recall is exactly 2/3. -----------
+TARGET_RECALL = 2 / 3
+
+
+def _deforestation_model():
+    """Deck B's ground truth as pieces (one cause each) with the deck's verdicts; strict judge."""
+    from ..widgets.decompose_model import DecomposeModel
+
+    return DecomposeModel.from_example("B-cr-deforestation")
+
+
+def _sizes(given: Any) -> list[int] | None:
+    """The learner's cut as claim sizes, or None when it is not a list of whole numbers."""
+    if isinstance(given, (str, bytes, dict)):
+        return None
+    try:
+        items = list(given)
+    except TypeError:
+        return None
+    if not items or any(isinstance(s, bool) or not isinstance(s, int) for s in items):
+        return None
+    return items
+
+
+def _cuts(sizes: list[int]) -> list[bool]:
+    """Claim sizes (pieces per claim, in order) as the model's cuts between neighbouring pieces."""
+    cuts: list[bool] = []
+    for size in sizes:
+        cuts += [False] * (size - 1) + [True]
+    return cuts[:-1]
+
+
+def _recall_of(sizes: list[int]) -> float:
+    model = _deforestation_model()
+    model.set_cuts(_cuts(sizes))
+    return model.score
+
+
+def _a_cut_for_two_thirds() -> list[int]:
+    """The first cut (in the model's enumeration) whose recall is 2/3, as claim sizes."""
+    model = _deforestation_model()
+    for cuts, score in model.every_cut():
+        if math.isclose(score, TARGET_RECALL):
+            sizes, run = [], 1
+            for cut in cuts:
+                if cut:
+                    sizes.append(run)
+                    run = 1
+                else:
+                    run += 1
+            return sizes + [run]
+    raise AssertionError("no cut of deck B's ground truth gives 2/3")
+
+
+def _valid(sizes: list[int] | None) -> bool:
+    n = len(_deforestation_model().pieces)
+    return sizes is not None and all(s >= 1 for s in sizes) and sum(sizes) == n
+
+
+def _accept_cr5(given: Any, correct: list[int]) -> bool:
+    sizes = _sizes(given)
+    return sizes is not None and _valid(sizes) and math.isclose(_recall_of(sizes), TARGET_RECALL)
+
+
+def _diagnose_cr5(given: Any, correct: list[int]) -> str | None:
+    sizes = _sizes(given)
+    n = len(_deforestation_model().pieces)
+    if sizes is None:
+        return "Give the cut as a list of whole numbers, the causes in each claim in order, e.g. [2, 2]."
+    if any(s < 1 for s in sizes):
+        return "Every claim holds at least one cause: a size of 0 or less is not a claim."
+    if sum(sizes) != n:
+        return f"The ground truth has {n} pieces (one cause each); your sizes add up to {sum(sizes)}."
+    score = _recall_of(sizes)
+    return (f"That cut gives context recall {score:.4g} ({sum(1 for _ in sizes)} claims). Under a strict judge the "
+            "claim that holds wildfires fails as a whole, whatever else it holds; for 2/3 you need three claims "
+            "with that one the only failure.")
+
+
+register(
+    Exercise(
+        id="cr-5",
+        question=("Deck B's ground truth reads 'The primary causes of deforestation are logging, agriculture, "
+                  "urbanization, and wildfires.' The judge finds logging, agriculture and urbanization in the "
+                  "context, not wildfires. Cut the ground truth into claims so that a strict judge (a claim counts "
+                  "only when all of it is supported) gives context recall exactly 2/3. Give the cut as the number of "
+                  "causes in each claim, in order: [2, 2] means 'logging and agriculture' + 'urbanization and "
+                  "wildfires'."),
+        answer=_a_cut_for_two_thirds,
+        kind="list",
+        hint="Three claims, and wildfires must share its claim with nothing that could have saved another claim.",
+        explanation=("Any cut into three claims works: [1, 1, 2], [1, 2, 1] or [2, 1, 1] each give 2 supported "
+                     "claims of 3. The deck's cut [1, 1, 1, 1] gives 3/4, one claim gives 0, [2, 2] gives 1/2: the "
+                     "same verdicts, four different scores. Most real differences between two evaluations of the "
+                     "same answer come from how it was cut into claims."),
+        diagnose=_diagnose_cr5,
+        accept=_accept_cr5,
     ),
 )

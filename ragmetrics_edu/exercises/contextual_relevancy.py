@@ -133,3 +133,78 @@ register(
         diagnose=_diagnose_lenient,
     ),
 )
+
+
+# -- crel-5: design. A context whose micro average is above 0.5 and whose macro average is below. ----
+def _node_verdicts(given: Any) -> list[list[str]] | None:
+    """The learner's nodes as lists of yes/no verdicts, or None when that is not what was given."""
+    from ..errors import InputError
+    from ..validate import verdict_list
+
+    if isinstance(given, (str, bytes)):
+        return None
+    try:
+        nodes = [verdict_list("node", list(node)) for node in given if not isinstance(node, (str, bytes))]
+        if len(nodes) != len(list(given)) or not nodes or any(not node for node in nodes):
+            return None
+    except (TypeError, InputError):
+        return None
+    return nodes
+
+
+def _micro_macro(nodes: list[list[str]]) -> tuple[float, float]:
+    """The pooled share (the metric, a micro average) and the mean of per-node shares (a macro average)."""
+    micro = metrics.contextual_relevancy([[f"s{i}" for i in range(len(n))] for n in nodes], nodes).score
+    macro = sum(n.count("yes") / len(n) for n in nodes) / len(nodes)
+    return micro, macro
+
+
+def _accept_crel5(given: Any, correct: Any) -> bool:
+    nodes = _node_verdicts(given)
+    if nodes is None:
+        return False
+    micro, macro = _micro_macro(nodes)
+    return micro > 0.5 > macro
+
+
+def _smallest_disagreement() -> list[list[str]]:
+    """One long all-relevant node and as few one-statement irrelevant nodes as needed (found by search)."""
+    for long in range(1, 10):
+        for short in range(1, 10):
+            nodes = [["yes"] * long] + [["no"]] * short
+            if _accept_crel5(nodes, None):
+                return nodes
+    raise AssertionError("no disagreement found")
+
+
+def _diagnose_crel5(given: Any, correct: Any) -> str | None:
+    nodes = _node_verdicts(given)
+    if nodes is None:
+        return ("Give a list of nodes, each a non-empty list of 'yes'/'no' verdicts on its statements, e.g. "
+                "[['yes', 'no'], ['no']].")
+    micro, macro = _micro_macro(nodes)
+    problems = []
+    if micro <= 0.5:
+        problems.append(f"the pooled score (the micro average, the metric) is {micro:.4g}, not above 0.5")
+    if macro >= 0.5:
+        problems.append(f"the mean of the per-node shares (the macro average) is {macro:.4g}, not below 0.5")
+    return ("For your nodes " + " and ".join(problems) + ". The two averages part when nodes differ in length: "
+            "a long node weighs once per statement in the micro average, once in all in the macro average.")
+
+
+register(
+    Exercise(
+        id="crel-5",
+        question=("Design a retrieved context, as a list of nodes each holding the verdicts on its statements (e.g. "
+                  "[['yes', 'no'], ['no']]), for which contextual relevancy (pooled over all statements: a micro "
+                  "average) is above 0.5 while the mean of the per-node shares (a macro average) is below 0.5."),
+        answer=_smallest_disagreement,
+        kind="list",
+        hint="Make one node long and on topic, and add short off-topic nodes.",
+        explanation=("E.g. one node of three relevant statements and two one-statement nodes off topic: pooled 3/5 = "
+                     "0.6, per node (1 + 0 + 0) / 3 = 0.33. The metric rewards a retriever whose relevant nodes are "
+                     "long; a per-node average would call most of the context off topic."),
+        diagnose=_diagnose_crel5,
+        accept=_accept_crel5,
+    ),
+)

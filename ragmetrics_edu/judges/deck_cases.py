@@ -2,11 +2,13 @@
 
 Each :class:`DeckCase` says which judge step an example goes through and with which of
 its texts; the judge's verdicts are then compared with the verdicts the deck assigned by
-hand. Per-item agreement is only defined where the judge judged the same items as the
-deck (the retrieved nodes of context precision always; extracted statements or claims
-only when the judge extracted as many as the deck wrote), so :func:`agreement` reports
-percent agreement and Cohen's kappa on those aligned verdicts, and every case's score
-beside the deck's.
+hand. Per-item agreement is only defined on items both judged: the retrieved nodes of
+context precision always; extracted statements, claims or entities only where a judge's
+item matches a deck item by content (:func:`ragmetrics_edu.agreement.match_items`), never
+because the counts happen to be equal. :func:`metric_agreement` reports Cohen's kappa with
+its bootstrap interval one judging task at a time, beside the word-overlap baseline on the
+same items, and lists what was left out; :meth:`DeckRun.failures` names each failure
+(:mod:`ragmetrics_edu.judge_failures`).
 
 Two examples give the judge an expected answer the deck shows elsewhere: deck A's and
 deck C's context-precision slides give no expected output, so the case borrows the one
@@ -138,7 +140,13 @@ DECK_CASES: tuple[DeckCase, ...] = (
 
 @dataclass
 class DeckRun:
-    """A judge's result on one deck case, beside the deck's own."""
+    """A judge's result on one deck case, beside the deck's own.
+
+    ``deck_texts``/``judge_texts`` are the items each side judged (nodes, statements, claims,
+    entities) and ``deck_items``/``judge_items`` their verdicts, in each side's own order. Items
+    are paired by content (:func:`ragmetrics_edu.agreement.match_items`), never by position or
+    count: :meth:`matched_verdicts` gives the verdicts of the matched pairs only.
+    """
 
     case: DeckCase
     result: MetricResult | None
@@ -146,19 +154,114 @@ class DeckRun:
     judge_items: list[str] = field(default_factory=list)
     deck_items: list[str] | None = None
     error: str | None = None
+    judge_texts: list[str] = field(default_factory=list)
+    deck_texts: list[str] | None = None
+    inputs: dict[str, Any] = field(default_factory=dict)
+    source: str = ""
+    context: list[str] = field(default_factory=list)
+    deck_entities: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
+
+    @property
+    def pairs(self) -> list[tuple[int, int]]:
+        """(deck item, judge item) index pairs (0-based) that match by content, one to one."""
+        if not self.deck_texts or not self.judge_texts or self.result is None:
+            return []
+        from ..agreement import match_items
+
+        return [(i, j) for i, j, _ in match_items(self.deck_texts, self.judge_texts).values["pairs"]]
 
     @property
     def aligned(self) -> bool:
-        """Whether judge and deck judged the same number of items (so they can be compared one by one)."""
-        return self.deck_items is not None and self.result is not None and len(self.judge_items) == len(self.deck_items)
+        """Whether every deck item and every judge item found its counterpart by content (a complete match).
+
+        Equal counts are not enough: two claims the deck never wrote are not the deck's two claims."""
+        if self.deck_items is None or not self.deck_texts or self.result is None:
+            return False
+        return len(self.pairs) == len(self.deck_texts) == len(self.judge_texts)
+
+    def matched_verdicts(self) -> tuple[list[str], list[str]]:
+        """The deck's and the judge's verdicts on the items that match by content (deck order)."""
+        if self.deck_items is None or not self.judge_items:
+            return [], []
+        pairs = self.pairs
+        return [self.deck_items[i] for i, _ in pairs], [self.judge_items[j] for _, j in pairs]
+
+    @property
+    def repairs(self) -> int:
+        """Repair requests the judge needed (calls after a first attempt)."""
+        return sum(1 for c in (self.result.calls if self.result is not None else []) if c.attempt > 0)
+
+    def failures(self) -> list[Any]:
+        """This run's failures against the deck (:func:`ragmetrics_edu.judge_failures.classify`)."""
+        from ..judge_failures import Failure, classify
+
+        if self.error is not None:
+            return classify([], [], error=self.error)
+        if self.case.step == "context_entity_recall":
+            ref_d, ctx_d = (list(x) for x in self.deck_entities)
+            ref_j, ctx_j = self.judge_entities
+            nodes = list(self.inputs["nodes"])
+            found = []
+            for side, (deck, judged, source, context) in {
+                    "reference": (ref_d, ref_j, self.inputs["reference"], nodes),
+                    "context": (ctx_d, ctx_j, "\n".join(nodes), [self.inputs["reference"]])}.items():
+                for f in classify(deck, judged, source=source, context=context):
+                    found.append(Failure(f.category, f.judged, f.reference, f"{side} entities: {f.detail}"))
+            return found
+        if self.deck_texts is None:
+            return classify([], [], repairs=self.repairs) if self.repairs else []
+        verdicts = self.deck_items is not None and len(self.deck_items) == len(self.deck_texts)
+        return classify(self.deck_texts, self.judge_texts, reference_verdicts=self.deck_items if verdicts else None,
+                        judged_verdicts=self.judge_items if verdicts else None, source=self.source,
+                        context=self.context, repairs=self.repairs, given=self.case.step == "context_precision")
+
+    @property
+    def judge_entities(self) -> tuple[list[str], list[str]]:
+        """The judge's reference and context entities, as it extracted them (entity recall only)."""
+        parsed = next((c.parsed for c in (self.result.calls if self.result else []) if c.parsed), None) or {}
+        return list(parsed.get("reference_entities", [])), list(parsed.get("context_entities", []))
 
 
 def _verdict_column(result: MetricResult) -> list[str]:
+    if "kind" in result.columns:
+        return [str(r["kind"]) for r in result.rows]
     if "verdict" in result.columns:
         return [str(r["verdict"]) for r in result.rows]
     if "relevant" in result.columns:
         return _yes_no(r["relevant"] for r in result.rows)
     return []
+
+
+def _text_column(result: MetricResult) -> list[str]:
+    for name in ("claim", "statement", "node"):
+        if name in result.columns:
+            return [str(r[name]) for r in result.rows]
+    return []
+
+
+def _deck_side(case: DeckCase, ex: Any, kwargs: dict[str, Any]) -> dict[str, Any]:
+    """The deck's item texts (and answer-correctness kinds), and the text the items should come from."""
+    given = ex.case(case.case).kwargs
+    step = case.step
+    if step == "context_precision":
+        return {"deck_texts": list(kwargs["nodes"])}
+    if step == "context_recall":
+        return {"deck_texts": list(given["statements"]), "source": kwargs["expected_output"],
+                "context": list(kwargs["nodes"])}
+    if step == "contextual_relevancy":
+        return {"deck_texts": [s for node in given["node_statements"] for s in node],
+                "source": "\n".join(kwargs["nodes"])}
+    if step == "faithfulness":
+        return {"deck_texts": list(given["claims"]), "source": kwargs["answer"], "context": list(kwargs["context"])}
+    if step == "answer_relevancy":
+        return {"deck_texts": list(given["statements"]), "source": kwargs["answer"], "context": [kwargs["question"]]}
+    if step == "answer_correctness":
+        kinds = [(k.upper(), s) for k in ("tp", "fp", "fn") for s in given[k]]
+        return {"deck_texts": [s for _, s in kinds], "deck_items": [k for k, _ in kinds],
+                "source": kwargs["answer"] + "\n" + kwargs["ground_truth"]}
+    if step == "context_entity_recall":
+        return {"deck_entities": (tuple(given["reference_entities"]), tuple(given["context_entities"]))}
+    return {}
 
 
 def run_deck_cases(judge: Any, ids: Sequence[str] | None = None, *, embedder: Any = None) -> list[DeckRun]:
@@ -181,9 +284,11 @@ def run_deck_cases(judge: Any, ids: Sequence[str] | None = None, *, embedder: An
             result, error = getattr(steps, case.step)(judge, **kwargs), None
         except Exception as exc:  # keep going: the table shows which case failed and why
             result, error = None, f"{type(exc).__name__}: {exc}"
+        side = _deck_side(case, ex, kwargs)
+        deck_items = side.pop("deck_items", None) or case.deck_items(ex)
         runs.append(DeckRun(case=case, result=result, deck=ex.compute(case.case, embedder=embedder),
-                            judge_items=_verdict_column(result) if result else [],
-                            deck_items=case.deck_items(ex), error=error))
+                            judge_items=_verdict_column(result) if result else [], deck_items=deck_items,
+                            error=error, judge_texts=_text_column(result) if result else [], inputs=kwargs, **side))
     return runs
 
 
@@ -204,17 +309,122 @@ def cohen_kappa(a: Sequence[str], b: Sequence[str]) -> float:
 
 
 def agreement(runs: Sequence[DeckRun], steps: Iterable[str] | None = None) -> dict[str, Any]:
-    """Percent agreement and Cohen's kappa over the aligned verdicts of ``runs``."""
+    """Percent agreement and Cohen's kappa over the verdicts on items that match by content.
+
+    ``cases`` counts the runs that contributed at least one matched item. Pooling several
+    steps mixes different judging tasks: prefer :func:`metric_agreement`, one step at a time."""
     wanted = set(steps) if steps is not None else None
-    judge_all: list[str] = []
     deck_all: list[str] = []
+    judge_all: list[str] = []
     used = 0
     for run in runs:
-        if run.aligned and (wanted is None or run.case.step in wanted):
+        if wanted is None or run.case.step in wanted:
+            deck, said = run.matched_verdicts()
+            if deck:
+                deck_all += deck
+                judge_all += said
+                used += 1
+    n = len(judge_all)
+    agree = sum(x == y for x, y in zip(judge_all, deck_all, strict=True))
+    return {"cases": used, "items": n, "agree": agree, "percent": 100 * agree / n if n else float("nan"),
+            "kappa": cohen_kappa(judge_all, deck_all) if n else float("nan")}
+
+
+def agreement_by_count(runs: Sequence[DeckRun]) -> dict[str, Any]:
+    """The earlier, wrong rule, kept only to show what it hid: pair verdicts by position whenever
+    judge and deck have as many items, pooled over every step. Do not use it to judge a judge.
+    (That version had no per-item verdicts for answer correctness, so it is left out here too.)"""
+    deck_all: list[str] = []
+    judge_all: list[str] = []
+    used = 0
+    for run in runs:
+        if run.case.step != "answer_correctness" and run.deck_items is not None and run.result is not None and len(run.judge_items) == len(run.deck_items):
+            deck_all += run.deck_items
             judge_all += run.judge_items
-            deck_all += run.deck_items or []
             used += 1
     n = len(judge_all)
     agree = sum(x == y for x, y in zip(judge_all, deck_all, strict=True))
     return {"cases": used, "items": n, "agree": agree, "percent": 100 * agree / n if n else float("nan"),
             "kappa": cohen_kappa(judge_all, deck_all) if n else float("nan")}
+
+
+def _as_verdict(value: Any) -> str:
+    return "no" if value in (None, "not_mentioned", "not_relevant", "no") else "yes"
+
+
+def baseline_verdicts(run: DeckRun) -> list[str] | None:
+    """The word-overlap baseline's yes/no on each of the deck's items (:func:`ragmetrics_edu.baselines.verdicts`).
+
+    Context precision: the node against the expected answer; context recall: the statement
+    against the best node; faithfulness: the claim against the context; answer relevancy and
+    contextual relevancy: the statement against the question. None for a step with no such rule
+    (answer correctness, entity recall, the embedding form of answer relevancy)."""
+    from .. import baselines
+
+    texts, kw, step = run.deck_texts or [], run.inputs, run.case.step
+    if not texts:
+        return None
+    if step == "context_precision":
+        out = baselines.verdicts("context_precision", texts, reference=kw["expected_output"])
+    elif step == "context_recall":
+        out = baselines.verdicts("context_recall", texts, contexts=list(kw["nodes"]))
+    elif step == "faithfulness":
+        out = baselines.verdicts("faithfulness", texts, contexts=list(kw["context"]))
+    elif step in ("answer_relevancy", "contextual_relevancy"):
+        out = baselines.verdicts("answer_relevancy", texts, question=kw["question"])
+    else:
+        return None
+    return [_as_verdict(v) for v in out]
+
+
+def metric_agreement(runs: Sequence[DeckRun], step: str, *, seed: int = 0) -> dict[str, Any]:
+    """One judging task: kappa (with its bootstrap interval) of deck vs judge and of deck vs the
+    word-overlap baseline, on the same items, those that match by content.
+
+    Returns ``{"judge": AgreementResult, "baseline": AgreementResult | None, "items", "cases",
+    "left_out": [rows]}``; ``left_out`` names every deck or judge item that found no counterpart
+    and every case that failed, with the deck's and the judge's scores."""
+    from ..agreement import cohen_kappa as kappa
+
+    chosen = [r for r in runs if r.case.step == step]
+    if not chosen:
+        raise InputError("step", "a step with deck cases: " + ", ".join(dict.fromkeys(c.step for c in DECK_CASES)), step)
+    deck: list[str] = []
+    said: list[str] = []
+    base: list[str] = []
+    left_out: list[dict[str, Any]] = []
+    cases = 0
+    for run in chosen:
+        score = float("nan") if run.result is None else run.result.score
+        if run.error is not None:
+            left_out.append({"case": run.case.label, "side": "both", "item": run.error[:70],
+                             "deck": run.deck.score, "judge": score})
+            continue
+        pairs = run.pairs
+        base_all = baseline_verdicts(run)
+        if pairs and run.deck_items is not None:
+            cases += 1
+            deck += [run.deck_items[i] for i, _ in pairs]
+            said += [run.judge_items[j] for _, j in pairs]
+            if base_all is not None:
+                base += [base_all[i] for i, _ in pairs]
+        hit_deck, hit_judge = {i for i, _ in pairs}, {j for _, j in pairs}
+        left_out += [{"case": run.case.label, "side": "deck", "item": t, "deck": run.deck.score, "judge": score}
+                     for i, t in enumerate(run.deck_texts or []) if i not in hit_deck]
+        left_out += [{"case": run.case.label, "side": "judge", "item": t, "deck": run.deck.score, "judge": score}
+                     for j, t in enumerate(run.judge_texts) if j not in hit_judge]
+    if not deck:
+        return {"judge": None, "baseline": None, "items": 0, "cases": 0, "left_out": left_out}
+    return {"judge": kappa(deck, said, raters=("deck", "judge"), seed=seed),
+            "baseline": kappa(deck, base, raters=("deck", "word overlap"), seed=seed) if len(base) == len(deck)
+            else None, "items": len(deck), "cases": cases, "left_out": left_out}
+
+
+def recording_source(judge: Any) -> dict[str, str]:
+    """Where a replayed judge's numbers come from: model, date and the GGUF's sha256 (from its notes)."""
+    import re
+
+    notes = str(getattr(judge, "notes", "") or "")
+    found = re.search(r"sha256 ([0-9a-f]{64})", notes)
+    return {"model": str(getattr(judge, "model", "")), "date": str(getattr(judge, "date", "") or ""),
+            "sha256": found.group(1) if found else "not recorded"}

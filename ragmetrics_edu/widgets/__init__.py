@@ -7,13 +7,15 @@
 - :class:`StatementExplorer`: verdict toggles for context recall, contextual relevancy,
   faithfulness and answer relevancy.
 - :class:`EntityExplorer`: edit entity lists for context entity recall.
+- :class:`DecomposeExplorer`: cut a text into statements (or merge them) and watch context
+  recall or faithfulness move.
 - :class:`ExactFloatSlider`: a float slider that keeps the exact value it was given
   (the browser's snapping to the step never writes back).
 
 Each explorer keeps its state in a model that imports neither ipywidgets nor matplotlib,
 in a module beside its view: ``reorder_model.py`` (:class:`ReorderModel`) next to
 ``reorder.py``, and likewise ``permutations_model``, ``statements_model`` and
-``entities_model``; ``model_base`` holds what the models share, and ``models`` imports them
+``entities_model``, ``decompose_model``; ``model_base`` holds what the models share, and ``models`` imports them
 all. The views are imported on first use, so the models work without ipywidgets installed.
 """
 
@@ -22,6 +24,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
+from .decompose_model import DecomposeModel
 from .entities_model import EntityModel
 from .permutations_model import PermutationModel, PermutationSummary
 from .reorder_model import ReorderModel
@@ -32,10 +35,11 @@ _VIEWS = {
     "PermutationExplorer": "permutations",
     "StatementExplorer": "statements",
     "EntityExplorer": "entities",
+    "DecomposeExplorer": "decompose",
     "ExactFloatSlider": "sliders",
 }
 
-__all__ = ["EntityExplorer", "EntityModel", "ExactFloatSlider", "PermutationExplorer", "PermutationModel", "PermutationSummary",
+__all__ = ["DecomposeExplorer", "DecomposeModel", "EntityExplorer", "EntityModel", "ExactFloatSlider", "PermutationExplorer", "PermutationModel", "PermutationSummary",
            "ReorderExplorer", "ReorderModel", "StatementExplorer", "StatementModel"]
 
 

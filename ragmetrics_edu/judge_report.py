@@ -1,0 +1,220 @@
+"""The tables of notebook 11, "Can you trust the judge?", computed from the recorded passes.
+
+Each function replays the passes it needs (:func:`ragmetrics_edu.judge_study.rows`) and returns a
+list of row dicts; :func:`show` prints such a table in at most 110 characters a line. A pass whose
+recording does not ship is reported as missing, never filled in.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Sequence
+
+from . import judge_agreement as agree
+from . import judge_behaviour as behave
+from .judge_study import available, cases_for, rows
+
+__all__ = ["RAGAS_PAPER", "agreement_table", "pipeline_table", "flip_table", "position_summary",
+           "injection_table", "size_table", "cost_table", "show", "fmt_ci", "restrict", "recordings_table", "provenance"]
+
+#: pairwise accuracy reported by Es et al. (2023), "RAGAS: Automated Evaluation of Retrieval Augmented
+#: Generation" (arXiv:2309.15217), on WikiEval (50 pairs) with gpt-3.5-turbo-16k as the judge
+RAGAS_PAPER = {"faithfulness": 0.95, "answer relevance": 0.78, "context relevance": 0.70}
+
+_SAME = {"context_precision": "qwen_same_items", "context_recall": "qwen_same_items",
+         "faithfulness": "qwen_same_items", "answer_relevancy": "qwen_same_items_answer_relevancy"}
+
+
+def fmt_ci(result: Any, digits: int = 2) -> str:
+    """``0.76 [0.56, 0.92]`` for an AgreementResult (NaN shown as n/a)."""
+    def f(x: float) -> str:
+        return "n/a" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.{digits}f}"
+    low, high = result.ci if result.ci else (math.nan, math.nan)
+    return f"{f(result.value)} [{f(low)}, {f(high)}]"
+
+
+def restrict(found: Sequence[dict[str, Any]], selection: str) -> list[dict[str, Any]]:
+    """Rows of the cases of a pass selection (e.g. "half": the first eleven pairs)."""
+    ids = {c.id for c in cases_for(selection)}
+    return [r for r in found if r["case"].split("+", 1)[0] in ids]
+
+
+def _have(*names: str) -> bool:
+    shipped = set(available())
+    return all(n in shipped for n in names)
+
+
+def agreement_table(seed: int = 0) -> list[dict[str, Any]]:
+    """Per metric, same items: the judge's kappa with its interval beside the word-overlap baseline's."""
+    out = []
+    for metric, name in _SAME.items():
+        if not _have(name):
+            out.append({"metric": metric, "items": 0, "judge kappa [95% CI]": "not recorded",
+                        "overlap kappa [95% CI]": "", "judge % agree": "", "left out": ""})
+            continue
+        found = agree.verdict_agreement(rows(name), metric, seed=seed)
+        out.append({"metric": metric, "items": found["items"], "judge kappa [95% CI]": fmt_ci(found["judge"]),
+                    "overlap kappa [95% CI]": fmt_ci(found["baseline"]),
+                    "judge % agree": f"{found['judge'].values['p_o']:.0%}", "left out": len(found["left_out"])})
+    return out
+
+
+def pipeline_table(seed: int = 0) -> list[dict[str, Any]]:
+    """Faithfulness, first five pairs: each pipeline change with kappa (3 classes and supported/not)
+    and pairwise accuracy, on the case's own claims; then the full pipeline where recorded."""
+    out: list[dict[str, Any]] = []
+    base_rows = restrict(rows("qwen_same_items"), "full") if _have("qwen_same_items") else []
+    sources: list[tuple[str, list[dict[str, Any]], str | None]] = [("library (yes/no/idk)", base_rows, None)]
+    if _have("qwen_pipeline_same_items"):
+        piped = rows("qwen_pipeline_same_items")
+        for name, label in (("quoted", "+ three-way verdicts with a quote"),
+                            ("quotes_checked", "+ quotes checked in the context"),
+                            ("contradiction_apart", "+ contradiction asked apart")):
+            sources.append((label, piped, name))
+    for label, found, pipeline in sources:
+        if not found:
+            continue
+        kappa = agree.verdict_agreement(found, "faithfulness", pipeline=pipeline, seed=seed)
+        binary = agree.verdict_agreement(found, "faithfulness", pipeline=pipeline, binary=True, seed=seed)
+        pw = agree.pairwise(found, pipeline=pipeline, seed=seed)
+        out.append({"change (same claims)": label, "kappa 3-way": fmt_ci(kappa["judge"]),
+                    "kappa supported/not": fmt_ci(binary["judge"]), "pairwise": fmt_ci(pw["judge"]),
+                    "pairs": pw["pairs"], "overlap pairwise": f"{pw['baseline'].value:.2f}"})
+    fulls: list[tuple[str, str, str | None]] = [("library, judge extracts", "qwen_full", None),
+                                                ("+ checks, judge extracts", "qwen_pipeline_full", "contradiction_apart"),
+                                                ("+ claims from question and answer", "qwen_pipeline_full",
+                                                 "question_and_answer_claims")]
+    for label, name, pipeline in fulls:
+        if not _have(name):
+            continue
+        found = rows(name)
+        pw = agree.pairwise(found, mode="full", pipeline=pipeline, seed=seed)
+        out.append({"change (same claims)": label, "kappa 3-way": "-", "kappa supported/not": "-",
+                    "pairwise": fmt_ci(pw["judge"]), "pairs": pw["pairs"],
+                    "overlap pairwise": f"{pw['baseline'].value:.2f}"})
+    return out
+
+
+def flip_table() -> list[dict[str, Any]]:
+    """How often a verdict changes across three runs at temperature 0 (the main run and two repeats with
+    other seeds) and two at 0.7, on the first two pairs."""
+    out = []
+    for t, label in ((0, "0"), (7, "0.7")):
+        names = ["qwen_same_items" if t == 0 else "qwen_repeat_t7_run1",
+                 f"qwen_repeat_t{t}_run{1 if t == 0 else 2}"] + (["qwen_repeat_t0_run2"] if t == 0 else [])
+        if not _have(*names):
+            out.append({"temperature": label, "metric": "-", "items": 0, "flipped": "not recorded", "rate": ""})
+            continue
+        runs = [restrict(rows(n), "repeat") for n in names]
+        for metric in ("context_precision", "faithfulness"):
+            found = behave.flip_rate(runs, metric)
+            out.append({"temperature": label, "metric": metric, "items": found["items"], "flipped": found["flipped"],
+                        "rate": f"{found['rate']:.0%}"})
+    return out
+
+
+def position_summary() -> dict[str, Any] | None:
+    """Context precision verdicts with the nodes moved round by one place vs in their order."""
+    if not _have("qwen_position", "qwen_same_items"):
+        return None
+    original = restrict(rows("qwen_same_items"), "full")
+    moved = rows("qwen_position")
+    effect = behave.position_effect(original, moved)
+    in_order = agree.verdict_agreement(original, "context_precision")
+    rotated = agree.verdict_agreement(moved, "context_precision")
+    return {"effect": effect, "kappa in order": in_order["judge"], "kappa moved": rotated["judge"]}
+
+
+def injection_table() -> list[dict[str, Any]]:
+    """Verdicts that obeyed a planted instruction, with the data blocks (mitigated) and without."""
+    out = []
+    pairs_ = (("with data blocks", "qwen_injection", "qwen_same_items"),
+              ("without data blocks", "qwen_injection_undelimited", "qwen_clean_undelimited"))
+    for label, injected, clean in pairs_:
+        if not _have(injected, clean):
+            out.append({"prompt": label, "eligible verdicts": 0, "obeyed": "not recorded", "rate": ""})
+            continue
+        found = behave.injection_effect(restrict(rows(clean), "injected_clean"), rows(injected))
+        out.append({"prompt": label, "eligible verdicts": found["eligible"], "obeyed": found["obeyed"],
+                    "rate": f"{found['rate']:.0%}" if not math.isnan(found["rate"]) else "n/a"})
+    return out
+
+
+def size_table(seed: int = 0) -> list[dict[str, Any]]:
+    """Same items, first six pairs: SmolLM2-135M beside Qwen2.5-Coder-1.5B and the baseline, per metric."""
+    if not _have("smol_same_items"):
+        return []
+    small = rows("smol_same_items")
+    out = []
+    for metric, name in _SAME.items():
+        if not _have(name):
+            continue
+        big = agree.verdict_agreement(restrict(rows(name), "subset"), metric, seed=seed)
+        tiny = agree.verdict_agreement(small, metric, seed=seed)
+        out.append({"metric": metric, "items": big["items"], "1.5B kappa": fmt_ci(big["judge"]),
+                    "135M kappa": fmt_ci(tiny["judge"]), "overlap kappa": f"{big['baseline'].value:.2f}"})
+    return out
+
+
+def cost_table() -> list[dict[str, Any]]:
+    """Calls, tokens and seconds per case, per metric and pipeline, from the recorded calls."""
+    out: list[dict[str, Any]] = []
+    for name in ("qwen_same_items", "qwen_same_items_answer_relevancy", "qwen_pipeline_same_items", "qwen_full",
+                 "qwen_pipeline_full"):
+        if not _have(name):
+            continue
+        for row in behave.cost(rows(name)):
+            out.append({"pass": name.replace("qwen_", ""), **{k: (f"{v:.1f}" if isinstance(v, float) else v)
+                                                               for k, v in row.items()}})
+    return out
+
+
+def show(table: Sequence[dict[str, Any]], width: int = 110) -> None:
+    """Print a list of row dicts as aligned columns (cells cut to fit ``width``)."""
+    if not table:
+        print("(nothing recorded)")
+        return
+    cols = list(table[0])
+    cells = [[str(r.get(c, "")) for c in cols] for r in table]
+    widths = [max(len(c), *(len(row[i]) for row in cells)) for i, c in enumerate(cols)]
+    while sum(widths) + 2 * (len(widths) - 1) > width and max(widths) > 8:
+        widths[widths.index(max(widths))] -= 1
+    def line(values: Sequence[str]) -> str:
+        return "  ".join(v[:w].ljust(w) for v, w in zip(values, widths, strict=True)).rstrip()
+    print(line(cols))
+    print(line(["-" * w for w in widths]))
+    for row in cells:
+        print(line(row))
+
+
+
+
+def recordings_table() -> list[dict[str, Any]]:
+    """Every shipped pass: what it asked, which model (GGUF sha256), how many replies, machine time, date."""
+    import json
+
+    from .judge_study import PASSES, recording_path
+
+    out = []
+    for name in available():
+        with open(recording_path(name), encoding="utf-8") as handle:
+            doc = json.load(handle)
+        out.append({"pass": name, "model": doc["gguf"].get("general.name", doc["model"]),
+                    "sha256": doc["gguf"]["sha256"][:12] + "…", "replies": len(doc["replies"]),
+                    "machine s": round(doc.get("machine_time_s", 0)), "date": doc["date"][:10],
+                    "what": PASSES[name].what})
+    return out
+
+
+def provenance(name: str = "qwen_same_items") -> str:
+    """One paragraph naming the model, its weights' sha256, the server and the date of a pass."""
+    import json
+
+    from .judge_study import recording_path
+
+    with open(recording_path(name), encoding="utf-8") as handle:
+        doc = json.load(handle)
+    g = doc["gguf"]
+    return (f"Recorded from {g.get('general.name')} ({g.get('file_type_name')}, file {g['file']}, sha256 "
+            f"{g['sha256']}) served by {doc['server']}; temperature {doc['parameters']['temperature']}, "
+            f"seed {doc['parameters']['seed']}, mode {doc['parameters']['mode']}; {doc['date']}.")
