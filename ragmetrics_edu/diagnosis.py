@@ -41,7 +41,7 @@ from typing import Any, Collection, Mapping, Sequence
 
 from .errors import InputError
 
-__all__ = ["TAGS", "RULES", "SHORT", "COMPONENT", "METRICS", "COVERAGE_CUT", "check_rows", "overall", "sort_rows", "answerable",
+__all__ = ["TAGS", "RULES", "SHORT", "COMPONENT", "METRICS", "COVERAGE_CUT", "check_rows", "present_metrics", "overall", "sort_rows", "answerable",
            "tag_row", "tag_rows", "counts", "count_table", "slice_table", "paired_scores", "compare",
            "comparison_table", "hand_diagnosis", "rules_vs_hand", "flat", "describe_row", "text_table", "plot_counts"]
 
@@ -112,6 +112,12 @@ def check_rows(rows: Any) -> list[dict[str, Any]]:
     if not _is_list(rows):
         raise InputError("rows", "a list of scored rows (capstone.scored())", rows)
     return [_check_row(i, row) for i, row in enumerate(rows)]
+
+
+def present_metrics(rows: Any) -> tuple[str, ...]:
+    """The metrics of :data:`METRICS` that at least one row has a score for, in that order."""
+    checked = check_rows(rows)
+    return tuple(m for m in METRICS if any(m in r["scores"] for r in checked))
 
 
 def overall(row: Mapping[str, Any]) -> float:

@@ -254,3 +254,10 @@ def test_plot_counts_draws_one_bar_group_per_system():
     matplotlib.use("Agg")
     fig = diagnosis.plot_counts(tagged_two_systems())
     assert len(fig.axes[0].patches) == 2 * len(diagnosis.TAGS)
+
+
+def test_present_metrics_lists_only_the_scored_ones_in_order():
+    assert diagnosis.present_metrics(rows_two_systems()) == ("faithfulness",)
+    both = [row(scores={"context_precision": 1.0}), row(scores={"faithfulness": 0.5})]
+    assert diagnosis.present_metrics(both) == ("faithfulness", "context_precision")
+    assert diagnosis.present_metrics([]) == ()
