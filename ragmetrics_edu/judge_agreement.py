@@ -62,9 +62,12 @@ def _check_rows(rows: Any, metric: str) -> list[dict[str, Any]]:
 
 
 def _collapse(metric: str, value: str, binary: bool) -> str:
-    """With ``binary``, faithfulness becomes supported / not (contradicted and not mentioned together)."""
+    """With ``binary``, faithfulness becomes supported / not (contradicted and not mentioned together) and
+    context recall attributed / not (any node counts, not which)."""
     if binary and metric == "faithfulness":
         return "supported" if value == "supported" else "not_supported"
+    if binary and metric == "context_recall":
+        return "none" if value == "none" else "attributed"
     return value
 
 
@@ -74,7 +77,8 @@ def verdict_agreement(rows: Sequence[dict[str, Any]], metric: str, *, pipeline: 
 
     Returns ``{"judge": AgreementResult, "baseline": AgreementResult, "items": n, "left_out": [...]}``.
     ``binary=True`` reads faithfulness as supported / not supported (the baseline cannot tell a
-    contradiction from silence, so the binary form is the fair comparison for it).
+    contradiction from silence, so the binary form is the fair comparison for it) and context recall
+    as attributed / not (whichever node).
     """
     from .agreement import cohen_kappa
 
@@ -147,9 +151,9 @@ def matched_verdicts(rows: Sequence[dict[str, Any]], metric: str, *, pipeline: s
         row = next(r for r in rows if r["case"] == entry["case"] and r["metric"] == metric
                    and r.get("mode") == "full" and r.get("pipeline") == pipeline)
         truth = labels_for(entry["case"], metric, labels)
-        for pair in entry["result"].tables["pairs"][1]:
-            human.append(_collapse(metric, label_of(truth[pair["reference item"] - 1]), binary))
-            judge.append(_collapse(metric, label_of(row["verdicts"][pair["judged item"] - 1]), binary))
+        for i, j, _similarity in entry["result"].values["pairs"]:  # 0-based (reference, judged) indices
+            human.append(_collapse(metric, label_of(truth[i]), binary))
+            judge.append(_collapse(metric, label_of(row["verdicts"][j]), binary))
     if not human:
         raise InputError("rows", f"full-pipeline rows for {metric} with matched items", "none")
     return {"judge": cohen_kappa(human, judge, raters=("human", "judge"), seed=seed), "items": len(human)}

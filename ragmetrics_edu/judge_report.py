@@ -12,10 +12,11 @@ from typing import Any, Sequence
 
 from . import judge_agreement as agree
 from . import judge_behaviour as behave
-from .judge_study import available, cases_for, rows
+from .judge_study import FAMILIES, available, cases_for, family_rows
 
 __all__ = ["RAGAS_PAPER", "agreement_table", "pipeline_table", "flip_table", "position_summary",
-           "injection_table", "size_table", "cost_table", "show", "fmt_ci", "restrict", "recordings_table", "provenance"]
+           "injection_table", "size_table", "binary_table", "cost_table", "show", "fmt_ci", "restrict", "recordings_table", "provenance", "rows",
+           "extraction_table"]
 
 #: pairwise accuracy reported by Es et al. (2023), "RAGAS: Automated Evaluation of Retrieval Augmented
 #: Generation" (arXiv:2309.15217), on WikiEval (50 pairs) with gpt-3.5-turbo-16k as the judge
@@ -40,8 +41,14 @@ def restrict(found: Sequence[dict[str, Any]], selection: str) -> list[dict[str, 
 
 
 def _have(*names: str) -> bool:
+    """Each name (a pass, or a family with at least one shipped part) has a recording."""
     shipped = set(available())
-    return all(n in shipped for n in names)
+    return all(any(part in shipped for part in FAMILIES.get(n, (n,))) for n in names)
+
+
+def rows(name: str) -> list[dict[str, Any]]:
+    """The replayed rows of a pass or of every shipped part of a family."""
+    return family_rows(name)
 
 
 def agreement_table(seed: int = 0) -> list[dict[str, Any]]:
@@ -60,10 +67,10 @@ def agreement_table(seed: int = 0) -> list[dict[str, Any]]:
 
 
 def pipeline_table(seed: int = 0) -> list[dict[str, Any]]:
-    """Faithfulness, first five pairs: each pipeline change with kappa (3 classes and supported/not)
-    and pairwise accuracy, on the case's own claims; then the full pipeline where recorded."""
+    """Faithfulness: each pipeline change with kappa (3 classes and supported/not) and pairwise accuracy,
+    on every case's own claims; then the full pipeline (first five pairs) where recorded."""
     out: list[dict[str, Any]] = []
-    base_rows = restrict(rows("qwen_same_items"), "full") if _have("qwen_same_items") else []
+    base_rows = rows("qwen_same_items") if _have("qwen_same_items") else []
     sources: list[tuple[str, list[dict[str, Any]], str | None]] = [("library (yes/no/idk)", base_rows, None)]
     if _have("qwen_pipeline_same_items"):
         piped = rows("qwen_pipeline_same_items")
@@ -84,14 +91,29 @@ def pipeline_table(seed: int = 0) -> list[dict[str, Any]]:
                                                 ("+ checks, judge extracts", "qwen_pipeline_full", "contradiction_apart"),
                                                 ("+ claims from question and answer", "qwen_pipeline_full",
                                                  "question_and_answer_claims")]
+    compared = {r["case"] for r in rows("qwen_pipeline_full")} if _have("qwen_pipeline_full") else set()
     for label, name, pipeline in fulls:
         if not _have(name):
             continue
-        found = rows(name)
+        found = [r for r in rows(name) if not compared or r["case"] in compared]
         pw = agree.pairwise(found, mode="full", pipeline=pipeline, seed=seed)
         out.append({"change (same claims)": label, "kappa 3-way": "-", "kappa supported/not": "-",
                     "pairwise": fmt_ci(pw["judge"]), "pairs": pw["pairs"],
                     "overlap pairwise": f"{pw['baseline'].value:.2f}"})
+    return out
+
+
+def binary_table(seed: int = 0) -> list[dict[str, Any]]:
+    """Context recall read as attributed / not and faithfulness as supported / not: the judge beside the
+    baseline when the harder distinction (which node; contradicted vs not mentioned) is set aside."""
+    out = []
+    for metric in ("context_recall", "faithfulness"):
+        if not _have(_SAME[metric]):
+            continue
+        found = agree.verdict_agreement(rows(_SAME[metric]), metric, binary=True, seed=seed)
+        out.append({"metric": metric, "read as": "attributed or not" if metric == "context_recall"
+                    else "supported or not", "judge kappa [95% CI]": fmt_ci(found["judge"]),
+                    "overlap kappa [95% CI]": fmt_ci(found["baseline"])})
     return out
 
 
@@ -156,11 +178,31 @@ def size_table(seed: int = 0) -> list[dict[str, Any]]:
     return out
 
 
+def extraction_table(seed: int = 0) -> list[dict[str, Any]]:
+    """Full pipeline, per metric: the judge's own items matched to the labelled ones by content, and the
+    verdict agreement on the matched items."""
+    out = []
+    for metric, name in (("context_recall", "qwen_full"), ("faithfulness", "qwen_full"),
+                         ("answer_relevancy", "qwen_full_answer_relevancy")):
+        if not _have(name):
+            continue
+        found = [r for r in rows(name) if r["metric"] == metric]
+        if not found:
+            continue
+        quality = agree.extraction_quality(found, metric)
+        matched = agree.matched_verdicts(found, metric, seed=seed)
+        out.append({"metric": metric, "cases": len(found), "extracted": quality["judged"],
+                    "labelled": quality["labelled"], "matched": quality["matched"],
+                    "precision": f"{quality['precision']:.2f}", "recall": f"{quality['recall']:.2f}",
+                    "kappa on matched": fmt_ci(matched["judge"])})
+    return out
+
+
 def cost_table() -> list[dict[str, Any]]:
     """Calls, tokens and seconds per case, per metric and pipeline, from the recorded calls."""
     out: list[dict[str, Any]] = []
     for name in ("qwen_same_items", "qwen_same_items_answer_relevancy", "qwen_pipeline_same_items", "qwen_full",
-                 "qwen_pipeline_full"):
+                 "qwen_full_answer_relevancy", "qwen_pipeline_full"):
         if not _have(name):
             continue
         for row in behave.cost(rows(name)):

@@ -17,7 +17,7 @@ from typing import Any
 from .errors import InputError
 from .judge_eval import METRICS, Case, load_cases, pairs
 
-__all__ = ["Pass", "PASSES", "cases_for", "rows", "recording_path", "available", "SUBSET_PAIRS", "INJECTED_PAIRS"]
+__all__ = ["Pass", "PASSES", "FAMILIES", "family_rows", "cases_for", "rows", "recording_path", "available", "SUBSET_PAIRS", "INJECTED_PAIRS"]
 
 FOLDER = "recordings/judge_study/"
 #: sizes chosen so the passes fit the machine's time budget (2 cores shared with other work:
@@ -57,8 +57,15 @@ PASSES: dict[str, Pass] = {p.name: p for p in (
          cases="full", metrics=("faithfulness",), mode="full"),
     Pass("qwen_full_answer_relevancy", "first five pairs, the judge extracts the answer's statements, then "
          "judges them", cases="full", metrics=("answer_relevancy",), mode="full"),
-    Pass("qwen_pipeline_same_items", "faithfulness pipeline changes on the case's own claims (first five pairs)",
-         cases="full", metrics=("faithfulness",), pipelines=("quoted", "quotes_checked", "contradiction_apart")),
+    Pass("qwen_pipeline_same_items", "faithfulness pipeline changes on the case's own claims (every case)", metrics=("faithfulness",), pipelines=("quoted", "quotes_checked", "contradiction_apart")),
+    Pass("qwen_same_items_answer_relevancy_b", "answer relevancy on the case's own statements (pairs 12-22)",
+         cases="pairs:12-22", metrics=("answer_relevancy",)),
+    Pass("qwen_full_context_recall", "first five pairs, the judge splits the reference, then attributes",
+         cases="full", metrics=("context_recall",), mode="full"),
+    Pass("qwen_full_b", "pairs 6-22, the judge extracts its own items, then judges them",
+         cases="pairs:6-22", metrics=("context_recall", "faithfulness"), mode="full"),
+    Pass("qwen_full_answer_relevancy_b", "pairs 6-22, the judge extracts the answer's statements, then judges them",
+         cases="pairs:6-22", metrics=("answer_relevancy",), mode="full"),
     Pass("qwen_pipeline_full", "faithfulness pipeline changes, the judge extracting its own claims (first five "
          "pairs)", cases="full", metrics=("faithfulness",), mode="full",
          pipelines=("contradiction_apart", "question_and_answer_claims")),
@@ -92,10 +99,38 @@ def cases_for(selection: str) -> list[Case]:
     if selection in sizes:
         ids = {c.id for pair in pairs(cases)[:sizes[selection]] for c in pair}
         return [c for c in cases if c.id in ids]
+    if selection.startswith("pairs:"):
+        first, _, last = selection[6:].partition("-")
+        ids = {c.id for pair in pairs(cases)[int(first) - 1:int(last)] for c in pair}
+        return [c for c in cases if c.id in ids]
     if selection in ("injected", "injected_clean"):
         chosen = [unsupported for _, unsupported in pairs(cases)[:INJECTED_PAIRS]]
         return [inject(c) for c in chosen] if selection == "injected" else chosen
-    raise InputError("cases", "all, subset, half, full, repeat, injected or injected_clean", selection)
+    raise InputError("cases", "all, subset, half, full, repeat, pairs:a-b, injected or injected_clean", selection)
+
+
+#: passes recorded in parts (so each part could finish in the time there was); rows of a family join them
+FAMILIES: dict[str, tuple[str, ...]] = {
+    "qwen_full": ("qwen_full", "qwen_full_context_recall", "qwen_full_b"),
+    "qwen_same_items_answer_relevancy": ("qwen_same_items_answer_relevancy", "qwen_same_items_answer_relevancy_b"),
+    "qwen_full_answer_relevancy": ("qwen_full_answer_relevancy", "qwen_full_answer_relevancy_b"),
+}
+
+
+def family_rows(name: str) -> list[dict[str, Any]]:
+    """The rows of every shipped part of a family (or of the one pass ``name``), without duplicates."""
+    shipped = set(available())
+    out: list[dict[str, Any]] = []
+    seen: set[tuple[Any, ...]] = set()
+    for part in FAMILIES.get(name, (name,)):
+        if part not in shipped:
+            continue
+        for row in rows(part):
+            key = (row["case"], row["metric"], row["mode"], row["pipeline"], row["rotate"])
+            if key not in seen:
+                seen.add(key)
+                out.append(row)
+    return out
 
 
 def recording_path(name: str) -> str:

@@ -195,6 +195,8 @@ def test_extraction_quality_matches_by_content():
     quality = judge_agreement.extraction_quality([row], "faithfulness")
     assert quality["matched"] == len(case.answer_claims) and quality["judged"] == len(case.answer_claims) + 1
     assert quality["recall"] == 1.0 and quality["precision"] < 1.0
+    matched = judge_agreement.matched_verdicts([row], "faithfulness")
+    assert matched["items"] == len(case.answer_claims)  # the invented claim has no label to compare with
 
 
 def test_flips_position_and_injection_effects():

@@ -11,8 +11,7 @@ _METRICS = ("context_precision", "context_recall", "faithfulness", "answer_relev
 
 def _verdicts(metric: str) -> dict[str, Any]:
     from .. import judge_agreement
-    from ..judge_report import _SAME
-    from ..judge_study import rows
+    from ..judge_report import _SAME, rows
 
     return judge_agreement.verdict_agreement(rows(_SAME[metric]), metric)
 
