@@ -459,8 +459,10 @@ def plot_counts(tagged: Any, by: str = "system", ax: Any = None, title: str = ""
     ax.set_yticklabels([t.replace("_", " ") for t in TAGS], fontsize=9)
     ax.invert_yaxis()
     ax.set_xlabel("rows carrying the tag")
-    ax.legend(fontsize=8, frameon=False, loc="lower right")
+    top = max((v for entry in table for v in (entry[tag] for tag in TAGS)), default=0)
+    ax.set_xlim(0, max(1, top) * 1.12)
+    ax.legend(fontsize=8, frameon=False, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=max(1, len(table)))
     if title:
-        ax.set_title(title, fontsize=10)
+        ax.set_title(title, fontsize=10, pad=18)
     fig.tight_layout()
     return fig
