@@ -15,7 +15,7 @@ from . import judge_behaviour as behave
 from .judge_study import FAMILIES, available, cases_for, family_rows
 
 __all__ = ["RAGAS_PAPER", "agreement_table", "pipeline_table", "flip_table", "position_summary",
-           "injection_table", "size_table", "binary_table", "cost_table", "show", "fmt_ci", "restrict", "recordings_table", "provenance", "rows",
+           "injection_table", "size_table", "binary_table", "full_pipeline_table", "PIPELINE_LABELS", "cost_table", "show", "fmt_ci", "restrict", "recordings_table", "provenance", "rows",
            "extraction_table"]
 
 #: pairwise accuracy reported by Es et al. (2023), "RAGAS: Automated Evaluation of Retrieval Augmented
@@ -66,40 +66,56 @@ def agreement_table(seed: int = 0) -> list[dict[str, Any]]:
     return out
 
 
+#: how notebook 11 names each faithfulness pipeline (ragmetrics_edu.judges.checked.PIPELINES)
+PIPELINE_LABELS = {"library": "library yes/no/idk", "quoted": "+ quoted verdicts",
+                   "quotes_checked": "+ quote check", "contradiction_apart": "+ contradiction apart",
+                   "apart_unchecked": "+ apart, no quote check", "question_and_answer_claims": "+ claims from Q and A"}
+
+
 def pipeline_table(seed: int = 0) -> list[dict[str, Any]]:
-    """Faithfulness: each pipeline change with kappa (3 classes and supported/not) and pairwise accuracy,
-    on every case's own claims; then the full pipeline (first five pairs) where recorded."""
-    out: list[dict[str, Any]] = []
-    base_rows = rows("qwen_same_items") if _have("qwen_same_items") else []
-    sources: list[tuple[str, list[dict[str, Any]], str | None]] = [("library (yes/no/idk)", base_rows, None)]
+    """Faithfulness on every case's own claims: each pipeline change, the configuration it changes, its
+    kappa (three classes and supported/not) and pairwise accuracy, and whether it was kept: a change is
+    kept when it raises pairwise accuracy over the configuration it builds on (ties: kappa decides)."""
+    from .judges.checked import BUILDS_ON
+
+    found: dict[str, dict[str, Any]] = {}
+    if _have("qwen_same_items"):
+        found["library"] = {"rows": rows("qwen_same_items"), "pipeline": None}
     if _have("qwen_pipeline_same_items"):
         piped = rows("qwen_pipeline_same_items")
-        for name, label in (("quoted", "+ three-way verdicts with a quote"),
-                            ("quotes_checked", "+ quotes checked in the context"),
-                            ("contradiction_apart", "+ contradiction asked apart")):
-            sources.append((label, piped, name))
-    for label, found, pipeline in sources:
-        if not found:
-            continue
-        kappa = agree.verdict_agreement(found, "faithfulness", pipeline=pipeline, seed=seed)
-        binary = agree.verdict_agreement(found, "faithfulness", pipeline=pipeline, binary=True, seed=seed)
-        pw = agree.pairwise(found, pipeline=pipeline, seed=seed)
-        out.append({"change (same claims)": label, "kappa 3-way": fmt_ci(kappa["judge"]),
-                    "kappa supported/not": fmt_ci(binary["judge"]), "pairwise": fmt_ci(pw["judge"]),
-                    "pairs": pw["pairs"], "overlap pairwise": f"{pw['baseline'].value:.2f}"})
-    fulls: list[tuple[str, str, str | None]] = [("library, judge extracts", "qwen_full", None),
-                                                ("+ checks, judge extracts", "qwen_pipeline_full", "contradiction_apart"),
-                                                ("+ claims from question and answer", "qwen_pipeline_full",
-                                                 "question_and_answer_claims")]
-    compared = {r["case"] for r in rows("qwen_pipeline_full")} if _have("qwen_pipeline_full") else set()
-    for label, name, pipeline in fulls:
-        if not _have(name):
-            continue
-        found = [r for r in rows(name) if not compared or r["case"] in compared]
+        for name in ("quoted", "quotes_checked", "contradiction_apart", "apart_unchecked"):
+            if any(r["pipeline"] == name for r in piped):
+                found[name] = {"rows": piped, "pipeline": name}
+    scores: dict[str, tuple[float, float]] = {}
+    out: list[dict[str, Any]] = []
+    for name, entry in found.items():
+        kappa = agree.verdict_agreement(entry["rows"], "faithfulness", pipeline=entry["pipeline"], seed=seed)
+        binary = agree.verdict_agreement(entry["rows"], "faithfulness", pipeline=entry["pipeline"], binary=True,
+                                         seed=seed)
+        pw = agree.pairwise(entry["rows"], pipeline=entry["pipeline"], seed=seed)
+        scores[name] = (pw["judge"].value, kappa["judge"].value)
+        base = BUILDS_ON.get(name)
+        kept = "baseline" if base is None else ("yes" if base in scores and scores[name] > scores[base] else "no")
+        out.append({"pipeline (same claims)": PIPELINE_LABELS[name], "kappa 3-way": fmt_ci(kappa["judge"]),
+                    "kappa supported/not": fmt_ci(binary["judge"]),
+                    "pairwise": fmt_ci(pw["judge"]), "pairs": pw["pairs"], "kept": kept})
+    return out
+
+
+def full_pipeline_table(seed: int = 0) -> list[dict[str, Any]]:
+    """Faithfulness with the judge extracting its own claims, on the pairs the pipeline pass covered:
+    the library beside the changed pipelines, with word overlap on the same pairs."""
+    if not _have("qwen_pipeline_full"):
+        return []
+    piped = rows("qwen_pipeline_full")
+    compared = {r["case"] for r in piped}
+    out = []
+    sources = [("library", [r for r in rows("qwen_full") if r["case"] in compared], None)] if _have("qwen_full") else []
+    sources += [(name, piped, name) for name in dict.fromkeys(r["pipeline"] for r in piped)]
+    for name, found, pipeline in sources:
         pw = agree.pairwise(found, mode="full", pipeline=pipeline, seed=seed)
-        out.append({"change (same claims)": label, "kappa 3-way": "-", "kappa supported/not": "-",
-                    "pairwise": fmt_ci(pw["judge"]), "pairs": pw["pairs"],
-                    "overlap pairwise": f"{pw['baseline'].value:.2f}"})
+        out.append({"pipeline (judge extracts)": PIPELINE_LABELS[name], "pairwise": fmt_ci(pw["judge"]),
+                    "pairs": pw["pairs"], "word overlap": f"{pw['baseline'].value:.2f}"})
     return out
 
 

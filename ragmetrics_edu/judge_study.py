@@ -66,9 +66,11 @@ PASSES: dict[str, Pass] = {p.name: p for p in (
          cases="pairs:6-22", metrics=("context_recall", "faithfulness"), mode="full"),
     Pass("qwen_full_answer_relevancy_b", "pairs 6-22, the judge extracts the answer's statements, then judges them",
          cases="pairs:6-22", metrics=("answer_relevancy",), mode="full"),
+    Pass("qwen_pipeline_same_items_b", "contradiction asked apart on top of unchecked quotes (every case)",
+         metrics=("faithfulness",), pipelines=("apart_unchecked",)),
     Pass("qwen_pipeline_full", "faithfulness pipeline changes, the judge extracting its own claims (first five "
          "pairs)", cases="full", metrics=("faithfulness",), mode="full",
-         pipelines=("contradiction_apart", "question_and_answer_claims")),
+         pipelines=("quoted", "question_and_answer_claims")),
     Pass("qwen_position", "context precision with the nodes moved round by one place (first five pairs)",
          cases="full", metrics=("context_precision",), rotate=1),
     Pass("qwen_injection", "three unsupported answers with a planted instruction in the context (data blocks)",
@@ -114,6 +116,7 @@ FAMILIES: dict[str, tuple[str, ...]] = {
     "qwen_full": ("qwen_full", "qwen_full_context_recall", "qwen_full_b"),
     "qwen_same_items_answer_relevancy": ("qwen_same_items_answer_relevancy", "qwen_same_items_answer_relevancy_b"),
     "qwen_full_answer_relevancy": ("qwen_full_answer_relevancy", "qwen_full_answer_relevancy_b"),
+    "qwen_pipeline_same_items": ("qwen_pipeline_same_items", "qwen_pipeline_same_items_b"),
 }
 
 

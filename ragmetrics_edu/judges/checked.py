@@ -39,12 +39,13 @@ from .records import CallList
 from .same_items import given_items, mark_given
 from .steps import MAX_ITEMS, _ask, _check_judge, _finish, _keyed_list, _keys, _list_field, _request, _schemas
 
-__all__ = ["faithfulness_checked", "quote_found", "invented", "PIPELINES", "TO_LIBRARY"]
+__all__ = ["faithfulness_checked", "quote_found", "invented", "PIPELINES", "BUILDS_ON", "TO_LIBRARY"]
 
 #: the three-way words and the library's yes/no/idk
 TO_LIBRARY = {"supported": "yes", "contradicted": "no", "not_mentioned": "idk"}
 
-#: named configurations, each adding one change to the one before (notebook 11 measures each)
+#: named configurations, each adding one change to one before it (:data:`BUILDS_ON`; notebook 11 measures each
+#: and keeps a change only if it raises agreement)
 PIPELINES: dict[str, dict[str, Any]] = {
     "library": {"verdicts": "yes_no_idk", "quotes_checked": False, "contradiction": "together",
                 "claims_from": "answer"},
@@ -53,9 +54,15 @@ PIPELINES: dict[str, dict[str, Any]] = {
                        "claims_from": "answer"},
     "contradiction_apart": {"verdicts": "quoted", "quotes_checked": True, "contradiction": "apart",
                             "claims_from": "answer"},
-    "question_and_answer_claims": {"verdicts": "quoted", "quotes_checked": True, "contradiction": "apart",
+    "apart_unchecked": {"verdicts": "quoted", "quotes_checked": False, "contradiction": "apart",
+                        "claims_from": "answer"},
+    "question_and_answer_claims": {"verdicts": "quoted", "quotes_checked": False, "contradiction": "together",
                                    "claims_from": "question_and_answer"},
 }
+
+#: which configuration each one changes
+BUILDS_ON = {"quoted": "library", "quotes_checked": "quoted", "contradiction_apart": "quotes_checked",
+             "apart_unchecked": "quoted", "question_and_answer_claims": "quoted"}
 
 #: share of a claim's content words that must come from the question or the answer
 INVENTED_BELOW = 0.75

@@ -1,0 +1,72 @@
+"""Notebook 11's tables from the shipped recordings, and the claims its prose makes about them.
+
+The prose of notebooks 11 and 13 reads the recorded numbers ("the judge beats word overlap on context
+precision", "it rarely says contradicted"); these tests fail if a re-recording changes what the prose
+may say.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from ragmetrics_edu import judge_agreement, judge_report, judge_study
+from ragmetrics_edu.judges import ReplayJudge
+
+SHIPPED = judge_study.available()
+
+
+def test_the_main_passes_ship_and_name_their_model():
+    assert {"qwen_same_items", "qwen_capstone_answers", "qwen_capstone_judged", "smol_same_items"} <= set(SHIPPED)
+    for name in SHIPPED:
+        doc = json.loads(open(judge_study.recording_path(name), encoding="utf-8").read())
+        assert len(doc["gguf"]["sha256"]) == 64 and doc["gguf"]["general.name"], name
+        assert doc["date"].startswith("20") and "llama-cpp-python" in doc["server"], name
+        assert doc["pass"]["name"] == name
+        replay = ReplayJudge(judge_study.recording_path(name))
+        assert replay.model == doc["model"]
+    qwen = json.loads(open(judge_study.recording_path("qwen_same_items"), encoding="utf-8").read())["gguf"]["sha256"]
+    assert qwen == "cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046"  # LOCAL_LLM's published sum
+
+
+def test_every_same_items_row_replays_without_error():
+    found = judge_study.rows("qwen_same_items")
+    assert len(found) == 44 * 3
+    assert [r for r in found if r["error"]] == []
+
+
+def test_the_prose_of_notebook_11_about_agreement_holds():
+    same = judge_study.rows("qwen_same_items")
+    cp = judge_agreement.verdict_agreement(same, "context_precision")
+    cr = judge_agreement.verdict_agreement(same, "context_recall")
+    faith = judge_agreement.verdict_agreement(same, "faithfulness")
+    assert cp["judge"].value > cp["baseline"].value          # "the judge clearly beats word overlap"
+    assert cp["judge"].ci[0] > cp["baseline"].value
+    assert cr["baseline"].value > cr["judge"].value          # "word overlap is better"
+    assert abs(faith["judge"].value) < 0.2                   # "kappa sits near zero"
+    classes = faith["judge"].values["classes"]
+    row = faith["judge"].values["confusion"][classes.index("contradicted")]
+    assert row[classes.index("contradicted")] < sum(row) / 3  # "rarely says contradicted"
+
+
+def test_tables_fit_and_hold_what_they_say():
+    for table in (judge_report.agreement_table(), judge_report.binary_table(), judge_report.pipeline_table(),
+                  judge_report.size_table(), judge_report.cost_table(), judge_report.recordings_table()):
+        assert table
+    rows = {r["metric"]: r for r in judge_report.agreement_table()}
+    assert rows["context_precision"]["items"] == 122 and rows["faithfulness"]["items"] == 99
+
+
+def test_show_cuts_lines_to_the_width(capsys):
+    judge_report.show([{"a": "x" * 200, "b": "y" * 50}], width=60)
+    assert max(len(line) for line in capsys.readouterr().out.splitlines()) <= 60
+
+
+@pytest.mark.skipif("qwen_pipeline_same_items" not in SHIPPED, reason="pipeline pass not shipped")
+def test_pipeline_rows_carry_the_checks():
+    found = [r for r in judge_study.rows("qwen_pipeline_same_items") if r["pipeline"] == "quotes_checked"]
+    assert found and all(len(r["checked"]) == len(r["items"]) for r in found if not r["error"])
+    downgraded = [c for r in found if not r["error"] for c in r["checked"]
+                  if c["said"] == "supported" and c["final"] == "not_mentioned"]
+    assert all(c["quote_found"] is not True for c in downgraded)
