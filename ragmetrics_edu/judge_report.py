@@ -69,7 +69,7 @@ def agreement_table(seed: int = 0) -> list[dict[str, Any]]:
 #: how notebook 11 names each faithfulness pipeline (ragmetrics_edu.judges.checked.PIPELINES)
 PIPELINE_LABELS = {"library": "library yes/no/idk", "quoted": "+ quoted verdicts",
                    "quotes_checked": "+ quote check", "contradiction_apart": "+ contradiction apart",
-                   "apart_unchecked": "+ apart, no quote check", "question_and_answer_claims": "+ claims from Q and A"}
+                   "apart_unchecked": "+ apart, no check", "question_and_answer_claims": "+ claims from Q and A"}
 
 
 def pipeline_table(seed: int = 0) -> list[dict[str, Any]]:
@@ -215,15 +215,20 @@ def extraction_table(seed: int = 0) -> list[dict[str, Any]]:
 
 
 def cost_table() -> list[dict[str, Any]]:
-    """Calls, tokens and seconds per case, per metric and pipeline, from the recorded calls."""
+    """Calls and tokens per case, per pass, metric and pipeline, from the recorded calls (machine time per
+    pass is in :func:`recordings_table`)."""
     out: list[dict[str, Any]] = []
     for name in ("qwen_same_items", "qwen_same_items_answer_relevancy", "qwen_pipeline_same_items", "qwen_full",
                  "qwen_full_answer_relevancy", "qwen_pipeline_full"):
         if not _have(name):
             continue
         for row in behave.cost(rows(name)):
-            out.append({"pass": name.replace("qwen_", ""), **{k: (f"{v:.1f}" if isinstance(v, float) else v)
-                                                               for k, v in row.items()}})
+            pipeline = "" if row["pipeline"] == "library" else f" {PIPELINE_LABELS[row['pipeline']]}"
+            mode = "judge extracts" if "full" in name else "same items"
+            out.append({"pass, metric": f"{mode}, {row['metric']}{pipeline}",
+                        "cases": row["cases"], "calls/case": f"{row['calls per case']:.1f}",
+                        "prompt tokens/case": f"{row['prompt tokens per case']:.0f}",
+                        "completion tokens/case": f"{row['completion tokens per case']:.0f}"})
     return out
 
 
