@@ -17,6 +17,7 @@ A row with an error (the judge gave no usable reply) is left out and counted in 
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from typing import Any, Sequence
 
 from . import baselines
@@ -34,15 +35,26 @@ def label_of(value: Any) -> str:
     return "none" if value is None else str(value)
 
 
-def _cases() -> dict[str, Case]:
+@lru_cache(maxsize=1)
+def _case_map() -> dict[str, Case]:
     return {c.id: c for c in load_cases()}
+
+
+def _cases() -> dict[str, Case]:
+    return dict(_case_map())
+
+
+@lru_cache(maxsize=1)
+def _adjudicated() -> PassLabels:
+    """The shipped adjudicated labels, read once (the files do not change while a notebook runs)."""
+    return final_labels()
 
 
 def labels_for(case_id: str, metric: str, labels: PassLabels | None = None) -> list[Any]:
     """The human labels of a case's items; an injected case (``<id>+injected``) gets "no" for its planted node."""
     from .judge_runs import inject
 
-    labels = final_labels() if labels is None else labels
+    labels = _adjudicated() if labels is None else labels
     base = case_id.split("+", 1)[0]
     if base not in labels.cases:
         raise InputError("case_id", "a case id of the labelled set", case_id)
@@ -72,18 +84,21 @@ def _collapse(metric: str, value: str, binary: bool) -> str:
 
 
 def verdict_agreement(rows: Sequence[dict[str, Any]], metric: str, *, pipeline: str | None = None,
-                      binary: bool = False, labels: PassLabels | None = None, seed: int = 0) -> dict[str, Any]:
+                      binary: bool = False, labels: PassLabels | None = None, seed: int = 0,
+                      baseline: bool = True) -> dict[str, Any]:
     """Kappa (with interval) of human vs judge and human vs baseline on the same items.
 
-    Returns ``{"judge": AgreementResult, "baseline": AgreementResult, "items": n, "left_out": [...]}``.
+    Returns ``{"judge": AgreementResult, "baseline": AgreementResult, "items": n, "left_out": [...]}``
+    (``baseline=False`` skips the baseline's kappa: "baseline" is then None).
     ``binary=True`` reads faithfulness as supported / not supported (the baseline cannot tell a
     contradiction from silence, so the binary form is the fair comparison for it) and context recall
     as attributed / not (whichever node).
     """
     from .agreement import cohen_kappa
 
-    if not isinstance(binary, bool):
-        raise InputError("binary", "True or False", binary)
+    for flag, value in (("binary", binary), ("baseline", baseline)):
+        if not isinstance(value, bool):
+            raise InputError(flag, "True or False", value)
     chosen = [r for r in _check_rows(rows, metric) if r.get("mode") == "same_items" and r.get("pipeline") == pipeline]
     cases = _cases()
     human, judge, base, left_out = [], [], [], []
@@ -106,7 +121,7 @@ def verdict_agreement(rows: Sequence[dict[str, Any]], metric: str, *, pipeline: 
     if not human:
         raise InputError("rows", f"same-items rows for {metric} with usable verdicts", f"{len(chosen)} rows, none usable")
     return {"judge": cohen_kappa(human, judge, raters=("human", "judge"), seed=seed),
-            "baseline": cohen_kappa(human, base, raters=("human", "word overlap"), seed=seed),
+            "baseline": cohen_kappa(human, base, raters=("human", "word overlap"), seed=seed) if baseline else None,
             "items": len(human), "rows": len(chosen), "left_out": left_out}
 
 

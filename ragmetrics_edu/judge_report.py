@@ -8,6 +8,7 @@ recording does not ship is reported as missing, never filled in.
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from typing import Any, Sequence
 
 from . import judge_agreement as agree
@@ -15,7 +16,7 @@ from . import judge_behaviour as behave
 from .judge_study import FAMILIES, available, cases_for, family_rows
 
 __all__ = ["RAGAS_PAPER", "agreement_table", "pipeline_table", "flip_table", "position_summary",
-           "injection_table", "size_table", "binary_table", "full_pipeline_table", "PIPELINE_LABELS", "cost_table", "show", "fmt_ci", "restrict", "recordings_table", "provenance", "rows",
+           "injection_table", "size_table", "binary_table", "full_pipeline_table", "PIPELINE_LABELS", "cost_table", "show", "fmt_ci", "restrict", "recordings_table", "provenance", "rows", "malformed_summary",
            "extraction_table"]
 
 #: pairwise accuracy reported by Es et al. (2023), "RAGAS: Automated Evaluation of Retrieval Augmented
@@ -51,6 +52,15 @@ def rows(name: str) -> list[dict[str, Any]]:
     return family_rows(name)
 
 
+@lru_cache(maxsize=128)
+def verdicts(name: str, metric: str, pipeline: str | None = None, binary: bool = False,
+             subset: str | None = None, baseline: bool = True, seed: int = 0) -> dict[str, Any]:
+    """:func:`ragmetrics_edu.judge_agreement.verdict_agreement` on a pass (optionally on a subset of its
+    cases), computed once per session: the notebook and its exercises ask for the same figures."""
+    found = rows(name) if subset is None else restrict(rows(name), subset)
+    return agree.verdict_agreement(found, metric, pipeline=pipeline, binary=binary, seed=seed, baseline=baseline)
+
+
 def agreement_table(seed: int = 0) -> list[dict[str, Any]]:
     """Per metric, same items: the judge's kappa with its interval beside the word-overlap baseline's."""
     out = []
@@ -59,7 +69,7 @@ def agreement_table(seed: int = 0) -> list[dict[str, Any]]:
             out.append({"metric": metric, "items": 0, "judge kappa [95% CI]": "not recorded",
                         "overlap kappa [95% CI]": "", "judge % agree": "", "left out": ""})
             continue
-        found = agree.verdict_agreement(rows(name), metric, seed=seed)
+        found = verdicts(name, metric, seed=seed)
         out.append({"metric": metric, "items": found["items"], "judge kappa [95% CI]": fmt_ci(found["judge"]),
                     "overlap kappa [95% CI]": fmt_ci(found["baseline"]),
                     "judge % agree": f"{found['judge'].values['p_o']:.0%}", "left out": len(found["left_out"])})
@@ -78,21 +88,20 @@ def pipeline_table(seed: int = 0) -> list[dict[str, Any]]:
     kept when it raises pairwise accuracy over the configuration it builds on (ties: kappa decides)."""
     from .judges.checked import BUILDS_ON
 
-    found: dict[str, dict[str, Any]] = {}
+    found: dict[str, tuple[str, str | None]] = {}
     if _have("qwen_same_items"):
-        found["library"] = {"rows": rows("qwen_same_items"), "pipeline": None}
+        found["library"] = ("qwen_same_items", None)
     if _have("qwen_pipeline_same_items"):
         piped = rows("qwen_pipeline_same_items")
         for name in ("quoted", "quotes_checked", "contradiction_apart", "apart_unchecked"):
             if any(r["pipeline"] == name for r in piped):
-                found[name] = {"rows": piped, "pipeline": name}
+                found[name] = ("qwen_pipeline_same_items", name)
     scores: dict[str, tuple[float, float]] = {}
     out: list[dict[str, Any]] = []
-    for name, entry in found.items():
-        kappa = agree.verdict_agreement(entry["rows"], "faithfulness", pipeline=entry["pipeline"], seed=seed)
-        binary = agree.verdict_agreement(entry["rows"], "faithfulness", pipeline=entry["pipeline"], binary=True,
-                                         seed=seed)
-        pw = agree.pairwise(entry["rows"], pipeline=entry["pipeline"], seed=seed)
+    for name, (source, pipeline) in found.items():
+        kappa = verdicts(source, "faithfulness", pipeline, baseline=False, seed=seed)
+        binary = verdicts(source, "faithfulness", pipeline, binary=True, baseline=False, seed=seed)
+        pw = agree.pairwise(rows(source), pipeline=pipeline, seed=seed)
         scores[name] = (pw["judge"].value, kappa["judge"].value)
         base = BUILDS_ON.get(name)
         kept = "baseline" if base is None else ("yes" if base in scores and scores[name] > scores[base] else "no")
@@ -126,7 +135,7 @@ def binary_table(seed: int = 0) -> list[dict[str, Any]]:
     for metric in ("context_recall", "faithfulness"):
         if not _have(_SAME[metric]):
             continue
-        found = agree.verdict_agreement(rows(_SAME[metric]), metric, binary=True, seed=seed)
+        found = verdicts(_SAME[metric], metric, binary=True, seed=seed)
         out.append({"metric": metric, "read as": "attributed or not" if metric == "context_recall"
                     else "supported or not", "judge kappa [95% CI]": fmt_ci(found["judge"]),
                     "overlap kappa [95% CI]": fmt_ci(found["baseline"])})
@@ -158,8 +167,8 @@ def position_summary() -> dict[str, Any] | None:
     original = restrict(rows("qwen_same_items"), "full")
     moved = rows("qwen_position")
     effect = behave.position_effect(original, moved)
-    in_order = agree.verdict_agreement(original, "context_precision")
-    rotated = agree.verdict_agreement(moved, "context_precision")
+    in_order = verdicts("qwen_same_items", "context_precision", subset="full", baseline=False)
+    rotated = verdicts("qwen_position", "context_precision", baseline=False)
     return {"effect": effect, "kappa in order": in_order["judge"], "kappa moved": rotated["judge"]}
 
 
@@ -182,13 +191,12 @@ def size_table(seed: int = 0) -> list[dict[str, Any]]:
     """Same items, first six pairs: SmolLM2-135M beside Qwen2.5-Coder-1.5B and the baseline, per metric."""
     if not _have("smol_same_items"):
         return []
-    small = rows("smol_same_items")
     out = []
     for metric, name in _SAME.items():
         if not _have(name):
             continue
-        big = agree.verdict_agreement(restrict(rows(name), "subset"), metric, seed=seed)
-        tiny = agree.verdict_agreement(small, metric, seed=seed)
+        big = verdicts(name, metric, subset="subset", seed=seed)
+        tiny = verdicts("smol_same_items", metric, baseline=False, seed=seed)
         out.append({"metric": metric, "items": big["items"], "1.5B kappa": fmt_ci(big["judge"]),
                     "135M kappa": fmt_ci(tiny["judge"]), "overlap kappa": f"{big['baseline'].value:.2f}"})
     return out
@@ -281,3 +289,17 @@ def provenance(name: str = "qwen_same_items") -> str:
     return (f"Recorded from {g.get('general.name')} ({g.get('file_type_name')}, file {g['file']}, sha256 "
             f"{g['sha256']}) served by {doc['server']}; temperature {doc['parameters']['temperature']}, "
             f"seed {doc['parameters']['seed']}, mode {doc['parameters']['mode']}; {doc['date']}.")
+
+
+def malformed_summary() -> dict[str, int]:
+    """Across every shipped pass of the labelled set: rows, rows that needed a repair request, rows with no
+    usable reply (the judge's malformed output)."""
+    total = repaired = failed = 0
+    for name in available():
+        if name.startswith("qwen_capstone"):
+            continue
+        for row in family_rows(name):
+            total += 1
+            repaired += bool(row.get("repairs"))
+            failed += bool(row.get("error"))
+    return {"rows": total, "repaired": repaired, "failed": failed}

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import json
 
-import pytest
-
 from ragmetrics_edu import judge_agreement, judge_report, judge_study
 from ragmetrics_edu.judges import ReplayJudge
 
@@ -18,7 +16,8 @@ SHIPPED = judge_study.available()
 
 
 def test_the_main_passes_ship_and_name_their_model():
-    assert {"qwen_same_items", "qwen_capstone_answers", "qwen_capstone_judged", "smol_same_items"} <= set(SHIPPED)
+    assert {"qwen_same_items", "qwen_capstone_answers", "qwen_capstone_judged", "smol_same_items",
+            "qwen_pipeline_same_items", "qwen_position", "qwen_injection", "qwen_injection_undelimited"} <= set(SHIPPED)
     for name in SHIPPED:
         doc = json.loads(open(judge_study.recording_path(name), encoding="utf-8").read())
         assert len(doc["gguf"]["sha256"]) == 64 and doc["gguf"]["general.name"], name
@@ -63,7 +62,6 @@ def test_show_cuts_lines_to_the_width(capsys):
     assert max(len(line) for line in capsys.readouterr().out.splitlines()) <= 60
 
 
-@pytest.mark.skipif("qwen_pipeline_same_items" not in SHIPPED, reason="pipeline pass not shipped")
 def test_pipeline_rows_carry_the_checks():
     found = [r for r in judge_study.rows("qwen_pipeline_same_items") if r["pipeline"] == "quotes_checked"]
     assert found and all(len(r["checked"]) == len(r["items"]) for r in found if not r["error"])

@@ -10,10 +10,9 @@ _METRICS = ("context_precision", "context_recall", "faithfulness", "answer_relev
 
 
 def _verdicts(metric: str) -> dict[str, Any]:
-    from .. import judge_agreement
-    from ..judge_report import _SAME, rows
+    from ..judge_report import _SAME, verdicts
 
-    return judge_agreement.verdict_agreement(rows(_SAME[metric]), metric)
+    return verdicts(_SAME[metric], metric)
 
 
 def _gate_metric() -> str:
