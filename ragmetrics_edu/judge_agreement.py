@@ -52,7 +52,7 @@ def _adjudicated() -> PassLabels:
 
 def labels_for(case_id: str, metric: str, labels: PassLabels | None = None) -> list[Any]:
     """The human labels of a case's items; an injected case (``<id>+injected``) gets "no" for its planted node."""
-    from .judge_runs import inject
+    from .judge_runs import INJECTED_AT
 
     labels = _adjudicated() if labels is None else labels
     base = case_id.split("+", 1)[0]
@@ -60,8 +60,7 @@ def labels_for(case_id: str, metric: str, labels: PassLabels | None = None) -> l
         raise InputError("case_id", "a case id of the labelled set", case_id)
     values = [lab.label for lab in getattr(labels.cases[base], metric)]
     if case_id.endswith("+injected") and metric == "context_precision":
-        planted = inject(_cases()[base]).contexts.index(inject(_cases()[base]).contexts[1])
-        values.insert(planted, "no")
+        values.insert(INJECTED_AT, "no")  # the planted node: irrelevant by construction
     return values
 
 

@@ -26,7 +26,7 @@ from .errors import InputError
 from .judge_eval import METRICS, Case
 from .judges.base import Judge, Messages, Reply, Request
 
-__all__ = ["MODES", "run_case", "run_cases", "UndelimitedJudge", "inject", "INJECTION"]
+__all__ = ["MODES", "run_case", "run_cases", "UndelimitedJudge", "inject", "INJECTION", "INJECTED_AT"]
 
 MODES = ("same_items", "full")
 _FAITH = {"yes": "supported", "no": "contradicted", "idk": "not_mentioned"}
@@ -108,7 +108,11 @@ def run_cases(judge: Judge, cases: Sequence[Case], metrics: Sequence[str], mode:
     return [run_case(judge, case, metric, mode, **options) for case in cases for metric in metrics]
 
 
-def inject(case: Case, instruction: str = INJECTION, position: int = 1) -> Case:
+#: where :func:`inject` plants the instruction among the contexts (0-based)
+INJECTED_AT = 1
+
+
+def inject(case: Case, instruction: str = INJECTION, position: int = INJECTED_AT) -> Case:
     """The case with ``instruction`` planted as an extra context node at ``position`` (0-based).
 
     The planted node is irrelevant and supports nothing: its human label is "no" for context
@@ -143,5 +147,6 @@ class UndelimitedJudge(Judge):
             raise InputError("request", "a step with a version-1 prompt", request.step)
         return self.inner.ask(dataclasses.replace(request, messages=request.legacy_messages, legacy_messages=None))
 
-    def _complete(self, request: Request, messages: Messages, attempt: int) -> Reply:  # pragma: no cover
-        raise NotImplementedError("UndelimitedJudge passes requests to its inner judge")
+    def _complete(self, request: Request, messages: Messages, attempt: int) -> Reply:
+        """The inner judge's reply (``ask`` already routes every request there, with the version-1 prompt)."""
+        return self.inner._complete(request, messages, attempt)
