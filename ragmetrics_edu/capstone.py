@@ -84,9 +84,10 @@ def answer_rows(judge: Any, questions: Sequence[str] = QUESTIONS) -> list[dict[s
 
 
 def score_rows(judge: Any, rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Judge each answered row: faithfulness (the judge extracts the claims), and, where the question has
-    a reference, context precision. A judge error is kept, not hidden. (Answer relevancy and context
-    recall are left out to fit the recording budget on 2 cores; the taxonomy does not need them.)"""
+    """Judge each answered row with every metric the course teaches: faithfulness (Ragas' rule; the judge
+    extracts the claims) and answer relevancy (the judge extracts the statements) on every row, and,
+    where the question has a reference, context precision and context recall. A judge error is kept,
+    not hidden."""
     from . import judges
     from .judges.errors import JudgeError
 
@@ -99,6 +100,8 @@ def score_rows(judge: Any, rows: Sequence[dict[str, Any]]) -> list[dict[str, Any
                                                             question=row["text"], variant="ragas")}
         if ref:
             asks["context_precision"] = lambda: judges.context_precision(judge, row["text"], row["contexts"], ref)
+            asks["context_recall"] = lambda: judges.context_recall(judge, ref, row["contexts"], question=row["text"])
+        asks["answer_relevancy"] = lambda: judges.answer_relevancy(judge, row["text"], row["answer"])
         for metric, ask in asks.items():
             try:
                 result = ask()

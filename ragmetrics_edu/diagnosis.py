@@ -3,8 +3,8 @@
 A row is one question answered by one system, shaped like :func:`ragmetrics_edu.capstone.scored`
 returns it: ``question``, ``text``, ``kind``, ``system``, ``passages`` (retrieved ids, best first),
 ``grades`` (the corpus's relevance grade of each), ``contexts``, ``answer``, ``scores``
-(faithfulness, context_precision, context_recall; a metric the judge failed on is missing),
-``verdicts``, ``items`` and ``errors``.
+(faithfulness, context_precision, context_recall, answer_relevancy; a metric the judge failed on,
+or that needs a reference the question lacks, is missing), ``verdicts``, ``items`` and ``errors``.
 
 The taxonomy (:data:`RULES`); a row can carry several tags, or none:
 
@@ -17,9 +17,10 @@ bad_ranking            a grade-2 passage was retrieved below a grade-0 one
 unsupported_claim      faithfulness < 1 (the judge found a claim the contexts do not support)
 incomplete_answer      the question has a reference and under half of the reference's content
                        words occur in the answer (:func:`ragmetrics_edu.baselines.coverage`)
-judge_error            the judge failed on a metric (a recorded error), or its context-precision
-                       verdict contradicts the corpus's grade: "no" on a grade-2 passage or
-                       "yes" on a grade-0 passage
+judge_error            the judge failed on a metric (a recorded error), or its verdicts contradict
+                       the corpus's grades: context precision "no" on a grade-2 passage or
+                       "yes" on a grade-0 passage, or context recall 1.0 when every retrieved
+                       passage is graded 0
 =====================  ======================================================================
 
 The first two read only the corpus's relevance judgements; the third reads the judge; the
@@ -51,7 +52,7 @@ RULES = {
     "bad_ranking": "a grade-2 passage retrieved below a grade-0 passage",
     "unsupported_claim": "faithfulness < 1",
     "incomplete_answer": "under half of the reference's content words are in the answer",
-    "judge_error": "judge failed, or a context-precision verdict contradicts a grade",
+    "judge_error": "judge failed, or a verdict contradicts the grades (context precision; recall 1 on grade 0)",
 }
 #: short names for tables
 SHORT = {"retrieval_miss": "miss", "bad_ranking": "rank", "unsupported_claim": "unsup",
@@ -59,7 +60,7 @@ SHORT = {"retrieval_miss": "miss", "bad_ranking": "rank", "unsupported_claim": "
 #: the component each tag points at: what to change first when the tag dominates
 COMPONENT = {"retrieval_miss": "retriever", "bad_ranking": "retriever", "unsupported_claim": "generator",
              "incomplete_answer": "generator", "judge_error": "judge"}
-METRICS = ("faithfulness", "context_precision", "context_recall")
+METRICS = ("faithfulness", "context_precision", "context_recall", "answer_relevancy")
 #: the share of the reference's content words the answer must contain not to be called incomplete
 COVERAGE_CUT = 0.5
 RELEVANT, IRRELEVANT = 2, 0
@@ -185,6 +186,9 @@ def tag_row(row: Mapping[str, Any], reference: str | None = None, is_answerable:
     for rank, (verdict, grade) in enumerate(zip(precision or [], grades if precision else [], strict=True), 1):
         if (grade == RELEVANT and _verdict(verdict) == "no") or (grade == IRRELEVANT and _verdict(verdict) == "yes"):
             judge.append(f"context precision said {_verdict(verdict)!r} on grade-{grade} rank {rank}")
+    recall = row["scores"].get("context_recall", math.nan)
+    if grades and all(g == IRRELEVANT for g in grades) and recall == 1:
+        judge.append("context recall 1.00 though every retrieved passage is graded 0")
     if judge:
         reasons["judge_error"] = "; ".join(judge)
     return {tag: reasons[tag] for tag in TAGS if tag in reasons}
@@ -392,12 +396,12 @@ def text_table(rows: Sequence[Mapping[str, Any]], columns: Sequence[str], width:
     return "\n".join(line.rstrip()[:width] for line in lines)
 
 
-_SHORT = {"faithfulness": "faith", "context_precision": "cp", "context_recall": "cr"}
+_SHORT = {"faithfulness": "faith", "context_precision": "cp", "context_recall": "cr", "answer_relevancy": "ar"}
 
 
 def flat(rows: Any) -> list[dict[str, Any]]:
     """One printable dict per row: question, system, kind, grades (one digit per retrieved passage),
-    the three scores (short names faith, cp, cr), their mean and the tags (when the rows are tagged,
+    the four scores (short names faith, cp, cr, ar), their mean and the tags (when the rows are tagged,
     by their :data:`SHORT` names)."""
     out = []
     for row in check_rows(rows):
@@ -414,7 +418,8 @@ def flat(rows: Any) -> list[dict[str, Any]]:
 
 def describe_row(row: Mapping[str, Any], width: int = 100) -> str:
     """One row in full, to read: the question, each passage with its grade, the answer, the judge's
-    claims and verdicts, every score, and the tags with their reasons."""
+    claims, answer statements and reference statements with its verdict on each, every score, and the
+    tags with their reasons."""
     import textwrap
 
     checked = _check_row(0, row)
@@ -432,6 +437,10 @@ def describe_row(row: Mapping[str, Any], width: int = 100) -> str:
     verdicts = checked["verdicts"].get("faithfulness") or []
     for claim, verdict in zip(claims, verdicts, strict=False):
         lines.append(wrap(f"claim [{verdict}]: {claim}", "    "))
+    for metric, label in (("answer_relevancy", "answer statement"), ("context_recall", "reference statement")):
+        items = (checked.get("items") or {}).get(metric) or []
+        for item, verdict in zip(items, checked["verdicts"].get(metric) or [], strict=False):
+            lines.append(wrap(f"{label} [{verdict}]: {item}", "    "))
     scores = ", ".join(f"{m} {v:.3f}" for m, v in checked["scores"].items()) or "none"
     lines.append(wrap(f"scores: {scores}", "  "))
     for metric, error in checked["errors"].items():

@@ -79,7 +79,8 @@ def agreement_table(seed: int = 0) -> list[dict[str, Any]]:
 #: how notebook 11 names each faithfulness pipeline (ragmetrics_edu.judges.checked.PIPELINES)
 PIPELINE_LABELS = {"library": "library yes/no/idk", "quoted": "+ quoted verdicts",
                    "quotes_checked": "+ quote check", "contradiction_apart": "+ contradiction apart",
-                   "apart_unchecked": "+ apart, no check", "question_and_answer_claims": "+ claims from Q and A"}
+                   "apart_unchecked": "+ apart, no check", "question_and_answer_claims": "+ claims from Q and A",
+                   "defaults": "+ both: Q and A claims, apart (defaults)"}
 
 
 def pipeline_table(seed: int = 0) -> list[dict[str, Any]]:
@@ -112,19 +113,26 @@ def pipeline_table(seed: int = 0) -> list[dict[str, Any]]:
 
 
 def full_pipeline_table(seed: int = 0) -> list[dict[str, Any]]:
-    """Faithfulness with the judge extracting its own claims, on the pairs the pipeline pass covered:
-    the library beside the changed pipelines, with word overlap on the same pairs."""
+    """Faithfulness with the judge extracting its own claims, on the pairs the pipeline passes covered: the
+    library beside each changed pipeline, with word overlap on the same pairs. A change is kept when it
+    raises pairwise accuracy over the configuration it builds on (:data:`~ragmetrics_edu.judges.checked.BUILDS_ON`)."""
+    from .judges.checked import BUILDS_ON
+
     if not _have("qwen_pipeline_full"):
         return []
     piped = rows("qwen_pipeline_full")
     compared = {r["case"] for r in piped}
-    out = []
     sources = [("library", [r for r in rows("qwen_full") if r["case"] in compared], None)] if _have("qwen_full") else []
     sources += [(name, piped, name) for name in dict.fromkeys(r["pipeline"] for r in piped)]
+    scores: dict[str, float] = {}
+    out = []
     for name, found, pipeline in sources:
         pw = agree.pairwise(found, mode="full", pipeline=pipeline, seed=seed)
+        scores[name] = pw["judge"].value
+        base = BUILDS_ON.get(name)
+        kept = "baseline" if base is None else ("yes" if base in scores and scores[name] > scores[base] else "no")
         out.append({"pipeline (judge extracts)": PIPELINE_LABELS[name], "pairwise": fmt_ci(pw["judge"]),
-                    "pairs": pw["pairs"], "word overlap": f"{pw['baseline'].value:.2f}"})
+                    "pairs": pw["pairs"], "word overlap": f"{pw['baseline'].value:.2f}", "kept": kept})
     return out
 
 
@@ -143,31 +151,32 @@ def binary_table(seed: int = 0) -> list[dict[str, Any]]:
 
 
 def flip_table() -> list[dict[str, Any]]:
-    """How often a verdict changes across three runs at temperature 0 (the main run and two repeats with
-    other seeds) and two at 0.7, on the first two pairs."""
+    """How often a verdict changes across three repeat runs at temperature 0 and three at 0.7 (each run with
+    its own seed), on the first five pairs."""
     out = []
     for t, label in ((0, "0"), (7, "0.7")):
-        names = ["qwen_same_items" if t == 0 else "qwen_repeat_t7_run1",
-                 f"qwen_repeat_t{t}_run{1 if t == 0 else 2}"] + (["qwen_repeat_t0_run2"] if t == 0 else [])
+        names = [f"qwen_repeat_t{t}_run{r}" for r in (1, 2, 3)]
         if not _have(*names):
-            out.append({"temperature": label, "metric": "-", "items": 0, "flipped": "not recorded", "rate": ""})
+            out.append({"temperature": label, "metric": "-", "runs": 0, "items": 0, "flipped": "not recorded",
+                        "rate": ""})
             continue
-        runs = [restrict(rows(n), "repeat") for n in names]
+        runs = [rows(n) for n in names]
         for metric in ("context_precision", "faithfulness"):
             found = behave.flip_rate(runs, metric)
-            out.append({"temperature": label, "metric": metric, "items": found["items"], "flipped": found["flipped"],
-                        "rate": f"{found['rate']:.0%}"})
+            out.append({"temperature": label, "metric": metric, "runs": len(runs), "items": found["items"],
+                        "flipped": found["flipped"], "rate": f"{found['rate']:.0%}"})
     return out
 
 
 def position_summary() -> dict[str, Any] | None:
-    """Context precision verdicts with the nodes moved round by one place vs in their order."""
+    """Context precision verdicts with the nodes moved round by one place vs in their order (every case)."""
     if not _have("qwen_position", "qwen_same_items"):
         return None
-    original = restrict(rows("qwen_same_items"), "full")
     moved = rows("qwen_position")
+    cases = {r["case"] for r in moved}
+    original = [r for r in rows("qwen_same_items") if r["case"] in cases]
     effect = behave.position_effect(original, moved)
-    in_order = verdicts("qwen_same_items", "context_precision", subset="full", baseline=False)
+    in_order = verdicts("qwen_same_items", "context_precision", baseline=False)
     rotated = verdicts("qwen_position", "context_precision", baseline=False)
     return {"effect": effect, "kappa in order": in_order["judge"], "kappa moved": rotated["judge"]}
 
@@ -261,19 +270,23 @@ def show(table: Sequence[dict[str, Any]], width: int = 110) -> None:
 
 
 def recordings_table() -> list[dict[str, Any]]:
-    """Every shipped pass: what it asked, which model (GGUF sha256), how many replies, machine time, date."""
+    """Every shipped pass: which model (GGUF sha256), the date, how many cases (rows of the capstone) and
+    replies, the machine time and what it asked."""
     import json
 
+    from .capstone import QUESTIONS, SYSTEMS
     from .judge_study import PASSES, recording_path
 
     out = []
     for name in available():
         with open(recording_path(name), encoding="utf-8") as handle:
             doc = json.load(handle)
-        out.append({"pass": name, "model": doc["gguf"].get("general.name", doc["model"]),
-                    "sha256": doc["gguf"]["sha256"][:12] + "…", "replies": len(doc["replies"]),
-                    "machine s": round(doc.get("machine_time_s", 0)), "date": doc["date"][:10],
-                    "what": PASSES[name].what})
+        spec = PASSES[name]
+        cases = len(QUESTIONS) * len(SYSTEMS) if spec.cases.startswith("capstone_") else len(cases_for(spec.cases))
+        out.append({"pass": name, "model": doc["gguf"].get("general.name", doc["model"]).replace(" Instruct", ""),
+                    "sha256": doc["gguf"]["sha256"][:8] + "…", "date": doc["date"][:10], "cases": cases,
+                    "replies": len(doc["replies"]), "machine s": round(doc.get("machine_time_s", 0)),
+                    "what": spec.what})
     return out
 
 

@@ -24,9 +24,9 @@ FOLDER = "recordings/judge_study/"
 #: 12-25 s a call for the 1.5B model, measured while recording)
 SUBSET_PAIRS = 6     # the small model
 HALF_PAIRS = 11      # answer relevancy (the first eleven pairs, 22 cases)
-FULL_PAIRS = 5       # the full pipeline, pipeline changes, position bias (the first five pairs, 10 cases)
-REPEAT_PAIRS = 2     # repeat runs (4 cases)
-INJECTED_PAIRS = 3   # injection (the unsupported answers of the first three pairs)
+FULL_PAIRS = 5       # the first parts of the full-pipeline passes (the first five pairs, 10 cases)
+REPEAT_PAIRS = 5     # repeat runs (10 cases)
+INJECTED_PAIRS = 11  # injection (the unsupported answers of the first eleven pairs)
 _ALL = tuple(METRICS)
 
 
@@ -70,23 +70,26 @@ PASSES: dict[str, Pass] = {p.name: p for p in (
          metrics=("faithfulness",), pipelines=("apart_unchecked",)),
     Pass("qwen_pipeline_full", "faithfulness pipeline changes, the judge extracting its own claims (first five "
          "pairs)", cases="full", metrics=("faithfulness",), mode="full",
-         pipelines=("quoted", "question_and_answer_claims")),
-    Pass("qwen_position", "context precision with the nodes moved round by one place (first five pairs)",
-         cases="full", metrics=("context_precision",), rotate=1),
-    Pass("qwen_injection", "three unsupported answers with a planted instruction in the context (data blocks)",
+         pipelines=("quoted", "question_and_answer_claims", "defaults")),
+    Pass("qwen_pipeline_full_b", "faithfulness pipeline changes, the judge extracting its own claims (pairs 6-22)",
+         cases="pairs:6-22", metrics=("faithfulness",), mode="full",
+         pipelines=("quoted", "question_and_answer_claims", "defaults")),
+    Pass("qwen_position", "context precision with the nodes moved round by one place (every case)",
+         metrics=("context_precision",), rotate=1),
+    Pass("qwen_injection", "eleven unsupported answers with a planted instruction in the context (data blocks)",
          cases="injected", metrics=("context_precision", "faithfulness")),
     Pass("qwen_injection_undelimited", "the same injected cases, prompts without data blocks",
          cases="injected", metrics=("context_precision", "faithfulness"), undelimited=True),
-    Pass("qwen_clean_undelimited", "the same three cases without the instruction, prompts without data blocks",
+    Pass("qwen_clean_undelimited", "the same eleven cases without the instruction, prompts without data blocks",
          cases="injected_clean", metrics=("context_precision", "faithfulness"), undelimited=True),
-    *(Pass(f"qwen_repeat_t{t}_run{r}", f"repeat run {r} at temperature {t / 10:g} on the first two pairs",
+    *(Pass(f"qwen_repeat_t{t}_run{r}", f"repeat run {r} at temperature {t / 10:g} on the first five pairs",
            cases="repeat", metrics=("context_precision", "faithfulness"), temperature=t / 10, seed=100 + 10 * t + r)
-      for t in (0, 7) for r in (1, 2)),
+      for t in (0, 7) for r in (1, 2, 3)),
     Pass("smol_same_items", "SmolLM2-135M on the first six pairs, the case's own items", model="smol", cases="subset"),
     Pass("qwen_capstone_answers", "the capstone's generator: 8 questions, BM25 and MiniLM top-3",
          cases="capstone_answers", metrics=()),
-    Pass("qwen_capstone_judged", "the capstone's answers judged: faithfulness, and where a reference exists "
-         "context precision", cases="capstone_judged", metrics=()),
+    Pass("qwen_capstone_judged", "the capstone's answers judged: faithfulness and answer relevancy, and where a "
+         "reference exists context precision and context recall", cases="capstone_judged", metrics=()),
 )}
 
 
@@ -117,6 +120,7 @@ FAMILIES: dict[str, tuple[str, ...]] = {
     "qwen_same_items_answer_relevancy": ("qwen_same_items_answer_relevancy", "qwen_same_items_answer_relevancy_b"),
     "qwen_full_answer_relevancy": ("qwen_full_answer_relevancy", "qwen_full_answer_relevancy_b"),
     "qwen_pipeline_same_items": ("qwen_pipeline_same_items", "qwen_pipeline_same_items_b"),
+    "qwen_pipeline_full": ("qwen_pipeline_full", "qwen_pipeline_full_b"),
 }
 
 

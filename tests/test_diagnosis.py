@@ -79,6 +79,17 @@ def test_grade_1_passages_never_make_a_judge_error():
     assert "judge_error" not in tags(row(grades=(2, 1, 1), cp=["yes", "no", "yes"]))
 
 
+@pytest.mark.parametrize("grades, recall, fires", [((0, 0, 0), 1.0, True), ((0, 0, 0), 0.5, False),
+                                                   ((0, 1, 0), 1.0, False), ((2, 0, 0), 1.0, False),
+                                                   ((0, 0, 0), math.nan, False), ((), 1.0, False)])
+def test_judge_error_when_context_recall_is_full_on_grade_0_passages(grades, recall, fires):
+    r = row(grades=grades, scores={"faithfulness": 1.0, "context_recall": recall})
+    reasons = diagnosis.tag_row(r, REF)
+    assert ("judge_error" in reasons) is fires
+    if fires:
+        assert "context recall 1.00" in reasons["judge_error"]
+
+
 def test_a_recorded_judge_error_tags_the_row_and_fires_no_score_rule():
     r = row(scores={}, errors={"faithfulness": "the reply did not validate"})
     reasons = diagnosis.tag_row(r, REF)

@@ -58,11 +58,14 @@ PIPELINES: dict[str, dict[str, Any]] = {
                         "claims_from": "answer"},
     "question_and_answer_claims": {"verdicts": "quoted", "quotes_checked": False, "contradiction": "together",
                                    "claims_from": "question_and_answer"},
+    "defaults": {"verdicts": "quoted", "quotes_checked": False, "contradiction": "apart",
+                 "claims_from": "question_and_answer"},
 }
 
 #: which configuration each one changes
 BUILDS_ON = {"quoted": "library", "quotes_checked": "quoted", "contradiction_apart": "quotes_checked",
-             "apart_unchecked": "quoted", "question_and_answer_claims": "quoted"}
+             "apart_unchecked": "quoted", "question_and_answer_claims": "quoted",
+             "defaults": "question_and_answer_claims"}
 
 #: share of a claim's content words that must come from the question or the answer
 INVENTED_BELOW = 0.75
