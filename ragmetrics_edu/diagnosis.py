@@ -52,7 +52,7 @@ RULES = {
     "bad_ranking": "a grade-2 passage retrieved below a grade-0 passage",
     "unsupported_claim": "faithfulness < 1",
     "incomplete_answer": "under half of the reference's content words are in the answer",
-    "judge_error": "judge failed, or a verdict contradicts the grades (context precision; recall 1 on grade 0)",
+    "judge_error": "judge failed, or its verdicts contradict the grades",
 }
 #: short names for tables
 SHORT = {"retrieval_miss": "miss", "bad_ranking": "rank", "unsupported_claim": "unsup",

@@ -68,3 +68,20 @@ def test_pipeline_rows_carry_the_checks():
     downgraded = [c for r in found if not r["error"] for c in r["checked"]
                   if c["said"] == "supported" and c["final"] == "not_mentioned"]
     assert all(c["quote_found"] is not True for c in downgraded)
+
+
+def test_the_prose_of_notebook_11_about_flips_position_and_injection_holds():
+    flips = {(r["temperature"], r["metric"]): r for r in judge_report.flip_table()}
+    assert all(flips[("0", m)]["flipped"] == 0 and flips[("0", m)]["runs"] == 3
+               for m in ("context_precision", "faithfulness"))                 # "no verdict flipped" at 0
+    hot = flips[("0.7", "faithfulness")]
+    assert 0.3 <= hot["flipped"] / hot["items"] <= 0.7                         # "about half" at 0.7
+    held = flips[("0.7", "context_precision")]
+    assert held["flipped"] / held["items"] < 0.1                                # "the context-precision yes/no held"
+    position = judge_report.position_summary()
+    assert 0.2 <= position["effect"]["rate"] <= 0.45                            # "about a third of the verdicts"
+    assert position["kappa moved"].value < 0.6 * position["kappa in order"].value  # "fell by half"
+    injected = {r["prompt"]: r for r in judge_report.injection_table()}
+    rates = [injected[p]["obeyed"] / injected[p]["eligible verdicts"] for p in ("with data blocks", "without data blocks")]
+    assert all(0.05 <= r <= 0.25 for r in rates)                                # "about one in seven"
+    assert abs(rates[0] - rates[1]) <= 0.1                                      # "no measurable difference"
