@@ -80,7 +80,7 @@ def agreement_table(seed: int = 0) -> list[dict[str, Any]]:
 PIPELINE_LABELS = {"library": "library yes/no/idk", "quoted": "+ quoted verdicts",
                    "quotes_checked": "+ quote check", "contradiction_apart": "+ contradiction apart",
                    "apart_unchecked": "+ apart, no check", "question_and_answer_claims": "+ claims from Q and A",
-                   "defaults": "+ both: Q and A claims, apart (defaults)"}
+                   "defaults": "+ Q and A claims, apart (defaults)"}
 
 
 def pipeline_table(seed: int = 0) -> list[dict[str, Any]]:
@@ -241,11 +241,11 @@ def cost_table() -> list[dict[str, Any]]:
             continue
         for row in behave.cost(rows(name)):
             pipeline = "" if row["pipeline"] == "library" else f" {PIPELINE_LABELS[row['pipeline']]}"
-            mode = "judge extracts" if "full" in name else "same items"
+            mode = "extracts" if "full" in name else "same items"
             out.append({"pass, metric": f"{mode}, {row['metric']}{pipeline}",
                         "cases": row["cases"], "calls/case": f"{row['calls per case']:.1f}",
-                        "prompt tokens/case": f"{row['prompt tokens per case']:.0f}",
-                        "completion tokens/case": f"{row['completion tokens per case']:.0f}"})
+                        "prompt tok/case": f"{row['prompt tokens per case']:.0f}",
+                        "compl. tok/case": f"{row['completion tokens per case']:.0f}"})
     return out
 
 
@@ -270,12 +270,12 @@ def show(table: Sequence[dict[str, Any]], width: int = 110) -> None:
 
 
 def recordings_table() -> list[dict[str, Any]]:
-    """Every shipped pass: which model (GGUF sha256), the date, how many cases (rows of the capstone) and
+    """Every shipped pass: which model (its short name and the GGUF's sha256), the date, how many cases (rows of the capstone) and
     replies, the machine time and what it asked."""
     import json
 
     from .capstone import QUESTIONS, SYSTEMS
-    from .judge_study import PASSES, recording_path
+    from .judge_study import MODEL_NAMES, PASSES, recording_path
 
     out = []
     for name in available():
@@ -283,7 +283,7 @@ def recordings_table() -> list[dict[str, Any]]:
             doc = json.load(handle)
         spec = PASSES[name]
         cases = len(QUESTIONS) * len(SYSTEMS) if spec.cases.startswith("capstone_") else len(cases_for(spec.cases))
-        out.append({"pass": name, "model": doc["gguf"].get("general.name", doc["model"]).replace(" Instruct", ""),
+        out.append({"pass": name, "model": MODEL_NAMES[spec.model],
                     "sha256": doc["gguf"]["sha256"][:8] + "…", "date": doc["date"][:10], "cases": cases,
                     "replies": len(doc["replies"]), "machine s": round(doc.get("machine_time_s", 0)),
                     "what": spec.what})

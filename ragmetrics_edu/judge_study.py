@@ -17,7 +17,7 @@ from typing import Any
 from .errors import InputError
 from .judge_eval import METRICS, Case, load_cases, pairs
 
-__all__ = ["Pass", "PASSES", "FAMILIES", "family_rows", "cases_for", "rows", "recording_path", "available", "SUBSET_PAIRS", "INJECTED_PAIRS"]
+__all__ = ["Pass", "PASSES", "MODEL_NAMES", "FAMILIES", "family_rows", "cases_for", "rows", "recording_path", "available", "SUBSET_PAIRS", "INJECTED_PAIRS"]
 
 FOLDER = "recordings/judge_study/"
 #: sizes chosen so the passes fit the machine's time budget (2 cores shared with other work:
@@ -28,6 +28,8 @@ FULL_PAIRS = 5       # the first parts of the full-pipeline passes (the first fi
 REPEAT_PAIRS = 5     # repeat runs (10 cases)
 INJECTED_PAIRS = 11  # injection (the unsupported answers of the first eleven pairs)
 _ALL = tuple(METRICS)
+#: the short name of each model a pass can use (the recording's GGUF header gives the full one)
+MODEL_NAMES = {"qwen": "Qwen2.5-Coder-1.5B", "smol": "SmolLM2-135M"}
 
 
 @dataclass(frozen=True)
@@ -36,7 +38,7 @@ class Pass:
 
     name: str
     what: str
-    model: str = "qwen"            # "qwen" (Qwen2.5-Coder-1.5B) or "smol" (SmolLM2-135M)
+    model: str = "qwen"            # a key of MODEL_NAMES
     cases: str = "all"             # "all", "subset" or "injected"
     metrics: tuple[str, ...] = _ALL
     mode: str = "same_items"

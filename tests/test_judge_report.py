@@ -85,3 +85,16 @@ def test_the_prose_of_notebook_11_about_flips_position_and_injection_holds():
     rates = [injected[p]["obeyed"] / injected[p]["eligible verdicts"] for p in ("with data blocks", "without data blocks")]
     assert all(0.05 <= r <= 0.25 for r in rates)                                # "about one in seven"
     assert abs(rates[0] - rates[1]) <= 0.1                                      # "no measurable difference"
+
+
+def test_the_prose_of_notebook_11_about_the_judge_extracting_holds():
+    table = {r["pipeline (judge extracts)"]: r for r in judge_report.full_pipeline_table()}
+    labels = judge_report.PIPELINE_LABELS
+    value = {name: float(table[labels[name]]["pairwise"].split()[0]) for name in
+             ("library", "quoted", "question_and_answer_claims", "defaults")}
+    assert table[labels["quoted"]]["kept"] == "no"                             # "quoted verdicts alone did not help"
+    assert table[labels["question_and_answer_claims"]]["kept"] == "yes"        # "claims ... from the question ... did"
+    assert table[labels["defaults"]]["kept"] == "yes" and 0.7 <= value["defaults"] <= 0.8  # "about three pairs in four"
+    assert all(r["pairs"] == 22 for r in table.values())                        # every pair, not a subset
+    low = float(table[labels["defaults"]]["pairwise"].split("[")[1].split(",")[0])
+    assert low > 0.5 and value["defaults"] > float(table[labels["defaults"]]["word overlap"]) + 0.15
