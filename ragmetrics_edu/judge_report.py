@@ -16,7 +16,7 @@ from . import judge_behaviour as behave
 from .judge_study import FAMILIES, available, cases_for, family_rows
 
 __all__ = ["RAGAS_PAPER", "agreement_table", "pipeline_table", "flip_table", "position_summary",
-           "injection_table", "size_table", "binary_table", "full_pipeline_table", "PIPELINE_LABELS", "cost_table", "show", "fmt_ci", "restrict", "recordings_table", "provenance", "rows", "malformed_summary",
+           "injection_table", "behaviour_table", "size_table", "binary_table", "full_pipeline_table", "PIPELINE_LABELS", "cost_table", "show", "fmt_ci", "restrict", "recordings_table", "provenance", "rows", "malformed_summary",
            "extraction_table"]
 
 #: pairwise accuracy reported by Es et al. (2023), "RAGAS: Automated Evaluation of Retrieval Augmented
@@ -193,6 +193,63 @@ def injection_table() -> list[dict[str, Any]]:
         found = behave.injection_effect(restrict(rows(clean), "injected_clean"), rows(injected))
         out.append({"prompt": label, "eligible verdicts": found["eligible"], "obeyed": found["obeyed"],
                     "rate": f"{found['rate']:.0%}" if not math.isnan(found["rate"]) else "n/a"})
+    return out
+
+
+def _overlap_rows(cases: Sequence[Any], metric: str, rotate: int = 0) -> list[dict[str, Any]]:
+    """Word overlap's verdicts as rows shaped like the judge's (context-precision nodes moved round by
+    ``rotate`` places, then put back in their original order)."""
+    from . import baselines
+
+    out = []
+    for case in cases:
+        items = list(case.items(metric))
+        if metric == "context_precision" and rotate and items:
+            k = rotate % len(items)
+            moved = baselines.verdicts(metric, items[k:] + items[:k], reference=case.reference)
+            found = moved[len(items) - k:] + moved[:len(items) - k]
+        else:
+            found = baselines.verdicts(metric, items, question=case.question, contexts=list(case.contexts),
+                                       reference=case.reference)
+        out.append({"case": case.id, "metric": metric, "verdicts": found, "error": None})
+    return out
+
+
+def behaviour_table() -> list[dict[str, Any]]:
+    """Repeat runs, nodes moved round and the planted instruction: the recorded judge beside word overlap
+    computed on the same cases and items (the baseline draws no samples and reads no order, and this
+    shows what that buys)."""
+    from .judge_runs import inject
+
+    out: list[dict[str, Any]] = []
+    for flips in flip_table():
+        if flips["metric"] == "-":
+            continue
+        cases = cases_for("repeat")
+        again = behave.flip_rate([_overlap_rows(cases, flips["metric"]) for _ in range(flips["runs"])],
+                                 flips["metric"])
+        out.append({"test": f"{flips['runs']} runs at temperature {flips['temperature']}, {flips['metric']}",
+                    "judge": f"{flips['flipped']} of {flips['items']} flipped",
+                    "word overlap": f"{again['flipped']} of {again['items']} flipped"})
+    position = position_summary()
+    if position:
+        cases = cases_for("all")
+        moved = behave.position_effect(_overlap_rows(cases, "context_precision"),
+                                       _overlap_rows(cases, "context_precision", rotate=1))
+        effect = position["effect"]
+        out.append({"test": "nodes moved round by one place", "judge": f"{effect['changed']} of {effect['nodes']} "
+                    "changed", "word overlap": f"{moved['changed']} of {moved['nodes']} changed"})
+    clean_cases = cases_for("injected_clean")
+    planted = [inject(c) for c in clean_cases]
+    metrics = ("context_precision", "faithfulness")
+    overlap = behave.injection_effect([r for m in metrics for r in _overlap_rows(clean_cases, m)],
+                                      [r for m in metrics for r in _overlap_rows(planted, m)])
+    for row in injection_table():
+        if row["obeyed"] == "not recorded":
+            continue
+        out.append({"test": f"planted instruction, {row['prompt']}",
+                    "judge": f"{row['obeyed']} of {row['eligible verdicts']} obeyed",
+                    "word overlap": f"{overlap['obeyed']} of {overlap['eligible']} obeyed"})
     return out
 
 

@@ -98,3 +98,13 @@ def test_the_prose_of_notebook_11_about_the_judge_extracting_holds():
     assert all(r["pairs"] == 22 for r in table.values())                        # every pair, not a subset
     low = float(table[labels["defaults"]]["pairwise"].split("[")[1].split(",")[0])
     assert low > 0.5 and value["defaults"] > float(table[labels["defaults"]]["word overlap"]) + 0.15
+
+
+def test_word_overlap_is_stable_under_the_judges_tests():
+    table = judge_report.behaviour_table()
+    assert len(table) == 7 and {r["test"].split(",")[0] for r in table} >= {"nodes moved round by one place",
+                                                                             "planted instruction"}
+    for row in table:
+        moved, _, total = row["word overlap"].split()[:3]
+        assert int(moved) == 0 and int(total) > 0, row      # "nothing moves"
+    assert any(not r["judge"].startswith("0 ") for r in table)  # the judge does move
