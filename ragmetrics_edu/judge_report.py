@@ -15,7 +15,7 @@ from . import judge_agreement as agree
 from . import judge_behaviour as behave
 from .judge_study import FAMILIES, available, cases_for, family_rows
 
-__all__ = ["RAGAS_PAPER", "agreement_table", "pipeline_table", "flip_table", "position_summary",
+__all__ = ["RAGAS_PAPER", "agreement_table", "pipeline_table", "flip_table", "repeat_spread", "position_summary",
            "injection_table", "behaviour_table", "size_table", "binary_table", "full_pipeline_table", "PIPELINE_LABELS", "cost_table", "show", "fmt_ci", "restrict", "recordings_table", "provenance", "rows", "malformed_summary",
            "extraction_table"]
 
@@ -165,6 +165,29 @@ def flip_table() -> list[dict[str, Any]]:
             found = behave.flip_rate(runs, metric)
             out.append({"temperature": label, "metric": metric, "runs": len(runs), "items": found["items"],
                         "flipped": found["flipped"], "rate": f"{found['rate']:.0%}"})
+    return out
+
+
+def repeat_spread() -> list[dict[str, Any]]:
+    """Per temperature and metric: each repeat run's mean score over the repeat cases, and the sample
+    standard deviation of those means (the ``judge_sd`` a CI gate adds to its tolerance,
+    :func:`ragmetrics_edu.ci_gate.gate`). Cases the judge failed on in any run are left out of every run."""
+    import statistics
+
+    out: list[dict[str, Any]] = []
+    for t, label in ((0, "0"), (7, "0.7")):
+        names = [f"qwen_repeat_t{t}_run{r}" for r in (1, 2, 3)]
+        if not _have(*names):
+            continue
+        runs = [rows(n) for n in names]
+        for metric in ("context_precision", "faithfulness"):
+            scored = [{r["case"]: r["score"] for r in run if r["metric"] == metric and r["score"] is not None
+                       and not r["error"]} for run in runs]
+            common = sorted(set.intersection(*(set(s) for s in scored)))
+            means = [math.fsum(s[c] for c in common) / len(common) for s in scored] if common else []
+            out.append({"temperature": label, "metric": metric, "cases": len(common),
+                        "run means": ", ".join(f"{m:.3f}" for m in means),
+                        "sd of the mean": statistics.stdev(means) if len(means) > 1 else math.nan})
     return out
 
 

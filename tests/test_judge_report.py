@@ -108,3 +108,19 @@ def test_word_overlap_is_stable_under_the_judges_tests():
         moved, _, total = row["word overlap"].split()[:3]
         assert int(moved) == 0 and int(total) > 0, row      # "nothing moves"
     assert any(not r["judge"].startswith("0 ") for r in table)  # the judge does move
+
+
+def test_the_judges_measured_spread_and_what_it_does_to_a_gate():
+    from ragmetrics_edu import ci_gate
+
+    spread = {(r["temperature"], r["metric"]): r for r in judge_report.repeat_spread()}
+    assert len(spread) == 4 and all(r["cases"] == 10 for r in spread.values())
+    assert all(spread[("0", m)]["sd of the mean"] == 0 for m in ("context_precision", "faithfulness"))
+    assert spread[("0.7", "context_precision")]["sd of the mean"] == 0      # "still never flipped (sd 0)"
+    noisy = spread[("0.7", "faithfulness")]["sd of the mean"]
+    assert 0.03 <= noisy <= 0.07                                            # "about 0.05"
+    means = [float(m) for m in spread[("0.7", "faithfulness")]["run means"].split(", ")]
+    assert 0.05 <= max(means) - min(means) <= 0.15                          # notebook 13: "moves by a tenth"
+    scores = ci_gate.deck_scores("context_precision")                      # notebook 12: FAIL at 0.89 becomes PASS
+    assert not ci_gate.gate(scores, 0.89, metric="context precision").passed
+    assert ci_gate.gate(scores, 0.89, metric="context precision", judge_sd=noisy).passed

@@ -9,7 +9,7 @@ it runs offline; in your project, score your own golden set with your own judge.
 from ragmetrics_edu.ci_gate import deck_scores, gate
 
 THRESHOLD = 0.70          # the quality bar the team agreed on, set before looking at today's run
-JUDGE_SD = None           # sd of the mean over repeat judge runs, once measured (None: not yet)
+JUDGE_SD = None           # your judge's sd of the mean over repeat runs (None: not measured)
 
 
 def test_context_precision_stays_above_the_bar() -> None:
