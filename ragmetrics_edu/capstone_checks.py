@@ -8,7 +8,7 @@ each a rule a reader can repeat by hand, show where the 1.0 comes from:
   score a reader gets by reading ``idk`` as "not shown to be relevant";
 * **context recall** should split the *reference* into statements. A statement whose content
   words come from a retrieved passage more than from the reference
-  (:func:`ragmetrics_edu.judge_failures.coverage_of`, the "wrong text" rule of notebook 10) was
+  (:func:`ragmetrics_edu.judge_failures.from_wrong_text`, the "wrong text" rule of notebook 10) was
   taken from the wrong text; and a recall of 1.0 when every retrieved passage is graded 0 (not
   relevant) contradicts the corpus.
 
@@ -23,10 +23,7 @@ from typing import Any, Mapping, Sequence
 
 from .errors import InputError
 
-__all__ = ["yes_share", "from_wrong_text", "check_rows", "WRONG_TEXT_AT"]
-
-#: the share of a statement's content words that makes it "from" a text (as in judge_failures)
-WRONG_TEXT_AT = 0.5
+__all__ = ["yes_share", "from_wrong_text", "check_rows"]
 
 
 def yes_share(verdicts: Sequence[Any]) -> float:
@@ -36,18 +33,13 @@ def yes_share(verdicts: Sequence[Any]) -> float:
 
 
 def from_wrong_text(statements: Sequence[str], reference: str, contexts: Sequence[str]) -> list[int]:
-    """The 1-based positions of the statements taken from a passage rather than from ``reference``."""
-    from .judge_failures import coverage_of
+    """The 1-based positions of the statements taken from a passage rather than from ``reference``
+    (:func:`ragmetrics_edu.judge_failures.from_wrong_text`, at its default share)."""
+    from .judge_failures import from_wrong_text as wrong_text
 
     if not isinstance(reference, str):
         raise InputError("reference", "a string", reference)
-    out = []
-    for k, item in enumerate(statements, 1):
-        from_reference = coverage_of(item, reference)
-        from_passage = max((coverage_of(item, c) for c in contexts), default=0.0)
-        if from_passage >= WRONG_TEXT_AT and from_passage > from_reference:
-            out.append(k)
-    return out
+    return [j + 1 for j, _, _ in wrong_text(statements, reference, contexts)]
 
 
 def check_rows(rows: Any, references: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
@@ -55,23 +47,17 @@ def check_rows(rows: Any, references: Mapping[str, Any] | None = None) -> list[d
     of the judge's statements came from a passage instead of the reference, and whether every retrieved
     passage is graded 0. ``references`` maps question id to reference text (or ``{"reference": ...}``),
     by default the capstone's."""
-    from .diagnosis import IRRELEVANT
+    from .diagnosis import IRRELEVANT, reference_texts
     from .diagnosis import check_rows as checked_rows
 
     checked = checked_rows(rows)
-    if references is None:
-        from .capstone import references as capstone_references
-
-        references = capstone_references()
-    if not isinstance(references, Mapping):
-        raise InputError("references", "a dict question id -> reference text", references)
+    texts = reference_texts(references)
     out = []
     for row in checked:
-        ref = references.get(row["question"])
-        ref = ref.get("reference") if isinstance(ref, Mapping) else ref
+        ref = texts.get(row["question"])
         relevancy = row["verdicts"].get("answer_relevancy") or []
         statements = (row.get("items") or {}).get("context_recall") or []
-        wrong = from_wrong_text(statements, ref, row.get("contexts") or []) if isinstance(ref, str) else []
+        wrong = from_wrong_text(statements, ref, row.get("contexts") or []) if ref else []
         has_recall = "context_recall" in row["scores"]
         out.append({"question": row["question"], "system": row["system"],
                     "ar": row["scores"].get("answer_relevancy", math.nan),

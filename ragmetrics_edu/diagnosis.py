@@ -40,9 +40,10 @@ import math
 import numbers
 from typing import Any, Collection, Mapping, Sequence
 
+from .display import text_table
 from .errors import InputError
 
-__all__ = ["TAGS", "RULES", "SHORT", "COMPONENT", "METRICS", "COVERAGE_CUT", "check_rows", "present_metrics", "overall", "sort_rows", "answerable",
+__all__ = ["TAGS", "RULES", "SHORT", "COMPONENT", "METRICS", "COVERAGE_CUT", "check_rows", "reference_texts", "present_metrics", "overall", "sort_rows", "answerable",
            "tag_row", "tag_rows", "counts", "count_table", "slice_table", "paired_scores", "compare",
            "comparison_table", "hand_diagnosis", "rules_vs_hand", "flat", "describe_row", "text_table", "plot_counts"]
 
@@ -200,6 +201,18 @@ def _reference_text(value: Any) -> str | None:
     return value if isinstance(value, str) and value else None
 
 
+def reference_texts(references: Mapping[str, Any] | None = None) -> dict[str, str]:
+    """Question id → reference text, from a mapping of id → text (or ``{"reference": ...}``); by default
+    the capstone's. Questions without a reference text are left out."""
+    if references is None:
+        from .capstone import references as capstone_references
+
+        references = capstone_references()
+    if not isinstance(references, Mapping):
+        raise InputError("references", "a dict question id -> reference text", references)
+    return {qid: text for qid, value in references.items() if (text := _reference_text(value)) is not None}
+
+
 def tag_rows(rows: Any, references: Mapping[str, Any] | None = None,
              answerable_ids: Collection[str] | None = None) -> list[dict[str, Any]]:
     """Each row with ``tags`` (list), ``reasons`` (tag → why), ``overall`` (mean score) and
@@ -211,18 +224,13 @@ def tag_rows(rows: Any, references: Mapping[str, Any] | None = None,
     from .baselines import coverage
 
     checked = check_rows(rows)
-    if references is None:
-        from .capstone import references as capstone_references
-
-        references = capstone_references()
-    if not isinstance(references, Mapping):
-        raise InputError("references", "a dict question id -> reference text", references)
+    texts = reference_texts(references)
     known = answerable() if answerable_ids is None else answerable_ids
     if isinstance(known, (str, bytes)) or not isinstance(known, Collection):
         raise InputError("answerable_ids", "a collection of question ids", answerable_ids)
     out = []
     for row in checked:
-        ref = _reference_text(references.get(row["question"]))
+        ref = texts.get(row["question"])
         reasons = tag_row(row, ref, row["question"] in known)
         out.append(dict(row, tags=list(reasons), reasons=reasons, overall=overall(row),
                         coverage=None if ref is None else coverage(ref, row["answer"])))
@@ -377,25 +385,6 @@ def rules_vs_hand(tagged: Any, hand: Mapping[tuple[str, str], Mapping[str, Any]]
 
 
 # -- printing ---------------------------------------------------------------------------------------
-def _cell(value: Any, digits: int) -> str:
-    if isinstance(value, float):
-        return "nan" if math.isnan(value) else f"{value:.{digits}f}"
-    if _is_list(value):
-        return ", ".join(str(v) for v in value) or "-"
-    return str(value)
-
-
-def text_table(rows: Sequence[Mapping[str, Any]], columns: Sequence[str], width: int = 110, digits: int = 3) -> str:
-    """A plain-text table of ``columns``, every line cut to ``width`` characters (the notebooks' limit)."""
-    if not rows:
-        return "(no rows)"
-    cells = [[_cell(r.get(c, ""), digits) for c in columns] for r in rows]
-    sizes = [max(len(c), *(len(line[i]) for line in cells)) for i, c in enumerate(columns)]
-    lines = ["  ".join(c.ljust(s) for c, s in zip(columns, sizes, strict=True))]
-    lines += ["  ".join(v.ljust(s) for v, s in zip(line, sizes, strict=True)) for line in cells]
-    return "\n".join(line.rstrip()[:width] for line in lines)
-
-
 _SHORT = {"faithfulness": "faith", "context_precision": "cp", "context_recall": "cr", "answer_relevancy": "ar"}
 
 

@@ -16,6 +16,7 @@ import textwrap
 from typing import Any, Iterable, Mapping, Sequence
 
 from . import metrics
+from .errors import InputError
 
 #: How the catalogue marks a number the project derived rather than read off the deck.
 DERIVED_PREFIX = "derived by the project"
@@ -350,7 +351,7 @@ class CorrectnessPanel:
 __all__ = ["CorrectnessPanel", "DERIVED_PREFIX", "by_node", "explorer_step", "is_derived", "node_texts",
            "per_k_table", "ranking_scores", "score_table", "show_calibration", "show_checks", "show_claims_example",
            "show_cosines", "show_hits", "show_ranked_example", "show_recall_case", "show_relevancy_case",
-           "show_sources", "show_text", "source_label", "wrap"]
+           "show_sources", "show_text", "source_label", "text_table", "wrap"]
 
 
 def show_questions(corpus: Any, width: int = 100) -> None:
@@ -376,3 +377,33 @@ def show_comparison(comparison: Mapping[str, Any], labels: Sequence[str], digits
     print(f"permutation test p = {comparison['permutation'].p_value:.4f}   ({comparison['permutation'].method})")
     sign = comparison["sign"]
     print(f"sign test p = {sign.p_value:.4f}   (exact binomial on who won each question, ties left out)")
+
+
+def _cell(value: Any, digits: int) -> str:
+    if isinstance(value, float):
+        return "nan" if value != value else f"{value:.{digits}f}"
+    if isinstance(value, (list, tuple)):
+        return ", ".join(str(v) for v in value) or "-"
+    return str(value)
+
+
+def text_table(rows: Sequence[Mapping[str, Any]], columns: Sequence[str] | None = None, width: int = 110,
+               digits: int = 3, rule: bool = False) -> str:
+    """A plain-text table of ``columns`` (by default the first row's keys) that fits ``width`` characters, the
+    notebooks' limit: the widest columns are narrowed (their cells cut) until it fits. Floats show ``digits``
+    decimals; ``rule=True`` puts a line of dashes under the header. No rows give "(no rows)"."""
+    if not isinstance(rule, bool):
+        raise InputError("rule", "True or False", rule)
+    if not rows:
+        return "(no rows)"
+    names = list(columns) if columns is not None else list(rows[0])
+    cells = [[_cell(r.get(c, ""), digits) for c in names] for r in rows]
+    sizes = [max(len(c), *(len(line[i]) for line in cells)) for i, c in enumerate(names)]
+    while sum(sizes) + 2 * (len(sizes) - 1) > width and max(sizes) > 8:
+        sizes[sizes.index(max(sizes))] -= 1
+
+    def line(values: Sequence[str]) -> str:
+        return "  ".join(v[:w].ljust(w) for v, w in zip(values, sizes, strict=True)).rstrip()[:width]
+
+    lines = [line(names)] + ([line(["-" * w for w in sizes])] if rule else []) + [line(v) for v in cells]
+    return "\n".join(lines)

@@ -32,9 +32,10 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
 from .agreement.matching import similarity_of, word_set
+from .baselines import coverage
 from .errors import InputError
 
-__all__ = ["CATEGORIES", "Failure", "classify", "count", "coverage_of"]
+__all__ = ["CATEGORIES", "Failure", "classify", "count", "coverage_of", "from_wrong_text"]
 
 #: the categories, in the order a reader meets them (form first, then items, then verdicts)
 CATEGORIES: tuple[str, ...] = ("malformed output", "merged", "split", "wrong text", "extraction error",
@@ -59,9 +60,24 @@ class Failure:
 
 
 def coverage_of(item: str, text: str) -> float:
-    """The share of ``item``'s content words found in ``text`` (0.0 for an item with none)."""
-    words = word_set(item)
-    return len(words & word_set(text)) / len(words) if words else 0.0
+    """The share of ``item``'s content words found in ``text`` (0.0 for an item with none):
+    :func:`ragmetrics_edu.baselines.coverage`, the word-overlap baseline's own measure."""
+    return coverage(item, text)
+
+
+def from_wrong_text(items: Sequence[str], source: str, context: Iterable[str],
+                    threshold: float = 0.5) -> list[tuple[int, float, float]]:
+    """The items taken from the context rather than from ``source``: (0-based position, share of its words
+    in the closest context text, share in ``source``) for each item whose words are in a context text at
+    least ``threshold`` and more than in ``source``."""
+    texts = list(context)
+    out = []
+    for j, item in enumerate(items):
+        from_source = coverage_of(item, source)
+        from_context = max((coverage_of(item, c) for c in texts), default=0.0)
+        if from_context >= threshold and from_context > from_source:
+            out.append((j, from_context, from_source))
+    return out
 
 
 def _texts(field: str, value: Any) -> list[str]:
@@ -151,13 +167,10 @@ def classify(reference_items: Sequence[str], judged_items: Sequence[str], *,
             explained_ref.add(i)
             explained_judged.update(hits)
     if source:
-        for j, item in enumerate(judged):
-            from_source = coverage_of(item, source)
-            from_context = max((coverage_of(item, c) for c in contexts), default=0.0)
-            if from_context >= threshold and from_context > from_source:
-                failures.append(Failure("wrong text", (j + 1,), (), f"{from_context:.0%} of its words are in the "
-                                        f"context, {from_source:.0%} in the text it should come from: {item[:80]!r}"))
-                explained_judged.add(j)
+        for j, from_context, from_source in from_wrong_text(judged, source, contexts, threshold):
+            failures.append(Failure("wrong text", (j + 1,), (), f"{from_context:.0%} of its words are in the "
+                                    f"context, {from_source:.0%} in the text it should come from: {judged[j][:80]!r}"))
+            explained_judged.add(j)
     match = match_items(ref, judged, threshold=threshold) if ref and judged else None
     pairs = [(i, j) for i, j, _ in match.values["pairs"]] if match is not None else []
     matched_ref, matched_judged = {i for i, _ in pairs}, {j for _, j in pairs}

@@ -13,7 +13,7 @@ from typing import Any, Sequence
 
 from . import judge_agreement as agree
 from . import judge_behaviour as behave
-from .judge_study import FAMILIES, available, cases_for, family_rows
+from .judge_study import FAMILIES, available, cases_for, family_rows, repeat_passes
 
 __all__ = ["RAGAS_PAPER", "agreement_table", "pipeline_table", "flip_table", "repeat_spread", "position_summary",
            "injection_table", "behaviour_table", "size_table", "binary_table", "full_pipeline_table", "PIPELINE_LABELS", "cost_table", "show", "fmt_ci", "restrict", "recordings_table", "provenance", "rows", "malformed_summary",
@@ -83,12 +83,21 @@ PIPELINE_LABELS = {"library": "library yes/no/idk", "quoted": "+ quoted verdicts
                    "defaults": "+ Q and A claims, apart (defaults)"}
 
 
+def _kept(name: str, scores: dict[str, Any]) -> str:
+    """Is pipeline ``name`` kept? "baseline" when it changes nothing, "yes" when its score beats the
+    configuration it builds on (:data:`ragmetrics_edu.judges.checked.BUILDS_ON`), else "no"."""
+    from .judges.checked import BUILDS_ON
+
+    base = BUILDS_ON.get(name)
+    if base is None:
+        return "baseline"
+    return "yes" if base in scores and scores[name] > scores[base] else "no"
+
+
 def pipeline_table(seed: int = 0) -> list[dict[str, Any]]:
     """Faithfulness on every case's own claims: each pipeline change, the configuration it changes, its
     kappa (three classes and supported/not) and pairwise accuracy, and whether it was kept: a change is
     kept when it raises pairwise accuracy over the configuration it builds on (ties: kappa decides)."""
-    from .judges.checked import BUILDS_ON
-
     found: dict[str, tuple[str, str | None]] = {}
     if _have("qwen_same_items"):
         found["library"] = ("qwen_same_items", None)
@@ -104,11 +113,9 @@ def pipeline_table(seed: int = 0) -> list[dict[str, Any]]:
         binary = verdicts(source, "faithfulness", pipeline, binary=True, baseline=False, seed=seed)
         pw = agree.pairwise(rows(source), pipeline=pipeline, seed=seed)
         scores[name] = (pw["judge"].value, kappa["judge"].value)
-        base = BUILDS_ON.get(name)
-        kept = "baseline" if base is None else ("yes" if base in scores and scores[name] > scores[base] else "no")
         out.append({"pipeline (same claims)": PIPELINE_LABELS[name], "kappa 3-way": fmt_ci(kappa["judge"]),
                     "kappa supported/not": fmt_ci(binary["judge"]),
-                    "pairwise": fmt_ci(pw["judge"]), "pairs": pw["pairs"], "kept": kept})
+                    "pairwise": fmt_ci(pw["judge"]), "pairs": pw["pairs"], "kept": _kept(name, scores)})
     return out
 
 
@@ -116,8 +123,6 @@ def full_pipeline_table(seed: int = 0) -> list[dict[str, Any]]:
     """Faithfulness with the judge extracting its own claims, on the pairs the pipeline passes covered: the
     library beside each changed pipeline, with word overlap on the same pairs. A change is kept when it
     raises pairwise accuracy over the configuration it builds on (:data:`~ragmetrics_edu.judges.checked.BUILDS_ON`)."""
-    from .judges.checked import BUILDS_ON
-
     if not _have("qwen_pipeline_full"):
         return []
     piped = rows("qwen_pipeline_full")
@@ -129,10 +134,9 @@ def full_pipeline_table(seed: int = 0) -> list[dict[str, Any]]:
     for name, found, pipeline in sources:
         pw = agree.pairwise(found, mode="full", pipeline=pipeline, seed=seed)
         scores[name] = pw["judge"].value
-        base = BUILDS_ON.get(name)
-        kept = "baseline" if base is None else ("yes" if base in scores and scores[name] > scores[base] else "no")
         out.append({"pipeline (judge extracts)": PIPELINE_LABELS[name], "pairwise": fmt_ci(pw["judge"]),
-                    "pairs": pw["pairs"], "word overlap": f"{pw['baseline'].value:.2f}", "kept": kept})
+                    "pairs": pw["pairs"], "word overlap": f"{pw['baseline'].value:.2f}",
+                    "kept": _kept(name, scores)})
     return out
 
 
@@ -154,8 +158,7 @@ def flip_table() -> list[dict[str, Any]]:
     """How often a verdict changes across three repeat runs at temperature 0 and three at 0.7 (each run with
     its own seed), on the first five pairs."""
     out = []
-    for t, label in ((0, "0"), (7, "0.7")):
-        names = [f"qwen_repeat_t{t}_run{r}" for r in (1, 2, 3)]
+    for label, names in repeat_passes().items():
         if not _have(*names):
             out.append({"temperature": label, "metric": "-", "runs": 0, "items": 0, "flipped": "not recorded",
                         "rate": ""})
@@ -175,8 +178,7 @@ def repeat_spread() -> list[dict[str, Any]]:
     import statistics
 
     out: list[dict[str, Any]] = []
-    for t, label in ((0, "0"), (7, "0.7")):
-        names = [f"qwen_repeat_t{t}_run{r}" for r in (1, 2, 3)]
+    for label, names in repeat_passes().items():
         if not _have(*names):
             continue
         runs = [rows(n) for n in names]
@@ -221,19 +223,18 @@ def injection_table() -> list[dict[str, Any]]:
 
 def _overlap_rows(cases: Sequence[Any], metric: str, rotate: int = 0) -> list[dict[str, Any]]:
     """Word overlap's verdicts as rows shaped like the judge's (context-precision nodes moved round by
-    ``rotate`` places, then put back in their original order)."""
+    ``rotate`` places as :func:`ragmetrics_edu.judge_runs.run_case` moves them, then put back in order)."""
     from . import baselines
+    from .judge_runs import rotated
 
     out = []
     for case in cases:
-        items = list(case.items(metric))
-        if metric == "context_precision" and rotate and items:
-            k = rotate % len(items)
-            moved = baselines.verdicts(metric, items[k:] + items[:k], reference=case.reference)
-            found = moved[len(items) - k:] + moved[:len(items) - k]
+        if metric == "context_precision" and rotate:
+            nodes, order = rotated(list(case.contexts), rotate)
+            moved = baselines.verdicts(metric, nodes, reference=case.reference)
+            found = [moved[order.index(i)] for i in range(len(order))]
         else:
-            found = baselines.verdicts(metric, items, question=case.question, contexts=list(case.contexts),
-                                       reference=case.reference)
+            found = baselines.case_verdicts(case, metric)
         out.append({"case": case.id, "metric": metric, "verdicts": found, "error": None})
     return out
 
@@ -330,23 +331,11 @@ def cost_table() -> list[dict[str, Any]]:
 
 
 def show(table: Sequence[dict[str, Any]], width: int = 110) -> None:
-    """Print a list of row dicts as aligned columns (cells cut to fit ``width``)."""
-    if not table:
-        print("(nothing recorded)")
-        return
-    cols = list(table[0])
-    cells = [[str(r.get(c, "")) for c in cols] for r in table]
-    widths = [max(len(c), *(len(row[i]) for row in cells)) for i, c in enumerate(cols)]
-    while sum(widths) + 2 * (len(widths) - 1) > width and max(widths) > 8:
-        widths[widths.index(max(widths))] -= 1
-    def line(values: Sequence[str]) -> str:
-        return "  ".join(v[:w].ljust(w) for v, w in zip(values, widths, strict=True)).rstrip()
-    print(line(cols))
-    print(line(["-" * w for w in widths]))
-    for row in cells:
-        print(line(row))
+    """Print a list of row dicts as aligned columns under a rule, cut to fit ``width``
+    (:func:`ragmetrics_edu.display.text_table`)."""
+    from .display import text_table
 
-
+    print(text_table(table, width=width, rule=True) if table else "(nothing recorded)")
 
 
 def recordings_table() -> list[dict[str, Any]]:

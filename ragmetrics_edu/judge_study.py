@@ -17,7 +17,7 @@ from typing import Any
 from .errors import InputError
 from .judge_eval import METRICS, Case, load_cases, pairs
 
-__all__ = ["Pass", "PASSES", "MODEL_NAMES", "FAMILIES", "family_rows", "cases_for", "rows", "recording_path", "available", "SUBSET_PAIRS", "INJECTED_PAIRS"]
+__all__ = ["Pass", "PASSES", "MODEL_NAMES", "REPEATS", "repeat_passes", "FAMILIES", "family_rows", "cases_for", "rows", "recording_path", "available", "SUBSET_PAIRS", "INJECTED_PAIRS"]
 
 FOLDER = "recordings/judge_study/"
 #: sizes chosen so the passes fit the machine's time budget (2 cores shared with other work:
@@ -27,6 +27,8 @@ HALF_PAIRS = 11      # answer relevancy (the first eleven pairs, 22 cases)
 FULL_PAIRS = 5       # the first parts of the full-pipeline passes (the first five pairs, 10 cases)
 REPEAT_PAIRS = 5     # repeat runs (10 cases)
 INJECTED_PAIRS = 11  # injection (the unsupported answers of the first eleven pairs)
+#: the repeat runs: temperature (tenths) → run numbers; pass ``qwen_repeat_t{t}_run{r}``
+REPEATS = {0: (1, 2, 3), 7: (1, 2, 3)}
 _ALL = tuple(METRICS)
 #: the short name of each model a pass can use (the recording's GGUF header gives the full one)
 MODEL_NAMES = {"qwen": "Qwen2.5-Coder-1.5B", "smol": "SmolLM2-135M"}
@@ -86,7 +88,7 @@ PASSES: dict[str, Pass] = {p.name: p for p in (
          cases="injected_clean", metrics=("context_precision", "faithfulness"), undelimited=True),
     *(Pass(f"qwen_repeat_t{t}_run{r}", f"repeat run {r} at temperature {t / 10:g} on the first five pairs",
            cases="repeat", metrics=("context_precision", "faithfulness"), temperature=t / 10, seed=100 + 10 * t + r)
-      for t in (0, 7) for r in (1, 2, 3)),
+      for t, runs in REPEATS.items() for r in runs),
     Pass("smol_same_items", "SmolLM2-135M on the first six pairs, the case's own items", model="smol", cases="subset"),
     Pass("qwen_capstone_answers", "the capstone's generator: 8 questions, BM25 and MiniLM top-3",
          cases="capstone_answers", metrics=()),
@@ -140,6 +142,11 @@ def family_rows(name: str) -> list[dict[str, Any]]:
                 seen.add(key)
                 out.append(row)
     return out
+
+
+def repeat_passes() -> dict[str, list[str]]:
+    """The repeat passes of each temperature, keyed by the temperature as printed ("0", "0.7")."""
+    return {f"{t / 10:g}": [f"qwen_repeat_t{t}_run{r}" for r in runs] for t, runs in REPEATS.items()}
 
 
 def recording_path(name: str) -> str:

@@ -272,3 +272,12 @@ def test_present_metrics_lists_only_the_scored_ones_in_order():
     both = [row(scores={"context_precision": 1.0}), row(scores={"faithfulness": 0.5})]
     assert diagnosis.present_metrics(both) == ("faithfulness", "context_precision")
     assert diagnosis.present_metrics([]) == ()
+
+
+def test_text_table_narrows_the_widest_column_and_takes_a_rule_flag():
+    rows = [{"a": "x" * 80, "b": "y" * 80, "c": 0.25}]
+    text = diagnosis.text_table(rows, ["a", "b", "c"], width=60, rule=True)
+    lines = text.splitlines()
+    assert len(lines) == 3 and set(lines[1]) <= {"-", " "} and lines[2].endswith("0.250")  # the number survives
+    with pytest.raises(InputError, match="rule"):
+        diagnosis.text_table(rows, ["a"], rule="yes")
