@@ -7,6 +7,7 @@ distribution (``distribution``, summarised in ``summary``), ``explain()`` and ``
 
 * :func:`bootstrap_ci` – percentile bootstrap interval of one system's mean score;
 * :func:`paired_bootstrap` – percentile bootstrap interval of the mean difference a − b;
+* :func:`grouped_bootstrap_ci` – the same for items clustered in groups (cases, pairs): resamples groups;
 * :func:`permutation_test` – sign-flip permutation test (exact up to 20 non-zero pairs);
 * :func:`sign_test` – exact binomial sign test on who won each question.
 
@@ -16,7 +17,8 @@ numpy is imported when a function runs, not when this module is imported.
 from __future__ import annotations
 
 from .bootstrap import bootstrap_ci, paired_bootstrap
+from .grouped import grouped_bootstrap_ci
 from .paired_tests import permutation_test, sign_test
 from .result import StatResult
 
-__all__ = ["StatResult", "bootstrap_ci", "paired_bootstrap", "permutation_test", "sign_test"]
+__all__ = ["StatResult", "bootstrap_ci", "grouped_bootstrap_ci", "paired_bootstrap", "permutation_test", "sign_test"]

@@ -1,0 +1,145 @@
+"""Faithfulness by re-answering: the judge answers the question from the context, then words are compared.
+
+Small local judges extract better than they verify: asked "is this claim supported?", a 1.5B
+model says yes to nearly everything, yet asked to answer the question from the context it
+usually finds the right words. So this design makes **one call per question and context**:
+
+1. the judge answers the question using only the retrieved context, in as few words as it can
+   (step ``faithfulness.reanswer``; the reply does not depend on the candidate answer, so two
+   answers to the same question share one call, and the cache serves the second);
+2. ``agreement``: the candidate's content words are compared with the judge's answer
+   (``compare="recall"``: the share of the judge's words the candidate contains;
+   ``"precision"``: the share of the candidate's words the judge's answer contains; ``"f1"``);
+3. ``grounding`` (on by default): the share of the candidate's content words found anywhere in
+   the context (:func:`ragmetrics_edu.baselines.coverage`, the word-overlap baseline);
+4. the score is the mean of the parts in use, in [0, 1].
+
+Content words are those of :func:`ragmetrics_edu.retrieval.tokenize` (lower-cased, stop words
+dropped, plurals lightly stemmed). Edge cases, each noted in the result: a candidate with no
+content words scores 0; when the judge says the context does not answer the question, the
+agreement is left out and the score is the grounding alone (or NaN with ``grounding=False``).
+
+Which configuration is the default was chosen on the development part of the shipped HaluEval
+rows and scored once on the test part: see :mod:`ragmetrics_edu.course.halueval_study`.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Sequence
+
+from ..baselines import coverage
+from ..errors import InputError
+from ..results import MetricResult, fmt
+from ..retrieval import tokenize
+from ..validate import text, text_list
+from .base import Judge
+from .prompting import Texts
+from .records import CallList
+from .steps import _ask, _check_judge, _finish, _request, _schemas
+
+__all__ = ["faithfulness_reanswer", "COMPARE", "NOT_ANSWERED", "agreement"]
+
+#: how the candidate's words are compared with the judge's answer
+COMPARE = ("recall", "precision", "f1")
+
+#: what the judge is told to reply when the context does not answer the question
+NOT_ANSWERED = "not in the context"
+
+
+def agreement(candidate_words: set[str], judge_words: set[str], compare: str) -> float:
+    """Word agreement of a candidate with the judge's answer (``compare``: recall, precision or f1)."""
+    if not candidate_words or not judge_words:
+        return 0.0
+    both = len(candidate_words & judge_words)
+    recall, precision = both / len(judge_words), both / len(candidate_words)
+    if compare == "recall":
+        return recall
+    if compare == "precision":
+        return precision
+    return 0.0 if both == 0 else 2 * precision * recall / (precision + recall)
+
+
+def _not_answered(reply: str) -> bool:
+    words = " ".join(reply.lower().replace(".", " ").split())
+    return words in (NOT_ANSWERED, "the context does not answer the question", "not mentioned", "unknown", "")
+
+
+def faithfulness_reanswer(
+    judge: Judge, answer: str, context: Sequence[str], *, question: str, compare: str = "recall",
+    grounding: bool = True, threshold: float | None = None,
+) -> MetricResult:
+    """Score how faithful ``answer`` is to ``context`` by the judge's own answer to ``question`` (1 call).
+
+    ``compare`` and ``grounding`` are the two choices the course made on its development data
+    (defaults: the chosen configuration). ``threshold`` sets ``result.success`` (score >= threshold).
+    """
+    judge = _check_judge(judge)
+    answer_text = text("answer", answer)
+    question_text = text("question", question)
+    nodes = text_list("context", context)
+    if compare not in COMPARE:
+        raise InputError("compare", "one of " + ", ".join(repr(c) for c in COMPARE), compare)
+    if not isinstance(grounding, bool):
+        raise InputError("grounding", "True or False", grounding)
+    if threshold is not None and (isinstance(threshold, bool) or not isinstance(threshold, (int, float))
+                                  or not 0 <= threshold <= 1):
+        raise InputError("threshold", "a number between 0 and 1, or None", threshold)
+    calls = CallList()
+    reply = _ask(judge, _request("faithfulness.reanswer", "faithfulness_reanswer", _schemas().GeneratedAnswer,
+                                 'a JSON object {"answer": "..."}',
+                                 shorthand=lambda a: {"answer": a} if isinstance(a, str) else a, legacy=False,
+                                 data={"question": question_text, "context": Texts("node", nodes, "(no context)")}),
+                 calls)
+    judge_answer = reply.data["answer"]
+    result = score_reanswer(answer_text, judge_answer, nodes, compare=compare, grounding=grounding,
+                            threshold=threshold)
+    result.inputs["question"] = question_text
+    return _finish(result, judge, calls, False)
+
+
+def score_reanswer(candidate: str, judge_answer: str, context: Sequence[str], *, compare: str = "recall",
+                   grounding: bool = True, threshold: float | None = None) -> MetricResult:
+    """The arithmetic of :func:`faithfulness_reanswer` for a judge answer already in hand (no call)."""
+    candidate_words = set(tokenize(text("answer", candidate)))
+    judge_words = set(tokenize(text("judge_answer", judge_answer)))
+    joined = "\n".join(text_list("context", context))
+    context_words = set(tokenize(joined))
+    notes: list[str] = []
+    answered = not _not_answered(judge_answer)
+    agree = agreement(candidate_words, judge_words, compare) if answered else math.nan
+    ground = coverage(candidate, joined) if candidate_words else 0.0
+    parts = ([agree] if answered else []) + ([ground] if grounding else [])
+    if not candidate_words:
+        score = 0.0
+        notes.append("The answer has no content words: nothing can be checked, so it scores 0.")
+    elif not parts:
+        score = math.nan
+        notes.append("The judge found no answer in the context and grounding is off: the score is NaN.")
+    else:
+        score = sum(parts) / len(parts)
+    if not answered:
+        notes.append(f"The judge replied {judge_answer!r}: the context does not answer the question, so "
+                     "agreement is left out" + (" and the score is the grounding alone." if grounding else "."))
+    rows = [{"word": w, "in_answer": w in candidate_words, "in_judge_answer": w in judge_words,
+             "in_context": w in context_words}
+            for w in sorted(candidate_words | judge_words)]
+    formula_parts = [] if not answered else [f"\\text{{agreement}}_{{{compare}}} = {fmt(agree)}"]
+    if grounding:
+        formula_parts.append(f"\\text{{grounding}} = {fmt(ground)}")
+    narrative = [f"The judge answered the question from the context: {judge_answer!r}.",
+                 f"Content words of the answer: {', '.join(sorted(candidate_words)) or '(none)'}."]
+    if answered:
+        narrative.append(f"Agreement ({compare}) of the answer's words with the judge's answer: {fmt(agree)}.")
+    if grounding:
+        narrative.append(f"Grounding: {fmt(ground)} of the answer's content words occur in the context.")
+    narrative.append(f"Score = mean of the parts used = {fmt(score)}.")
+    return MetricResult(
+        metric="faithfulness_reanswer", score=score, variant=compare + ("+grounding" if grounding else ""),
+        columns=("word", "in_answer", "in_judge_answer", "in_context"), rows=rows,
+        values={"judge_answer": judge_answer, "agreement": agree, "grounding": ground if grounding else None,
+                "answered": answered},
+        formula=r"\text{score} = \operatorname{mean}(" + ",\\ ".join(formula_parts) + ")" if formula_parts else "",
+        formula_general=r"\text{score} = \operatorname{mean}(\text{agreement}, \text{grounding})",
+        narrative=narrative, notes=notes, threshold=threshold,
+        inputs={"answer": candidate, "context": list(context), "compare": compare, "grounding": grounding})
