@@ -37,6 +37,7 @@ _WHERE = {
     "context_precision": "steps", "context_recall": "steps", "contextual_relevancy": "steps",
     "context_entity_recall": "steps", "faithfulness": "steps", "answer_relevancy": "steps",
     "answer_relevancy_embedding": "steps", "answer_correctness": "steps",
+    "faithfulness_reanswer": "reanswer", "faithfulness_checked": "checked",
 }
 
 __all__ = sorted(list(_WHERE) + ["JudgeAPIError", "JudgeError", "JudgeSetupError"])

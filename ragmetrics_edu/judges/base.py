@@ -132,6 +132,7 @@ STEPS: dict[str, str] = {
     "context_entity_recall": '{"reference_entities": [str], "context_entities": [str]}; short form: (reference, context)',
     "faithfulness.claims": '{"claims": [str]}; short form: a list of claims',
     "faithfulness.verdicts": '{"claim_1": "yes"|"no"|"idk", ...}; short form: a list of verdicts',
+    "faithfulness.reanswer": '{"answer": str}: the judge\'s own answer from the context; short form: the answer',
     "faithfulness.claims_qa": '{"claims": [str]} written from question and answer (judges.checked); '
                               "short form: a list of claims",
     "faithfulness.quoted": '{"claim_1": {"verdict": "supported"|"contradicted"|"not_mentioned", "quote": str}, ...} '
