@@ -1,4 +1,23 @@
-"""Checks shared by every metric: verdict lists, statement lists, numbers.
+"""The checks every public entry point shares: lists, verdicts, texts, numbers, flags, paths.
+
+One rule for the whole library: an argument is accepted as its docstring says, converted
+where that is meaningful, and otherwise refused with an :class:`~ragmetrics_edu.InputError`
+naming the parameter, what was expected and what was given. In detail:
+
+- **Lists** (verdicts, statements, nodes, scores) are lists, tuples or ranges, and also a
+  numpy array or a pandas Series/Index, read with ``.tolist()`` (a column of relevance flags
+  is a reasonable thing to pass). Strings, bytes, mappings, sets, generators and other
+  one-shot iterators are refused, and so is an object whose ``len()`` or iteration fails.
+- **Numpy scalars** count as the Python value they hold: ``numpy.int64(3)`` as 3,
+  ``numpy.float64(0.5)`` as 0.5 and ``numpy.bool_(True)`` as True.
+- **Flags** (switches) take True or False only, ``numpy.bool_`` included; 0/1, "yes"/"no",
+  None and pandas' missing value ``pd.NA`` are refused, so a truthy string never switches
+  anything on.
+- **Numbers** are finite ints or floats (bools, NaN, infinities, ints too large for a float
+  refused); counts are whole numbers.
+- **Paths** are a ``str`` or ``os.PathLike`` naming a file or folder: checked before use for
+  length (at most 4096 characters, no part longer than 255), existence where the file is
+  read, and kind (a file where a file is meant, a folder where a folder is).
 
 Verdicts may be written as 0/1, booleans, or the strings ``yes``/``no`` (any case, spaces
 ignored); ``idk`` is accepted only where the metric's variant defines it, and ``borderline``
@@ -8,6 +27,9 @@ is read as ``idk`` (an alias for judges that use that word for "the context does
 from __future__ import annotations
 
 import math
+import os
+import sys
+from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from .errors import InputError
@@ -16,21 +38,69 @@ YES, NO, IDK = "yes", "no", "idk"
 _WORDS = {"yes": YES, "no": NO, "idk": IDK, "borderline": IDK, "y": YES, "n": NO}
 
 
+#: The longest path accepted, and the longest part of one (Linux's PATH_MAX and NAME_MAX).
+PATH_MAX, NAME_MAX = 4096, 255
+
+
+def is_array_like(value: Any) -> bool:
+    """A numpy array or a pandas Series/Index (never imports numpy or pandas to find out)."""
+    np = sys.modules.get("numpy")
+    if np is not None and isinstance(value, np.ndarray):
+        return True
+    pd = sys.modules.get("pandas")
+    return pd is not None and isinstance(value, (pd.Series, pd.Index))
+
+
+def plain(value: Any) -> Any:
+    """A numpy scalar as the Python value it holds (``numpy.int64(3)`` -> 3); anything else unchanged."""
+    np = sys.modules.get("numpy")
+    if np is not None and isinstance(value, np.generic):
+        try:
+            return value.item()
+        except (ValueError, TypeError):  # a numpy value with no Python counterpart
+            return value
+    return value
+
+
 def is_list(value: Any) -> bool:
-    """A sequence of items (list, tuple...), not a string, bytes or mapping."""
-    return isinstance(value, Sequence) and not isinstance(value, (str, bytes, bytearray, Mapping))
+    """A sequence of items (list, tuple...) or an array-like, not a string, bytes or mapping."""
+    return is_array_like(value) or (isinstance(value, Sequence) and not isinstance(value, (str, bytes, bytearray, Mapping)))
+
+
+def as_list(field: str, value: Any, expected: str = "a list") -> list[Any]:
+    """``value`` read into a new plain list, or an InputError naming ``field``.
+
+    Lists, tuples and ranges are copied; a numpy array or pandas Series/Index is read with
+    ``.tolist()`` (numpy scalars become Python values). Strings, bytes, mappings, sets,
+    generators, a 0-d array and an object whose ``len()`` or iteration fails are refused."""
+    if is_array_like(value):
+        try:
+            items = value.tolist()
+        except Exception as exc:  # noqa: BLE001 - an array that cannot be read is bad input
+            raise InputError(field, expected, value, hint=f"it could not be read ({type(exc).__name__})") from None
+        if not isinstance(items, list):
+            raise InputError(field, expected, value, hint="a single value, not a list")
+        return items
+    if not isinstance(value, Sequence) or isinstance(value, (str, bytes, bytearray, Mapping)):
+        raise InputError(field, expected, value)
+    try:
+        items = list(value)
+        len(value)
+    except Exception as exc:  # noqa: BLE001 - a broken __len__ or __iter__ is bad input, not a crash
+        raise InputError(field, expected, value, hint=f"reading it failed ({type(exc).__name__}: {exc})") from None
+    return items
 
 
 def verdict_list(field: str, value: Any, *, allow_idk: bool = False) -> list[str]:
     """Return the verdicts as a list of ``"yes"``/``"no"``/``"idk"`` strings."""
-    if not is_list(value):
-        raise InputError(field, "a list of verdicts (yes/no, 0/1 or True/False)", value)
-    return [one_verdict(f"{field}[{i}]", v, allow_idk=allow_idk) for i, v in enumerate(value)]
+    items = as_list(field, value, "a list of verdicts (yes/no, 0/1 or True/False)")
+    return [one_verdict(f"{field}[{i}]", v, allow_idk=allow_idk) for i, v in enumerate(items)]
 
 
 def one_verdict(field: str, value: Any, *, allow_idk: bool = False) -> str:
     """Normalise one verdict; reject anything that is not a clear yes/no (or idk)."""
     allowed = "yes, no, idk (or borderline)" if allow_idk else "yes or no"
+    value = plain(value)
     if isinstance(value, bool):
         return YES if value else NO
     if isinstance(value, int) and value in (0, 1):
@@ -48,10 +118,9 @@ def one_verdict(field: str, value: Any, *, allow_idk: bool = False) -> str:
 
 def text_list(field: str, value: Any, *, allow_none_items: bool = False) -> list[str]:
     """A list of strings (statements, claims, nodes, entities)."""
-    if not is_list(value):
-        raise InputError(field, "a list of strings", value)
+    items = as_list(field, value, "a list of strings")
     out: list[Any] = []  # None items only with allow_none_items
-    for i, item in enumerate(value):
+    for i, item in enumerate(items):
         if item is None and allow_none_items:
             out.append(None)
         elif not isinstance(item, str):
@@ -88,17 +157,69 @@ def optional_texts(field: str, value: Any, n: int, what: str) -> list[str] | Non
 
 
 def flag(field: str, value: Any) -> bool:
-    """A switch: True or False only (a truthy string like "no" must not switch it on)."""
+    """A switch: True or False only, ``numpy.bool_`` included (a truthy string like "no", 0/1
+    and ``pd.NA`` must not switch it on or off)."""
+    value = plain(value)
     if not isinstance(value, bool):
         raise InputError(field, "True or False", value)
     return value
+
+
+def optional_flag(field: str, value: Any) -> bool | None:
+    """A switch that may be left to the library: True, False or None."""
+    if value is None:
+        return None
+    value = plain(value)
+    if not isinstance(value, bool):
+        raise InputError(field, "True, False or None", value)
+    return value
+
+
+def identifier(field: str, value: Any, expected: str) -> str:
+    """A name or id looked up in a table (an example id, a metric, a step): a string, else an
+    InputError before any comparison (an array compared with ``==`` has no truth value)."""
+    if not isinstance(value, str):
+        raise InputError(field, expected, value)
+    return value
+
+
+def path(field: str, value: Any, *, kind: str = "file", exists: bool = True, expected: str = "") -> Path:
+    """A path checked before use: a str or os.PathLike, not empty, at most :data:`PATH_MAX`
+    characters with no part over :data:`NAME_MAX`; with ``exists`` it must be there, and be a
+    file (``kind="file"``) or a folder (``kind="dir"``); without, it must not be the other kind."""
+    what = expected or ("a file path (str or pathlib.Path)" if kind == "file" else "a folder path (str or pathlib.Path)")
+    if isinstance(value, bool) or not isinstance(value, (str, os.PathLike)):
+        raise InputError(field, what, value)
+    try:
+        text = os.fspath(value)
+    except Exception:  # noqa: BLE001 - a broken __fspath__
+        raise InputError(field, what, value) from None
+    if not isinstance(text, str) or not text.strip() or "\0" in text:
+        raise InputError(field, what, value)
+    if len(text) > PATH_MAX or any(len(part) > NAME_MAX for part in text.split(os.sep)):
+        raise InputError(field, what, f"a {len(text)}-character string",
+                         hint=f"a path has at most {PATH_MAX} characters and no part longer than {NAME_MAX}")
+    found = Path(text)
+    try:
+        is_dir, present = found.is_dir(), found.exists()
+    except OSError as exc:
+        raise InputError(field, what, text, hint=f"it cannot be looked at ({exc.strerror or exc})") from None
+    if exists and not present:
+        raise InputError(field, what, text, hint="nothing is there")
+    if present and kind == "file" and is_dir:
+        raise InputError(field, what, text, hint="it is a folder, not a file")
+    if present and kind == "dir" and not is_dir:
+        raise InputError(field, what, text, hint="it is a file, not a folder")
+    return found
 
 
 def number(field: str, value: Any, expected: str, *, low: float = -math.inf, high: float = math.inf,
            low_open: bool = False) -> float:
     """A finite real number in [low, high] (or (low, high] with ``low_open``), as a float.
 
-    Booleans, NaN, infinities and integers too large for a float are rejected."""
+    Booleans, NaN, infinities and integers too large for a float are rejected; numpy numbers
+    count as the value they hold."""
+    value = plain(value)
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise InputError(field, expected, value)
     try:
@@ -119,6 +240,7 @@ def probability(field: str, value: Any, *, allow_none: bool = True) -> float | N
 
 def count(field: str, value: Any, *, maximum: int = 10**15) -> int:
     """A non-negative whole count (statements, documents), small enough for float arithmetic."""
+    value = plain(value)
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= maximum:
         raise InputError(field, f"a whole number from 0 to {maximum:.0e}", value)
     return value
@@ -127,6 +249,7 @@ def count(field: str, value: Any, *, maximum: int = 10**15) -> int:
 def positive_int(field: str, value: Any, *, allow_none: bool = True, minimum: int = 1) -> int | None:
     if value is None and allow_none:
         return None
+    value = plain(value)
     if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
         raise InputError(field, f"an integer >= {minimum}", value)
     return value

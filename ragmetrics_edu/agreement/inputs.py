@@ -11,17 +11,12 @@ import numbers
 from typing import Any, Hashable
 
 from ..errors import InputError
-from ..validate import is_list
+from ..validate import as_list
 
 
 def sequence(field: str, value: Any) -> list[Any]:
     """A list, tuple, numpy array or pandas Series as a plain list (not a string or mapping)."""
-    if hasattr(value, "tolist") and not isinstance(value, (str, bytes)):
-        items = value.tolist()
-        return items if isinstance(items, list) else [items]
-    if not is_list(value):
-        raise InputError(field, "a list (one entry per item)", value)
-    return list(value)
+    return as_list(field, value, "a list (one entry per item)")
 
 
 def labels(field: str, value: Any) -> list[Hashable]:

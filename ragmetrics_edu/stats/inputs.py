@@ -9,21 +9,15 @@ from __future__ import annotations
 
 import math
 import numbers
-from typing import Any, Sequence
+from typing import Any
 
 from ..errors import InputError
-from ..validate import positive_int, same_length
+from ..validate import as_list, optional_flag, positive_int, same_length
 
 
 def scores(field: str, value: Any) -> list[float]:
     """A non-empty list of finite numbers, one score per question."""
-    if hasattr(value, "tolist") and not isinstance(value, (str, bytes)):
-        items = value.tolist()  # numpy array or pandas Series
-        items = items if isinstance(items, list) else [items]
-    elif isinstance(value, (str, bytes, dict)) or not isinstance(value, Sequence):
-        raise InputError(field, "a list of numbers (one score per question)", value)
-    else:
-        items = list(value)
+    items = as_list(field, value, "a list of numbers (one score per question)")
     if not items:
         raise InputError(field, "at least one score", value)
     out = []
@@ -69,9 +63,7 @@ def seed(value: Any) -> int | None:
 
 def flag(field: str, value: Any) -> bool | None:
     """A three-way switch: True, False or None (let the function decide); nothing truthy."""
-    if value is None or value is True or value is False:
-        return value
-    raise InputError(field, "True, False or None", value)
+    return optional_flag(field, value)
 
 
 def labels(value: Any) -> tuple[str, str]:
@@ -86,11 +78,10 @@ def ids(value: Any, n: int) -> list[Any]:
     """Question ids for the step table (1, 2, ... when not given)."""
     if value is None:
         return list(range(1, n + 1))
-    if hasattr(value, "tolist") and not isinstance(value, (str, bytes)):
-        value = value.tolist()  # numpy array or pandas Series/Index
-    if isinstance(value, (str, bytes)) or not isinstance(value, Sequence) or len(value) != n:
+    items = as_list("ids", value, f"one id per question ({n})")
+    if len(items) != n:
         raise InputError("ids", f"one id per question ({n})", value)
-    return list(value)
+    return items
 
 
 def positive_int_at_most(field: str, value: Any, limit: int) -> int:
