@@ -6,6 +6,7 @@ argument, what was expected and what was given, so a learner sees at once what t
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 
@@ -24,18 +25,19 @@ class InputError(RagMetricsError, ValueError):
         self.field = field
         self.expected = expected
         self.got = got
-        message = f"{field}: expected {expected}, got {_show(got)}"
+        message = f"{field}: expected {expected}, got {show_value(got)}"
         if hint:
             message += f". {hint}"
         super().__init__(message)
 
 
-def _show(value: Any, limit: int = 60) -> str:
+def show_value(value: Any, limit: int = 60) -> str:
     """A short, readable rendering of a bad value for an error message."""
     try:
         text = repr(value)
     except Exception:  # a broken __repr__ must not hide the InputError it is part of
         text = f"<unprintable {type(value).__name__}>"
+    text = re.sub(r"\s*\n\s*", " ", text)  # a Series or an array prints on several lines: one line here
     if len(text) > limit:
         text = text[: limit - 3] + "..."
     return f"{text} ({type(value).__name__})"

@@ -10,6 +10,7 @@ prints it at) and a note on any slip. :func:`load` gives an
 
 from __future__ import annotations
 
+import difflib
 import json
 import math
 import operator
@@ -18,11 +19,15 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from .. import metrics, validate
+from ..embeddings import resolve
 from ..errors import InputError
 from ..results import MetricResult, fmt
 
-_DATA = Path(__file__).with_name("catalogue.json")
-_EMBEDDING_METRICS = {"answer_relevancy_embedding", "semantic_similarity", "answer_correctness"}
+#: The catalogue file: every deck's worked examples, their inputs and the numbers the decks state.
+CATALOGUE_PATH = Path(__file__).with_name("catalogue.json")
+#: Metrics whose value depends on the embedder (computed with the one given, or the default).
+EMBEDDING_METRICS = {"answer_relevancy_embedding", "semantic_similarity", "answer_correctness"}
 _OPS = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge, "==": operator.eq}
 
 
@@ -46,23 +51,41 @@ class Stated:
         return float(num) / float(den) if den else float(num)
 
     def shown(self, computed: float) -> str:
-        """The computed value written at the deck's precision and by the deck's rule."""
-        if computed is None or (isinstance(computed, float) and math.isnan(computed)):
+        """The computed value written at the deck's precision and by the deck's rule (None or NaN: "NaN")."""
+        value = _computed(computed)
+        if value is None or math.isnan(value):
             return "NaN"
+        if math.isinf(value):
+            return fmt(value)
         if self.rule == "truncate":
             scale = 10 ** self.decimals
-            return f"{math.floor(computed * scale + 1e-12) / scale:.{self.decimals}f}"
+            return f"{math.floor(value * scale + 1e-12) / scale:.{self.decimals}f}"
         if self.rule == "exact":
-            return fmt(computed, 6)
-        return f"{computed:.{self.decimals}f}"
+            return fmt(value, 6)
+        return f"{value:.{self.decimals}f}"
 
     def matches(self, computed: float) -> bool:
-        if computed is None or (isinstance(computed, float) and math.isnan(computed)):
+        """Whether ``computed`` prints as the deck's number (None or NaN never does)."""
+        value = _computed(computed)
+        if value is None or math.isnan(value):
             return False
         if self.rule == "exact":
-            return abs(computed - self.number) <= 1e-9
+            return abs(value - self.number) <= 1e-9
         expected = f"{self.number:.{self.decimals}f}"
-        return self.shown(computed) == expected
+        return self.shown(value) == expected
+
+
+def _computed(value: Any) -> float | None:
+    """A computed value to compare with a stated one: a real number (numpy's too), None or NaN."""
+    value = validate.plain(value)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise InputError("computed", "a number (the computed value), None or NaN", value)
+    try:
+        return float(value)
+    except OverflowError:
+        raise InputError("computed", "a number a float can hold", value) from None
 
 
 @dataclass
@@ -80,10 +103,10 @@ class Case:
         return [s for s in self.stated if s.quantity == "score"] or self.stated[:1]
 
     def compute(self, embedder: Any = None) -> MetricResult:
-        from .. import metrics
-
         kwargs = dict(self.kwargs)
-        if embedder is not None and self.metric in _EMBEDDING_METRICS:
+        if embedder is not None:
+            embedder = resolve(embedder)  # checked even where this case needs none
+        if embedder is not None and self.metric in EMBEDDING_METRICS:
             kwargs["embedder"] = embedder
         return metrics.REGISTRY[self.metric](**kwargs)
 
@@ -117,8 +140,10 @@ class Example:
         return [c.label for c in self.cases]
 
     def case(self, label: str | None = None) -> Case:
+        """The case with this label (the first when None)."""
         if label is None:
             return self.cases[0]
+        validate.identifier("case", label, "one of " + ", ".join(repr(c.label) for c in self.cases))
         for c in self.cases:
             if c.label == label:
                 return c
@@ -174,7 +199,7 @@ class Example:
 
 @lru_cache(maxsize=1)
 def _raw() -> dict[str, Any]:
-    return json.loads(_DATA.read_text(encoding="utf-8"))
+    return json.loads(CATALOGUE_PATH.read_text(encoding="utf-8"))
 
 
 def _build(entry: dict[str, Any], decks: dict[str, Any]) -> Example:
@@ -199,13 +224,12 @@ def ids() -> list[str]:
 
 def load(example_id: str) -> Example:
     """The example with this id (an InputError suggests near matches otherwise)."""
-    import difflib
-
+    validate.identifier("example_id", example_id, "one of ragmetrics_edu.examples.ids() (a string)")
     raw = _raw()
     for entry in raw["examples"]:
         if entry["id"] == example_id:
             return _build(entry, raw["decks"])
-    near = difflib.get_close_matches(example_id, ids(), n=3, cutoff=0.6) if isinstance(example_id, str) else []
+    near = difflib.get_close_matches(example_id, ids(), n=3, cutoff=0.6)
     hint = ("Did you mean " + " or ".join(repr(n) for n in near) + "? " if near else "")
     raise InputError("example_id", "one of ragmetrics_edu.examples.ids()", example_id,
                      hint=hint + "List them with `ragmetrics-edu examples` or examples.ids()")
@@ -241,7 +265,7 @@ def catalog_rows(*, embedder: Any = None) -> list[dict[str, Any]]:
 
 def catalog(*, embedder: Any = None):
     """A pandas DataFrame: id, deck, metric, stated, computed, matches, checked, note."""
-    import pandas as pd
+    import pandas as pd  # lazy: pandas loads only when a table is asked for
 
     return pd.DataFrame(catalog_rows(embedder=embedder))
 

@@ -11,7 +11,7 @@ from typing import Any, Callable, Sequence
 
 import ipywidgets as widgets
 
-from ..errors import RagMetricsError
+from ..errors import InputError, RagMetricsError
 from ..results import MetricResult, bullets_html, display_math, exact, fmt
 from .model_base import Change
 
@@ -98,18 +98,9 @@ class Explorer(widgets.VBox):
         raise TypeError(f"{type(self).__name__} must define refresh()")
 
     # -- forwarded to the model, so code and tests can drive any explorer ----------------
-    def move(self, i: int, j: int) -> None:
-        """Move the item at position ``i`` to position ``j`` (0-based)."""
-        self.model.move(i, j)
-
     def toggle(self, i: int) -> None:
         """Flip (or cycle, where idk is allowed) the verdict of the item at position ``i``."""
         self.model.toggle(i)
-
-    @property
-    def order(self) -> list[int]:
-        """The original indices of the items, in their current order."""
-        return self.model.order
 
     @property
     def verdicts(self) -> list[Any]:
@@ -130,5 +121,29 @@ class Explorer(widgets.VBox):
 
     def close(self) -> None:
         """Stop observing the model and close the widgets."""
-        self.model.unobserve(self._on_model_change)
+        model = getattr(self, "model", None)
+        if model is not None:  # a constructor that refused its arguments leaves no model
+            model.unobserve(self._on_model_change)
         super().close()
+
+
+class Reorderable:
+    """What an explorer of items in an order adds (reorder, permutations, statements)."""
+
+    model: Any
+
+    def move(self, i: int, j: int) -> None:
+        """Move the item at position ``i`` to position ``j`` (0-based)."""
+        self.model.move(i, j)
+
+    @property
+    def order(self) -> list[int]:
+        """The original indices of the items, in their current order."""
+        return self.model.order
+
+
+def model_of(model: Any, kind: type) -> Any:
+    """An explorer's ``model=`` argument: an instance of ``kind``, else an InputError."""
+    if not isinstance(model, kind):
+        raise InputError("model", f"a {kind.__name__} (or None: one is built from the other arguments)", model)
+    return model

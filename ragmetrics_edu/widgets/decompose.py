@@ -15,9 +15,10 @@ from typing import Any, Sequence
 
 import ipywidgets as widgets
 
+from ..errors import InputError
 from ..results import fmt, steps_html
-from ..validate import IDK, NO, YES
-from ._common import Explorer, classed, formula_html, notes_html, score_html
+from ..validate import IDK, NO, YES, as_list
+from ._common import Explorer, classed, formula_html, model_of, notes_html, score_html
 from .decompose_model import CASES, DECOMPOSE_METRICS, DecomposeModel
 
 
@@ -33,8 +34,12 @@ class DecomposeExplorer(Explorer):
                  cases: Sequence[str] | None = None) -> None:
         if model is None:
             model = DecomposeModel.from_example(key)
+        model = model_of(model, DecomposeModel)
         self._syncing = False
-        keys = list(CASES) if cases is None else list(cases)
+        keys = list(CASES) if cases is None else as_list("cases", cases, "a list of keys of widgets.decompose_model.CASES")
+        for i, k in enumerate(keys):
+            if not isinstance(k, str) or k not in CASES:
+                raise InputError(f"cases[{i}]", "one of " + ", ".join(repr(c) for c in CASES), k)
         current = model.key if model.key in keys else None  # None: a text of one's own, no menu
         options = [(CASES[k].title, k) for k in keys] or [("(own text)", "")]
         self.case = classed(widgets.Dropdown(options=options, value=current or options[0][1], description="Case",

@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from itertools import product
 from typing import Any, Sequence
 
-from .. import metrics
+from .. import examples, metrics
 from ..errors import InputError
 from ..results import MetricResult
-from ..validate import IDK, NO, YES, choice, one_verdict, text_list, verdict_list
+from ..validate import IDK, NO, YES, as_list, choice, flag, one_verdict, plain, text_list, verdict_list
 from .model_base import Observable, check_index
 
 __all__ = ["CASES", "DECOMPOSE_METRICS", "DecomposeCase", "DecomposeModel", "combine"]
@@ -72,10 +72,10 @@ def combine(verdicts: Sequence[str], lenient: bool = False) -> str:
     Strict (the default): yes only when every piece is yes; no when any piece is no; else idk.
     Lenient: yes when any piece is yes; else idk when any is idk; else no.
     """
-    marks = list(verdicts)
+    marks = verdict_list("verdicts", verdicts, allow_idk=True)
     if not marks:
         raise InputError("verdicts", "at least one verdict", marks)
-    if lenient:
+    if flag("lenient", lenient):
         return YES if YES in marks else IDK if IDK in marks else NO
     return NO if NO in marks else IDK if IDK in marks else YES
 
@@ -117,8 +117,7 @@ class DecomposeModel(Observable):
             raise InputError("verdicts", f"one verdict per piece ({len(self._pieces)})", list(verdicts))
         self._cuts = self._check_cuts([True] * (len(self._pieces) - 1) if cuts is None else cuts)
         self.variant = choice("variant", "deepeval" if variant is None else variant, spec["variants"])
-        if not isinstance(lenient, bool):
-            raise InputError("lenient", "True or False", lenient)
+        lenient = flag("lenient", lenient)
         self._lenient = lenient
         self.context = None if context is None else text_list("context", context)
         self.title = title
@@ -129,9 +128,7 @@ class DecomposeModel(Observable):
     @classmethod
     def from_example(cls, key: str, **overrides: Any) -> "DecomposeModel":
         """The model of one of the decks' cases in :data:`CASES` (statements and verdicts from the catalogue)."""
-        from .. import examples
-
-        if key not in CASES:
+        if not isinstance(key, str) or key not in CASES:
             raise InputError("key", "one of " + ", ".join(repr(k) for k in CASES), key)
         spec = CASES[key]
         example = examples.load(spec.example_id)
@@ -151,11 +148,10 @@ class DecomposeModel(Observable):
         return model
 
     def _check_cuts(self, cuts: Any) -> list[bool]:
-        if isinstance(cuts, (str, bytes)) or not isinstance(cuts, Sequence):
-            raise InputError("cuts", f"a list of {len(self._pieces) - 1} True/False values", cuts)
+        cuts = [plain(c) for c in as_list("cuts", cuts, f"a list of {len(self._pieces) - 1} True/False values")]
         if len(cuts) != len(self._pieces) - 1 or any(not isinstance(c, bool) for c in cuts):
-            raise InputError("cuts", f"{len(self._pieces) - 1} True/False values, one per boundary", list(cuts))
-        return list(cuts)
+            raise InputError("cuts", f"{len(self._pieces) - 1} True/False values, one per boundary", cuts)
+        return cuts
 
     # -- state ---------------------------------------------------------------------
     @property
@@ -274,8 +270,7 @@ class DecomposeModel(Observable):
 
     def set_lenient(self, value: bool) -> None:
         """Choose the lenient (any piece) or the strict (every piece) judge of merged statements."""
-        if not isinstance(value, bool):
-            raise InputError("lenient", "True or False", value)
+        value = flag("lenient", value)
         if value != self._lenient:
             self._lenient = value
             self._changed("lenient")

@@ -12,7 +12,7 @@ from typing import Any, Sequence
 import ipywidgets as widgets
 
 from ..results import MetricResult, steps_html
-from ._common import Explorer, classed, formula_html, notes_html, score_html
+from ._common import Explorer, classed, formula_html, model_of, notes_html, score_html
 from .entities_model import EntityModel
 
 
@@ -42,6 +42,7 @@ class EntityExplorer(Explorer):
     ) -> None:
         if model is None:
             model = EntityModel(reference_entities, context_entities, normalize=normalize, threshold=threshold)
+        model = model_of(model, EntityModel)
         self._syncing = False
         box = widgets.Layout(width="22em", height="9em")
         self.reference = classed(widgets.Textarea(value="\n".join(model.reference), description="Reference",

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from .. import metrics
+from .. import examples, metrics
 from ..errors import InputError
 from ..results import MetricResult
 from .model_base import Observable, check_index, parse_lines
@@ -44,8 +44,6 @@ class EntityModel(Observable):
     @classmethod
     def from_example(cls, example_id: str, case: str | None = None, **overrides: Any) -> "EntityModel":
         """The model of a context-entity-recall worked example."""
-        from .. import examples
-
         chosen = examples.load(example_id).case(case)
         if chosen.metric != "context_entity_recall":
             raise InputError("example_id", "an example of context_entity_recall", f"{example_id} ({chosen.metric})")

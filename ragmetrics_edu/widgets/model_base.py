@@ -12,11 +12,11 @@ original indices of the items in that order.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Any, Callable, NamedTuple, Sequence
+from typing import Any, Callable, NamedTuple
 
 from ..errors import InputError
 from ..results import MetricResult
-from ..validate import text_list
+from ..validate import as_list, plain, text_list
 
 __all__ = ["Change", "Observable", "Observer", "check_index", "check_permutation", "chip_label", "move_item", "parse_lines"]
 
@@ -71,8 +71,16 @@ class Observable(ABC):
         """Score the current state (each model defines how)."""
 
 
+def _size(n: Any) -> int:
+    n = plain(n)
+    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+        raise InputError("n", "the number of items (a whole number >= 0)", n)
+    return n
+
+
 def check_index(field: str, value: Any, n: int) -> int:
     """A 0-based position in a list of ``n`` items, or an InputError naming the range."""
+    n, value = _size(n), plain(value)
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < n:
         raise InputError(field, f"a position from 0 to {n - 1}" if n else "a position, but the list is empty", value)
     return value
@@ -80,16 +88,19 @@ def check_index(field: str, value: Any, n: int) -> int:
 
 def check_permutation(field: str, order: Any, n: int) -> list[int]:
     """Check that ``order`` lists each of 0..n-1 exactly once."""
-    if isinstance(order, (str, bytes)) or not isinstance(order, Sequence):
-        raise InputError(field, f"a list holding each of 0..{n - 1} once", order)
-    items = list(order)
-    if sorted(items) != list(range(n)) or any(isinstance(i, bool) or not isinstance(i, int) for i in items):
+    n = _size(n)
+    items = [plain(i) for i in as_list(field, order, f"a list holding each of 0..{n - 1} once")]
+    if any(isinstance(i, bool) or not isinstance(i, int) for i in items) or sorted(items) != list(range(n)):
         raise InputError(field, f"a permutation of 0..{n - 1} (each original index exactly once)", order)
     return items
 
 
 def move_item(order: list[int], i: int, j: int) -> None:
     """Take the item at position ``i`` out and insert it at position ``j`` (in place)."""
+    if not isinstance(order, list):
+        raise InputError("order", "a list (changed in place)", order)
+    n = len(as_list("order", order, "a list (changed in place)"))
+    i, j = check_index("i", i, n), check_index("j", j, n)
     order.insert(j, order.pop(i))
 
 
@@ -98,6 +109,14 @@ def chip_label(index: int, text: str | None, width: int = 13) -> str:
 
     ``"N1 Machine Learn…"``: the number keeps chips unique, the start of the text makes
     them recognisable."""
+    index = plain(index)
+    if isinstance(index, bool) or not isinstance(index, int) or index < 0:
+        raise InputError("index", "a node's 0-based index", index)
+    if text is not None and not isinstance(text, str):
+        raise InputError("text", "the node's text or None", text)
+    width = plain(width)
+    if isinstance(width, bool) or not isinstance(width, int) or not 1 <= width <= 10_000:
+        raise InputError("width", "a whole number of characters from 1 to 10000", width)
     label = f"N{index + 1}"
     if not text:
         return label

@@ -15,7 +15,7 @@ from typing import Any, Sequence
 import ipywidgets as widgets
 
 from ..results import fmt
-from ._common import Explorer, classed, side_by_side
+from ._common import Explorer, Reorderable, classed, model_of, side_by_side
 from .permutations_model import PermutationModel, PermutationSummary
 from .plots import ACCENT, MARKER, BarChart
 from .reorder import NodeList, NodeListAccess, RankingControls
@@ -45,7 +45,7 @@ def _pct(share: float) -> str:
     return f"{fmt(100 * share, 1)}%"
 
 
-class PermutationExplorer(NodeListAccess, Explorer):
+class PermutationExplorer(NodeListAccess, Reorderable, Explorer):
     """The score of every ordering of the current verdicts, and where this order stands.
 
     ``PermutationExplorer(nodes=[...], verdicts=[0, 1, 1, 0, 0])`` or
@@ -65,6 +65,7 @@ class PermutationExplorer(NodeListAccess, Explorer):
     ) -> None:
         if model is None:
             model = PermutationModel(nodes, verdicts, metric, variant, **options)
+        model = model_of(model, PermutationModel)
         self.controls = RankingControls(model, self._guard)
         self.node_list = NodeList(model, self._guard)
         self.best_button = classed(widgets.Button(description="Best order", tooltip="Relevant nodes first"),

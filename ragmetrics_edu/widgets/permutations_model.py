@@ -12,6 +12,7 @@ from itertools import combinations
 from typing import Any, Sequence
 
 from ..errors import InputError
+from ..validate import plain
 from .reorder_model import ReorderModel
 
 __all__ = ["PermutationModel", "PermutationSummary"]
@@ -52,6 +53,9 @@ class PermutationSummary:
 
     def histogram(self, bins: int = 20) -> list[float]:
         """Share of orderings per equal-width bin of [0, 1] (a score of 1 falls in the last bin)."""
+        bins = plain(bins)
+        if isinstance(bins, bool) or not isinstance(bins, int) or not 1 <= bins <= 10_000:
+            raise InputError("bins", "a whole number of bins from 1 to 10000", bins)
         shares = [0.0] * bins
         total = self.total
         for value, weight in zip(self.values, self.weights, strict=True):
@@ -67,7 +71,19 @@ class PermutationModel(ReorderModel):
     (``C(n, r)`` of them) is scored once and counts ``r! (n - r)!`` orderings, which together
     are all ``n!`` orderings. Above it, ``samples`` random orderings drawn with
     ``random.Random(seed)`` stand for them (the same state always gives the same sample).
+
+    So that every click answers within a second or two, the work is capped: at most
+    :data:`MAX_NODES` nodes, ``exact_limit`` at most :data:`MAX_EXACT_LIMIT` (C(14, 7) = 3,432
+    patterns) and ``samples`` at most :data:`MAX_SAMPLES`; beyond them an InputError says so
+    (score a longer list with the metric itself, e.g. ``metrics.context_precision``).
     """
+
+    #: The most nodes the explorer scores every ordering (or a sample of orderings) of.
+    MAX_NODES = 30
+    #: The largest ``exact_limit`` (exact enumeration of C(n, r) patterns up to this many nodes).
+    MAX_EXACT_LIMIT = 14
+    #: The largest ``samples`` (random orderings standing for all of them above ``exact_limit``).
+    MAX_SAMPLES = 4000
 
     def __init__(
         self,
@@ -81,12 +97,21 @@ class PermutationModel(ReorderModel):
         seed: int = 0,
         **options: Any,
     ) -> None:
-        for field, value, minimum in (("exact_limit", exact_limit, 1), ("samples", samples, 1), ("seed", seed, 0)):
-            if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-                raise InputError(field, f"an integer >= {minimum}", value)
-        self.exact_limit, self.samples, self.seed = exact_limit, samples, seed
+        checked = []
+        for field, value, minimum, maximum in (("exact_limit", exact_limit, 1, self.MAX_EXACT_LIMIT),
+                                               ("samples", samples, 1, self.MAX_SAMPLES),
+                                               ("seed", seed, 0, 2**63 - 1)):
+            value = plain(value)
+            if isinstance(value, bool) or not isinstance(value, int) or not minimum <= value <= maximum:
+                raise InputError(field, f"an integer from {minimum} to {maximum}", value)
+            checked.append(value)
+        self.exact_limit, self.samples, self.seed = checked
         self._cache: dict[tuple[Any, ...], tuple[list[float], list[int], float, float]] = {}
         super().__init__(nodes, verdicts, metric, variant, **options)
+        if self.n > self.MAX_NODES:
+            raise InputError("verdicts", f"at most {self.MAX_NODES} verdicts: the explorer scores every ordering "
+                             "(or a sample of them) on each change", f"{self.n} verdicts",
+                             hint="score a longer list with the metric itself, e.g. metrics.context_precision")
 
     @property
     def best_order(self) -> list[int]:
@@ -137,7 +162,7 @@ class PermutationModel(ReorderModel):
 
         def score(pattern: tuple[int, ...]) -> float:
             if pattern not in scored:
-                scored[pattern] = self.score_of(pattern)
+                scored[pattern] = self._call(list(pattern), with_texts=False).score
             return scored[pattern]
 
         counts: dict[float, int] = {}

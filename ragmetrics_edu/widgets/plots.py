@@ -47,9 +47,9 @@ class BarChart:
         size: tuple[float, float] = (6.4, 2.7),
         dpi: int = 96,
     ) -> None:
-        from matplotlib.backends.backend_agg import FigureCanvasAgg
-        from matplotlib.figure import Figure
-        from matplotlib.patches import Patch
+        from matplotlib.backends.backend_agg import FigureCanvasAgg  # lazy: matplotlib loads only when drawing
+        from matplotlib.figure import Figure  # lazy: matplotlib loads only when drawing
+        from matplotlib.patches import Patch  # lazy: matplotlib loads only when drawing
 
         self.figure = Figure(figsize=size, dpi=dpi)
         self._canvas = FigureCanvasAgg(self.figure)
@@ -64,7 +64,7 @@ class BarChart:
             line = make(0.0, color=colour, linestyle=style, linewidth=1.6, animated=True, visible=False)
             self._lines[name] = (kind, line)
             if label:
-                from matplotlib.lines import Line2D
+                from matplotlib.lines import Line2D  # lazy: matplotlib loads only when drawing
 
                 handles.append(Line2D([], [], color=colour, linestyle=style,  # type: ignore[arg-type]  # a style name
                                       linewidth=1.6, label=label))
@@ -79,7 +79,7 @@ class BarChart:
             if xticklabels is not None:
                 ax.set_xticklabels(list(xticklabels))
         if ypercent:
-            from matplotlib.ticker import PercentFormatter
+            from matplotlib.ticker import PercentFormatter  # lazy: matplotlib loads only when drawing
 
             ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
         ax.tick_params(labelsize=8)

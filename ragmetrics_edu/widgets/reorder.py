@@ -14,7 +14,7 @@ from typing import Any, Callable, Sequence
 import ipywidgets as widgets
 
 from ..results import MetricResult, steps_html
-from ._common import Explorer, classed, formula_html, notes_html, score_html, side_by_side
+from ._common import Explorer, Reorderable, classed, formula_html, model_of, notes_html, score_html, side_by_side
 from .plots import ACCENT, IRRELEVANT, IRRELEVANT_OUTSIDE, MARKER, RELEVANT, RELEVANT_OUTSIDE, BarChart
 from .reorder_model import RANKING_CHOICES, ReorderModel
 
@@ -217,7 +217,7 @@ class NodeListAccess:
         return self.node_list.tags
 
 
-class ReorderExplorer(NodeListAccess, Explorer):
+class ReorderExplorer(NodeListAccess, Reorderable, Explorer):
     """Reorder the retrieved nodes and flip their verdicts; the ranking metric follows.
 
     ``ReorderExplorer(nodes=[...], verdicts=[0, 1, 1, 0, 0], metric="context_precision",
@@ -238,6 +238,7 @@ class ReorderExplorer(NodeListAccess, Explorer):
     ) -> None:
         if model is None:
             model = ReorderModel(nodes, verdicts, metric, variant, **options)
+        model = model_of(model, ReorderModel)
         self.controls = RankingControls(model, self._guard)
         self.node_list = NodeList(model, self._guard)
         self.score = classed(widgets.HTML(), "rme-score")

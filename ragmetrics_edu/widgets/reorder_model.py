@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from typing import Any, Sequence, TypeVar
 
-from .. import metrics
+from .. import examples, metrics
 from ..errors import InputError
 from ..results import MetricResult
-from ..validate import YES, choice, one_verdict, text_list, verdict_list
+from ..validate import YES, choice, one_verdict, plain, text_list, verdict_list
 from .model_base import Observable, check_index, check_permutation, chip_label, move_item
 
 __all__ = ["RANKING_CHOICES", "RANKING_METRICS", "ReorderModel"]
@@ -109,8 +109,6 @@ class ReorderModel(Observable):
     @classmethod
     def from_example(cls: type[_Model], example_id: str, case: str | None = None, **overrides: Any) -> _Model:
         """The model of a worked example of the catalogue (``ragmetrics_edu.examples``)."""
-        from .. import examples
-
         chosen = examples.load(example_id).case(case)
         if chosen.metric not in RANKING_METRICS and chosen.metric != "average_precision":
             raise InputError("example_id", "an example of a ranking metric (context_precision, ...)",
@@ -152,6 +150,7 @@ class ReorderModel(Observable):
 
     def text(self, index: int) -> str:
         """The text of node ``index`` (original, 0-based)."""
+        index = check_index("index", index, self.n)
         return self._texts[index] if self._texts is not None else f"Node {index + 1}"
 
     @property
@@ -161,6 +160,7 @@ class ReorderModel(Observable):
 
     def chip(self, index: int) -> str:
         """The chip label of node ``index`` (original, 0-based)."""
+        index = check_index("index", index, self.n)
         return chip_label(index, self._texts[index] if self._texts is not None else None)
 
     @property
@@ -252,8 +252,12 @@ class ReorderModel(Observable):
 
     # -- scoring -------------------------------------------------------------------
     def score_of(self, verdicts: Sequence[int]) -> float:
-        """The current metric's score for another verdict list (same settings, no texts)."""
-        return self._call(list(verdicts), with_texts=False).score
+        """The current metric's score for another verdict list of the same nodes (same settings, no texts)."""
+        flags = [1 if v == YES else 0 for v in verdict_list("verdicts", verdicts)]
+        if len(flags) != self.n:
+            raise InputError("verdicts", f"one verdict per node ({self.n})", verdicts,
+                             hint=f"verdicts has {len(flags)} entries")
+        return self._call(flags, with_texts=False).score
 
     def _compute(self) -> MetricResult:
         return self._call(self.verdicts, with_texts=True)
@@ -275,12 +279,14 @@ class ReorderModel(Observable):
     def _check_k(self, k: Any) -> int | None:
         if k is None:
             return None
+        k = plain(k)
         if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= self.n:
             raise InputError("k", f"a cut-off from 1 to {self.n} (the number of nodes), or None", k)
         return k
 
     def _check_total(self, total: Any) -> int:
         relevant = sum(self._flags)
+        total = plain(total)
         if isinstance(total, bool) or not isinstance(total, int) or total < relevant:
             raise InputError("total_relevant", f"an integer of at least the {relevant} relevant nodes retrieved", total)
         return total

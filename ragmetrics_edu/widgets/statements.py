@@ -17,7 +17,7 @@ import ipywidgets as widgets
 
 from ..results import MetricResult, steps_html
 from ..validate import IDK, NO, YES
-from ._common import Explorer, classed, formula_html, notes_html, score_html
+from ._common import Explorer, Reorderable, classed, formula_html, model_of, notes_html, score_html
 from .model_base import chip_label
 from .statements_model import StatementModel
 
@@ -30,7 +30,7 @@ _COUNTED = {"context_recall": ("attributable", "attributable"), "contextual_rele
 #: The attribution dropdown's value for "not attributed" (a Dropdown shows nothing for None).
 _UNATTRIBUTED = 0
 
-class StatementExplorer(Explorer):
+class StatementExplorer(Reorderable, Explorer):
     """Flip the verdicts of statements (claims) and see the counting metric's score follow.
 
     Takes the metric's own keyword arguments, as the catalogue stores them:
@@ -43,6 +43,7 @@ class StatementExplorer(Explorer):
     def __init__(self, metric: str = "context_recall", *, model: StatementModel | None = None, **kwargs: Any) -> None:
         if model is None:
             model = StatementModel(metric, **kwargs)
+        model = model_of(model, StatementModel)
         self._syncing = False
         self.variant = classed(widgets.Dropdown(options=list(model.variants), value=model.variant,
                                                 description="Variant"), "rme-variant")

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from .. import metrics
+from .. import examples, metrics
 from ..errors import InputError
 from ..results import MetricResult
-from ..validate import IDK, NO, YES, choice, one_verdict, text_list, verdict_list
+from ..validate import IDK, NO, YES, as_list, choice, flag, one_verdict, plain, text_list, verdict_list
 from .model_base import Observable, check_index, check_permutation, move_item
 
 __all__ = ["STATEMENT_METRICS", "StatementModel"]
@@ -68,6 +68,7 @@ class StatementModel(Observable):
     ) -> None:
         super().__init__()
         self.metric = choice("metric", metric, tuple(STATEMENT_METRICS))
+        penalize_ambiguous = flag("penalize_ambiguous", penalize_ambiguous)
         given = {"statements": statements, "claims": claims, "verdicts": verdicts,
                  "node_statements": node_statements, "node_verdicts": node_verdicts, "nodes": nodes,
                  "node_texts": node_texts, "context": context, "variant": variant, "question": question,
@@ -79,7 +80,7 @@ class StatementModel(Observable):
                              + ", ".join(sorted(_STATEMENT_ARGS[self.metric])), given[extra[0]])
         spec = STATEMENT_METRICS[self.metric]
         self.variant = choice("variant", "deepeval" if variant is None else variant, spec["variants"])
-        self.penalize_ambiguous = bool(penalize_ambiguous)
+        self.penalize_ambiguous = penalize_ambiguous
         self.question, self.threshold = question, threshold
         self._groups: list[int] | None = None
         self._attr: list[int | None] | None = None
@@ -113,8 +114,7 @@ class StatementModel(Observable):
 
     def _check_attribution(self, nodes: Any) -> list[int | None]:
         """Per statement a 1-based node index (within ``node_texts`` when given) or None; None unless yes."""
-        if isinstance(nodes, (str, bytes)) or not isinstance(nodes, Sequence):
-            raise InputError("nodes", "a list with, per statement, a 1-based node index or None", nodes)
+        nodes = [plain(n) for n in as_list("nodes", nodes, "a list with, per statement, a 1-based node index or None")]
         if len(nodes) != len(self._texts):
             raise InputError("nodes", f"one entry per statement ({len(self._texts)})", list(nodes),
                              hint=f"nodes has {len(nodes)} entries")
@@ -155,8 +155,6 @@ class StatementModel(Observable):
     def from_example(cls, example_id: str, case: str | None = None, **overrides: Any) -> "StatementModel":
         """The model of a worked example (context recall, contextual relevancy, faithfulness,
         answer relevancy); a context-recall example's node texts label the attribution."""
-        from .. import examples
-
         example = examples.load(example_id)
         chosen = example.case(case)
         if chosen.metric not in STATEMENT_METRICS:
@@ -286,8 +284,9 @@ class StatementModel(Observable):
         """Faithfulness (DeepEval): whether an idk claim counts against the answer."""
         if self.metric != "faithfulness":
             raise InputError("penalize_ambiguous", "only for faithfulness", self.metric)
-        if bool(value) != self.penalize_ambiguous:
-            self.penalize_ambiguous = bool(value)
+        value = flag("penalize_ambiguous", value)
+        if value != self.penalize_ambiguous:
+            self.penalize_ambiguous = value
             self._changed("penalize_ambiguous")
 
     def reset(self) -> None:
