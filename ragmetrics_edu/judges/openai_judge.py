@@ -16,7 +16,10 @@ Structured output differs by server, hence ``mode``:
 ``"auto"`` picks ``json_schema`` for api.openai.com and ``json`` elsewhere. Replies can
 be cached on disk (``cache_dir``): a re-run with the same model, server, prompt and
 parameters makes no request at all. Only replies that validated are cached, so a reply
-that was unusable is asked again on the next run, never replayed from the cache.
+that was unusable is asked again on the next run, never replayed from the cache. A cache
+entry is data: every field is checked when it is read, and an entry that is not well formed
+raises :class:`JudgeSetupError` naming the file and the field; it is never overwritten
+(delete the file to ask again).
 
 Every argument is checked when the judge is built (a ``cache_dir`` that is a file or
 cannot be written is caught before the first request), and a ``user:password@`` in
@@ -38,6 +41,8 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from ..errors import InputError
+from ..validate import path as validate_path
+from ..validate import plain
 from . import files
 from .base import Judge, Messages, Reply, Request, render
 from .errors import JudgeAPIError, JudgeSetupError
@@ -88,11 +93,13 @@ class OpenAIJudge(Judge):
         super().__init__()
         if not isinstance(model, str) or not model.strip():
             raise InputError("model", "a model name such as 'gpt-4o-mini'", model)
-        if mode not in MODES:
+        if not isinstance(mode, str) or mode not in MODES:
             raise InputError("mode", "one of " + ", ".join(repr(m) for m in MODES), mode)
+        max_retries, max_concurrency, timeout, temperature, seed, max_tokens = (
+            plain(v) for v in (max_retries, max_concurrency, timeout, temperature, seed, max_tokens))
         for name, value, low in (("max_retries", max_retries, 0), ("max_concurrency", max_concurrency, 1)):
-            if isinstance(value, bool) or not isinstance(value, int) or value < low:
-                raise InputError(name, f"an integer >= {low}", value)
+            if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= 10_000:
+                raise InputError(name, f"an integer from {low} to 10000", value)
         if not _real(timeout) or timeout <= 0:
             raise InputError("timeout", "a finite number of seconds > 0", timeout)
         if not _real(temperature) or not 0 <= temperature <= 2:
@@ -284,12 +291,8 @@ class OpenAIJudge(Judge):
         if path is None or not path.exists():
             return None
         start = time.perf_counter()
-        try:
-            entry = json.loads(path.read_text(encoding="utf-8"))
-            text = entry["raw"]
-        except (OSError, ValueError, KeyError, TypeError):
-            return None  # an unreadable entry is a miss; the fresh reply overwrites it
-        return Reply(text=text, model=entry.get("model", self.model), prompt_tokens=entry.get("prompt_tokens"),
+        entry = read_cache_entry(path, key)
+        return Reply(text=entry["raw"], model=entry.get("model") or self.model, prompt_tokens=entry.get("prompt_tokens"),
                      completion_tokens=entry.get("completion_tokens"), latency_s=time.perf_counter() - start,
                      cached=True, source="cache", finish_reason=entry.get("finish_reason"))
 
@@ -308,13 +311,53 @@ class OpenAIJudge(Judge):
         """Write every reply this judge received to a file :class:`ReplayJudge` can answer from.
 
         ``server`` describes what served the model (e.g. "llama-cpp-python 0.3.36, Q4_K_M,
-        2 CPU threads"); it defaults to the base URL. The date is today's (UTC).
+        2 CPU threads"); it defaults to the base URL. The date is today's (UTC). An existing
+        file at ``path`` is replaced only if it is a recording (see :func:`~.files.write_recording`).
         """
+        if server is not None and (not isinstance(server, str) or not server.strip()):
+            raise InputError("server", "a description of what served the model, or None", server)
+        if not isinstance(notes, str):
+            raise InputError("notes", "a string", notes)
         meta = {"model": self.model, "server": server or self.server, "base_url": self.server,
                 "parameters": {"temperature": self.temperature, "seed": self.seed, "mode": self.mode,
                                "max_tokens": self.max_tokens},
                 "notes": notes}
         return files.write_recording(path, meta, [c for c in self.calls if c.source in ("api", "cache")])
+
+
+def read_cache_entry(path: Path, key: str | None = None) -> dict[str, Any]:
+    """One cache entry, every field checked; a malformed one raises JudgeSetupError naming the
+    file and the field (and is left as it is: delete it to ask the server again)."""
+    def bad(what: str) -> JudgeSetupError:
+        return JudgeSetupError(f"The cache entry {path} is not usable: {what}. The cache keeps one JSON object per "
+                               "reply (key, model, base_url, raw, tokens, latency_s, finish_reason, created); delete "
+                               "this file to ask the server again.")
+
+    try:
+        entry = json.loads(path.read_text(encoding="utf-8"))
+    except UnicodeDecodeError as exc:
+        raise bad(f"it is not UTF-8 text ({exc.reason})") from None
+    except ValueError as exc:
+        raise bad(f"it is not JSON ({exc})") from None
+    except OSError as exc:
+        raise bad(f"it cannot be read ({exc.strerror or exc})") from None
+    if not isinstance(entry, dict):
+        raise bad(f"expected a JSON object, got {type(entry).__name__}")
+    if not isinstance(entry.get("raw"), str):
+        raise bad(f"raw must be the reply's text (a string), got {_clip(entry.get('raw'), 80)}")
+    if entry.get("key") is not None and (not isinstance(entry["key"], str) or (key is not None and entry["key"] != key)):
+        raise bad(f"key must be the file's own key {key!r}, got {_clip(entry['key'], 80)}")
+    for name in ("model", "base_url", "finish_reason", "created"):
+        if entry.get(name) is not None and not isinstance(entry[name], str):
+            raise bad(f"{name} must be a string or null, got {_clip(entry[name], 80)}")
+    for name in ("prompt_tokens", "completion_tokens"):
+        value = entry.get(name)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
+            raise bad(f"{name} must be a whole number or null, got {_clip(value, 80)}")
+    latency = entry.get("latency_s")
+    if latency is not None and not (_real(latency) and latency >= 0):
+        raise bad(f"latency_s must be a number of seconds >= 0, got {_clip(latency, 80)}")
+    return entry
 
 
 def redact_url(url: str) -> str:
@@ -351,9 +394,8 @@ def _cache_folder(cache_dir: Any) -> Path | None:
     """The cache folder, checked before any request: it must be a folder this process can write in."""
     if cache_dir is None:
         return None
-    if not isinstance(cache_dir, (str, os.PathLike)) or not str(cache_dir).strip():
-        raise InputError("cache_dir", "a folder path (str or Path) or None", cache_dir)
-    path = Path(cache_dir)
+    path = validate_path("cache_dir", cache_dir, kind="dir", exists=False,
+                         expected="a folder path (str or Path) or None")
     problem = files.check_writable_dir(path)
     if problem:
         raise InputError("cache_dir", "a folder the cache can be written in", str(path), hint=problem)

@@ -15,15 +15,15 @@ the messages the model was really sent (the version-1 prompt).
 from __future__ import annotations
 
 import json
-import math
 import os
 from pathlib import Path
 from typing import Any, Mapping
 
 from ..errors import InputError
+from ..validate import NAME_MAX, PATH_MAX
 from .base import Judge, Messages, Reply, Request
 from .errors import JudgeError, JudgeSetupError
-from .files import FORMAT, write_recording
+from .files import FORMAT, RecordingProblem, check_recording, write_recording
 
 __all__ = ["FORMAT", "ReplayJudge", "write_recording"]
 
@@ -33,8 +33,10 @@ class ReplayJudge(Judge):
 
     ``model``, ``server`` and ``date`` say who made the recording; ``notes`` anything the
     recorder added. A request the recording does not hold raises :class:`JudgeError`:
-    a recording answers only the exact prompts it was made with. A file that is not a
-    well-formed recording raises :class:`JudgeSetupError` naming what is wrong.
+    a recording answers only the exact prompts it was made with. A recording is data: every
+    field is checked when it loads, and one that is not well formed raises
+    :class:`JudgeSetupError` naming the file, the entry and the field (``replies[3].raw``).
+    ``recording`` that is not a path or a dict, or a path too long to be one, is an InputError.
     """
 
     def __init__(self, recording: str | os.PathLike[str] | Mapping[str, Any], *, max_concurrency: int = 4) -> None:
@@ -46,6 +48,9 @@ class ReplayJudge(Judge):
             self.path: Path | None = None
             where = "the recording"
         elif isinstance(recording, (str, os.PathLike)) and str(recording).strip():
+            if len(str(recording)) > PATH_MAX or any(len(p) > NAME_MAX for p in str(recording).split(os.sep)):
+                raise InputError("recording", "the path of a recording file (str or Path)",
+                                 f"a {len(str(recording))}-character string", hint="too long to be a path")
             self.path = Path(recording)
             where = str(self.path)
             data = _read(self.path)
@@ -100,46 +105,10 @@ def _read(path: Path) -> Any:
 
 
 def _check_recording(data: Any, where: str) -> dict[tuple[str, int], dict[str, Any]]:
-    """The replies by (request key, attempt), or JudgeSetupError naming the first thing wrong."""
-    def bad(what: str) -> JudgeSetupError:
-        return JudgeSetupError(f"{where} is not a usable ragmetrics-edu recording: {what}. A recording is the JSON "
-                               "object OpenAIJudge.save_recording writes (model, server, date, replies).")
+    """The replies by (request key, attempt), or JudgeSetupError naming the file and the first field wrong."""
+    try:
+        return check_recording(data)
+    except RecordingProblem as problem:
+        raise JudgeSetupError(f"{where} is not a usable ragmetrics-edu recording: {problem}. A recording is the "
+                              "JSON object OpenAIJudge.save_recording writes (model, server, date, replies).") from None
 
-    if not isinstance(data, dict):
-        raise bad(f"expected a JSON object, got {type(data).__name__}")
-    if data.get("format", FORMAT) != FORMAT:
-        raise bad(f"format is {data.get('format')!r}, not {FORMAT!r}")
-    missing = [k for k in ("model", "server", "date", "replies") if k not in data]
-    if missing:
-        raise bad(f"missing {', '.join(missing)}; a recording names its model, server and date")
-    for name in ("model", "server", "date"):
-        if not isinstance(data[name], str) or not data[name].strip():
-            raise bad(f"{name} must be a non-empty string, got {data[name]!r}")
-    if not isinstance(data["replies"], list):
-        raise bad(f"replies must be a list, got {type(data['replies']).__name__}")
-    replies: dict[tuple[str, int], dict[str, Any]] = {}
-    for i, entry in enumerate(data["replies"]):
-        at = f"replies[{i}]"
-        if not isinstance(entry, dict):
-            raise bad(f"{at} must be an object, got {type(entry).__name__}")
-        for name in ("request_key", "step", "raw"):
-            if not isinstance(entry.get(name), str):
-                raise bad(f"{at}.{name} must be a string, got {entry.get(name)!r}")
-        attempt = entry.get("attempt", 0)
-        if isinstance(attempt, bool) or not isinstance(attempt, int) or attempt < 0:
-            raise bad(f"{at}.attempt must be an integer >= 0, got {attempt!r}")
-        messages = entry.get("messages")
-        if messages is not None and not (isinstance(messages, list) and all(
-                isinstance(m, dict) and isinstance(m.get("role"), str) and isinstance(m.get("content"), str)
-                for m in messages)):
-            raise bad(f"{at}.messages must be a list of {{role, content}} objects")
-        for name in ("prompt_tokens", "completion_tokens"):
-            value = entry.get(name)
-            if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
-                raise bad(f"{at}.{name} must be a whole number or null, got {value!r}")
-        latency = entry.get("latency_s", 0.0)
-        if latency is not None and (isinstance(latency, bool) or not isinstance(latency, (int, float))
-                                    or not math.isfinite(latency) or latency < 0):
-            raise bad(f"{at}.latency_s must be a number of seconds, got {latency!r}")
-        replies[(entry["request_key"], attempt)] = entry
-    return replies
