@@ -36,7 +36,7 @@ def deck_numbers(embedders: dict) -> None:
 
 
 def calibration(embedders: dict) -> None:
-    from ragmetrics_edu import embedding_texts as et
+    from ragmetrics_edu.course import embedding_texts as et
 
     print("\ncalibration pairs: cosine min / median / max (mean), per class")
     for name, emb in embedders.items():
@@ -47,7 +47,7 @@ def calibration(embedders: dict) -> None:
 
 
 def live(recorded) -> None:
-    from ragmetrics_edu.embedding_texts import course_texts
+    from ragmetrics_edu.course.embedding_texts import course_texts
     from ragmetrics_edu.embeddings import cosine_parts
 
     start = time.perf_counter()
@@ -73,7 +73,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--live", action="store_true", help="also load the real model and time it")
     args = parser.parse_args(argv)
     from ragmetrics_edu.embeddings import HashingEmbedder
-    from ragmetrics_edu.recorded_embeddings import RecordedEmbedder
+    from ragmetrics_edu.embeddings.recorded import RecordedEmbedder
 
     recorded = RecordedEmbedder()
     print(recorded.describe())

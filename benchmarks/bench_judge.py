@@ -25,7 +25,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests"))
 
 from ragmetrics_edu import judges  # noqa: E402
-from ragmetrics_edu.judges.deck_cases import run_deck_cases  # noqa: E402
+from ragmetrics_edu.course.deck_cases import run_deck_cases  # noqa: E402
 from scripted_server import ScriptedServer, schema_responder  # noqa: E402
 
 #: Calls / prompt characters per test case at default settings, measured by running DeepEval 4.3.1 and

@@ -1,7 +1,17 @@
 """ragmetrics-edu: RAG evaluation metrics worked step by step, for teaching.
 
-``from ragmetrics_edu import metrics`` gives every metric; ``examples`` the decks'
-worked examples. Submodules load on first use so ``import ragmetrics_edu`` stays fast.
+Two rooms in one package (docs/architecture.md; ``tests/test_layout.py`` checks the rules):
+
+- the library, bottom to top: ``errors``, ``results``, ``validate``, ``data`` -> ``text``
+  (tokenising, normalising) -> ``embeddings``, ``ranking``, ``plots`` -> ``metrics`` (every
+  metric, pure functions of verdicts) -> ``stats``, ``baselines``, ``examples`` (the decks'
+  worked examples) -> ``agreement``, ``ci_gate`` -> ``judges`` (where verdicts come from, the
+  judged metrics, :func:`evaluate`), ``retrieval`` -> ``widgets`` (explorers);
+- ``course``: everything that exists to teach (judge study, capstone, exercises, course plan,
+  glossary, deck helpers). The library never imports it; only ``cli`` sees both.
+
+``from ragmetrics_edu import metrics`` gives every metric. Subpackages load on first use, so
+``import ragmetrics_edu`` stays fast.
 """
 
 from __future__ import annotations
@@ -13,23 +23,25 @@ from .errors import InputError, RagMetricsError
 from .results import MetricResult
 
 __version__ = "0.1.0"
-__all__ = ["InputError", "MetricResult", "RagMetricsError", "__version__", "agreement", "data", "display", "embedding_texts",
-           "embeddings", "evaluate", "examples", "exercises", "judges", "metrics", "plots", "ranking",
-           "recorded_embeddings", "stats"]
 
-_LAZY = {"agreement", "metrics", "examples", "embeddings", "ranking", "cli", "judges", "exercises", "plots", "data", "display",
-         "embedding_texts", "recorded_embeddings", "stats"}
+#: The library's subpackages and modules, loaded on first attribute access.
+_MODULES = ("agreement", "baselines", "ci_gate", "data", "embeddings", "examples", "judges", "metrics", "plots",
+            "ranking", "retrieval", "stats", "text", "widgets")
+#: Names defined deeper in the library, loaded on first access: name -> module.
+_NAMES = {"evaluate": "judges.evaluation"}
 
-
-def evaluate(data: Any, metrics: Any = ("context_precision", "context_recall", "faithfulness", "answer_relevancy"),
-             judge: Any = None, **options: Any) -> Any:
-    """Score a dataset with a judge; see :func:`ragmetrics_edu.evaluation.evaluate`."""
-    from .evaluation import evaluate as _evaluate
-
-    return _evaluate(data, metrics, judge, **options)
+__all__ = ["InputError", "MetricResult", "RagMetricsError", "__version__", "evaluate", *_MODULES]
 
 
 def __getattr__(name: str) -> Any:
-    if name in _LAZY:
+    if name in _MODULES:
         return importlib.import_module(f".{name}", __name__)
+    if name in _NAMES:
+        value = getattr(importlib.import_module(f".{_NAMES[name]}", __name__), name)
+        globals()[name] = value
+        return value
     raise AttributeError(f"module 'ragmetrics_edu' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

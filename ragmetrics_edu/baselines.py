@@ -1,7 +1,7 @@
 """Word-overlap baselines: what a judge must beat before its verdicts are worth paying for.
 
 No model, no embedding: each text is reduced to its content words (lower-cased, stop words
-dropped, plurals lightly stemmed, :func:`ragmetrics_edu.retrieval.tokenize`) and a verdict is
+dropped, plurals lightly stemmed, :func:`ragmetrics_edu.text.tokenize`) and a verdict is
 "yes" when enough of an item's words appear in the text it is checked against.
 
 ==============================  ======================================  ============================
@@ -25,7 +25,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from .errors import InputError
-from .retrieval import tokenize
+from .text import tokenize
 from .validate import text, text_list
 
 __all__ = ["THRESHOLD", "coverage", "answer_overlap", "verdicts", "case_verdicts"]
@@ -86,6 +86,6 @@ def verdicts(metric: str, items: Sequence[str], *, question: str = "", contexts:
 
 
 def case_verdicts(case: Any, metric: str, threshold: float = THRESHOLD) -> list[Any]:
-    """:func:`verdicts` on a labelled case's own items (``ragmetrics_edu.judge_eval.Case``)."""
+    """:func:`verdicts` on a labelled case's own items (``ragmetrics_edu.course.judge_eval.Case``)."""
     return verdicts(metric, list(case.items(metric)), question=case.question, contexts=list(case.contexts),
                     reference=case.reference, threshold=threshold)

@@ -9,8 +9,11 @@ the interval lies below the threshold.
 
 A judge's own run-to-run spread (the same cases scored twice need not score the same)
 widens the tolerance: pass ``judge_sd``, the standard deviation of the mean over repeat
-runs of the judge, and it is added in quadrature. The course's repeat recordings do not
-exist yet, so the default is None and the tolerance is the bootstrap's alone.
+runs of the judge, and it is added in quadrature. The default is None: the tolerance is then
+the bootstrap's alone.
+
+The course's example gate (``ragmetrics_edu/course/ci_gate_example.py``) gates the decks'
+context-precision cases scored by a recorded judge.
 """
 
 from __future__ import annotations
@@ -20,12 +23,16 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from .errors import InputError
+from .stats import bootstrap_ci
 from .validate import probability
 
 
 @dataclass(frozen=True)
 class GateResult:
-    """The gate's numbers: the mean, its interval, the tolerance, and whether it passed."""
+    """The gate's numbers: the mean, its interval, the tolerance, and whether it passed.
+
+    ``low`` and ``high`` bound the bootstrap interval of the mean (``ci`` gives both) at
+    confidence ``level``."""
 
     metric: str
     threshold: float
@@ -33,8 +40,13 @@ class GateResult:
     mean: float
     low: float
     high: float
-    ci: float
+    level: float
     judge_sd: float | None
+
+    @property
+    def ci(self) -> tuple[float, float]:
+        """The bootstrap interval of the mean, ``(low, high)``."""
+        return self.low, self.high
 
     @property
     def tolerance(self) -> float:
@@ -52,7 +64,7 @@ class GateResult:
         judge = ("judge's run-to-run spread not measured, not included" if self.judge_sd is None
                  else f"with the judge's run-to-run sd of the mean, {self.judge_sd:.4f}, in quadrature")
         return (f"{self.metric}: mean {self.mean:.4f} over {self.n} cases, "
-                f"{100 * self.ci:.0f}% bootstrap interval [{self.low:.4f}, {self.high:.4f}]\n"
+                f"{100 * self.level:.0f}% bootstrap interval [{self.low:.4f}, {self.high:.4f}]\n"
                 f"  tolerance {self.tolerance:.4f} ({judge})\n"
                 f"  {self.mean:.4f} + {self.tolerance:.4f} = {self.mean + self.tolerance:.4f} "
                 f"{'>=' if self.passed else '<'} threshold {self.threshold:.4f}: {'PASS' if self.passed else 'FAIL'}")
@@ -63,9 +75,9 @@ class GateResult:
 
 def gate(scores: Iterable[float], threshold: float, *, metric: str = "score", ci: float = 0.95,
          n_resamples: int = 2000, seed: int = 0, judge_sd: float | None = None) -> GateResult:
-    """Check ``mean(scores)`` against ``threshold`` with a bootstrap tolerance (see the module)."""
-    from .stats import bootstrap_ci
+    """Check ``mean(scores)`` against ``threshold`` with a bootstrap tolerance (see the module).
 
+    ``ci`` is the confidence level of the interval (the result's ``level``)."""
     threshold_value = probability("threshold", threshold, allow_none=False)
     assert threshold_value is not None
     if judge_sd is not None and (isinstance(judge_sd, bool) or not isinstance(judge_sd, (int, float))
@@ -73,26 +85,7 @@ def gate(scores: Iterable[float], threshold: float, *, metric: str = "score", ci
         raise InputError("judge_sd", "None or a finite standard deviation >= 0", judge_sd)
     values = list(scores) if isinstance(scores, Iterable) and not isinstance(scores, (str, bytes)) else scores
     result = bootstrap_ci(values, ci=ci, n_resamples=n_resamples, seed=seed)
-    assert result.interval is not None  # bootstrap_ci always sets one
-    low, high = result.interval
+    assert result.ci is not None  # bootstrap_ci always sets one
+    low, high = result.ci
     return GateResult(metric=metric, threshold=threshold_value, n=len(result.rows), mean=result.estimate,
-                      low=low, high=high, ci=ci, judge_sd=None if judge_sd is None else float(judge_sd))
-
-
-def deck_scores(step: str) -> list[float]:
-    """The replayed recording's scores on the deck cases of one judge step (qwen2.5-coder-1.5b)."""
-    from . import data, judges
-    from .judges.deck_cases import DECK_CASES, run_deck_cases
-
-    if step not in {c.step for c in DECK_CASES}:
-        raise InputError("step", "a judge step of the deck cases, e.g. 'context_precision'", step)
-    judge = judges.ReplayJudge(data.recording("qwen2.5-coder-1.5b_deck-examples"))
-    ids = sorted({c.example_id for c in DECK_CASES if c.step == step})
-    return [run.result.score for run in run_deck_cases(judge, ids) if run.case.step == step and run.result]
-
-
-def example_source() -> str:
-    """The text of the example gate the course ships (``ragmetrics_edu/data/ci_gate_example.py``)."""
-    from importlib import resources
-
-    return (resources.files("ragmetrics_edu") / "data" / "ci_gate_example.py").read_text(encoding="utf-8")
+                      low=low, high=high, level=ci, judge_sd=None if judge_sd is None else float(judge_sd))

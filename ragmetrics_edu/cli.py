@@ -14,10 +14,23 @@ Exit status 0 on success, 2 with a one-line message on bad input.
 from __future__ import annotations
 
 import argparse
+import importlib.util
+import ipaddress
+import subprocess
 import sys
+from pathlib import Path
 from typing import Any, NoReturn, Sequence
 
+from . import __version__, examples, metrics
+from .course.deck_cases import metric_agreement, run_deck_cases
+from .course.embedding_texts import course_texts
+from .course.judge_recording import add_parser as add_record_study_parser
+from .course.judge_recording import main as record_study
+from .embeddings.recorded import add_record_embeddings_parser, run_record_embeddings
 from .errors import InputError, RagMetricsError
+from .judges.evaluation import evaluate
+from .judges.openai_judge import OpenAIJudge
+from .results import fmt
 
 VERDICT_METRICS = ("context_precision", "precision_at_k", "recall_at_k", "average_precision",
                    "reciprocal_rank", "ndcg_at_k", "hit_at_k", "r_precision")
@@ -51,8 +64,6 @@ def _fail(message: str) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from . import __version__
-
     parser = _Parser(prog="ragmetrics-edu", description="RAG evaluation metrics, step by step.")
     parser.add_argument("--version", action="version", version=f"ragmetrics-edu {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -98,10 +109,8 @@ def build_parser() -> argparse.ArgumentParser:
     record.add_argument("--dataset", help="also evaluate() this JSONL dataset, so the batch path replays too")
     record.add_argument("--metrics", nargs="*", default=["context_precision", "context_recall", "faithfulness",
                                                          "answer_relevancy"], help="metrics for --dataset")
-    from .recorded_embeddings import add_record_embeddings_parser
 
     add_record_embeddings_parser(sub)
-    from .judge_recording import add_parser as add_record_study_parser
 
     add_record_study_parser(sub)
     return parser
@@ -115,8 +124,6 @@ PORTABLE_CMAKE_ARGS = ("-DLLAVA_BUILD=OFF -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML
 
 def _loopback(host: str) -> bool:
     """Whether ``host`` names this machine only (127.0.0.0/8, ::1 or localhost)."""
-    import ipaddress
-
     try:
         return host == "localhost" or ipaddress.ip_address(host).is_loopback
     except ValueError:
@@ -124,10 +131,6 @@ def _loopback(host: str) -> bool:
 
 
 def _judge_server(args: argparse.Namespace) -> int:
-    import importlib.util
-    import subprocess
-    from pathlib import Path
-
     if importlib.util.find_spec("llama_cpp") is None:
         return _fail("llama-cpp-python is not installed: run `make judge-server-install` (compiles llama.cpp: "
                      "needs a C/C++ compiler and CMake, about 7-15 minutes on 2 cores), or "
@@ -156,9 +159,6 @@ def _judge_server(args: argparse.Namespace) -> int:
 
 
 def _record_judge(args: argparse.Namespace) -> int:
-    from .judges import OpenAIJudge
-    from .judges.deck_cases import metric_agreement, run_deck_cases
-
     judge = OpenAIJudge(args.model, base_url=args.base_url, api_key="local", mode=args.mode, temperature=0,
                         seed=7, timeout=args.timeout, max_retries=1, max_concurrency=1)
     runs = run_deck_cases(judge, ids=args.ids or None)
@@ -166,8 +166,6 @@ def _record_judge(args: argparse.Namespace) -> int:
         score = f"error: {run.error}" if run.result is None else f"{run.result.score:.4f}"
         print(f"{run.case.label:<36} judge {score:<12} deck {run.deck.score:.4f}", flush=True)
     if args.dataset:
-        from .evaluation import evaluate
-
         table = evaluate(args.dataset, metrics=args.metrics, judge=judge, progress=False)
         print(table[["question", *args.metrics, "error"]].to_string(), flush=True)
     path = judge.save_recording(args.out, server=args.server, notes=args.notes)
@@ -198,8 +196,6 @@ def _typed(values: Sequence[str]) -> list[str]:
 
 
 def _score(args: argparse.Namespace) -> Any:
-    from . import metrics
-
     m = args.metric
     for name in ("tp", "fp", "fn"):
         if getattr(args, name) < 0:
@@ -263,8 +259,6 @@ def _gains(values: Sequence[str]) -> list[Any]:
 
 
 def _print_result(result: Any, title: str = "") -> None:
-    from .results import fmt
-
     if title:
         print(title)
     if result.rows:
@@ -282,8 +276,6 @@ def _print_result(result: Any, title: str = "") -> None:
 
 
 def _examples(args: argparse.Namespace) -> int:
-    from . import examples
-
     if args.deck and args.deck.strip().upper() not in examples.decks():
         raise InputError("--deck", "one of " + ", ".join(sorted(examples.decks())), args.deck)
     rows = examples.catalog_rows()
@@ -309,8 +301,6 @@ def _clip(text: str, width: int) -> str:
 
 
 def _explain(args: argparse.Namespace) -> int:
-    from . import examples
-
     ex = examples.load(args.id)
     print(f"{ex.id}: {ex.title}\n{ex.citation}\n")
     labels = [args.case] if args.case else ex.case_labels
@@ -341,13 +331,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "record-judge":
             return _record_judge(args)
         if args.command == "record-judge-study":
-            from .judge_recording import main as record_study
-
             return record_study(args)
         if args.command == "record-embeddings":
-            from .recorded_embeddings import run_record_embeddings
-
-            return run_record_embeddings(args)
+            return run_record_embeddings(args, course_texts())
         _print_result(_score(args))
         return 0
     except SystemExit as exc:

@@ -6,8 +6,10 @@ Figures are returned (not shown) so notebooks control display; use PNG output.
 
 from __future__ import annotations
 
+import io
 from typing import Any
 
+from .errors import InputError
 from .results import MetricResult, fmt
 
 RELEVANT, IRRELEVANT = "#2a9d8f", "#c8c8c8"
@@ -19,12 +21,10 @@ def new_figure(figsize: tuple[float, float] = (6, 3), dpi: int = 100):
     Keeping clear of pyplot means no global figure list to leak and no backend to pick;
     ``_repr_png_`` is what Jupyter, VS Code and Colab call to display it.
     """
-    from matplotlib.figure import Figure
+    from matplotlib.figure import Figure  # lazy: matplotlib loads only when drawing
 
     class NotebookFigure(Figure):
         def _repr_png_(self) -> bytes:
-            import io
-
             buffer = io.BytesIO()
             self.savefig(buffer, format="png")
             return buffer.getvalue()
@@ -101,7 +101,7 @@ def plot_statements(result: MetricResult, ax: Any = None, width: int = 60):
 
 def plot_entity_sets(result: MetricResult, ax: Any = None):
     """A two-set diagram: reference entities, context entities, and their overlap."""
-    from matplotlib.patches import Circle
+    from matplotlib.patches import Circle  # lazy: matplotlib loads only when drawing
 
     fig, ax = figure_and_axes(ax, figsize=(7, 3.6))
     only_ref = [r["entity"] for r in result.rows if r["in_reference"] and not r["in_context"]]
@@ -181,50 +181,8 @@ def plot_scores(scores: dict[str, float], ax: Any = None, title: str = ""):
     return fig
 
 
-CALIBRATION_COLOURS = {"unrelated": "#c8c8c8", "related": "#e9c46a", "paraphrase": "#2a9d8f"}
-
-
-def plot_calibration(rows_by_embedder: dict[str, list[dict[str, Any]]], threshold: float | None = 0.5,
-                     bin_width: float = 0.05):
-    """Histograms of labelled pairs' cosines, one panel per embedder, one colour per label.
-
-    ``rows_by_embedder``: panel title -> rows of
-    :func:`ragmetrics_edu.embedding_texts.calibration_cosines` (``label`` and ``cosine``).
-    ``threshold`` draws a dashed line and counts, per label, the pairs at or above it."""
-    from .embedding_texts import LABELS
-
-    if not rows_by_embedder:
-        from .errors import InputError
-
-        raise InputError("rows_by_embedder", "at least one embedder's rows", rows_by_embedder)
-    fig = new_figure(figsize=(9, 1.9 * len(rows_by_embedder) + 0.6))
-    axes = fig.subplots(len(rows_by_embedder), 1, sharex=True, squeeze=False)[:, 0]
-    low = min(-0.2, min(r["cosine"] for rows in rows_by_embedder.values() for r in rows))
-    start = bin_width * (low // bin_width)
-    edges = [start + i * bin_width for i in range(round((1.0 - start) / bin_width) + 2)]
-    for ax, (title, rows) in zip(axes, rows_by_embedder.items(), strict=True):
-        groups = [[r["cosine"] for r in rows if r["label"] == label] for label in LABELS]
-        names = []
-        for label, values in zip(LABELS, groups, strict=True):
-            above = f", {sum(v >= threshold for v in values)} at or above {fmt(threshold)}" if threshold is not None else ""
-            names.append(f"{label} ({len(values)}{above})")
-        ax.hist(groups, bins=edges, stacked=True, label=names,
-                color=[CALIBRATION_COLOURS[label] for label in LABELS], edgecolor="#555555", linewidth=0.5)
-        if threshold is not None:
-            ax.axvline(threshold, color="#333333", linestyle="--", linewidth=1)
-        ax.set_title(title, fontsize=9)
-        ax.set_ylabel("pairs")
-        ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)  # beside, not on, the bars
-    axes[-1].set_xlabel("cosine of the two sentences")
-    axes[-1].set_xlim(edges[0], 1.0)
-    fig.tight_layout()
-    return fig
-
-
 def plot_interval_narrowing(rows_by_system: dict[str, list[dict[str, Any]]], ax: Any = None, title: str = ""):
     """Each system's mean and bootstrap interval against the number of questions (from ``intervals_by_size``)."""
-    from .errors import InputError
-
     if not isinstance(rows_by_system, dict) or not rows_by_system or not all(rows_by_system.values()):
         raise InputError("rows_by_system", "a dict system name -> intervals_by_size rows", rows_by_system)
     fig, ax = figure_and_axes(ax, figsize=(7, 3.2))
@@ -242,35 +200,6 @@ def plot_interval_narrowing(rows_by_system: dict[str, list[dict[str, Any]]], ax:
     ax.set_ylabel("mean with its interval")
     ax.set_ylim(0, 1.05)
     ax.legend(fontsize=8, frameon=False)
-    if title:
-        ax.set_title(title, fontsize=10)
-    fig.tight_layout()
-    return fig
-
-
-def plot_retriever_comparison(means: dict[str, dict[str, float]], ax: Any = None, title: str = ""):
-    """Grouped bars: one group per measure, one bar per retriever (PNG in notebooks)."""
-    from .errors import InputError
-    from .retrieval import _LABELS, MEASURES
-
-    if not isinstance(means, dict) or not means:
-        raise InputError("means", "a dict retriever name -> {measure: mean score}", means)
-    names = list(means)
-    measures = [m for m in MEASURES if all(m in means[n] for n in names)]
-    fig, ax = figure_and_axes(ax, figsize=(7.5, 3.4))
-    colours = ["#264653", "#2a9d8f", "#e9c46a", "#e76f51"]
-    width = 0.8 / len(names)
-    for j, name in enumerate(names):
-        xs = [i + (j - (len(names) - 1) / 2) * width for i in range(len(measures))]
-        ys = [means[name][m] for m in measures]
-        ax.bar(xs, ys, width=width, label=name, color=colours[j % len(colours)])
-        for x, y in zip(xs, ys, strict=True):
-            ax.text(x, y + 0.015, fmt(y, 3), ha="center", fontsize=7)
-    ax.set_xticks(range(len(measures)))
-    ax.set_xticklabels([_LABELS[m] for m in measures], fontsize=8)
-    ax.set_ylim(0, 1.12)
-    ax.set_ylabel("mean over the questions")
-    ax.legend(fontsize=8, loc="upper left", ncol=len(names), frameon=False)
     if title:
         ax.set_title(title, fontsize=10)
     fig.tight_layout()

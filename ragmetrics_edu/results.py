@@ -13,6 +13,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
+from .errors import InputError
+
 
 def fmt(x: Any, digits: int = 4) -> str:
     """Format a number the way it is written on a board: at most ``digits`` decimals."""
@@ -107,7 +109,7 @@ class MetricResult:
     def steps(self):
         """The step table as a pandas DataFrame (built on first access)."""
         if self._frame is None:
-            import pandas as pd
+            import pandas as pd  # lazy: pandas loads only when a table is asked for
 
             frame = pd.DataFrame(self.rows, columns=list(self.columns))
             for column in self.columns:  # keep 1, 2, <NA> as integers rather than 1.0, 2.0, NaN
@@ -130,7 +132,6 @@ class MetricResult:
             column, _, row = rest.rpartition(":")
             if column in self.columns and row.isdigit() and 1 <= int(row) <= len(self.rows):
                 return self.rows[int(row) - 1][column]
-        from .errors import InputError
 
         raise InputError("quantity", f"'score', 'value:<{'|'.join(self.values)}>' or 'step:<column>:<row>'", quantity)
 
@@ -178,7 +179,7 @@ class MetricResult:
         return f"MetricResult({self.name}: score={fmt(self.score)}{extra}, {len(self.rows)} steps)"
 
     def _repr_markdown_(self) -> str:
-        table = _markdown_table(self.columns, self.rows)
+        table = markdown_table(self.columns, self.rows)
         return self.explain() + ("\n\n" + table if table else "")
 
     def _repr_html_(self) -> str:
@@ -192,7 +193,7 @@ class MetricResult:
         if self.formula:
             parts.append(f"<p>{display_math(self.formula)}</p>")
         if self.rows:
-            parts.append(_html_table(self.columns, self.rows))
+            parts.append(html_table(self.columns, self.rows))
         parts.append(bullets_html(self.notes))
         parts.append("</div>")
         return "".join(parts)
@@ -212,7 +213,8 @@ def _cell(v: Any) -> str:
     return fmt(v) if v is not None else ""
 
 
-def _markdown_table(columns: tuple[str, ...], rows: list[dict[str, Any]]) -> str:
+def markdown_table(columns: tuple[str, ...], rows: list[dict[str, Any]]) -> str:
+    """A step table as a Markdown table ("" for no rows)."""
     if not rows:
         return ""
     head = "| " + " | ".join(columns) + " |"
@@ -231,7 +233,8 @@ def _html_cell(value: Any, shown: str) -> str:
     return f"{opening}{html.escape(shown)}</td>"
 
 
-def _html_table(columns: tuple[str, ...], rows: list[dict[str, Any]]) -> str:
+def html_table(columns: tuple[str, ...], rows: list[dict[str, Any]]) -> str:
+    """A step table as an HTML table."""
     head = "".join(f"<th>{html.escape(c)}</th>" for c in columns)
     body = "".join(
         "<tr>" + "".join(_html_cell(r.get(c), _cell(r.get(c))) for c in columns) + "</tr>" for r in rows

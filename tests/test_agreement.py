@@ -213,7 +213,7 @@ def test_pairwise_accuracy_interval_is_the_bootstrap_of_the_credits():
     credits_judge_a = [1, 0, 1, 1, 0.5, 0.2, 1, 0]
     r = pairwise_accuracy([1] * 8, [0] * 8, credits_judge_a, [0.5] * 8, n_resamples=400, seed=3)
     credit = [1.0 if x > 0.5 else 0.5 if x == 0.5 else 0.0 for x in credits_judge_a]
-    assert r.ci == stats.bootstrap_ci(credit, n_resamples=400, seed=3).interval
+    assert r.ci == stats.bootstrap_ci(credit, n_resamples=400, seed=3).ci
 
 
 def test_pairwise_accuracy_without_any_human_preference_is_nan():
@@ -227,7 +227,7 @@ def test_mean_absolute_error_hand_worked_and_its_interval():
     r = mean_absolute_error(human, judge, n_resamples=400, seed=5)
     assert r.value == pytest.approx((0.25 + 0 + 0.5 + 0) / 4)
     assert r.values["mean_difference"] == pytest.approx((-0.25 + 0.5) / 4)
-    assert r.ci == stats.bootstrap_ci([0.25, 0, 0.5, 0], n_resamples=400, seed=5).interval
+    assert r.ci == stats.bootstrap_ci([0.25, 0, 0.5, 0], n_resamples=400, seed=5).ci
     assert mean_absolute_error([0.5], [0.7], n_resamples=10).ci == pytest.approx((0.2, 0.2))
 
 
@@ -334,11 +334,17 @@ def test_skewed_classes_get_a_note_on_why_kappa_is_low_while_agreement_is_high()
 @settings(max_examples=100, deadline=None)
 @given(st.lists(st.tuples(st.sampled_from(["yes", "idk", "no"]), st.sampled_from(["yes", "idk", "no"])),
                 min_size=1, max_size=30))
-def test_same_value_as_the_older_deck_cases_kappa(pairs):
-    from ragmetrics_edu.judges.deck_cases import cohen_kappa as deck_kappa
-
+def test_same_value_as_the_textbook_formula_and_without_an_interval(pairs):
+    """(p_o - p_e) / (1 - p_e) written out plainly (the formula the deck cases once had their own copy of)."""
     a, b = [x for x, _ in pairs], [y for _, y in pairs]
-    _same(cohen_kappa(a, b, n_resamples=1).value, deck_kappa(a, b))
+    n = len(a)
+    observed = sum(x == y for x, y in pairs) / n
+    expected = sum((a.count(c) / n) * (b.count(c) / n) for c in set(a) | set(b))
+    textbook = float("nan") if expected == 1 else (observed - expected) / (1 - expected)
+    _same(cohen_kappa(a, b, n_resamples=1).value, textbook)
+    plain = cohen_kappa(a, b, ci=None)
+    _same(plain.value, textbook)
+    assert plain.ci is None and "bootstrap" not in plain.tables
 
 
 def test_rater_names_label_the_matrix_and_bad_names_are_refused():

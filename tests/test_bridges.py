@@ -13,7 +13,8 @@ import subprocess
 
 import pytest
 
-from ragmetrics_edu import InputError, bridges
+from ragmetrics_edu import InputError
+from ragmetrics_edu.course import bridges
 from ragmetrics_edu.results import MetricResult
 
 KEYS = bridges.metrics()

@@ -7,8 +7,9 @@ import math
 
 import pytest
 
-from ragmetrics_edu import InputError, capstone
-from ragmetrics_edu import capstone_checks as cc
+from ragmetrics_edu import InputError
+from ragmetrics_edu.course import capstone
+from ragmetrics_edu.course import capstone_checks as cc
 
 REF = "Antarctica is the largest desert because its interior gets almost no precipitation."
 PASSAGE = "The Sahara stretches across North Africa and is the largest hot desert."
@@ -81,7 +82,7 @@ def test_the_prose_of_notebook_13_about_the_two_metrics_holds():
 
 
 def test_the_prose_of_notebook_13_about_retrieval_misses_holds():
-    from ragmetrics_edu import diagnosis
+    from ragmetrics_edu.course import diagnosis
 
     counts = {c["system"]: c["retrieval_miss"] for c in diagnosis.count_table(diagnosis.tag_rows(capstone.scored()))}
     assert counts["bm25"] == 4 and counts["all"] == 5                  # "four of the five retrieval misses"

@@ -7,8 +7,9 @@ import json
 import pytest
 
 from conftest import REPO
-from ragmetrics_edu import capstone, data, diagnosis
-from ragmetrics_edu.corpus import load_corpus
+from ragmetrics_edu import data
+from ragmetrics_edu.course import capstone, diagnosis
+from ragmetrics_edu.retrieval.corpus import load_corpus
 
 NOTEBOOK = REPO / "notebooks" / "13_capstone_diagnose_a_rag_system.ipynb"
 

@@ -8,9 +8,10 @@ import sys
 import pytest
 
 from conftest import REPO
-from ragmetrics_edu import InputError, ci_gate, data, exercises, judges
-from ragmetrics_edu import metric_map as mm
-from ragmetrics_edu.judges.deck_cases import DECK_CASES, run_deck_cases
+from ragmetrics_edu import InputError, ci_gate, data, judges
+from ragmetrics_edu.course import deck_cases, exercises
+from ragmetrics_edu.course import metric_map as mm
+from ragmetrics_edu.course.deck_cases import DECK_CASES, run_deck_cases
 from ragmetrics_edu.judges.records import CallRecord
 from ragmetrics_edu.metrics import context_precision
 from ragmetrics_edu.metrics.reference_free import context_precision_without_reference, context_utilization
@@ -123,15 +124,15 @@ def test_without_reference_is_ragas_average_precision_on_answer_verdicts():
 # --- the CI gate -----------------------------------------------------------------------------
 
 def test_the_shipped_example_gate_runs_and_passes():
-    from ragmetrics_edu.data.ci_gate_example import THRESHOLD, test_context_precision_stays_above_the_bar
+    from ragmetrics_edu.course.ci_gate_example import THRESHOLD, test_context_precision_stays_above_the_bar
 
     test_context_precision_stays_above_the_bar()
-    assert "def test_" in ci_gate.example_source() and 0 < THRESHOLD < 1
+    assert "def test_" in deck_cases.example_source() and 0 < THRESHOLD < 1
 
 
 def test_the_shipped_example_is_a_pytest_file_that_pytest_runs(tmp_path):
-    (tmp_path / "test_gate_copy.py").write_text(ci_gate.example_source(), encoding="utf-8")
-    raised = ci_gate.example_source().replace("THRESHOLD = 0.70", "THRESHOLD = 0.99")
+    (tmp_path / "test_gate_copy.py").write_text(deck_cases.example_source(), encoding="utf-8")
+    raised = deck_cases.example_source().replace("THRESHOLD = 0.70", "THRESHOLD = 0.99")
     (tmp_path / "test_gate_raised_bar.py").write_text(raised, encoding="utf-8")
     done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(tmp_path)],
                           capture_output=True, text=True, cwd=tmp_path, timeout=120,
@@ -141,7 +142,7 @@ def test_the_shipped_example_is_a_pytest_file_that_pytest_runs(tmp_path):
 
 
 def test_the_gate_fails_when_the_scores_drop_beyond_the_noise():
-    scores = ci_gate.deck_scores("context_precision")
+    scores = deck_cases.deck_scores("context_precision")
     assert len(scores) == sum(c.step == "context_precision" for c in DECK_CASES)
     assert ci_gate.gate(scores, 0.70).passed
     dropped = [s * 0.5 for s in scores]
@@ -154,7 +155,7 @@ def test_tolerance_is_the_distance_to_the_top_of_the_bootstrap_interval():
 
     scores = [0.9, 0.4, 0.8, 0.5, 0.6, 0.7, 0.3, 0.9]
     result = ci_gate.gate(scores, 0.70, n_resamples=2000, seed=0)
-    low, high = bootstrap_ci(scores, n_resamples=2000, seed=0).interval
+    low, high = bootstrap_ci(scores, n_resamples=2000, seed=0).ci
     assert (result.low, result.high) == (low, high) and result.tolerance == pytest.approx(high - result.mean)
     assert result.mean < 0.70 and result.passed == (high >= 0.70)      # below the bar, within the noise
     wider = ci_gate.gate(scores, 0.70, judge_sd=0.1)
@@ -169,7 +170,7 @@ def test_gate_inputs_are_checked():
     with pytest.raises(InputError, match="threshold"):
         ci_gate.gate([0.5, 0.6], 1.5)
     with pytest.raises(InputError, match="step"):
-        ci_gate.deck_scores("bleu")
+        deck_cases.deck_scores("bleu")
 
 
 # --- the exercises ---------------------------------------------------------------------------

@@ -76,7 +76,7 @@ def test_notebook_03_defines_micro_and_macro_averages_before_using_them():
 
 @pytest.mark.parametrize("nb_id", sorted(CONCEPT_FIRST))
 def test_title_and_stored_opening_are_the_plans(nb_id):
-    from ragmetrics_edu import course_plan
+    from ragmetrics_edu.course import course_plan
 
     cells = _cells(CONCEPT_FIRST[nb_id][0])
     assert _source(cells[0]).splitlines()[0] == f"# {course_plan.get(nb_id).label}"
@@ -91,7 +91,7 @@ EVERYDAY = {"flip", "agreement"}
 
 @pytest.mark.parametrize("nb_id", sorted(CONCEPT_FIRST))
 def test_every_glossary_term_used_is_listed_in_this_or_an_earlier_opening(nb_id):
-    from ragmetrics_edu import course_plan, glossary
+    from ragmetrics_edu.course import course_plan, glossary
 
     prose = " ".join(_source(c) for c in _cells(CONCEPT_FIRST[nb_id][0]) if c["cell_type"] == "markdown").lower()
     listed = {t for i in course_plan.ids() if i <= nb_id for t in course_plan.get(i).terms}

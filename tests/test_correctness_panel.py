@@ -1,7 +1,7 @@
 """Notebook 07's answer-correctness panel keeps the exact values it was given (issue 9, §5)."""
 
 from ragmetrics_edu import metrics
-from ragmetrics_edu.display import CorrectnessPanel
+from ragmetrics_edu.course.display import CorrectnessPanel
 
 START = {"tp": 1, "fp": 1, "fn": 1, "similarity": 4 / 7, "beta": 1.0, "w_factual": 0.75, "w_semantic": 0.25}
 

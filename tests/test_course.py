@@ -49,7 +49,7 @@ def test_test_markers_are_cell_tags_not_comments_in_the_students_code():
 
 import re  # noqa: E402
 
-from ragmetrics_edu import exercises  # noqa: E402
+from ragmetrics_edu.course import exercises  # noqa: E402
 
 SLIDES = REPO / "slides"
 COURSE = EXPECTED[:10]  # notebook 10 is the judge's, not this part of the course
@@ -144,7 +144,7 @@ def test_no_student_facing_text_points_to_files_that_do_not_ship():
 
 
 def test_numbers_the_project_derives_are_not_called_the_decks():
-    from ragmetrics_edu.display import is_derived
+    from ragmetrics_edu.course.display import is_derived
 
     derived = {(i, c["case"]) for i in examples.ids() for c in examples.load(i).checks() if is_derived(c["deck_text"])}
     assert {("B-cp-desert", "reversed"), ("D-cp-bm25-vs-semantic", "A"), ("E-ac-einstein", "low")} <= derived
@@ -193,7 +193,7 @@ def test_notebooks_hold_calls_and_prose_not_helper_definitions():
 
 
 def test_display_labels_each_stated_number_with_its_source(capsys):
-    from ragmetrics_edu import display
+    from ragmetrics_edu.course import display
 
     display.show_checks(examples.load("B-cp-desert"))
     lines = capsys.readouterr().out.splitlines()
@@ -204,7 +204,8 @@ def test_display_labels_each_stated_number_with_its_source(capsys):
 
 
 def test_explorer_step_prints_the_explorers_score_beside_the_librarys(capsys):
-    from ragmetrics_edu import display, metrics
+    from ragmetrics_edu import metrics
+    from ragmetrics_edu.course import display
     from ragmetrics_edu.widgets.models import ReorderModel
 
     model = ReorderModel.from_example("A-cp-what-is-ai")

@@ -6,7 +6,7 @@ import re
 import pytest
 
 from conftest import REPO
-from ragmetrics_edu import course_plan, glossary
+from ragmetrics_edu.course import course_plan, glossary
 
 NOTEBOOKS = REPO / "notebooks"
 #: The notebooks whose openings and closings come from the plan (01-03 are restructured separately;

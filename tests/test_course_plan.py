@@ -6,7 +6,8 @@ import re
 import pytest
 
 from conftest import REPO
-from ragmetrics_edu import InputError, course_plan, glossary
+from ragmetrics_edu import InputError
+from ragmetrics_edu.course import course_plan, glossary
 
 NOTEBOOKS = REPO / "notebooks"
 #: The notebooks this helper owns: each shows the plan's opening and closing.

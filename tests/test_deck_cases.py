@@ -5,19 +5,26 @@ import math
 import pytest
 
 from ragmetrics_edu import InputError, examples
+from ragmetrics_edu.agreement import cohen_kappa
+from ragmetrics_edu.course.deck_cases import DECK_CASES, agreement, run_deck_cases
 from ragmetrics_edu.judges import GivenJudge
-from ragmetrics_edu.judges.deck_cases import DECK_CASES, agreement, cohen_kappa, run_deck_cases
 
 
 def test_kappa_by_hand():
+    """The deck agreement's kappa is the library's one (agreement.cohen_kappa), value only."""
     a = ["yes", "yes", "no", "no"]
     b = ["yes", "no", "no", "no"]
     # p_o = 3/4; p_e = (2/4)(1/4) + (2/4)(3/4) = 1/2; kappa = (3/4 - 1/2) / (1/2) = 1/2
-    assert cohen_kappa(a, b) == pytest.approx(0.5)
-    assert cohen_kappa(a, a) == 1.0
-    assert math.isnan(cohen_kappa(["yes"], ["yes"]))
+    assert cohen_kappa(a, b, ci=None).value == pytest.approx(0.5)
+    assert cohen_kappa(a, b, ci=None).ci is None
+    assert cohen_kappa(a, a, ci=None).value == 1.0
+    assert math.isnan(cohen_kappa(["yes"], ["yes"], ci=None).value)
     with pytest.raises(InputError):
-        cohen_kappa(["yes"], [])
+        cohen_kappa(["yes"], [], ci=None)
+    judge = GivenJudge({"context_precision": ["no", "yes", "yes", "no", "no"]})   # deck A's verdicts, node 1 flipped
+    runs = run_deck_cases(judge, ids=["A-cp-what-is-ai"])
+    deck, said = runs[0].matched_verdicts()
+    assert agreement(runs)["kappa"] == cohen_kappa(said, deck, ci=None).value
 
 
 def test_every_deck_case_builds_inputs_from_the_catalogue():
@@ -100,7 +107,7 @@ def test_content_matched_verdicts_pair_the_same_claims_in_any_order():
 
 
 def test_metric_agreement_lists_what_it_left_out_and_stands_beside_the_baseline():
-    from ragmetrics_edu.judges.deck_cases import metric_agreement
+    from ragmetrics_edu.course.deck_cases import metric_agreement
 
     judge = GivenJudge({"faithfulness.claims": ["The Moon orbits the Earth.", "Einstein was born in Germany."],
                         "faithfulness.verdicts": ["yes", "yes"]})

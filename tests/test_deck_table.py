@@ -2,7 +2,8 @@
 
 import pytest
 
-from ragmetrics_edu import InputError, deck_table, examples
+from ragmetrics_edu import InputError, examples
+from ragmetrics_edu.course import deck_table
 
 
 def test_every_stated_number_of_the_examples_is_counted_and_matched():

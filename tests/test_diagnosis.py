@@ -6,7 +6,8 @@ import math
 
 import pytest
 
-from ragmetrics_edu import InputError, diagnosis
+from ragmetrics_edu import InputError
+from ragmetrics_edu.course import diagnosis
 
 REF = "Antarctica is the largest desert because its interior gets almost no precipitation."
 
@@ -237,7 +238,7 @@ def test_judge_error_reads_the_0_1_verdicts_scored_rows_hold(cp, fires):
 
 
 def test_capstone_exercises_explain_the_likely_slip():
-    from ragmetrics_edu import exercises
+    from ragmetrics_edu.course import exercises
 
     assert exercises.check("cap-1", ["unsupported_claim", "bad_ranking"]).correct is True
     assert "rank 2" in exercises.check("cap-1", ["retrieval_miss", "unsupported_claim"]).message

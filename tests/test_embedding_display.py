@@ -6,11 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from ragmetrics_edu import display, examples, plots
-from ragmetrics_edu import embedding_texts as et
-from ragmetrics_edu import slides as sk
+from ragmetrics_edu import examples
+from ragmetrics_edu.course import display
+from ragmetrics_edu.course import embedding_texts as et
+from ragmetrics_edu.course import slides as sk
 from ragmetrics_edu.embeddings import HashingEmbedder, cosine_parts
-from ragmetrics_edu.recorded_embeddings import RecordedEmbedder
+from ragmetrics_edu.embeddings.recorded import RecordedEmbedder
 
 ROOT = Path(__file__).resolve().parents[1]
 RECORDED_LABEL = "recorded from all-MiniLM-L6-v2 (sha256 "
@@ -70,7 +71,7 @@ def test_show_calibration_prints_each_label_with_its_range(recorded, capsys):
 
 def test_plot_calibration_draws_a_histogram_per_embedder_with_the_threshold_counts(recorded):
     rows = {"MiniLM": et.calibration_cosines(recorded), "hashing": et.calibration_cosines(None)}
-    fig = plots.plot_calibration(rows, threshold=0.5)
+    fig = et.plot_calibration(rows, threshold=0.5)
     assert len(fig.axes) == 2 and fig._repr_png_().startswith(b"\x89PNG")
     legend = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
     above = sum(r["cosine"] >= 0.5 for r in rows["MiniLM"] if r["label"] == "paraphrase")
@@ -78,7 +79,7 @@ def test_plot_calibration_draws_a_histogram_per_embedder_with_the_threshold_coun
     bars = sum(p.get_height() for p in fig.axes[0].patches)
     assert bars == len(rows["MiniLM"])  # every pair lands in a bin
     with pytest.raises(ValueError):
-        plots.plot_calibration({})
+        et.plot_calibration({})
 
 
 def test_slide_fragment_names_both_sources(recorded):

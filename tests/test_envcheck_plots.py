@@ -1,7 +1,7 @@
 """The environment check and the first figure."""
 
 from ragmetrics_edu import metrics
-from ragmetrics_edu.envcheck import check_environment, report
+from ragmetrics_edu.course.envcheck import check_environment, report
 from ragmetrics_edu.plots import plot_per_k_terms
 
 

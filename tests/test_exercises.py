@@ -2,7 +2,8 @@
 
 import pytest
 
-from ragmetrics_edu import InputError, exercises, metrics
+from ragmetrics_edu import InputError, metrics
+from ragmetrics_edu.course import exercises
 
 
 def test_every_exercise_accepts_its_own_solution_and_rejects_a_wrong_one():

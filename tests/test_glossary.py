@@ -2,7 +2,8 @@
 
 import pytest
 
-from ragmetrics_edu import InputError, course_plan, glossary
+from ragmetrics_edu import InputError
+from ragmetrics_edu.course import course_plan, glossary
 
 
 @pytest.mark.parametrize("asked, found", [

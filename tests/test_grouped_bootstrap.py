@@ -14,7 +14,7 @@ def test_one_item_per_group_is_the_plain_bootstrap_draw_for_draw():
     plain = stats.bootstrap_ci(values, n_resamples=2000, seed=3)
     grouped = stats.grouped_bootstrap_ci(values, list(range(len(values))), n_resamples=2000, seed=3)
     assert np.allclose(plain.distribution, grouped.distribution)
-    assert grouped.interval == pytest.approx(plain.interval)
+    assert grouped.ci == pytest.approx(plain.ci)
 
 
 def test_two_groups_take_only_the_values_worked_out_by_hand():
@@ -36,15 +36,15 @@ def test_clustered_items_give_a_wider_interval_than_items_resampled_alone():
     groups = [g for g in range(12) for _ in range(5)]
     naive = stats.bootstrap_ci(values, seed=1)
     grouped = stats.grouped_bootstrap_ci(values, groups, seed=1)
-    naive_width = naive.interval[1] - naive.interval[0]
-    grouped_width = grouped.interval[1] - grouped.interval[0]
+    naive_width = naive.ci[1] - naive.ci[0]
+    grouped_width = grouped.ci[1] - grouped.ci[0]
     assert grouped_width > 1.8 * naive_width
     assert grouped.values["n_groups"] == 12
 
 
 def test_too_few_groups_give_no_interval():
     result = stats.grouped_bootstrap_ci([1, 0, 1, 1], ["x", "x", "y", "z"])
-    assert result.interval is None
+    assert result.ci is None
     assert math.isnan(result.values["ci_low"])
     assert any("too few to tell" in n for n in result.notes)
 

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from ragmetrics_edu import InputError, data, judge_eval
+from ragmetrics_edu import InputError, data
 from ragmetrics_edu.agreement import cohen_kappa, match_items
+from ragmetrics_edu.course import judge_eval
 
 SOURCE = Path(__file__).resolve().parents[1] / "ragmetrics_edu" / "data" / "judge_eval"
 HARD_TAGS = {"paraphrase", "partial_support", "wrong_number", "negation", "distractor", "unanswerable",

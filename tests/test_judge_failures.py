@@ -3,7 +3,7 @@
 import pytest
 
 from ragmetrics_edu import InputError
-from ragmetrics_edu.judge_failures import CATEGORIES, classify, count
+from ragmetrics_edu.course.judge_failures import CATEGORIES, classify, count
 
 
 def categories(failures):

@@ -368,7 +368,7 @@ def test_the_judge_modules_import_each_other_without_a_cycle() -> None:
 
 def test_the_shipped_recording_made_with_the_first_prompts_still_replays() -> None:
     from ragmetrics_edu import data, examples
-    from ragmetrics_edu.judges.deck_cases import DECK_CASES
+    from ragmetrics_edu.course.deck_cases import DECK_CASES
 
     judge = J.ReplayJudge(data.recording("qwen2.5-coder-1.5b_deck-examples"))
     case = DECK_CASES[0]

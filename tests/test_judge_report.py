@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 
-from ragmetrics_edu import judge_agreement, judge_report, judge_study
+from ragmetrics_edu.course import judge_agreement, judge_report, judge_study
 from ragmetrics_edu.judges import ReplayJudge
 
 SHIPPED = judge_study.available()
@@ -112,6 +112,7 @@ def test_word_overlap_is_stable_under_the_judges_tests():
 
 def test_the_judges_measured_spread_and_what_it_does_to_a_gate():
     from ragmetrics_edu import ci_gate
+    from ragmetrics_edu.course.deck_cases import deck_scores
 
     spread = {(r["temperature"], r["metric"]): r for r in judge_report.repeat_spread()}
     assert len(spread) == 4 and all(r["cases"] == 10 for r in spread.values())
@@ -121,6 +122,6 @@ def test_the_judges_measured_spread_and_what_it_does_to_a_gate():
     assert 0.03 <= noisy <= 0.07                                            # "about 0.05"
     means = [float(m) for m in spread[("0.7", "faithfulness")]["run means"].split(", ")]
     assert 0.05 <= max(means) - min(means) <= 0.15                          # notebook 13: "moves by a tenth"
-    scores = ci_gate.deck_scores("context_precision")                      # notebook 12: FAIL at 0.89 becomes PASS
+    scores = deck_scores("context_precision")                      # notebook 12: FAIL at 0.89 becomes PASS
     assert not ci_gate.gate(scores, 0.89, metric="context precision").passed
     assert ci_gate.gate(scores, 0.89, metric="context precision", judge_sd=noisy).passed

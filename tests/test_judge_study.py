@@ -7,7 +7,8 @@ import struct
 
 import pytest
 
-from ragmetrics_edu import InputError, baselines, judge_agreement, judge_behaviour, judge_eval, judge_runs
+from ragmetrics_edu import InputError, baselines
+from ragmetrics_edu.course import judge_agreement, judge_behaviour, judge_eval, judge_runs
 from ragmetrics_edu.judges import GivenJudge
 from ragmetrics_edu.judges.checked import PIPELINES, faithfulness_checked, invented, quote_found
 
@@ -217,7 +218,7 @@ def test_flips_position_and_injection_effects():
 
 # -- recording provenance ------------------------------------------------------------------------
 def test_gguf_header_reader(tmp_path):
-    from ragmetrics_edu.judge_recording import gguf_header, sha256_of
+    from ragmetrics_edu.course.judge_recording import gguf_header, sha256_of
 
     def kv_string(key, value):
         k, v = key.encode(), value.encode()

@@ -6,8 +6,9 @@ worked answer comes from the library (the tests recompute it from the metrics).
 
 import pytest
 
-from ragmetrics_edu import exercises, metric_map, metrics
-from ragmetrics_edu.exercises import answer_relevancy, entities, faithfulness, ranking, retrieval
+from ragmetrics_edu import metrics
+from ragmetrics_edu.course import exercises, metric_map
+from ragmetrics_edu.course.exercises import answer_relevancy, entities, faithfulness, ranking, retrieval
 
 JUDGEMENT = ["cer-5", "faith-5", "faith-6", "ar-5", "ac-5", "rank-6", "rank-7", "ret-4"]
 

@@ -1,7 +1,8 @@
 """Analysis and design exercises of notebooks 01-03 (issue 13, item 5): right answers accepted in any
 form that is right, wrong ones explained by the mistake behind them."""
 
-from ragmetrics_edu import exercises, metrics
+from ragmetrics_edu import metrics
+from ragmetrics_edu.course import exercises
 
 
 def test_cp6_the_variant_that_sees_a_missed_document():

@@ -19,8 +19,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ragmetrics_edu import InputError, MetricResult, embeddings, examples, exercises, metrics, ranking
+from ragmetrics_edu import InputError, MetricResult, embeddings, examples, metrics, ranking
 from ragmetrics_edu.cli import main
+from ragmetrics_edu.course import exercises
 
 
 class BadRepr:

@@ -134,7 +134,7 @@ def test_make_lab_installs_every_package_the_library_and_the_notebooks_import():
 
 
 def test_environment_check_checks_what_make_lab_installs():
-    from ragmetrics_edu.envcheck import REQUIRED
+    from ragmetrics_edu.course.envcheck import REQUIRED
 
     assert REQUIRED == _lab_requirements()
 

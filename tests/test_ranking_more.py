@@ -182,7 +182,7 @@ def test_against_trec_eval_on_random_rankings():
 # --- exercise rank-5 (notebook 08) --------------------------------------------------------
 
 def test_map_exercise_accepts_the_hand_value_and_names_each_slip():
-    from ragmetrics_edu import exercises
+    from ragmetrics_edu.course import exercises
 
     # AP = (1/3)/1, (1/1 + 2/4)/3 and 0 (relevant documents missed): MAP = (1/3 + 1/2 + 0)/3 = 5/18
     assert exercises.check("rank-5", 5 / 18).correct

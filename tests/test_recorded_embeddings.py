@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from ragmetrics_edu import InputError, examples, metrics
-from ragmetrics_edu import embedding_texts as et
-from ragmetrics_edu import recorded_embeddings as rec
+from ragmetrics_edu.course import embedding_texts as et
 from ragmetrics_edu.embeddings import EmbedderUnavailable, HashingEmbedder, SentenceTransformerEmbedder, cosine_parts
+from ragmetrics_edu.embeddings import recorded as rec
 
 ROOT = Path(__file__).resolve().parents[1]
 EMBEDDING_CALLS = {"answer_relevancy_embedding", "semantic_similarity", "answer_correctness", "embed"}
@@ -164,8 +164,8 @@ def test_dense_retriever_from_the_recording_scores_every_corpus_question(recorde
 
 
 def test_importing_the_embedding_modules_imports_no_heavy_library():
-    code = ("import sys; import ragmetrics_edu.embeddings, ragmetrics_edu.recorded_embeddings, "
-            "ragmetrics_edu.embedding_texts; from ragmetrics_edu.recorded_embeddings import RecordedEmbedder; "
+    code = ("import sys; import ragmetrics_edu.embeddings, ragmetrics_edu.embeddings.recorded, "
+            "ragmetrics_edu.course.embedding_texts; from ragmetrics_edu.embeddings.recorded import RecordedEmbedder; "
             "RecordedEmbedder().embed(['Paris is the capital of France.']); "
             "print(sorted(m for m in ('torch', 'sentence_transformers', 'transformers', 'numpy', 'pandas') "
             "if m in sys.modules))")
@@ -216,9 +216,12 @@ def test_recorder_refuses_weights_with_another_sha256_before_loading_them(tmp_pa
 
 
 def test_record_embeddings_command_line(tmp_path, monkeypatch, capsys):
+    from ragmetrics_edu.cli import main
+
     monkeypatch.setitem(sys.modules, "sentence_transformers", None)
     model = _fake_model(tmp_path / "m")
-    code = rec.main(["--model", str(model), "--out", str(tmp_path / "o.json"), "--sha256", "0" * 64, "--text", "x"])
+    code = main(["record-embeddings", "--model", str(model), "--out", str(tmp_path / "o.json"), "--sha256", "0" * 64,
+                 "--text", "x"])
     assert code == 2 and "refusing to record" in capsys.readouterr().err
     import argparse
 

@@ -3,8 +3,7 @@
 import pytest
 
 from ragmetrics_edu import InputError, stats
-from ragmetrics_edu.pooling import pool, pool_only_question, pooling_table
-from ragmetrics_edu.recorded_embeddings import RecordedEmbedder
+from ragmetrics_edu.embeddings.recorded import RecordedEmbedder
 from ragmetrics_edu.retrieval import (
     BM25Retriever,
     EmbeddingRetriever,
@@ -13,7 +12,8 @@ from ragmetrics_edu.retrieval import (
     evaluate_retriever,
     load_corpus,
 )
-from ragmetrics_edu.retrieval_comparison import compare_retrievers, intervals_by_size, neither_answers
+from ragmetrics_edu.retrieval.comparison import compare_retrievers, intervals_by_size, neither_answers
+from ragmetrics_edu.retrieval.pooling import pool, pool_only_question, pooling_table
 
 TOY = {"passages": [{"id": "d1", "text": "cats chase mice"}, {"id": "d2", "text": "dogs chase cats"},
                     {"id": "d3", "text": "birds sing songs"}],
@@ -75,9 +75,9 @@ def test_comparison_is_the_stats_functions_on_the_per_question_scores(lab):
     out = compare_retrievers(rows_a, rows_b, "average_precision", labels=("BM25", "MiniLM"), n_resamples=2000)
     a = [r["average_precision"] for r in rows_a]
     b = [r["average_precision"] for r in rows_b]
-    assert out["BM25"].interval == stats.bootstrap_ci(a, n_resamples=2000).interval
+    assert out["BM25"].ci == stats.bootstrap_ci(a, n_resamples=2000).ci
     assert out["paired_bootstrap"].score == pytest.approx(sum(a) / len(a) - sum(b) / len(b))
-    assert out["paired_bootstrap"].interval == stats.paired_bootstrap(a, b, n_resamples=2000).interval
+    assert out["paired_bootstrap"].ci == stats.paired_bootstrap(a, b, n_resamples=2000).ci
     assert out["permutation"].p_value == stats.permutation_test(a, b, n_resamples=2000).p_value
     assert out["sign"].p_value == stats.sign_test(a, b).p_value
     assert out["neither"] == [q for q, x, y in zip([r["question"] for r in rows_a], a, b, strict=True) if x == y == 0]
@@ -109,7 +109,7 @@ def test_intervals_by_size_uses_the_first_n_values():
     rows = intervals_by_size(values, [2, 8], n_resamples=500)
     assert [r["n"] for r in rows] == [2, 8]
     assert rows[0]["mean"] == 0.5 and rows[1]["mean"] == pytest.approx(sum(values) / 8)
-    assert (rows[1]["low"], rows[1]["high"]) == stats.bootstrap_ci(values, n_resamples=500).interval
+    assert (rows[1]["low"], rows[1]["high"]) == stats.bootstrap_ci(values, n_resamples=500).ci
     assert all(r["width"] == pytest.approx(r["high"] - r["low"]) for r in rows)
     for sizes in ([0], [9], [True], "10", []):
         with pytest.raises(InputError, match="sizes"):
@@ -146,7 +146,7 @@ def test_notebook_comparison_numbers_come_from_the_library(lab):
     answerable = [q for q in corpus.questions if q.total_relevant]
     rows = {name: evaluate_retriever(r, answerable, k=5) for name, r in retrievers.items()}
     c = compare_retrievers(rows["BM25"], rows["MiniLM"], "average_precision", labels=("BM25", "MiniLM"))
-    low, high = c["paired_bootstrap"].interval
+    low, high = c["paired_bootstrap"].ci
     significant = c["permutation"].p_value < 0.05 and not low <= 0 <= high
     out = _notebook_stdout()
     assert f"MAP: BM25 {c['BM25'].score:.3f}, MiniLM {c['MiniLM'].score:.3f}" in out
@@ -172,7 +172,7 @@ def test_notebook_pooling_counts_come_from_the_library(lab):
 
 
 def test_exercise_ret3_explanation_matches_bm25s_ranking_on_q11():
-    from ragmetrics_edu import exercises
+    from ragmetrics_edu.course import exercises
 
     corpus = load_corpus()
     q11 = corpus.question("q11")

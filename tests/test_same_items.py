@@ -6,8 +6,9 @@ import json
 
 import pytest
 
-from ragmetrics_edu import judge_eval, metrics
 from ragmetrics_edu import judges as J
+from ragmetrics_edu import metrics
+from ragmetrics_edu.course import judge_eval
 from ragmetrics_edu.errors import InputError
 from ragmetrics_edu.judges.prompting import data_blocks
 from scripted_server import ScriptedServer, good, keys_of

@@ -132,7 +132,7 @@ def back_row_problems(seen: dict) -> list[str]:
     problems += [f"{m['what']} {m['px']} px < {MIN_TEXT_PX}" for m in seen["math"] if m["px"] < MIN_TEXT_PX]
     for figure in seen["figures"]:
         if figure["px"] is None:
-            problems.append(f"{figure['what']}: its text size is unknown (show figures with ragmetrics_edu.slides.figure)")
+            problems.append(f"{figure['what']}: its text size is unknown (show figures with ragmetrics_edu.course.slides.figure)")
         elif figure["px"] < MIN_TEXT_PX:
             problems.append(f"{figure['what']}: its smallest text is {figure['px']} px < {MIN_TEXT_PX}")
     problems += [f"title overflows its box: {t}" for t in seen["titles"]]

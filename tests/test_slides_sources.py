@@ -2,7 +2,7 @@
 
 The decks in ``slides/`` are notebooks whose numbers must all come from code run at build
 time: their prose may not type a result, their code cells are hidden, and nothing executed
-is stored in them. ``ragmetrics_edu.slides`` renders the worked examples they show.
+is stored in them. ``ragmetrics_edu.course.slides`` renders the worked examples they show.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import pytest
 
 from conftest import REPO
 from ragmetrics_edu import InputError, examples, metrics
-from ragmetrics_edu import slides as sk
+from ragmetrics_edu.course import slides as sk
 from ragmetrics_edu.results import steps_html
 
 DECK_FILES = sorted((REPO / "slides").glob("[0-9][0-9]_*.ipynb"))
@@ -118,7 +118,7 @@ def test_example_line_marks_the_example_with_the_decks_and_the_computed_number()
 
 
 def test_metric_map_fragment_has_a_row_per_metric_and_costs_only_when_given():
-    from ragmetrics_edu import metric_map as mm
+    from ragmetrics_edu.course import metric_map as mm
 
     plain = sk.metric_map().html
     assert plain.count("<tr>") == len(mm.METRICS) + 1 and "calls / case" not in plain

@@ -96,7 +96,7 @@ def test_numpy_arrays_and_pandas_series_are_accepted():
     expected = stats.paired_bootstrap(A, B, n_resamples=200)
     ids = pd.Index([f"q{i}" for i in range(10)])
     result = stats.paired_bootstrap(np.array(A), pd.Series(B), n_resamples=200, ids=ids)
-    assert result.interval == expected.interval and result.rows[0]["question"] == "q0"
+    assert result.ci == expected.ci and result.rows[0]["question"] == "q0"
     with pytest.raises(InputError):
         stats.bootstrap_ci(np.array([True, False]))
 
@@ -104,13 +104,13 @@ def test_numpy_arrays_and_pandas_series_are_accepted():
 # -- edge cases ------------------------------------------------------------------------
 def test_one_value_collapses_the_interval_and_says_so():
     result = stats.bootstrap_ci([0.7])
-    assert result.interval == (0.7, 0.7) and result.estimate == 0.7
+    assert result.ci == (0.7, 0.7) and result.estimate == 0.7
     assert any("collapses" in note for note in result.notes)
 
 
 def test_equal_values_give_a_zero_width_interval_at_the_value():
     result = stats.bootstrap_ci([0.1, 0.1, 0.1])
-    assert result.interval == (result.estimate, result.estimate)
+    assert result.ci == (result.estimate, result.estimate)
     assert result.estimate == pytest.approx(0.1)
 
 
@@ -124,7 +124,7 @@ def test_all_zero_differences_give_p_one(function):
 
 def test_all_ties_leave_the_sign_tests_share_undefined():
     result = stats.sign_test([0.3, 0.3], [0.3, 0.3])
-    assert result.effect_size is None and result.interval is None
+    assert result.effect_size is None and result.ci is None
     assert json.dumps(result.to_dict())
 
 
@@ -160,7 +160,7 @@ def test_zero_differences_are_not_flipped_but_count_in_the_mean():
 def test_sign_test_by_hand():
     result = stats.sign_test([1, 1, 1, 1, 1], [0, 0, 0, 0, 0])
     assert result.p_value == 2 / 32 and result.effect_size == 1.0
-    assert result.interval[1] == 1.0 and 0 < result.interval[0] < 1
+    assert result.ci[1] == 1.0 and 0 < result.ci[0] < 1
 
 
 def test_cohens_dz_by_hand():
@@ -184,8 +184,8 @@ def test_monte_carlo_above_the_exact_limit_reports_its_error():
 
 
 def test_same_seed_same_result_and_seed_none_runs():
-    assert stats.bootstrap_ci(A, seed=3).interval == stats.bootstrap_ci(A, seed=3).interval
-    assert stats.bootstrap_ci(A, seed=None).interval[0] <= stats.bootstrap_ci(A).estimate
+    assert stats.bootstrap_ci(A, seed=3).ci == stats.bootstrap_ci(A, seed=3).ci
+    assert stats.bootstrap_ci(A, seed=None).ci[0] <= stats.bootstrap_ci(A).estimate
 
 
 # -- displays --------------------------------------------------------------------------
@@ -224,7 +224,7 @@ def test_p_values_lie_in_the_unit_interval_and_swapping_negates(data):
         assert backward.estimate == pytest.approx(-forward.estimate, abs=1e-12)
         assert backward.p_value == pytest.approx(forward.p_value, abs=1e-12)
         if function is stats.paired_bootstrap:
-            assert backward.interval[0] == pytest.approx(-forward.interval[1], abs=1e-12)
+            assert backward.ci[0] == pytest.approx(-forward.ci[1], abs=1e-12)
 
 
 @settings(max_examples=40, deadline=None)
@@ -232,4 +232,4 @@ def test_p_values_lie_in_the_unit_interval_and_swapping_negates(data):
 def test_interval_contains_the_mean_for_symmetric_data(half):
     values = half + [1.0 - x for x in half]  # symmetric about 0.5
     result = stats.bootstrap_ci(values, n_resamples=500)
-    assert result.interval[0] <= result.estimate + 1e-12 and result.estimate - 1e-12 <= result.interval[1]
+    assert result.ci[0] <= result.estimate + 1e-12 and result.estimate - 1e-12 <= result.ci[1]

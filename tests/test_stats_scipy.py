@@ -28,7 +28,7 @@ def test_bootstrap_ci_matches_scipy_percentile(seed, ci, n_resamples):
     ours = stats.bootstrap_ci(A, ci=ci, n_resamples=n_resamples, seed=seed)
     theirs = scipy_stats.bootstrap((np.array(A),), np.mean, confidence_level=ci, n_resamples=n_resamples,
                                    method="percentile", rng=np.random.default_rng(seed), vectorized=True)
-    assert ours.interval == pytest.approx(tuple(theirs.confidence_interval), abs=1e-12)
+    assert ours.ci == pytest.approx(tuple(theirs.confidence_interval), abs=1e-12)
     assert ours.values["resampled_sd"] == pytest.approx(theirs.standard_error, rel=1e-9)
 
 
@@ -38,7 +38,7 @@ def test_paired_bootstrap_matches_scipy_paired_percentile(seed, ci):
     theirs = scipy_stats.bootstrap((np.array(A), np.array(B)), mean_difference, paired=True, confidence_level=ci,
                                    n_resamples=3000, method="percentile", rng=np.random.default_rng(seed),
                                    vectorized=True)
-    assert ours.interval == pytest.approx(tuple(theirs.confidence_interval), abs=1e-12)
+    assert ours.ci == pytest.approx(tuple(theirs.confidence_interval), abs=1e-12)
 
 
 def test_bootstrap_ci_close_to_scipy_with_other_draws():
@@ -47,7 +47,7 @@ def test_bootstrap_ci_close_to_scipy_with_other_draws():
     ours = stats.bootstrap_ci(values, n_resamples=20_000, seed=1)
     theirs = scipy_stats.bootstrap((np.array(values),), np.mean, n_resamples=20_000, method="percentile",
                                    rng=np.random.default_rng(99), vectorized=True).confidence_interval
-    assert ours.interval == pytest.approx(tuple(theirs), abs=0.01)
+    assert ours.ci == pytest.approx(tuple(theirs), abs=0.01)
 
 
 def scipy_exact_p(a, b):
@@ -88,7 +88,7 @@ def test_sign_test_matches_binomtest():
     m = sum(x != y for x, y in zip(A, B, strict=True))
     theirs = scipy_stats.binomtest(wins, m)
     assert ours.p_value == pytest.approx(theirs.pvalue, abs=1e-12)
-    assert ours.interval == pytest.approx(tuple(theirs.proportion_ci(confidence_level=0.9, method="exact")),
+    assert ours.ci == pytest.approx(tuple(theirs.proportion_ci(confidence_level=0.9, method="exact")),
                                           abs=1e-9)
 
 

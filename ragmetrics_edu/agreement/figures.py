@@ -5,6 +5,7 @@ matplotlib is imported only here, through :func:`ragmetrics_edu.plots.new_figure
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
 from ..plots import figure_and_axes
@@ -51,11 +52,9 @@ def _heatmap(result: Any, cells: list[list[float]], row_names: list[str], col_na
 
 def _histogram(result: Any, ax: Any):
     """The bootstrap distribution, drawn the way :mod:`ragmetrics_edu.stats` draws its intervals."""
-    from types import SimpleNamespace
-
     if result.distribution is None:
         return _heatmap(result, [], [], [], "", "", ax, integers=False)
-    view = SimpleNamespace(metric=result.measure, score=result.value, p_value=None, interval=result.ci,
-                           ci=result.level, distribution=result.distribution,
+    view = SimpleNamespace(metric=result.measure, score=result.value, p_value=None, ci=result.ci,
+                           level=result.level, distribution=result.distribution,
                            distribution_of="resampled values", values={}, effect_name="")
     return plot_stat_result(view, ax)

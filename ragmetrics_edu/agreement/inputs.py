@@ -11,6 +11,7 @@ import numbers
 from typing import Any, Hashable
 
 from ..errors import InputError
+from ..stats.inputs import scores as checked_scores
 from ..validate import as_list
 
 
@@ -44,8 +45,6 @@ def same_length(field_a: str, a: list[Any], field_b: str, b: list[Any]) -> None:
 
 def scores(field: str, value: Any) -> list[float]:
     """A non-empty list of finite numbers (bools refused): the same check as the statistics functions."""
-    from ..stats.inputs import scores as checked_scores
-
     return checked_scores(field, value)
 
 

@@ -35,7 +35,7 @@ VERDICT_ORDER: tuple[str, ...] = ("yes", "idk", "no")
 NAN = float("nan")
 
 
-def cohen_kappa(labels_a: Any, labels_b: Any, ci: float = 0.95, seed: int | None = 0, n_resamples: int = 2000,
+def cohen_kappa(labels_a: Any, labels_b: Any, ci: float | None = 0.95, seed: int | None = 0, n_resamples: int = 2000,
                 weights: str | None = None, labels: Sequence[Hashable] | None = None,
                 raters: tuple[str, str] = ("a", "b")) -> AgreementResult:
     """Cohen's kappa of two raters over the same items, with every intermediate and a bootstrap interval.
@@ -45,7 +45,8 @@ def cohen_kappa(labels_a: Any, labels_b: Any, ci: float = 0.95, seed: int | None
     classes. The class order is ``labels`` when given (labels outside it are refused); else
     yes, idk, no for verdict words, ascending for numbers, sorted (or first seen) otherwise;
     weighted kappa on other labels needs ``labels``. Only classes present (or listed) count.
-    ``raters`` names the two raters in the tables (e.g. ``("human", "judge")``).
+    ``raters`` names the two raters in the tables (e.g. ``("human", "judge")``). ``ci=None`` gives
+    the value and its tables without an interval (``.ci`` is None; nothing is resampled).
 
     Edge case: when both raters put every item in one and the same class, p_e = 1 and κ is
     0/0: the value is NaN with a note (scikit-learn also returns NaN there, with a warning).
@@ -53,7 +54,7 @@ def cohen_kappa(labels_a: Any, labels_b: Any, ci: float = 0.95, seed: int | None
     """
     a, b = inputs.labels("labels_a", labels_a), inputs.labels("labels_b", labels_b)
     inputs.same_length("labels_a", a, "labels_b", b)
-    level, count, rng_seed = (stat_inputs.ci_level(ci), stat_inputs.resamples(n_resamples),
+    level, count, rng_seed = (0.95 if ci is None else stat_inputs.ci_level(ci), stat_inputs.resamples(n_resamples),
                               stat_inputs.seed(seed))
     scheme = inputs.choice("weights", weights, (None, "linear", "quadratic"))
     names = inputs.rater_names(raters)
@@ -83,13 +84,17 @@ def cohen_kappa(labels_a: Any, labels_b: Any, ci: float = 0.95, seed: int | None
                      f"all labels. With classes this skewed, chance agreement is already p_e = {fmt(p_e)}, so κ "
                      f"stays low ({fmt(kappa)}) while percent agreement is high ({fmt(100 * agree / n)}%): the "
                      "raters agree mostly where chance would make them agree.")
-    draws, undefined = _bootstrap(codes_a, codes_b, cost, count, rng_seed)
-    defined = draws[~_isnan(draws)]
-    interval: tuple[float, float] = (NAN, NAN) if len(defined) == 0 else percentile_interval(defined, level)
+    interval: tuple[float, float] | None = None
+    defined: Any = ()
+    undefined = 0
+    if ci is not None:
+        draws, undefined = _bootstrap(codes_a, codes_b, cost, count, rng_seed)
+        defined = draws[~_isnan(draws)]
+        interval = (NAN, NAN) if len(defined) == 0 else percentile_interval(defined, level)
     if undefined:
         notes.append(f"{undefined} of {count} resamples had every item in one class for both raters (κ undefined) "
                      "and were left out of the interval.")
-    if n < 20:
+    if n < 20 and interval is not None:
         notes.append(f"With n = {n} items the bootstrap interval is rough; kappa on few items moves a lot.")
     if k > 2 and scheme is None:
         notes.append("Unweighted: a yes-vs-idk miss costs as much as yes-vs-no; weights='linear' gives partial "
@@ -104,8 +109,9 @@ def cohen_kappa(labels_a: Any, labels_b: Any, ci: float = 0.95, seed: int | None
         measure=name, value=kappa, tables=tables,
         values={"n": n, "classes": list(classes), "confusion": confusion, "agreements": agree,
                 "percent_agreement": 100 * agree / n, "p_o": p_o, "p_e": p_e, "kappa": kappa,
-                "weights": scheme, "raters": list(names), "n_resamples": count, "seed": rng_seed, "undefined_resamples": undefined,
-                "ci_low": interval[0], "ci_high": interval[1]},
+                "weights": scheme, "raters": list(names), "n_resamples": count if interval else 0, "seed": rng_seed,
+                "undefined_resamples": undefined, "ci_low": interval[0] if interval else None,
+                "ci_high": interval[1] if interval else None},
         formula=(rf"\kappa = \frac{{p_o - p_e}}{{1 - p_e}} = \frac{{{fmt(p_o)} - {fmt(p_e)}}}{{1 - {fmt(p_e)}}}"
                  rf" = {fmt(kappa)}"),
         narrative=[
@@ -118,11 +124,11 @@ def cohen_kappa(labels_a: Any, labels_b: Any, ci: float = 0.95, seed: int | None
              f"{n * n} = {fmt(p_e)}." if weighted else
              "Chance agreement: p_e = Σ share_a·share_b = "
              + " + ".join(f"{fmt(row_tot[i] / n)}·{fmt(col_tot[i] / n)}" for i in range(k)) + f" = {fmt(p_e)}."),
-            f"κ = ({fmt(p_o)} − {fmt(p_e)}) / (1 − {fmt(p_e)}) = {fmt(kappa)}.",
-            f"Bootstrap: {count} resamples of the {n} items (seed {rng_seed}); the {fmt(tail)}th and "
-            f"{fmt(100 - tail)}th percentiles of κ are {fmt(interval[0])} and {fmt(interval[1])}."],
-        notes=notes, ci=interval, level=level, method="percentile bootstrap over items", distribution=defined,
-        figure_kind="confusion")
+            f"κ = ({fmt(p_o)} − {fmt(p_e)}) / (1 − {fmt(p_e)}) = {fmt(kappa)}."]
+        + ([f"Bootstrap: {count} resamples of the {n} items (seed {rng_seed}); the {fmt(tail)}th and "
+            f"{fmt(100 - tail)}th percentiles of κ are {fmt(interval[0])} and {fmt(interval[1])}."] if interval else []),
+        notes=notes, ci=interval, level=level, method="percentile bootstrap over items" if interval else "",
+        distribution=defined if interval else None, figure_kind="confusion")
 
 
 def class_order(a: list[Hashable], b: list[Hashable], labels: Any,
@@ -189,7 +195,7 @@ def _tables(classes: list[Hashable], confusion: list[list[int]], row_tot: list[i
 
 
 def _isnan(values: Any) -> Any:
-    import numpy as np
+    import numpy as np  # lazy: numpy loads only when resampling
 
     return np.isnan(values)
 
@@ -197,7 +203,7 @@ def _isnan(values: Any) -> Any:
 def _bootstrap(codes_a: list[int], codes_b: list[int], cost: list[list[float]], count: int,
                seed: int | None) -> tuple[Any, int]:
     """κ on ``count`` resamples of the items (NaN where undefined) and how many were undefined."""
-    import numpy as np
+    import numpy as np  # lazy: numpy loads only when resampling
 
     k, n = len(cost), len(codes_a)
     pair = np.asarray(codes_a) * k + np.asarray(codes_b)

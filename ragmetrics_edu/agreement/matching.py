@@ -2,7 +2,7 @@
 
 A judge that extracts three statements from a reference that has three is not thereby right:
 it may have merged two and invented one. So each item is reduced to its content words
-(lower-cased, stop words dropped, plurals lightly stemmed: :func:`ragmetrics_edu.retrieval.tokenize`)
+(lower-cased, stop words dropped, plurals lightly stemmed: :func:`ragmetrics_edu.text.tokenize`)
 and every reference item is compared with every judged item:
 
 * ``similarity="jaccard"``: |A ∩ B| / |A ∪ B| (shared words over all words);
@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..results import fmt
-from ..retrieval import tokenize
+from ..text import tokenize
 from . import inputs
 from .result import AgreementResult
 

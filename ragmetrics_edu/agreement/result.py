@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import InputError
-from ..results import _html_table, _markdown_table, bullets_html, display_math, fmt
+from ..results import bullets_html, display_math, fmt, html_table, markdown_table
+from .figures import plot_agreement
 
 
 @dataclass
@@ -56,7 +57,7 @@ class AgreementResult:
         if name not in self.tables:
             raise InputError("name", f"one of {sorted(self.tables)}", name)
         if name not in self._frames:
-            import pandas as pd
+            import pandas as pd  # lazy: pandas loads only when a table is asked for
 
             columns, rows = self.tables[name]
             frame = pd.DataFrame(rows, columns=list(columns))
@@ -102,8 +103,6 @@ class AgreementResult:
 
     def plot(self, ax: Any = None):
         """The figure of this measure: a confusion-matrix or similarity heatmap, or the bootstrap histogram."""
-        from .figures import plot_agreement
-
         return plot_agreement(self, ax)
 
     figure = plot
@@ -115,7 +114,7 @@ class AgreementResult:
         parts = [self.explain()]
         for name, (columns, rows) in self.tables.items():
             if rows:
-                parts.append(f"{name}:\n\n{_markdown_table(tuple(str(c) for c in columns), rows)}")
+                parts.append(f"{name}:\n\n{markdown_table(tuple(str(c) for c in columns), rows)}")
         return "\n\n".join(parts)
 
     def _repr_html_(self) -> str:
@@ -126,7 +125,7 @@ class AgreementResult:
             parts.append(f"<p>{display_math(self.formula)}</p>")
         for name, (columns, rows) in self.tables.items():
             if rows:
-                parts.append(f"<p>{html.escape(name)}:</p>" + _html_table(tuple(str(c) for c in columns), rows))
+                parts.append(f"<p>{html.escape(name)}:</p>" + html_table(tuple(str(c) for c in columns), rows))
         parts.append(bullets_html(self.notes))
         parts.append("</div>")
         return "".join(parts)

@@ -12,17 +12,18 @@ from pathlib import Path
 
 from ragmetrics_edu.errors import InputError
 
-__all__ = ["path", "recording", "names"]
+__all__ = ["path", "recording", "names", "root"]
 
 
-def _root() -> Path:
+def root() -> Path:
+    """The folder the shipped files sit in (``ragmetrics_edu/data``)."""
     return Path(str(resources.files("ragmetrics_edu") / "data"))
 
 
 def names() -> list[str]:
     """Every shipped file, as the relative name :func:`path` takes (e.g. ``recordings/x.json``)."""
-    root = _root()
-    return sorted(p.relative_to(root).as_posix() for p in root.rglob("*")
+    folder = root()
+    return sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*")
                   if p.is_file() and p.suffix in {".json", ".jsonl", ".npz"})
 
 
@@ -30,7 +31,7 @@ def path(name: str) -> Path:
     """The path of a shipped data file, e.g. ``path("deck_e_super_bowl.jsonl")``."""
     if not isinstance(name, str) or not name:
         raise InputError("name", "a shipped file name such as 'deck_e_super_bowl.jsonl'", name)
-    found = _root() / name
+    found = root() / name
     if not found.is_file():
         raise InputError("name", "one of " + ", ".join(names()), name)
     return found

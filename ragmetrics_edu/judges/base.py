@@ -79,7 +79,7 @@ class Request:
             data = parse_json_reply(text)
         except ValueError as exc:
             return None, str(exc)
-        from pydantic import ValidationError
+        from pydantic import ValidationError  # lazy: pydantic loads with the first judge request
 
         try:
             value = self.model.model_validate(data)

@@ -12,7 +12,7 @@ from typing import Any, Callable, Iterable, Mapping
 from ..errors import InputError
 from ..results import MetricResult
 from .base import Judge
-from .steps import _check_judge
+from .requests import check_judge
 
 __all__ = ["score_cases"]
 
@@ -27,7 +27,7 @@ def score_cases(
     no asyncio, so it runs inside a notebook cell. ``progress=True`` shows a tqdm bar
     when tqdm is installed. The first failing case stops the run and its error names it.
     """
-    judge = _check_judge(judge)
+    judge = check_judge(judge)
     if not callable(step):
         raise InputError("step", "a judge step such as judges.context_precision", step)
     if isinstance(cases, (str, bytes, Mapping)) or not isinstance(cases, Iterable):
@@ -76,7 +76,7 @@ def score_cases(
 
 def _progress(total: int) -> Any:
     try:
-        from tqdm.auto import tqdm
+        from tqdm.auto import tqdm  # lazy: tqdm is optional
     except ImportError:
         return None
     return tqdm(total=total, desc="judging", unit="case")

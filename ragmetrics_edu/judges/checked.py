@@ -25,19 +25,29 @@ and are scored by :func:`ragmetrics_edu.metrics.faithfulness`, so both variants 
 
 from __future__ import annotations
 
-import re
 from typing import Any, Sequence
 
 from .. import metrics
 from ..errors import InputError
 from ..results import MetricResult
-from ..retrieval import tokenize
+from ..text import normalize_text, tokenize
 from ..validate import text, text_list
 from .base import Judge
 from .prompting import Texts
 from .records import CallList
+from .requests import (
+    MAX_ITEMS,
+    ask,
+    check_judge,
+    finish,
+    key_names,
+    keyed_list,
+    list_field,
+    make_request,
+    schema_models,
+    verdict_request,
+)
 from .same_items import given_items, mark_given
-from .steps import MAX_ITEMS, _ask, _check_judge, _finish, _keyed_list, _keys, _list_field, _request, _schemas
 
 __all__ = ["faithfulness_checked", "quote_found", "invented", "PIPELINES", "BUILDS_ON", "TO_LIBRARY"]
 
@@ -71,14 +81,10 @@ BUILDS_ON = {"quoted": "library", "quotes_checked": "quoted", "contradiction_apa
 INVENTED_BELOW = 0.75
 
 
-def _normal(value: str) -> str:
-    return " ".join(re.sub(r"[^\w]+", " ", value.lower()).split())
-
-
 def quote_found(quote: str, context: Sequence[str]) -> bool:
     """Is ``quote`` in the context? Case and punctuation are ignored; an empty quote is never found."""
-    wanted = _normal(quote)
-    return bool(wanted) and any(wanted in _normal(node) for node in context)
+    wanted = normalize_text(quote)
+    return bool(wanted) and any(wanted in normalize_text(node) for node in context)
 
 
 def invented(claim: str, source: str) -> bool:
@@ -118,7 +124,7 @@ def faithfulness_checked(
         options = PIPELINES[pipeline]
         verdicts, quotes_checked = options["verdicts"], options["quotes_checked"]
         contradiction, claims_from = options["contradiction"], options["claims_from"]
-    judge = _check_judge(judge)
+    judge = check_judge(judge)
     answer_text = text("answer", answer)
     question = None if question is None else text("question", question)
     context = text_list("context", context)
@@ -134,9 +140,9 @@ def faithfulness_checked(
     notes: list[str] = []
     if given is None:
         template = "faithfulness_claims_qa" if claims_from == "question_and_answer" else "faithfulness_claims"
-        first = _ask(judge, _request("faithfulness.claims" if template == "faithfulness_claims" else
-                                     "faithfulness.claims_qa", template, _schemas().Claims,
-                                     'a JSON object {"claims": ["...", ...]}', shorthand=_list_field("claims"),
+        first = ask(judge, make_request("faithfulness.claims" if template == "faithfulness_claims" else
+                                     "faithfulness.claims_qa", template, schema_models().Claims,
+                                     'a JSON object {"claims": ["...", ...]}', shorthand=list_field("claims"),
                                      legacy=template == "faithfulness_claims",
                                      data={"question_block": question, "answer": answer_text}), calls)
         found_claims = list(first.data["claims"])
@@ -157,7 +163,7 @@ def faithfulness_checked(
                                  "contradiction": contradiction, "claims_from": claims_from}
     if given is not None:
         mark_given(result, "claims", given, "faithfulness.claims")
-    return _finish(result, judge, calls, False)
+    return finish(result, judge, calls, False)
 
 
 def _row_line(i: int, row: dict[str, Any]) -> str:
@@ -174,12 +180,10 @@ def _judge_claims(judge: Judge, claims: list[str], context: list[str], verdicts:
     """One row per claim: what the judge said, its quote, whether the quote was found, the final verdict."""
     if not claims:
         return []
-    keys = _keys("claim", len(claims))
+    keys = key_names("claim", len(claims))
     data = {"context": Texts("node", context, "(no context)"), "claims": Texts("claim", claims)}
     if verdicts == "yes_no_idk":
-        from .steps import _verdict_request
-
-        reply = _ask(judge, _verdict_request("faithfulness.verdicts", "faithfulness_verdicts", "claim", len(claims),
+        reply = ask(judge, verdict_request("faithfulness.verdicts", "faithfulness_verdicts", "claim", len(claims),
                                              idk=True, data=data), calls)
         back = {"yes": "supported", "no": "contradicted", "idk": "not_mentioned"}
         return [{"said": back[reply.data[k]], "quote": "", "quote_found": None, "final": back[reply.data[k]],
@@ -188,10 +192,10 @@ def _judge_claims(judge: Judge, claims: list[str], context: list[str], verdicts:
                             else ("support_verdict", "faithfulness_supported", "faithfulness.supported"))
     words = ('"supported", "contradicted" or "not_mentioned"' if kind == "quoted_verdict"
              else '"supported" or "not_supported"')
-    model = _schemas().keyed(f"{step.replace('.', '_')}_{len(claims)}", keys, kind)
-    reply = _ask(judge, _request(step, template, model, f"a JSON object with exactly the {len(keys)} keys "
+    model = schema_models().keyed(f"{step.replace('.', '_')}_{len(claims)}", keys, kind)
+    reply = ask(judge, make_request(step, template, model, f"a JSON object with exactly the {len(keys)} keys "
                                  f"{', '.join(keys)}, each {{\"verdict\": {words}, \"quote\": \"...\"}}",
-                                 shorthand=_keyed_list("claim"), legacy=False, data=data, keys=", ".join(keys)), calls)
+                                 shorthand=keyed_list("claim"), legacy=False, data=data, keys=", ".join(keys)), calls)
     rows = []
     for k in keys:
         said, quote = reply.data[k]["verdict"], reply.data[k]["quote"]
@@ -206,7 +210,7 @@ def _judge_claims(judge: Judge, claims: list[str], context: list[str], verdicts:
         open_ = [i for i, r in enumerate(rows) if r["final"] != "supported"]
         if open_:
             asked = [claims[i] for i in open_]
-            second = _ask(judge, _verdict_request_yes_no(asked, context), calls)
+            second = ask(judge, _verdict_request_yes_no(asked, context), calls)
             for j, i in enumerate(open_, start=1):
                 if second.data[f"claim_{j}"] == "yes":
                     rows[i]["final"] = "contradicted"
@@ -215,8 +219,6 @@ def _judge_claims(judge: Judge, claims: list[str], context: list[str], verdicts:
 
 
 def _verdict_request_yes_no(claims: list[str], context: list[str]) -> Any:
-    from .steps import _verdict_request
-
-    return _verdict_request("faithfulness.contradiction", "faithfulness_contradiction", "claim", len(claims),
+    return verdict_request("faithfulness.contradiction", "faithfulness_contradiction", "claim", len(claims),
                             idk=False, legacy=False,
                             data={"context": Texts("node", context, "(no context)"), "claims": Texts("claim", claims)})

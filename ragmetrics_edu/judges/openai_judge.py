@@ -124,7 +124,7 @@ class OpenAIJudge(Judge):
                 raise JudgeSetupError(NO_KEY)
             key = "not-needed"  # local servers accept any key
         try:
-            import openai
+            import openai  # lazy: openai is an optional extra (llm)
         except ImportError:
             raise JudgeSetupError("OpenAIJudge needs the openai package: `pip install openai`. "
                                   "To run without it, use ReplayJudge or GivenJudge.") from None
@@ -184,7 +184,7 @@ class OpenAIJudge(Judge):
         hit = self._cache_read(key)
         if hit is not None:
             return hit
-        import openai
+        import openai  # lazy: openai is an optional extra (llm)
 
         with self._slots:
             start = time.perf_counter()
@@ -227,7 +227,7 @@ class OpenAIJudge(Judge):
 
     def _explain(self, exc: Exception, step: str) -> JudgeAPIError:
         """A message that says what happened and what to do about it."""
-        import openai
+        import openai  # lazy: openai is an optional extra (llm)
 
         status = getattr(exc, "status_code", None)
         said = self._scrub(getattr(exc, "message", None) or str(exc))
@@ -412,7 +412,7 @@ def _retries_said(exc: Exception, client: Any, max_retries: int) -> str:
         except Exception:  # noqa: BLE001 - a private helper that may change; then say what we know
             wait = None
     try:
-        from openai._constants import MAX_RETRY_AFTER_DELAY as limit
+        from openai._constants import MAX_RETRY_AFTER_DELAY as limit  # lazy: openai is an optional extra (llm)
     except ImportError:
         limit = 60
     if wait is not None and math.isfinite(wait) and wait > limit:

@@ -13,6 +13,7 @@ the issue this project tracks reports ``borderline`` as the word of DeepEval 4.3
 
 from __future__ import annotations
 
+import json
 from functools import lru_cache
 from typing import Annotated, Any, Literal, Optional
 
@@ -143,8 +144,6 @@ def keyed(name: str, keys: tuple[str, ...], kind: str) -> type[BaseModel]:
 
 @lru_cache(maxsize=256)
 def _schema_text(model: type[BaseModel]) -> str:
-    import json
-
     return json.dumps(clean_schema(model.model_json_schema()), sort_keys=False)
 
 
@@ -154,8 +153,6 @@ def schema_of(model: type[BaseModel]) -> dict[str, Any]:
     Inlined, so llama.cpp's grammar converter and OpenAI's strict mode read it alike;
     without annotations, so the request stays short (the prompt says what each key means).
     """
-    import json
-
     return json.loads(_schema_text(model))  # a model class is hashable
 
 

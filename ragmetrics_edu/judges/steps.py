@@ -27,130 +27,34 @@ reason; without it, the explanation is the result's own steps and arithmetic.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from .. import metrics
 from ..errors import InputError
-from ..results import MetricResult, fmt
+from ..results import MetricResult
 from ..validate import text, text_list
-from . import prompting
-from .base import STEPS, Judge, Request
-from .prompting import Texts, Untrusted
+from .base import STEPS, Judge
+from .prompting import Texts
 from .records import CallList
+from .requests import (
+    MAX_ITEMS,
+    ask,
+    check_judge,
+    extracted,
+    finish,
+    key_names,
+    keyed_list,
+    list_field,
+    make_request,
+    schema_models,
+    sized,
+    verdict_request,
+)
 from .same_items import given_items, mark_given
 
 __all__ = ["STEPS", "MAX_ITEMS", "context_precision", "context_recall", "contextual_relevancy",
            "context_entity_recall", "faithfulness", "answer_relevancy", "answer_relevancy_embedding",
            "answer_correctness"]
-
-# -- building requests ------------------------------------------------------------------
-def _keys(prefix: str, n: int) -> tuple[str, ...]:
-    return tuple(f"{prefix}_{i}" for i in range(1, n + 1))
-
-
-def _request(step: str, template_name: str, model: Any, expected: str, *,
-             check: Callable[[dict[str, Any]], str | None] | None = None,
-             shorthand: Callable[[Any], Any] | None = None, data: Mapping[str, Untrusted],
-             legacy: bool = True, **values: Any) -> Request:
-    """A step's request: the untrusted ``data`` in fenced blocks (see :mod:`.prompting`), ``values`` as they are.
-
-    ``legacy=False`` for a step the version-1 prompts never had (no old recording can hold it)."""
-    from .schemas import schema_of
-
-    return Request(step=step, messages=prompting.messages(template_name, data, values), model=model,
-                   schema=schema_of(model), expected=expected, check=check, shorthand=shorthand,
-                   legacy_messages=prompting.legacy_messages(template_name, data, values) if legacy else None)
-
-
-def _verdict_request(step: str, template_name: str, prefix: str, n: int, *, idk: bool,
-                     data: Mapping[str, Untrusted], legacy: bool = True, **values: Any) -> Request:
-    """A request for one verdict per item, as an object keyed ``<prefix>_1`` … ``<prefix>_n``."""
-    from .schemas import keyed
-
-    keys = _keys(prefix, n)
-    words = '"yes", "no" or "idk"' if idk else '"yes" or "no"'
-    model = keyed(f"{step.replace('.', '_')}_{n}", keys, "yes_no_idk" if idk else "yes_no")
-    return _request(step, template_name, model,
-                    f"a JSON object with exactly the {n} keys {', '.join(keys)}, each {words}",
-                    shorthand=_keyed_list(prefix), data=data, legacy=legacy, keys=", ".join(keys), **values)
-
-
-def _keyed_list(prefix: str) -> Callable[[Any], Any]:
-    def convert(answer: Any) -> Any:
-        if isinstance(answer, (list, tuple)):
-            return {f"{prefix}_{i}": v for i, v in enumerate(answer, start=1)}
-        return answer
-    return convert
-
-
-def _list_field(name: str) -> Callable[[Any], Any]:
-    def convert(answer: Any) -> Any:
-        return {name: list(answer)} if isinstance(answer, (list, tuple)) else answer
-    return convert
-
-
-#: The most texts one request may list. A prompt of 1,000 nodes is already beyond any chat model's
-#: context window; beyond it, building the keyed JSON schema alone takes seconds (pydantic builds
-#: one field per item), so the size is refused before any work.
-MAX_ITEMS = 1000
-
-
-def _sized(field: str, texts: list[str]) -> list[str]:
-    if len(texts) > MAX_ITEMS:
-        raise InputError(field, f"at most {MAX_ITEMS} texts per judge request (no chat model reads more in one prompt)",
-                         f"{len(texts)} texts", hint="Score a shorter list, e.g. the top-k retrieved nodes.")
-    return texts
-
-
-def _extracted(step: str, what: str, items: list[str]) -> None:
-    if len(items) > MAX_ITEMS:
-        from .errors import JudgeError
-
-        raise JudgeError(f"The reply to step '{step}' listed {len(items)} {what}; at most {MAX_ITEMS} can be judged "
-                         "in one request.", step=step)
-
-
-def _check_judge(judge: Any) -> Judge:
-    if not isinstance(judge, Judge):
-        raise InputError("judge", "a judge: GivenJudge, OpenAIJudge or ReplayJudge", judge)
-    return judge
-
-
-def _finish(result: MetricResult, judge: Judge, calls: CallList, reason: bool) -> MetricResult:
-    """Attach the calls (and the opt-in reason) to the metric's result."""
-    if reason:
-        request = _request("reason", "reason", _schemas().Reason, 'a JSON object {"reason": "..."}',
-                           shorthand=lambda a: {"reason": a} if isinstance(a, str) else a,
-                           data={"steps": "\n".join(result.narrative) + "\n\n" + result.table_text()},
-                           metric=result.name, score=fmt(result.score))
-        answer = _ask(judge, request, calls)
-        result.values["reason"] = answer.data["reason"]
-        result.narrative.append(f"The judge's reason: {answer.data['reason']}")
-    result.calls = calls
-    result.inputs["judge"] = judge.describe()
-    result.notes.append(f"Verdicts from {judge.describe()}: {calls.summary()}.")
-    result.notes.extend(judge.run_notes)
-    return result
-
-
-def _ask(judge: Judge, request: Request, calls: CallList) -> Any:
-    """``judge.ask(request)``, adding its call records to ``calls``; a failure carries every call of the metric."""
-    from .errors import JudgeError
-
-    try:
-        answer = judge.ask(request)
-    except JudgeError as exc:
-        exc.calls = list(calls) + [c for c in exc.calls if c not in calls]
-        raise
-    calls.extend(answer.calls)
-    return answer
-
-
-def _schemas() -> Any:
-    from . import schemas
-
-    return schemas
-
 
 # -- the metrics ----------------------------------------------------------------------------
 def context_precision(
@@ -160,21 +64,21 @@ def context_precision(
 ) -> MetricResult:
     """Ask whether each retrieved node helps reach the expected output (1 call for all nodes),
     then score the ranking with :func:`ragmetrics_edu.metrics.context_precision`."""
-    judge = _check_judge(judge)
+    judge = check_judge(judge)
     question, expected_output = text("question", question), text("expected_output", expected_output)
-    nodes = _sized("nodes", text_list("nodes", nodes))
+    nodes = sized("nodes", text_list("nodes", nodes))
     calls = CallList()
     verdicts: list[str] = []
     if nodes:
-        request = _verdict_request("context_precision", "context_precision", "node", len(nodes), idk=False,
+        request = verdict_request("context_precision", "context_precision", "node", len(nodes), idk=False,
                                    data={"question": question, "expected_output": expected_output,
                                          "nodes": Texts("node", nodes)})
         answer = judge.ask(request)
         calls.extend(answer.calls)
-        verdicts = [answer.data[k] for k in _keys("node", len(nodes))]
+        verdicts = [answer.data[k] for k in key_names("node", len(nodes))]
     result = metrics.context_precision(verdicts, variant, nodes=nodes, total_relevant=total_relevant,
                                        threshold=threshold, question=question)
-    return _finish(result, judge, calls, reason)
+    return finish(result, judge, calls, reason)
 
 
 def context_recall(
@@ -187,10 +91,10 @@ def context_recall(
 
     With ``statements`` (e.g. a labelled set's own), the judge only attributes those, each in
     its own data block (step ``context_recall.attribution``), so its verdicts align with them."""
-    judge = _check_judge(judge)
+    judge = check_judge(judge)
     expected_output = text("expected_output", expected_output)
     question = None if question is None else text("question", question)
-    nodes = _sized("nodes", text_list("nodes", nodes))
+    nodes = sized("nodes", text_list("nodes", nodes))
     n = len(nodes)
     if statements is not None:
         return _attribute_given(judge, expected_output, nodes, given_items("statements", statements, MAX_ITEMS),
@@ -207,7 +111,7 @@ def context_recall(
                                    for s in answer]}
         return answer
 
-    request = _request("context_recall", "context_recall", _schemas().Attribution,
+    request = make_request("context_recall", "context_recall", schema_models().Attribution,
                        f'a JSON object {{"statements": [{{"statement": "...", "node": 1..{n} or null}}]}}',
                        check=check, shorthand=shorthand, n=n,
                        data={"question_block": question, "nodes": Texts("node", nodes, "(no nodes were retrieved)"),
@@ -217,22 +121,22 @@ def context_recall(
     result = metrics.context_recall([s["statement"] for s in items], ["yes" if s["node"] else "no" for s in items],
                                     nodes=[s["node"] for s in items], variant=variant, threshold=threshold,
                                     question=question)
-    return _finish(result, judge, CallList(answer.calls), reason)
+    return finish(result, judge, CallList(answer.calls), reason)
 
 
 def _attribute_given(judge: Judge, expected_output: str, nodes: list[str], statements: list[str], *,
                      question: str | None, variant: str, threshold: float | None, reason: bool) -> MetricResult:
     """Context recall on given statements: one call, a node number or null per ``statement_i``."""
-    n, keys = len(nodes), _keys("statement", len(statements))
+    n, keys = len(nodes), key_names("statement", len(statements))
 
     def check(data: dict[str, Any]) -> str | None:
         bad = [f"{k} = {data[k]}" for k in keys if data[k] is not None and not 1 <= data[k] <= n]
         return f"node numbers must be between 1 and {n} or null ({', '.join(bad)})" if bad else None
 
-    model = _schemas().keyed(f"context_recall_attribution_{len(keys)}", keys, "node_or_null")
-    request = _request("context_recall.attribution", "context_recall_attribution", model,
+    model = schema_models().keyed(f"context_recall_attribution_{len(keys)}", keys, "node_or_null")
+    request = make_request("context_recall.attribution", "context_recall_attribution", model,
                        f"a JSON object with exactly the {len(keys)} keys {', '.join(keys)}, each a node number "
-                       f"1..{n} or null", check=check, shorthand=_keyed_list("statement"), legacy=False,
+                       f"1..{n} or null", check=check, shorthand=keyed_list("statement"), legacy=False,
                        data={"question_block": question, "nodes": Texts("node", nodes, "(no nodes were retrieved)"),
                              "expected_output": expected_output, "statements": Texts("statement", statements)},
                        n=n, keys=", ".join(keys))
@@ -241,7 +145,7 @@ def _attribute_given(judge: Judge, expected_output: str, nodes: list[str], state
     result = metrics.context_recall(statements, ["yes" if node else "no" for node in found], nodes=found,
                                     variant=variant, threshold=threshold, question=question)
     mark_given(result, "statements", statements, "context_recall (statements and attribution in one)")
-    return _finish(result, judge, CallList(answer.calls), reason)
+    return finish(result, judge, CallList(answer.calls), reason)
 
 
 def contextual_relevancy(
@@ -250,23 +154,23 @@ def contextual_relevancy(
 ) -> MetricResult:
     """Extract every node's statements and judge each against the question (1 call for
     all nodes), then score with :func:`ragmetrics_edu.metrics.contextual_relevancy`."""
-    judge = _check_judge(judge)
+    judge = check_judge(judge)
     question = text("question", question)
-    nodes = _sized("nodes", text_list("nodes", nodes))
+    nodes = sized("nodes", text_list("nodes", nodes))
     calls = CallList()
     node_statements: list[list[str]] = []
     node_verdicts: list[list[str]] = []
     if nodes:
-        keys = _keys("node", len(nodes))
+        keys = key_names("node", len(nodes))
 
         def shorthand(answer: Any) -> Any:
             if isinstance(answer, (list, tuple)):
                 return {k: [dict(s) if isinstance(s, Mapping) else {"statement": s[0], "verdict": s[1]} for s in items]
-                        for k, items in zip(_keys("node", len(answer)), answer, strict=True)}
+                        for k, items in zip(key_names("node", len(answer)), answer, strict=True)}
             return answer
 
-        model = _schemas().keyed(f"contextual_relevancy_{len(nodes)}", keys, "judged_statements")
-        request = _request("contextual_relevancy", "contextual_relevancy", model,
+        model = schema_models().keyed(f"contextual_relevancy_{len(nodes)}", keys, "judged_statements")
+        request = make_request("contextual_relevancy", "contextual_relevancy", model,
                            f"a JSON object with exactly the {len(nodes)} keys {', '.join(keys)}, each a list of "
                            '{"statement": "...", "verdict": "yes" or "no"}',
                            shorthand=shorthand, data={"question": question, "nodes": Texts("node", nodes)},
@@ -277,7 +181,7 @@ def contextual_relevancy(
         node_verdicts = [[s["verdict"] for s in answer.data[k]] for k in keys]
     result = metrics.contextual_relevancy(node_statements, node_verdicts, nodes=nodes, variant=variant,
                                           threshold=threshold, question=question)
-    return _finish(result, judge, calls, reason)
+    return finish(result, judge, calls, reason)
 
 
 def context_entity_recall(
@@ -286,23 +190,23 @@ def context_entity_recall(
 ) -> MetricResult:
     """Extract the entities of the reference and of the context (1 call returning both
     lists), then score with :func:`ragmetrics_edu.metrics.context_entity_recall`."""
-    judge = _check_judge(judge)
+    judge = check_judge(judge)
     reference = text("reference", reference)
-    nodes = _sized("nodes", text_list("nodes", nodes))
+    nodes = sized("nodes", text_list("nodes", nodes))
 
     def shorthand(answer: Any) -> Any:
         if isinstance(answer, (list, tuple)) and len(answer) == 2:
             return {"reference_entities": list(answer[0]), "context_entities": list(answer[1])}
         return answer
 
-    request = _request("context_entity_recall", "context_entity_recall", _schemas().Entities,
+    request = make_request("context_entity_recall", "context_entity_recall", schema_models().Entities,
                        'a JSON object {"reference_entities": [...], "context_entities": [...]}',
                        shorthand=shorthand,
                        data={"reference": reference, "nodes": Texts("node", nodes, "(no nodes were retrieved)")})
     answer = judge.ask(request)
     result = metrics.context_entity_recall(answer.data["reference_entities"], answer.data["context_entities"],
                                            normalize=normalize, threshold=threshold)
-    return _finish(result, judge, CallList(answer.calls), reason)
+    return finish(result, judge, CallList(answer.calls), reason)
 
 
 def faithfulness(
@@ -315,15 +219,15 @@ def faithfulness(
 
     With ``claims`` given (e.g. a labelled set's own), call 1 is skipped: the verdict step
     judges exactly those claims, each in its own data block."""
-    judge = _check_judge(judge)
+    judge = check_judge(judge)
     answer_text = text("answer", answer)
     question = None if question is None else text("question", question)
-    context = _sized("context", text_list("context", context))
+    context = sized("context", text_list("context", context))
     given = None if claims is None else given_items("claims", claims, MAX_ITEMS)
     calls = CallList()
     if given is None:
-        first = judge.ask(_request("faithfulness.claims", "faithfulness_claims", _schemas().Claims,
-                                   'a JSON object {"claims": ["...", ...]}', shorthand=_list_field("claims"),
+        first = judge.ask(make_request("faithfulness.claims", "faithfulness_claims", schema_models().Claims,
+                                   'a JSON object {"claims": ["...", ...]}', shorthand=list_field("claims"),
                                    data={"question_block": question, "answer": answer_text}))
         calls.extend(first.calls)
         claims = first.data["claims"]
@@ -331,17 +235,17 @@ def faithfulness(
         claims = given
     claims = list(claims)
     verdicts: list[str] = []
-    _extracted("faithfulness.claims", "claims", claims)
+    extracted("faithfulness.claims", "claims", claims)
     if claims:
-        second = _ask(judge, _verdict_request("faithfulness.verdicts", "faithfulness_verdicts", "claim", len(claims),
+        second = ask(judge, verdict_request("faithfulness.verdicts", "faithfulness_verdicts", "claim", len(claims),
                                             idk=True, data={"context": Texts("node", context, "(no context)"),
                                                             "claims": Texts("claim", claims)}), calls)
-        verdicts = [second.data[k] for k in _keys("claim", len(claims))]
+        verdicts = [second.data[k] for k in key_names("claim", len(claims))]
     result = metrics.faithfulness(claims, verdicts, variant, penalize_ambiguous=penalize_ambiguous,
                                   context=context, threshold=threshold)
     if given is not None:
         mark_given(result, "claims", given, "faithfulness.claims")
-    return _finish(result, judge, calls, reason)
+    return finish(result, judge, calls, reason)
 
 
 def answer_relevancy(
@@ -352,30 +256,30 @@ def answer_relevancy(
     against the question (call 2), then score with :func:`ragmetrics_edu.metrics.answer_relevancy`.
 
     With ``statements`` given, call 1 is skipped and the verdict step judges exactly those."""
-    judge = _check_judge(judge)
+    judge = check_judge(judge)
     question, answer_text = text("question", question), text("answer", answer)
     given = None if statements is None else given_items("statements", statements, MAX_ITEMS)
     calls = CallList()
     if given is None:
-        first = judge.ask(_request("answer_relevancy.statements", "answer_relevancy_statements",
-                                   _schemas().Statements, 'a JSON object {"statements": ["...", ...]}',
-                                   shorthand=_list_field("statements"), data={"answer": answer_text}))
+        first = judge.ask(make_request("answer_relevancy.statements", "answer_relevancy_statements",
+                                   schema_models().Statements, 'a JSON object {"statements": ["...", ...]}',
+                                   shorthand=list_field("statements"), data={"answer": answer_text}))
         calls.extend(first.calls)
         statements = first.data["statements"]
     else:
         statements = given
     statements = list(statements)
     verdicts: list[str] = []
-    _extracted("answer_relevancy.statements", "statements", statements)
+    extracted("answer_relevancy.statements", "statements", statements)
     if statements:
-        second = _ask(judge, _verdict_request("answer_relevancy.verdicts", "answer_relevancy_verdicts", "statement",
+        second = ask(judge, verdict_request("answer_relevancy.verdicts", "answer_relevancy_verdicts", "statement",
                                             len(statements), idk=True,
                                             data={"question": question, "statements": Texts("statement", statements)}), calls)
-        verdicts = [second.data[k] for k in _keys("statement", len(statements))]
+        verdicts = [second.data[k] for k in key_names("statement", len(statements))]
     result = metrics.answer_relevancy(statements, verdicts, question=question, threshold=threshold)
     if given is not None:
         mark_given(result, "statements", given, "answer_relevancy.statements")
-    return _finish(result, judge, calls, reason)
+    return finish(result, judge, calls, reason)
 
 
 def answer_relevancy_embedding(
@@ -388,21 +292,21 @@ def answer_relevancy_embedding(
     Ragas asks for the n generations as n samples of one request; here one reply holds
     all n, which a server without ``n>1`` support can also give.
     """
-    judge = _check_judge(judge)
+    judge = check_judge(judge)
     question, answer_text = text("question", question), text("answer", answer)
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
         raise InputError("n", "an integer >= 1", n)
-    keys = _keys("question", n)
+    keys = key_names("question", n)
 
     def shorthand(given: Any) -> Any:
         if isinstance(given, (list, tuple)):
             return {k: ({"question": q, "noncommittal": False} if isinstance(q, str) else
                         dict(q) if isinstance(q, Mapping) else {"question": q[0], "noncommittal": q[1]})
-                    for k, q in zip(_keys("question", len(given)), given, strict=True)}
+                    for k, q in zip(key_names("question", len(given)), given, strict=True)}
         return given
 
-    model = _schemas().keyed(f"generated_questions_{n}", keys, "generated_question")
-    request = _request("answer_relevancy_embedding", "answer_relevancy_questions", model,
+    model = schema_models().keyed(f"generated_questions_{n}", keys, "generated_question")
+    request = make_request("answer_relevancy_embedding", "answer_relevancy_questions", model,
                        f"a JSON object with exactly the {n} keys {', '.join(keys)}, each "
                        '{"question": "...", "noncommittal": true or false}',
                        shorthand=shorthand, data={"answer": answer_text}, n=n, keys=", ".join(keys))
@@ -410,7 +314,7 @@ def answer_relevancy_embedding(
     generated = [reply.data[k]["question"] for k in keys]
     flags = [bool(reply.data[k]["noncommittal"]) for k in keys]
     result = metrics.answer_relevancy_embedding(question, generated, embedder, flags, threshold=threshold)
-    return _finish(result, judge, CallList(reply.calls), reason)
+    return finish(result, judge, CallList(reply.calls), reason)
 
 
 def answer_correctness(
@@ -424,11 +328,11 @@ def answer_correctness(
 
     The similarity comes from ``embedder`` (offline default) unless given; it costs no LLM call.
     """
-    judge = _check_judge(judge)
+    judge = check_judge(judge)
     question, answer_text = text("question", question), text("answer", answer)
     ground_truth = text("ground_truth", ground_truth)
-    first = judge.ask(_request("answer_correctness.statements", "answer_correctness_statements",
-                               _schemas().CorrectnessStatements,
+    first = judge.ask(make_request("answer_correctness.statements", "answer_correctness_statements",
+                               schema_models().CorrectnessStatements,
                                'a JSON object {"answer_statements": [...], "ground_truth_statements": [...]}',
                                data={"question": question, "answer": answer_text, "ground_truth": ground_truth}))
     calls = CallList(first.calls)
@@ -436,9 +340,9 @@ def answer_correctness(
     tp: list[str] = []
     fp: list[str] = []
     fn: list[str] = []
-    _extracted("answer_correctness.statements", "statements", said + truth)
+    extracted("answer_correctness.statements", "statements", said + truth)
     if said or truth:
-        keys = _keys("answer", len(said)) + _keys("truth", len(truth))
+        keys = key_names("answer", len(said)) + key_names("truth", len(truth))
 
         def shorthand(given: Any) -> Any:
             if isinstance(given, Mapping) and set(given) == {"answer", "ground_truth"}:
@@ -446,8 +350,8 @@ def answer_correctness(
                         **{f"truth_{i}": v for i, v in enumerate(given["ground_truth"], 1)}}
             return given
 
-        model = _schemas().keyed(f"correctness_{len(said)}_{len(truth)}", keys, "yes_no")
-        second = _ask(judge, _request("answer_correctness.classification", "answer_correctness_classify", model,
+        model = schema_models().keyed(f"correctness_{len(said)}_{len(truth)}", keys, "yes_no")
+        second = ask(judge, make_request("answer_correctness.classification", "answer_correctness_classify", model,
                                     f"a JSON object with exactly the {len(keys)} keys {', '.join(keys)}, each "
                                     '"yes" or "no"', shorthand=shorthand, keys=", ".join(keys),
                                     data={"question": question, "answer_statements": Texts("answer", said, "(none)"),
@@ -457,4 +361,4 @@ def answer_correctness(
         fn = [s for i, s in enumerate(truth, start=1) if second.data[f"truth_{i}"] == "no"]
     result = metrics.answer_correctness(tp, fp, fn, similarity, weights, beta=beta, answer=answer_text,
                                         ground_truth=ground_truth, embedder=embedder, threshold=threshold)
-    return _finish(result, judge, calls, reason)
+    return finish(result, judge, calls, reason)

@@ -21,16 +21,9 @@ from __future__ import annotations
 from typing import Any, Iterable, Mapping, Sequence
 
 from ..errors import InputError
-from ..results import MetricResult, fmt
-from ..validate import YES, choice, count, flag, is_list, optional_texts, probability, verdict_list
-
-VARIANTS = ("deepeval", "ragas", "average_precision")
-RAGAS_EPSILON = 1e-10
-GENERAL = {
-    "deepeval": r"\frac{1}{R}\sum_{k=1}^{n}\frac{\mathrm{rel}(1..k)}{k}\,r_k",
-    "ragas": r"\frac{1}{R + 10^{-10}}\sum_{k=1}^{n}\frac{\mathrm{rel}(1..k)}{k}\,r_k",
-    "average_precision": r"\frac{1}{R_{\mathrm{total}}}\sum_{k=1}^{n}\frac{\mathrm{rel}(1..k)}{k}\,r_k",
-}
+from ..ranking.precision import GENERAL, RAGAS_EPSILON, VARIANTS, per_k_precision
+from ..results import MetricResult
+from ..validate import YES, choice, flag, is_list, optional_texts, probability, verdict_list
 
 
 def context_precision(
@@ -55,75 +48,8 @@ def context_precision(
     if total_relevant is not None and variant != "average_precision":
         raise InputError("total_relevant", "None unless variant='average_precision'", total_relevant)
 
-    rows: list[dict[str, Any]] = []
-    relevant_so_far = 0
-    total = 0.0
-    for k, r in enumerate(flags, start=1):
-        relevant_so_far += r
-        p_at_k = relevant_so_far / k
-        term = p_at_k * r
-        total += term
-        row: dict[str, Any] = {"k": k}
-        if texts is not None:
-            row["node"] = texts[k - 1]
-        row.update(relevant=r, relevant_so_far=relevant_so_far, precision_at_k=p_at_k, term=term)
-        rows.append(row)
-
-    relevant = relevant_so_far
-    notes: list[str] = []
-    denominator: float
-    if variant == "average_precision":
-        if total_relevant is None:
-            total_relevant = relevant
-            notes.append("total_relevant not given: assumed every relevant document was retrieved, "
-                         f"so R_total = {relevant} and the score equals the DeepEval variant.")
-        total_relevant = count("total_relevant", total_relevant)
-        if total_relevant < relevant:
-            raise InputError("total_relevant", f"at least the {relevant} relevant nodes retrieved", total_relevant)
-        denominator = float(total_relevant)
-    elif variant == "ragas":
-        denominator = relevant + RAGAS_EPSILON
-    else:
-        denominator = float(relevant)
-
-    if not flags:
-        score = 0.0
-        notes.append("No nodes were retrieved: the score is defined as 0. DeepEval returns 0 and legacy "
-                     "ragas.metrics gives 0 / 1e-10 = 0; ragas.metrics.collections raises instead "
-                     "(ContextPrecision.ascore: 'retrieved_contexts cannot be empty').")
-    elif denominator == 0 or relevant == 0:
-        score = 0.0
-        notes.append("No retrieved node is relevant: "
-                     + ("DeepEval returns 0 rather than dividing by zero." if variant == "deepeval"
-                        else "the sum is 0, so the score is 0."))
-    else:
-        score = total / denominator
-    if variant == "ragas" and relevant:
-        notes.append("Ragas adds 1e-10 to the denominator, so the score is a hair below the exact "
-                     f"fraction: {total / relevant!r} without it, {score!r} with it.")
-
-    d_tex = {"deepeval": str(relevant), "ragas": f"{relevant} + 10^{{-10}}",
-             "average_precision": str(denominator if variant != "average_precision" else total_relevant)}[variant]
-    terms = " + ".join(rf"\frac{{{row['relevant_so_far']}}}{{{row['k']}}}\cdot {row['relevant']}" for row in rows) or "0"
-    formula = rf"\frac{{1}}{{{d_tex}}}\left({terms}\right) = \frac{{{fmt(total)}}}{{{d_tex}}} = {fmt(score)}"
-
-    narrative = [
-        f"Mark each of the {len(flags)} retrieved nodes relevant (1) or not (0): {flags}.",
-        "Walk down the ranking; at each position k count the relevant nodes so far and divide by k "
-        "(precision@k); the term at k is that precision times r_k, so only relevant positions add.",
-        "Terms: " + ", ".join(fmt(r["term"]) for r in rows) + f"; their sum is {fmt(total)}.",
-        {"deepeval": f"Divide by the number of relevant nodes retrieved, R = {relevant}.",
-         "ragas": f"Divide by the number of relevant nodes retrieved plus 1e-10, R = {relevant}.",
-         "average_precision": f"Divide by every relevant document in the corpus, R_total = {d_tex}."}[variant],
-    ]
-    return MetricResult(
-        metric="context_precision", variant=variant, score=score,
-        columns=tuple(rows[0].keys()) if rows else ("k", "relevant", "relevant_so_far", "precision_at_k", "term"),
-        rows=rows,
-        values={"relevant_count": relevant, "sum_of_terms": total, "denominator": denominator, "n": len(flags)},
-        formula=formula, formula_general=GENERAL[variant], narrative=narrative, notes=notes,
-        threshold=threshold, inputs={"verdicts": flags, "nodes": texts, "question": question},
-    )
+    return per_k_precision(flags, variant, texts=texts, total_relevant=total_relevant, threshold=threshold,
+                           question=question)
 
 
 _FAST = {1: 1, 0: 0, "yes": 1, "no": 0}
@@ -160,3 +86,6 @@ def context_precision_batch(
                 total += seen / k
         append(total / (seen + eps) if seen else 0.0)
     return scores
+
+
+__all__ = ["GENERAL", "RAGAS_EPSILON", "VARIANTS", "context_precision", "context_precision_batch"]

@@ -28,6 +28,7 @@ from typing import Any, Sequence
 from ..errors import InputError
 from ..results import MetricResult, fmt
 from ..validate import choice, count, number, probability, text_list
+from .embedding import semantic_similarity
 
 VARIANTS = ("ragas", "ragas_legacy", "ragas_collections")
 
@@ -101,8 +102,6 @@ def answer_correctness(
     elif similarity is not None:
         sim = similarity
     elif answer is not None and ground_truth is not None:
-        from .embedding import semantic_similarity
-
         sim_result = semantic_similarity(answer, ground_truth, embedder)
         sim = sim_result.values["cosine"]
         notes.extend(sim_result.notes)

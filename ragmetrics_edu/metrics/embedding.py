@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from typing import Any, Sequence
 
-from ..embeddings import cosine_parts, embedder_name, resolve
+from ..embeddings.embedders import HashingEmbedder, cosine_parts, embedder_name, resolve
 from ..errors import InputError
 from ..results import MetricResult, fmt
 from ..validate import choice, probability, text, text_list
@@ -30,8 +30,6 @@ def clamp_cosine(cos: float) -> tuple[float, str]:
 
 
 def _stand_in_note(embedder: Any) -> list[str]:
-    from ..embeddings import HashingEmbedder
-
     if isinstance(embedder, HashingEmbedder):
         return [f"Embedder: {embedder.name}, the offline teaching stand-in; a neural embedder gives "
                 "other (usually higher) similarities for paraphrases."]

@@ -15,25 +15,15 @@ collapsing whitespace; the step table shows each entity's key so the effect is v
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from typing import Any, Sequence
 
 from ..results import MetricResult, fmt
-from ..validate import choice, flag, probability, text, text_list
+from ..text import normalize_entity
+from ..validate import choice, flag, probability, text_list
 
 VARIANTS = ("ragas", "ragas_collections", "ragas_legacy")
 
 EPSILON = 1e-8
-_SPACE = re.compile(r"\s+")
-
-
-def normalize_entity(entity: str) -> str:
-    """Case-folded, accent-free, single-spaced form of an entity."""
-    entity = text("entity", entity)
-    decomposed = unicodedata.normalize("NFKD", entity)
-    bare = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
-    return _SPACE.sub(" ", bare).strip().casefold()
 
 
 def context_entity_recall(

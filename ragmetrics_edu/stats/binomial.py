@@ -30,7 +30,7 @@ def null_pmf(n: int) -> list[float]:
 
 def _log_pmf(n: int):
     """A function p -> numpy array of log P(X = j | p), j = 0..n (log space avoids overflow)."""
-    import numpy as np
+    import numpy as np  # lazy: numpy loads only when resampling
 
     log_fact = np.array([math.lgamma(i + 1) for i in range(n + 1)])
     log_comb = log_fact[n] - log_fact - log_fact[::-1]
@@ -47,7 +47,7 @@ def clopper_pearson(k: int, n: int, level: float) -> tuple[float, float]:
 
     The lower end is the p at which P(X ≥ k) = α/2, the upper end the p at which
     P(X ≤ k) = α/2 (α = 1 − level); 0 and 1 when k = 0 or k = n."""
-    import numpy as np
+    import numpy as np  # lazy: numpy loads only when resampling
 
     alpha = 1.0 - level
     log_pmf = _log_pmf(n)

@@ -24,7 +24,7 @@ BATCH_CELLS = 4_000_000
 
 def resampled_means(values: Sequence[float], n_resamples: int, seed: int | None):
     """The means of ``n_resamples`` bootstrap resamples of ``values`` (a numpy array)."""
-    import numpy as np
+    import numpy as np  # lazy: numpy loads only when resampling
 
     data = np.asarray(values, dtype=float)
     n = len(data)
@@ -39,7 +39,7 @@ def resampled_means(values: Sequence[float], n_resamples: int, seed: int | None)
 
 def percentile_interval(distribution: Any, level: float) -> tuple[float, float]:
     """The (1 − level)/2 and (1 + level)/2 percentiles (numpy's linear interpolation)."""
-    import numpy as np
+    import numpy as np  # lazy: numpy loads only when resampling
 
     tail = 100 * (1 - level) / 2
     low, high = np.percentile(distribution, [tail, 100 - tail])
@@ -48,7 +48,7 @@ def percentile_interval(distribution: Any, level: float) -> tuple[float, float]:
 
 def describe(distribution: Any, level: float, first: int = 5) -> list[dict[str, Any]]:
     """Summary rows of a distribution: count, mean, sd, min, the interval's percentiles, max, first draws."""
-    import numpy as np
+    import numpy as np  # lazy: numpy loads only when resampling
 
     tail = 100 * (1 - level) / 2
     low, median, high = np.percentile(distribution, [tail, 50, 100 - tail])
@@ -100,7 +100,7 @@ def bootstrap_ci(values: Any, ci: float = 0.95, n_resamples: int = 10_000, seed:
                    "and take the mean of each.",
                    f"The {fmt(tail)}th and {fmt(100 - tail)}th percentiles of the resampled means are "
                    f"{fmt(low)} and {fmt(high)}: the {fmt(100 * level)}% interval."],
-        notes=notes, method="percentile bootstrap", ci=level, interval=(low, high), interval_of="mean",
+        notes=notes, method="percentile bootstrap", level=level, ci=(low, high), interval_of="mean",
         distribution=means, distribution_of="resampled means", summary_rows=describe(means, level))
 
 
@@ -143,6 +143,6 @@ def paired_bootstrap(a: Any, b: Any, ci: float = 0.95, n_resamples: int = 10_000
                    f"{rng_seed}) and take the mean difference of each.",
                    f"Percentile interval ({fmt(100 * level)}%): [{fmt(low)}, {fmt(high)}].",
                    f"{below} resampled means are ≤ 0 and {above} are ≥ 0, so p = {fmt(p)}."],
-        notes=notes, method="percentile bootstrap over paired questions", ci=level, interval=(low, high),
+        notes=notes, method="percentile bootstrap over paired questions", level=level, ci=(low, high),
         interval_of="mean difference", p_value=p, effect_size=dz, effect_name="Cohen's d_z",
         distribution=means, distribution_of="resampled mean differences", summary_rows=describe(means, level))

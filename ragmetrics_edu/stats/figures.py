@@ -25,7 +25,7 @@ def plot_stat_result(result: Any, ax: Any = None):
 
 
 def _histogram(result: Any, ax: Any) -> None:
-    import numpy as np
+    import numpy as np  # lazy: numpy loads only when resampling
 
     data = np.asarray(result.distribution, dtype=float)
     bins = 60 if len(data) > 5000 else min(60, max(5, len(np.unique(data))))
@@ -38,10 +38,10 @@ def _histogram(result: Any, ax: Any) -> None:
                      f"p = {fmt(result.p_value)}", fontsize=9)
     else:
         ax.axvline(estimate, color="#264653", linewidth=1.5, label=f"observed {fmt(estimate)}")
-        if result.interval is not None:
-            low, high = result.interval
+        if result.ci is not None:
+            low, high = result.ci
             ax.axvspan(low, high, color=RELEVANT, alpha=0.2,
-                       label=f"{fmt(100 * result.ci)}% interval [{fmt(low)}, {fmt(high)}]")
+                       label=f"{fmt(100 * result.level)}% interval [{fmt(low)}, {fmt(high)}]")
         if result.metric == "paired bootstrap":
             ax.axvline(0, color=SHADE, linestyle="--", linewidth=1, label="no difference")
         ax.legend(fontsize=8)

@@ -32,7 +32,7 @@ EXACT_LIMIT = 22
 
 def _all_flips(nonzero: list[float], n: int):
     """Mean difference (over all n questions) for every one of the 2^m sign flips."""
-    import numpy as np
+    import numpy as np  # lazy: numpy loads only when resampling
 
     sums = np.zeros(1)
     for d in nonzero:  # each difference doubles the list: with +d and with −d
@@ -42,7 +42,7 @@ def _all_flips(nonzero: list[float], n: int):
 
 def _random_flips(nonzero: list[float], n: int, n_resamples: int, seed: int | None):
     """Mean difference for ``n_resamples`` random sign flips (each sign +1 or −1 with chance 1/2)."""
-    import numpy as np
+    import numpy as np  # lazy: numpy loads only when resampling
 
     data = np.asarray(nonzero, dtype=float)
     rng = np.random.default_rng(seed)
@@ -83,7 +83,7 @@ def permutation_test(a: Any, b: Any, n_resamples: int = 10_000, seed: int | None
     values: dict[str, Any] = {"n": n, "mean_difference": observed, **pairs.counts, "nonzero_pairs": m}
     notes = list(pairs.notes)
     if m == 0:
-        import numpy as np
+        import numpy as np  # lazy: numpy loads only when resampling
 
         null, p, method = np.zeros(1), 1.0, "exact sign-flip permutation (nothing to flip)"
         notes.append("Every difference is 0: every flip gives the same mean difference, 0, so p = 1.")
@@ -128,7 +128,7 @@ def permutation_test(a: Any, b: Any, n_resamples: int = 10_000, seed: int | None
                    f"{extreme} of {len(null)} flips give |mean difference| ≥ {fmt(abs(observed))}: p = {fmt(p)}.",
                    f"Interval of the mean difference (paired percentile bootstrap, {count} resamples, "
                    f"seed {rng_seed}): [{fmt(low)}, {fmt(high)}]."],
-        notes=notes, method=method, ci=level, interval=(low, high), interval_of="mean difference", p_value=p,
+        notes=notes, method=method, level=level, ci=(low, high), interval_of="mean difference", p_value=p,
         effect_size=dz, effect_name="Cohen's d_z", distribution=null,
         distribution_of="mean differences under sign flips (null)", summary_rows=describe(null, level))
 
@@ -158,7 +158,7 @@ def sign_test(a: Any, b: Any, ci: float = 0.95, labels: tuple[str, str] = ("a", 
     if not m:
         notes.append("No question has a winner: p = 1 and the share of wins is undefined.")
     observed_probability = pmf[wins] if m else 1.0
-    import numpy as np
+    import numpy as np  # lazy: numpy loads only when resampling
 
     rows_summary = [{"quantity": "non-tied questions m", "value": m}, {"quantity": f"wins of {la}", "value": wins},
                     {"quantity": f"wins of {lb}", "value": losses},
@@ -178,6 +178,6 @@ def sign_test(a: Any, b: Any, ci: float = 0.95, labels: tuple[str, str] = ("a", 
                    f"Add the probabilities of every count at most as likely as {wins}: p = {fmt(p)}.",
                    f"Share of wins of {la}: {wins}/{m} = {fmt(share)}" if m else "There are no wins to share."],
         notes=notes, method="exact binomial sign test (two-sided), Clopper-Pearson interval of the share",
-        ci=level, interval=interval, interval_of=f"share of {la}'s wins", p_value=p, effect_size=share,
+        level=level, ci=interval, interval_of=f"share of {la}'s wins", p_value=p, effect_size=share,
         effect_name=f"share of {la}'s wins", distribution=np.array(pmf),
         distribution_of=f"wins of {la} under the null (Binomial({m}, 1/2))", summary_rows=rows_summary)

@@ -13,21 +13,23 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..results import MetricResult, _html_table, _markdown_table, bullets_html, display_math, fmt
+from ..results import MetricResult, bullets_html, display_math, fmt, html_table, markdown_table
+from .figures import plot_stat_result
 
 
 @dataclass
 class StatResult(MetricResult):
     """The outcome of a bootstrap interval or a paired test.
 
-    ``interval`` is ``(low, high)`` at level ``ci`` for the quantity named in ``interval_of``;
+    ``ci`` is the interval ``(low, high)`` at confidence ``level`` for the quantity named in
+    ``interval_of`` (None where no interval is given);
     ``p_value`` is two-sided (None for a plain interval); ``effect_size`` is named by
     ``effect_name``; ``method`` says how the interval and p-value were computed.
     """
 
     method: str = ""
-    ci: float = 0.95
-    interval: tuple[float, float] | None = None
+    level: float = 0.95
+    ci: tuple[float, float] | None = None
     interval_of: str = ""
     p_value: float | None = None
     effect_size: float | None = None
@@ -44,14 +46,12 @@ class StatResult(MetricResult):
     @property
     def summary(self):
         """The distribution's summary (and its first draws) as a pandas DataFrame."""
-        import pandas as pd
+        import pandas as pd  # lazy: pandas loads only when a table is asked for
 
         return pd.DataFrame(self.summary_rows, columns=["quantity", "value"])
 
     def plot(self, ax: Any = None):
         """A histogram of the resampled means or the null distribution (PNG in notebooks)."""
-        from .figures import plot_stat_result
-
         return plot_stat_result(self, ax)
 
     figure = plot
@@ -59,9 +59,9 @@ class StatResult(MetricResult):
     def headline(self) -> str:
         """One sentence with the estimate, the interval, the p-value and the effect size."""
         parts = [f"{self.metric}: {_estimate_name(self)} = {fmt(self.score)}"]
-        if self.interval is not None:
-            parts.append(f"{fmt(100 * self.ci)}% interval of the {self.interval_of} "
-                         f"[{fmt(self.interval[0])}, {fmt(self.interval[1])}]")
+        if self.ci is not None:
+            parts.append(f"{fmt(100 * self.level)}% interval of the {self.interval_of} "
+                         f"[{fmt(self.ci[0])}, {fmt(self.ci[1])}]")
         if self.p_value is not None:
             parts.append(f"p = {fmt(self.p_value)}")
         if self.effect_name:
@@ -77,7 +77,7 @@ class StatResult(MetricResult):
         lines += ["", self.headline()]
         if self.summary_rows:
             lines += ["", f"Distribution of the {self.distribution_of}:", "",
-                      _markdown_table(("quantity", "value"), self.summary_rows)]
+                      markdown_table(("quantity", "value"), self.summary_rows)]
         if self.notes:
             lines += ["", "Notes:"] + [f"- {n}" for n in self.notes]
         return "\n".join(lines)
@@ -88,8 +88,8 @@ class StatResult(MetricResult):
             "test": self.metric,
             "method": self.method,
             "estimate": _plain(self.score),
-            "ci": self.ci,
-            "interval": None if self.interval is None else [_plain(x) for x in self.interval],
+            "ci": None if self.ci is None else [_plain(x) for x in self.ci],
+            "level": self.level,
             "interval_of": self.interval_of,
             "p_value": _plain(self.p_value),
             "effect_size": _plain(self.effect_size),
@@ -104,7 +104,7 @@ class StatResult(MetricResult):
         return f"StatResult({self.headline()})"
 
     def _repr_markdown_(self) -> str:
-        table = _markdown_table(self.columns, self.rows)
+        table = markdown_table(self.columns, self.rows)
         return self.explain() + ("\n\nPer question:\n\n" + table if table else "")
 
     def _repr_html_(self) -> str:
@@ -115,9 +115,9 @@ class StatResult(MetricResult):
             parts.append(f"<p>{display_math(self.formula)}</p>")
         if self.summary_rows:
             parts.append(f"<p>Distribution of the {html.escape(self.distribution_of)}:</p>")
-            parts.append(_html_table(("quantity", "value"), self.summary_rows))
+            parts.append(html_table(("quantity", "value"), self.summary_rows))
         if self.rows:
-            parts.append("<p>Per question:</p>" + _html_table(self.columns, self.rows))
+            parts.append("<p>Per question:</p>" + html_table(self.columns, self.rows))
         parts.append(bullets_html(self.notes))
         parts.append("</div>")
         return "".join(parts)

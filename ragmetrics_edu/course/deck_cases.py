@@ -1,0 +1,422 @@
+"""The decks' worked examples put to a judge, and how far the judge agrees with the decks.
+
+Each :class:`DeckCase` says which judge step an example goes through and with which of
+its texts; the judge's verdicts are then compared with the verdicts the deck assigned by
+hand. Per-item agreement is only defined on items both judged: the retrieved nodes of
+context precision always; extracted statements, claims or entities only where a judge's
+item matches a deck item by content (:func:`ragmetrics_edu.agreement.match_items`), never
+because the counts happen to be equal. :func:`metric_agreement` reports Cohen's kappa with
+its bootstrap interval one judging task at a time, beside the word-overlap baseline on the
+same items, and lists what was left out; :meth:`DeckRun.failures` names each failure
+(:mod:`ragmetrics_edu.course.judge_failures`).
+
+Two examples give the judge an expected answer the deck shows elsewhere: deck A's and
+deck C's context-precision slides give no expected output, so the case borrows the one
+the same deck uses for the same question on its context-recall slides (DeepEval's
+contextual precision needs one). Deck E's answer-correctness slide gives no question, so
+the case borrows the question of deck E's Einstein faithfulness example.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Any, Callable, Iterable, Sequence
+
+from .. import baselines, data, examples
+from ..agreement import cohen_kappa, match_items
+from ..errors import InputError
+from ..judges import steps
+from ..judges.replay import ReplayJudge
+from ..results import MetricResult
+from .judge_failures import Failure, classify
+
+Inputs = Callable[[Any], dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class DeckCase:
+    """One deck example (and case) as a judge step: its inputs and the deck's verdicts."""
+
+    example_id: str
+    case: str | None
+    step: str
+    inputs: Inputs
+    deck_items: Callable[[Any], list[str] | None] = lambda ex: None
+    borrowed: str = ""
+
+    @property
+    def label(self) -> str:
+        return self.example_id if self.case in (None, "as given") else f"{self.example_id} [{self.case}]"
+
+
+def _yes_no(values: Iterable[Any]) -> list[str]:
+    return ["yes" if v in (1, True, "yes") else ("idk" if v == "idk" else "no") for v in values]
+
+
+def _kw(case: str | None = None, key: str = "verdicts") -> Callable[[Any], list[str]]:
+    def items(ex: Any) -> list[str]:
+        value = ex.case(case).kwargs[key]
+        if key == "node_verdicts":
+            value = [v for node in value for v in node]
+        return _yes_no(value)
+    return items
+
+
+def _first(*keys: str) -> Callable[[Any], Any]:
+    return lambda ex: next(ex.inputs[k] for k in keys if k in ex.inputs)
+
+
+def _as_list(value: Any) -> list[str]:
+    return [value] if isinstance(value, str) else list(value)
+
+
+def _borrow(example_id: str, key: str) -> Callable[[Any], str]:
+    def value(_: Any) -> str:
+        return examples.load(example_id).inputs[key]
+    return value
+
+
+def _cp(nodes_key: str = "nodes", expected: Callable[[Any], str] = _first("expected_output", "ground_truth"),
+        variant: str = "deepeval") -> Inputs:
+    return lambda ex: {"question": ex.inputs["question"], "nodes": ex.inputs[nodes_key],
+                       "expected_output": expected(ex), "variant": variant}
+
+
+def _cr(context: Callable[[Any], Any] = _first("nodes"), variant: str = "deepeval") -> Inputs:
+    return lambda ex: {"expected_output": _first("expected_output", "ground_truth")(ex), "nodes": _as_list(context(ex)),
+                       "question": ex.inputs.get("question"), "variant": variant}
+
+
+def _crel(context: Callable[[Any], Any] = _first("nodes")) -> Inputs:
+    return lambda ex: {"question": ex.inputs["question"], "nodes": _as_list(context(ex))}
+
+
+def _faith(answer_key: str, variant: str) -> Inputs:
+    return lambda ex: {"answer": ex.inputs[answer_key], "context": _as_list(ex.inputs["context"]),
+                       "question": ex.inputs.get("question"), "variant": variant}
+
+
+_A_EXPECTED = _borrow("A-cr-what-is-ai", "expected_output")
+_C_EXPECTED = _borrow("C-cr-sun-high", "expected_output")
+
+DECK_CASES: tuple[DeckCase, ...] = (
+    DeckCase("A-cp-what-is-ai", None, "context_precision", _cp(expected=_A_EXPECTED), _kw(),
+             borrowed="expected output from deck A's context-recall example"),
+    DeckCase("B-cp-desert", "as given", "context_precision", _cp(variant="ragas"), _kw("as given")),
+    DeckCase("C-cp-sun-high", None, "context_precision", _cp(expected=_C_EXPECTED), _kw(),
+             borrowed="expected output from deck C's context-recall example"),
+    DeckCase("C-cp-sun-low", None, "context_precision", _cp(expected=_C_EXPECTED), _kw(),
+             borrowed="expected output from deck C's context-recall example"),
+    DeckCase("D-cp-nobel", None, "context_precision", _cp(), _kw()),
+    DeckCase("D-cp-bm25-vs-semantic", "A", "context_precision", _cp("nodes_A"), _kw("A")),
+    DeckCase("D-cp-bm25-vs-semantic", "B", "context_precision", _cp("nodes_B"), _kw("B")),
+    DeckCase("E-cp-france-low", None, "context_precision", _cp(variant="ragas"), _kw()),
+    DeckCase("E-cp-france-high", None, "context_precision", _cp(variant="ragas"), _kw()),
+    DeckCase("A-cr-what-is-ai", None, "context_recall", _cr(), _kw()),
+    DeckCase("B-cr-deforestation", None, "context_recall", _cr(variant="ragas"), _kw()),
+    DeckCase("C-cr-sun-high", None, "context_recall", _cr(), _kw()),
+    DeckCase("C-cr-sun-low", None, "context_recall", _cr(), _kw()),
+    DeckCase("E-cr-france", "low", "context_recall", _cr(_first("context_low"), "ragas"), _kw("low")),
+    DeckCase("A-crel-what-is-ai", None, "contextual_relevancy", _crel(), _kw(key="node_verdicts")),
+    DeckCase("B-crel-green-tea", None, "contextual_relevancy", _crel(), _kw(key="node_verdicts")),
+    DeckCase("C-crel-sun-high", None, "contextual_relevancy", _crel(), _kw(key="node_verdicts")),
+    DeckCase("C-crel-sun-low", None, "contextual_relevancy", _crel(), _kw(key="node_verdicts")),
+    DeckCase("B-cer-brazil", None, "context_entity_recall",
+             lambda ex: {"reference": ex.inputs["ground_truth"], "nodes": [ex.inputs["context"]]}),
+    DeckCase("E-cer-taj-mahal", "CE1", "context_entity_recall",
+             lambda ex: {"reference": ex.inputs["ground_truth"], "nodes": [ex.inputs["context_high"]]}),
+    DeckCase("C-faith-sun-high", None, "faithfulness", _faith("actual_output", "deepeval"), _kw()),
+    DeckCase("C-faith-sun-low-context", None, "faithfulness", _faith("actual_output", "deepeval"), _kw()),
+    DeckCase("E-faith-einstein", "low", "faithfulness", _faith("answer_low", "ragas"), _kw("low")),
+    DeckCase("C-ar-sun-high", None, "answer_relevancy",
+             lambda ex: {"question": ex.inputs["question"], "answer": ex.inputs["actual_output"]}, _kw()),
+    DeckCase("C-ar-sun-low", None, "answer_relevancy",
+             lambda ex: {"question": ex.inputs["question"], "answer": ex.inputs["actual_output"]}, _kw()),
+    DeckCase("E-ar-france", "low", "answer_relevancy_embedding",
+             lambda ex: {"question": ex.inputs["question"], "answer": ex.inputs["answer_low"]}),
+    DeckCase("E-ac-einstein", "low", "answer_correctness",
+             lambda ex: {"question": _borrow("E-faith-einstein", "question")(ex), "answer": ex.inputs["answer_low"],
+                         "ground_truth": ex.inputs["ground_truth"]},
+             borrowed="question from deck E's Einstein faithfulness example"),
+)
+
+
+@dataclass
+class DeckRun:
+    """A judge's result on one deck case, beside the deck's own.
+
+    ``deck_texts``/``judge_texts`` are the items each side judged (nodes, statements, claims,
+    entities) and ``deck_items``/``judge_items`` their verdicts, in each side's own order. Items
+    are paired by content (:func:`ragmetrics_edu.agreement.match_items`), never by position or
+    count: :meth:`matched_verdicts` gives the verdicts of the matched pairs only.
+    """
+
+    case: DeckCase
+    result: MetricResult | None
+    deck: MetricResult
+    judge_items: list[str] = field(default_factory=list)
+    deck_items: list[str] | None = None
+    error: str | None = None
+    judge_texts: list[str] = field(default_factory=list)
+    deck_texts: list[str] | None = None
+    inputs: dict[str, Any] = field(default_factory=dict)
+    source: str = ""
+    context: list[str] = field(default_factory=list)
+    deck_entities: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
+
+    @property
+    def pairs(self) -> list[tuple[int, int]]:
+        """(deck item, judge item) index pairs (0-based) that match by content, one to one."""
+        if not self.deck_texts or not self.judge_texts or self.result is None:
+            return []
+
+        return [(i, j) for i, j, _ in match_items(self.deck_texts, self.judge_texts).values["pairs"]]
+
+    @property
+    def aligned(self) -> bool:
+        """Whether every deck item and every judge item found its counterpart by content (a complete match).
+
+        Equal counts are not enough: two claims the deck never wrote are not the deck's two claims."""
+        if self.deck_items is None or not self.deck_texts or self.result is None:
+            return False
+        return len(self.pairs) == len(self.deck_texts) == len(self.judge_texts)
+
+    def matched_verdicts(self) -> tuple[list[str], list[str]]:
+        """The deck's and the judge's verdicts on the items that match by content (deck order)."""
+        if self.deck_items is None or not self.judge_items:
+            return [], []
+        pairs = self.pairs
+        return [self.deck_items[i] for i, _ in pairs], [self.judge_items[j] for _, j in pairs]
+
+    @property
+    def repairs(self) -> int:
+        """Repair requests the judge needed (calls after a first attempt)."""
+        return sum(1 for c in (self.result.calls if self.result is not None else []) if c.attempt > 0)
+
+    def failures(self) -> list[Any]:
+        """This run's failures against the deck (:func:`ragmetrics_edu.course.judge_failures.classify`)."""
+        if self.error is not None:
+            return classify([], [], error=self.error)
+        if self.case.step == "context_entity_recall":
+            ref_d, ctx_d = (list(x) for x in self.deck_entities)
+            ref_j, ctx_j = self.judge_entities
+            nodes = list(self.inputs["nodes"])
+            found = []
+            for side, (deck, judged, source, context) in {
+                    "reference": (ref_d, ref_j, self.inputs["reference"], nodes),
+                    "context": (ctx_d, ctx_j, "\n".join(nodes), [self.inputs["reference"]])}.items():
+                for f in classify(deck, judged, source=source, context=context):
+                    found.append(Failure(f.category, f.judged, f.reference, f"{side} entities: {f.detail}"))
+            return found
+        if self.deck_texts is None:
+            return classify([], [], repairs=self.repairs) if self.repairs else []
+        verdicts = self.deck_items is not None and len(self.deck_items) == len(self.deck_texts)
+        return classify(self.deck_texts, self.judge_texts, reference_verdicts=self.deck_items if verdicts else None,
+                        judged_verdicts=self.judge_items if verdicts else None, source=self.source,
+                        context=self.context, repairs=self.repairs, given=self.case.step == "context_precision")
+
+    @property
+    def judge_entities(self) -> tuple[list[str], list[str]]:
+        """The judge's reference and context entities, as it extracted them (entity recall only)."""
+        parsed = next((c.parsed for c in (self.result.calls if self.result else []) if c.parsed), None) or {}
+        return list(parsed.get("reference_entities", [])), list(parsed.get("context_entities", []))
+
+
+def _verdict_column(result: MetricResult) -> list[str]:
+    if "kind" in result.columns:
+        return [str(r["kind"]) for r in result.rows]
+    if "verdict" in result.columns:
+        return [str(r["verdict"]) for r in result.rows]
+    if "relevant" in result.columns:
+        return _yes_no(r["relevant"] for r in result.rows)
+    return []
+
+
+def _text_column(result: MetricResult) -> list[str]:
+    for name in ("claim", "statement", "node"):
+        if name in result.columns:
+            return [str(r[name]) for r in result.rows]
+    return []
+
+
+def _deck_side(case: DeckCase, ex: Any, kwargs: dict[str, Any]) -> dict[str, Any]:
+    """The deck's item texts (and answer-correctness kinds), and the text the items should come from."""
+    given = ex.case(case.case).kwargs
+    step = case.step
+    if step == "context_precision":
+        return {"deck_texts": list(kwargs["nodes"])}
+    if step == "context_recall":
+        return {"deck_texts": list(given["statements"]), "source": kwargs["expected_output"],
+                "context": list(kwargs["nodes"])}
+    if step == "contextual_relevancy":
+        return {"deck_texts": [s for node in given["node_statements"] for s in node],
+                "source": "\n".join(kwargs["nodes"])}
+    if step == "faithfulness":
+        return {"deck_texts": list(given["claims"]), "source": kwargs["answer"], "context": list(kwargs["context"])}
+    if step == "answer_relevancy":
+        return {"deck_texts": list(given["statements"]), "source": kwargs["answer"], "context": [kwargs["question"]]}
+    if step == "answer_correctness":
+        kinds = [(k.upper(), s) for k in ("tp", "fp", "fn") for s in given[k]]
+        return {"deck_texts": [s for _, s in kinds], "deck_items": [k for k, _ in kinds],
+                "source": kwargs["answer"] + "\n" + kwargs["ground_truth"]}
+    if step == "context_entity_recall":
+        return {"deck_entities": (tuple(given["reference_entities"]), tuple(given["context_entities"]))}
+    return {}
+
+
+def run_deck_cases(judge: Any, ids: Sequence[str] | None = None, *, embedder: Any = None) -> list[DeckRun]:
+    """Put each deck case (or those of ``ids``) to ``judge``; a failing case keeps its error."""
+    chosen = [c for c in DECK_CASES if ids is None or c.example_id in ids]
+    if ids is not None:
+        unknown = sorted(set(ids) - {c.example_id for c in DECK_CASES})
+        if unknown:
+            raise InputError("ids", "ids of examples that go through a judge step", unknown)
+    runs = []
+    for case in chosen:
+        ex = examples.load(case.example_id)
+        kwargs = case.inputs(ex)
+        if case.step in ("answer_relevancy_embedding", "answer_correctness"):
+            kwargs["embedder"] = embedder
+        try:
+            result, error = getattr(steps, case.step)(judge, **kwargs), None
+        except Exception as exc:  # keep going: the table shows which case failed and why
+            result, error = None, f"{type(exc).__name__}: {exc}"
+        side = _deck_side(case, ex, kwargs)
+        deck_items = side.pop("deck_items", None) or case.deck_items(ex)
+        runs.append(DeckRun(case=case, result=result, deck=ex.compute(case.case, embedder=embedder),
+                            judge_items=_verdict_column(result) if result else [], deck_items=deck_items,
+                            error=error, judge_texts=_text_column(result) if result else [], inputs=kwargs, **side))
+    return runs
+
+
+def agreement(runs: Sequence[DeckRun], steps: Iterable[str] | None = None) -> dict[str, Any]:
+    """Percent agreement and Cohen's kappa over the verdicts on items that match by content.
+
+    ``cases`` counts the runs that contributed at least one matched item. Pooling several
+    steps mixes different judging tasks: prefer :func:`metric_agreement`, one step at a time."""
+    wanted = set(steps) if steps is not None else None
+    deck_all: list[str] = []
+    judge_all: list[str] = []
+    used = 0
+    for run in runs:
+        if wanted is None or run.case.step in wanted:
+            deck, said = run.matched_verdicts()
+            if deck:
+                deck_all += deck
+                judge_all += said
+                used += 1
+    n = len(judge_all)
+    agree = sum(x == y for x, y in zip(judge_all, deck_all, strict=True))
+    return {"cases": used, "items": n, "agree": agree, "percent": 100 * agree / n if n else float("nan"),
+            "kappa": cohen_kappa(judge_all, deck_all, ci=None).value if n else float("nan")}
+
+
+def agreement_by_count(runs: Sequence[DeckRun]) -> dict[str, Any]:
+    """The earlier, wrong rule, kept only to show what it hid: pair verdicts by position whenever
+    judge and deck have as many items, pooled over every step. Do not use it to judge a judge.
+    (That version had no per-item verdicts for answer correctness, so it is left out here too.)"""
+    deck_all: list[str] = []
+    judge_all: list[str] = []
+    used = 0
+    for run in runs:
+        if run.case.step != "answer_correctness" and run.deck_items is not None and run.result is not None and len(run.judge_items) == len(run.deck_items):
+            deck_all += run.deck_items
+            judge_all += run.judge_items
+            used += 1
+    n = len(judge_all)
+    agree = sum(x == y for x, y in zip(judge_all, deck_all, strict=True))
+    return {"cases": used, "items": n, "agree": agree, "percent": 100 * agree / n if n else float("nan"),
+            "kappa": cohen_kappa(judge_all, deck_all, ci=None).value if n else float("nan")}
+
+
+def _as_verdict(value: Any) -> str:
+    return "no" if value in (None, "not_mentioned", "not_relevant", "no") else "yes"
+
+
+def baseline_verdicts(run: DeckRun) -> list[str] | None:
+    """The word-overlap baseline's yes/no on each of the deck's items (:func:`ragmetrics_edu.baselines.verdicts`).
+
+    Context precision: the node against the expected answer; context recall: the statement
+    against the best node; faithfulness: the claim against the context; answer relevancy and
+    contextual relevancy: the statement against the question. None for a step with no such rule
+    (answer correctness, entity recall, the embedding form of answer relevancy)."""
+    texts, kw, step = run.deck_texts or [], run.inputs, run.case.step
+    if not texts:
+        return None
+    if step == "context_precision":
+        out = baselines.verdicts("context_precision", texts, reference=kw["expected_output"])
+    elif step == "context_recall":
+        out = baselines.verdicts("context_recall", texts, contexts=list(kw["nodes"]))
+    elif step == "faithfulness":
+        out = baselines.verdicts("faithfulness", texts, contexts=list(kw["context"]))
+    elif step in ("answer_relevancy", "contextual_relevancy"):
+        out = baselines.verdicts("answer_relevancy", texts, question=kw["question"])
+    else:
+        return None
+    return [_as_verdict(v) for v in out]
+
+
+def metric_agreement(runs: Sequence[DeckRun], step: str, *, seed: int = 0) -> dict[str, Any]:
+    """One judging task: kappa (with its bootstrap interval) of deck vs judge and of deck vs the
+    word-overlap baseline, on the same items, those that match by content.
+
+    Returns ``{"judge": AgreementResult, "baseline": AgreementResult | None, "items", "cases",
+    "left_out": [rows]}``; ``left_out`` names every deck or judge item that found no counterpart
+    and every case that failed, with the deck's and the judge's scores."""
+    chosen = [r for r in runs if r.case.step == step]
+    if not chosen:
+        raise InputError("step", "a step with deck cases: " + ", ".join(dict.fromkeys(c.step for c in DECK_CASES)), step)
+    deck: list[str] = []
+    said: list[str] = []
+    base: list[str] = []
+    left_out: list[dict[str, Any]] = []
+    cases = 0
+    for run in chosen:
+        score = float("nan") if run.result is None else run.result.score
+        if run.error is not None:
+            left_out.append({"case": run.case.label, "side": "both", "item": run.error[:70],
+                             "deck": run.deck.score, "judge": score})
+            continue
+        pairs = run.pairs
+        base_all = baseline_verdicts(run)
+        if pairs and run.deck_items is not None:
+            cases += 1
+            deck += [run.deck_items[i] for i, _ in pairs]
+            said += [run.judge_items[j] for _, j in pairs]
+            if base_all is not None:
+                base += [base_all[i] for i, _ in pairs]
+        hit_deck, hit_judge = {i for i, _ in pairs}, {j for _, j in pairs}
+        left_out += [{"case": run.case.label, "side": "deck", "item": t, "deck": run.deck.score, "judge": score}
+                     for i, t in enumerate(run.deck_texts or []) if i not in hit_deck]
+        left_out += [{"case": run.case.label, "side": "judge", "item": t, "deck": run.deck.score, "judge": score}
+                     for j, t in enumerate(run.judge_texts) if j not in hit_judge]
+    if not deck:
+        return {"judge": None, "baseline": None, "items": 0, "cases": 0, "left_out": left_out}
+    return {"judge": cohen_kappa(deck, said, raters=("deck", "judge"), seed=seed),
+            "baseline": cohen_kappa(deck, base, raters=("deck", "word overlap"), seed=seed) if len(base) == len(deck)
+            else None, "items": len(deck), "cases": cases, "left_out": left_out}
+
+
+def recording_source(judge: Any) -> dict[str, str]:
+    """Where a replayed judge's numbers come from: model, date and the GGUF's sha256 (from its notes)."""
+    notes = str(getattr(judge, "notes", "") or "")
+    found = re.search(r"sha256 ([0-9a-f]{64})", notes)
+    return {"model": str(getattr(judge, "model", "")), "date": str(getattr(judge, "date", "") or ""),
+            "sha256": found.group(1) if found else "not recorded"}
+
+
+def deck_scores(step: str) -> list[float]:
+    """The replayed recording's scores on the deck cases of one judge step (qwen2.5-coder-1.5b):
+    what the course's example CI gate (:mod:`ragmetrics_edu.course.ci_gate_example`) gates."""
+    if step not in {c.step for c in DECK_CASES}:
+        raise InputError("step", "a judge step of the deck cases, e.g. 'context_precision'", step)
+    judge = ReplayJudge(data.recording("qwen2.5-coder-1.5b_deck-examples"))
+    ids = sorted({c.example_id for c in DECK_CASES if c.step == step})
+    return [run.result.score for run in run_deck_cases(judge, ids) if run.case.step == step and run.result]
+
+
+def example_source() -> str:
+    """The text of the example gate the course ships (``ragmetrics_edu/course/ci_gate_example.py``)."""
+    return (resources.files("ragmetrics_edu") / "course" / "ci_gate_example.py").read_text(encoding="utf-8")

@@ -1,0 +1,404 @@
+"""Plain-text displays the course notebooks share, so a notebook holds calls and prose.
+
+Each function prints one kind of table the notebooks show again and again: a worked
+example's inputs, its checks against the deck, a retriever's hits, one step of an
+explorer driven from code, the per-rank view of the ranking measures. Every number is
+computed by the library when the function runs; nothing here scores anything itself.
+
+Every stated number is labelled with its source: ``deck X`` when the deck prints it,
+``derived`` when the project derives what the deck implies (the catalogue's text for
+that number then begins with ``derived by the project``).
+"""
+
+from __future__ import annotations
+
+import textwrap
+from typing import Any, Iterable, Mapping, Sequence
+
+from .. import metrics
+from ..errors import InputError
+from .embedding_texts import embedder_source, pair_cosines
+
+#: How the catalogue marks a number the project derived rather than read off the deck.
+DERIVED_PREFIX = "derived by the project"
+
+
+def is_derived(text: str) -> bool:
+    """Whether a stated number's catalogue text says the project derived it."""
+    return text.strip().lower().startswith(DERIVED_PREFIX)
+
+
+def source_label(example: Any, text: str) -> str:
+    """``deck X`` for a number the deck prints, ``derived`` for one the project derives."""
+    return "derived" if is_derived(text) else f"deck {example.deck}"
+
+
+def wrap(text: str, indent: str = "    ", width: int = 100) -> str:
+    """A long text wrapped to ``width`` columns, every line indented."""
+    return textwrap.fill(text, width, initial_indent=indent, subsequent_indent=indent)
+
+
+def show_text(label: str, text: str | None) -> None:
+    """``label: text``, wrapped (for a catalogue note or assumption)."""
+    print(textwrap.fill(f"{label}: {text}", 100))
+
+
+def show_checks(example: Any, *, deck_text: bool = False) -> None:
+    """Every number stated for an example beside the computed one, with its source.
+
+    The source is ``deck X`` or ``derived`` (see :func:`source_label`); fractions are
+    compared exactly, decimals at the places printed. ``deck_text`` adds the quoted text.
+    """
+    for c in example.checks():
+        status = "match" if c["matches"] else "MISMATCH"
+        source = source_label(example, c["deck_text"])
+        if c["rule"] == "order":  # a claim that one case scores below another
+            print(f"order: {source} says {c['stated']:<22} computed {c['computed']:<17} {status}")
+        else:
+            exact = f"   exact {c['exact']!r}" if c["exact"] is not None else ""
+            print(f"{c['case']:<10} {c['quantity']:<23} {source:>7} {c['stated']:>7}  computed {c['computed']:>9}  "
+                  f"{status}{exact}")
+        if deck_text or is_derived(c["deck_text"]):
+            print(wrap(f"({c['deck_text']})"))
+
+
+def show_ranked_example(example: Any, case: str | None = None) -> None:
+    """Citation, question, reference, then every node in rank order with its verdict (context precision)."""
+    chosen = example.case(case)
+    kwargs = chosen.kwargs
+    print(textwrap.fill(example.citation, 100))
+    for key in ("question", "ground_truth", "expected_output"):
+        if key in example.inputs:
+            print(f"{key}: {example.inputs[key]}")
+    print(f"case {chosen.label!r}, variant {kwargs['variant']!r}")
+    nodes = kwargs.get("nodes") or [None] * len(kwargs["verdicts"])
+    for k, (node, verdict) in enumerate(zip(nodes, kwargs["verdicts"], strict=True), start=1):
+        r = 1 if verdict in (1, True, "yes") else 0
+        text = "(the deck gives no text, only the verdict)" if node is None else textwrap.shorten(node, 78)
+        print(f"  rank {k}  r_k = {r}  {text}")
+
+
+def node_texts(example: Any, case: str | None = None) -> list[str]:
+    """The retrieved nodes of an example (deck E's contexts are one node each)."""
+    if "nodes" in example.inputs:
+        return list(example.inputs["nodes"])
+    return [example.inputs[f"context_{example.case(case).label}"]]
+
+
+def show_recall_case(example: Any, case: str | None = None) -> Any:
+    """Question, reference, nodes, and each reference statement with its verdict and supporting node."""
+    result = example.compute(case)
+    nodes = node_texts(example, case)
+    reference = "expected_output" if "expected_output" in example.inputs else "ground_truth"
+    print(f"question: {example.inputs['question']}")
+    print(f"{reference.replace('_', ' ')}: {example.inputs[reference]}")
+    for k, text in enumerate(nodes, start=1):
+        print(f"  node {k}: {text}")
+    print("statements:")
+    for row in result.rows:
+        print(f"  {row['i']}. {row['statement']}")
+        if row["node"] is None:
+            print(f"       verdict {row['verdict']}: no node supports it")
+        else:
+            text = nodes[row["node"] - 1]
+            quoted = f" ({text})" if len(text) <= 80 else ""
+            print(f"       verdict {row['verdict']}: supported by node {row['node']}{quoted}")
+    idle = [k for k in range(1, len(nodes) + 1) if k not in {row["node"] for row in result.rows}]
+    print("nodes that support no statement:", ", ".join(f"node {k}" for k in idle) or "none")
+    return result
+
+
+def show_relevancy_case(example: Any, case: str | None = None) -> Any:
+    """The question, then per node its text and its statements with verdicts (contextual relevancy)."""
+    kwargs = example.case(case).kwargs
+    result = example.compute(case)
+    print(f"question: {kwargs['question']}")
+    for n, (text, statements) in enumerate(zip(kwargs["nodes"], kwargs["node_statements"], strict=True), start=1):
+        rows = [r for r in result.rows if r["node"] == n]
+        print(f"node {n}: {text}")
+        for r in rows:
+            print(f"    {r['verdict']:<3}  {r['statement']}")
+        print(f"    -> {sum(r['relevant'] for r in rows)} of {len(rows)} relevant")
+    return result
+
+
+def show_claims_example(example: Any, case: str | None = None) -> None:
+    """Citation, question, context nodes, then each claim with its verdict (faithfulness)."""
+    kwargs = example.case(case).kwargs
+    print(example.citation)
+    print()
+    if "question" in example.inputs:
+        print("question:", example.inputs["question"])
+    print("context:")
+    for k, node in enumerate(kwargs["context"], start=1):
+        print(textwrap.fill(f"  node {k}: {node}", 100, subsequent_indent="          "))
+    print("claims and verdicts:")
+    for i, (claim, verdict) in enumerate(zip(kwargs["claims"], kwargs["verdicts"], strict=True), start=1):
+        print(f"  {i}. {verdict:<4} {claim}")
+
+
+def explorer_step(step: str, explorer: Any, direct: Any, *, digits: int = 4, detail: str = "",
+                  show_verdicts: bool = True) -> None:
+    """One step of an explorer driven from code: its score beside the library's own.
+
+    ``explorer`` is an explorer or its model (anything with ``result``, and ``verdicts`` if
+    it has them); ``direct`` is the :class:`MetricResult` (or score) the metric function gives
+    for the same inputs, computed by the caller so the notebook shows which function it is.
+    ``detail`` adds what else changed (the order, the attribution...); ``show_verdicts=False``
+    leaves out the verdicts (an entity explorer's flags are not verdicts).
+    """
+    shown = explorer.result.score
+    score = getattr(direct, "score", direct)
+    verdicts = getattr(explorer, "verdicts", None) if show_verdicts else None
+    parts = [f"{step:<36}"]
+    if verdicts is not None:
+        parts.append(f"verdicts {str(list(verdicts)):<20}")
+    if detail:
+        parts.append(detail)
+    parts.append(f"explorer {shown:.{digits}f}   metrics {score:.{digits}f}   same: {shown == score}")
+    print("  ".join(parts))
+
+
+def by_node(model: Any) -> tuple[list[list[str]], list[list[Any]]]:
+    """A statement explorer's flat statements and verdicts regrouped per node, as
+    :func:`ragmetrics_edu.metrics.contextual_relevancy` takes them."""
+    nodes = sorted(set(model.groups))
+    statements = [[s for s, g in zip(model.statements, model.groups, strict=True) if g == n] for n in nodes]
+    verdicts = [[v for v, g in zip(model.verdicts, model.groups, strict=True) if g == n] for n in nodes]
+    return statements, verdicts
+
+
+def show_hits(question: Any, hits: Iterable[tuple[str, float]], corpus: Any) -> None:
+    """A retriever's ranked hits: passage id, score, graded relevance and the text's start."""
+    for rank, (pid, score) in enumerate(hits, start=1):
+        print(f"  {rank}. {pid}  score {score:6.3f}  grade {question.grade(pid)}  {corpus.text(pid)[:70]}")
+
+
+def show_sources(embedders: Mapping[str, Any]) -> None:
+    """Each named embedder with where its numbers come from (a recording's model, sha256, date)."""
+    for name, embedder in embedders.items():
+        print(f"{name}: {embedder_source(embedder)}")
+
+
+def show_cosines(pairs: Mapping[str, tuple[str, str]], embedders: Mapping[str, Any], *, digits: int = 4) -> dict:
+    """One row per named pair of texts, one cosine column per named embedder; returns the cosines.
+
+    The column heads are the names given; :func:`show_sources` says where each comes from."""
+    cosines = pair_cosines(dict(pairs), dict(embedders))
+    width = max([len(n) for n in pairs] + [4])
+    print(f"{'pair':<{width}}" + "".join(f"{name:>{max(len(name), digits + 3) + 2}}" for name in embedders))
+    for pair, row in cosines.items():
+        print(f"{pair:<{width}}" + "".join(f"{row[name]:>{max(len(name), digits + 3) + 2}.{digits}f}"
+                                           for name in embedders))
+    return cosines
+
+
+def show_calibration(summaries: Mapping[str, Mapping[str, Mapping[str, float]]]) -> None:
+    """Per embedder and calibration label: n, min, median, max (from ``calibration_summary``)."""
+    print(f"{'embedder':<12}{'label':<12}{'n':>4}{'min':>9}{'median':>9}{'max':>9}")
+    for name, summary in summaries.items():
+        for label, s in summary.items():
+            print(f"{name:<12}{label:<12}{s['n']:>4}{s['min']:>9.3f}{s['median']:>9.3f}{s['max']:>9.3f}")
+
+
+RANKING_NAMES = ("CP", "AP", "P@k", "R@k", "RR", "nDCG@k")
+
+
+def ranking_scores(flags: Sequence[int], total_relevant: int | None = None, k: int | None = None) -> dict[str, float]:
+    """Context precision, AP, P@k, R@k, RR and nDCG@k of one list (short names as keys)."""
+    ideal = None if total_relevant is None else [1] * total_relevant
+    return {
+        "CP": metrics.context_precision(flags).score,
+        "AP": metrics.average_precision(flags, total_relevant).score,
+        "P@k": metrics.precision_at_k(flags, k=k).score,
+        "R@k": metrics.recall_at_k(flags, k=k, total_relevant=total_relevant).score,
+        "RR": metrics.reciprocal_rank(flags).score,
+        "nDCG@k": metrics.ndcg_at_k(flags, k=k, ideal=ideal).score,
+    }
+
+
+def score_table(lists: Mapping[str, Sequence[int]], **options: Any) -> None:
+    """One row per list, one column per ranking measure (options as for :func:`ranking_scores`)."""
+    print(f"{'list':<18}" + "".join(f"{n:>8}" for n in RANKING_NAMES))
+    for label, flags in lists.items():
+        row = ranking_scores(flags, **options)
+        print(f"{label:<18}" + "".join(f"{row[n]:>8.4f}" for n in RANKING_NAMES))
+
+
+def per_k_table(flags: Sequence[int], total_relevant: int | None = None) -> dict[str, float]:
+    """Print every measure's per-rank value, read from the library's step tables; return the scores."""
+    p = metrics.precision_at_k(flags)
+    r = metrics.recall_at_k(flags, total_relevant=total_relevant)
+    cp = metrics.context_precision(flags)
+    nd = metrics.ndcg_at_k(flags, ideal=None if total_relevant is None else [1] * total_relevant)
+    rr = metrics.reciprocal_rank(flags)
+    print(f"{'k':>2} {'r_k':>4} {'P@k':>7} {'R@k':>7} {'CP term':>8} {'DCG@k':>7} {'nDCG@k':>7} {'RR':>6}")
+    for k in range(1, len(flags) + 1):
+        first = rr.rows[k - 1]["first_relevant"]
+        print(f"{k:>2} {flags[k - 1]:>4} {p.rows[k - 1]['precision_at_k']:>7.4f} {r.rows[k - 1]['recall_at_k']:>7.4f} "
+              f"{cp.rows[k - 1]['term']:>8.4f} {nd.rows[k - 1]['dcg']:>7.4f} {nd.rows[k - 1]['ndcg_at_k']:>7.4f} "
+              f"{(f'{1 / k:.4f}' if first else ''):>6}")
+    return {"context precision": cp.score, "average precision": metrics.average_precision(flags, total_relevant).score,
+            f"precision@{len(flags)}": p.score, f"recall@{len(flags)}": r.score,
+            "reciprocal rank": rr.score, f"nDCG@{len(flags)}": nd.score}
+
+
+class CorrectnessPanel:
+    """Sliders for answer correctness (TP, FP, FN, similarity, beta, the two weights).
+
+    Every change rescores with :func:`ragmetrics_edu.metrics.answer_correctness` and shows
+    the formula and one line of arithmetic; inputs the metric rejects show its
+    :class:`~ragmetrics_edu.InputError` instead of a score. ``widget`` is what a notebook
+    displays; :meth:`report` prints the panel's line beside a direct call of the metric.
+    """
+
+    def __init__(self, start: Mapping[str, float]) -> None:
+        import ipywidgets as widgets  # heavy: only when a panel is built
+
+        from ..widgets.sliders import ExactFloatSlider  # keeps the exact value it was given (no snapping)
+
+        self.start = dict(start)
+        self.sliders = {
+            "tp": widgets.IntSlider(min=0, max=6, description="TP"),
+            "fp": widgets.IntSlider(min=0, max=6, description="FP"),
+            "fn": widgets.IntSlider(min=0, max=6, description="FN"),
+            "similarity": ExactFloatSlider(min=-1.0, max=1.0, description="similarity"),
+            "beta": ExactFloatSlider(min=0.25, max=4.0, step=0.25, readout_format=".2f", description="beta"),
+            "w_factual": ExactFloatSlider(min=0.0, max=1.0, step=0.05, readout_format=".2f", description="w factual"),
+            "w_semantic": ExactFloatSlider(min=0.0, max=1.0, step=0.05, readout_format=".2f",
+                                           description="w semantic"),
+        }
+        self.formula_view = widgets.HTMLMath()
+        self.printout = widgets.Output()
+        self.result: Any = None
+        self.text = ""
+        self._resetting = False  # reset() moves every slider, then scores once
+        for slider in self.sliders.values():
+            slider.observe(self.recompute, names="value")
+        self.widget = widgets.VBox([
+            widgets.HBox([self.sliders["tp"], self.sliders["fp"], self.sliders["fn"]]),
+            widgets.HBox([self.sliders["similarity"], self.sliders["beta"]]),
+            widgets.HBox([self.sliders["w_factual"], self.sliders["w_semantic"]]),
+            self.formula_view, self.printout])
+        self.reset()
+
+    @property
+    def values(self) -> dict[str, float]:
+        """The sliders' current values by name."""
+        return {name: s.value for name, s in self.sliders.items()}
+
+    def score_directly(self) -> Any:
+        """The metric called on the sliders' values, without the panel (placeholder statements)."""
+        p = self.values
+        tp, fp, fn = (int(p[kind]) for kind in ("tp", "fp", "fn"))
+        return metrics.answer_correctness(["t"] * tp, ["f"] * fp, ["n"] * fn, similarity=p["similarity"],
+                                          weights=(p["w_factual"], p["w_semantic"]), beta=p["beta"])
+
+    def recompute(self, change: Any = None) -> None:
+        """Score the current values and show the formula; keep the result and the line of text."""
+        if self._resetting:
+            return
+
+        p = self.values
+        try:
+            r = self.score_directly()
+        except InputError as error:
+            self.result, self.text = None, f"Cannot score: {error}"
+            self.formula_view.value = ""
+        else:
+            v = r.values
+            self.result = r
+            self.text = (f"F(beta={p['beta']:g}) = {v['f_beta']:.4f};  score = ({v['weight_factual']:g} x "
+                         f"{v['f_beta']:.4f} + {v['weight_semantic']:g} x {v['similarity']:.4f}) / "
+                         f"({v['weight_factual']:g} + {v['weight_semantic']:g}) = {r.score:.4f}")
+            self.formula_view.value = f"$${r.formula}$$"
+        # Replace the panel's text in one assignment (no clear/append round trip with the browser).
+        self.printout.outputs = ({"output_type": "stream", "name": "stdout", "text": self.text + "\n"},)
+
+    def reset(self) -> None:
+        """Back to the start values, scored once (not once per slider moved)."""
+        self._resetting = True
+        try:
+            for name, value in self.start.items():
+                self.sliders[name].value = value
+        finally:
+            self._resetting = False
+        self.recompute()
+
+    def report(self, step: str) -> None:
+        """The panel's line, then the metric's own score for the same values (when it can score)."""
+        print(f"{step}:")
+        print(f"  panel:   {self.text}")
+        if self.result is not None:
+            direct = self.score_directly()
+            print(f"  metrics: {direct.score:.4f}   same: {direct.score == self.result.score}")
+
+    def __repr__(self) -> str:
+        """The text/plain fallback a notebook shows before its cell runs: a hint, not the widget tree."""
+        return "CorrectnessPanel: run this cell in Jupyter to get the answer-correctness sliders"
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
+        bundle = dict(self.widget._repr_mimebundle_(**kwargs) or {})
+        bundle["text/plain"] = repr(self)
+        return bundle
+
+
+__all__ = ["CorrectnessPanel", "DERIVED_PREFIX", "by_node", "explorer_step", "is_derived", "node_texts",
+           "per_k_table", "ranking_scores", "score_table", "show_calibration", "show_checks", "show_claims_example",
+           "show_cosines", "show_hits", "show_ranked_example", "show_recall_case", "show_relevancy_case",
+           "show_sources", "show_text", "source_label", "text_table", "wrap"]
+
+
+def show_questions(corpus: Any, width: int = 100) -> None:
+    """Each question with its kind, how many passages were judged, and its graded passages (wrapped)."""
+    for q in corpus.questions:
+        judged = "-" if q.judged is None else len(q.judged)
+        print(f"{q.id}  {q.kind:<10} judged {judged!s:>2}  {q.text}")
+        graded = ", ".join(f"{pid}:{g}" for pid, g in sorted(q.qrels.items(), key=lambda item: -item[1]))
+        print(textwrap.fill(graded or "(no passage answers it)", width, initial_indent=" " * 5,
+                            subsequent_indent=" " * 5))
+
+
+def show_comparison(comparison: Mapping[str, Any], labels: Sequence[str], digits: int = 3) -> None:
+    """One measure's means with intervals, the paired difference and the tests (from ``compare_retrievers``)."""
+    a, b = labels
+    pct = round(100 * comparison[a].level)
+    for name in labels:
+        low, high = comparison[name].ci
+        print(f"{name:<8} mean {comparison[name].score:.{digits}f}   {pct}% interval [{low:.{digits}f}, {high:.{digits}f}]")
+    diff = comparison["paired_bootstrap"]
+    low, high = diff.ci
+    print(f"{a} - {b}: {diff.score:+.{digits}f}   {pct}% paired bootstrap interval [{low:+.{digits}f}, {high:+.{digits}f}]")
+    print(f"permutation test p = {comparison['permutation'].p_value:.4f}   ({comparison['permutation'].method})")
+    sign = comparison["sign"]
+    print(f"sign test p = {sign.p_value:.4f}   (exact binomial on who won each question, ties left out)")
+
+
+def _cell(value: Any, digits: int) -> str:
+    if isinstance(value, float):
+        return "nan" if value != value else f"{value:.{digits}f}"
+    if isinstance(value, (list, tuple)):
+        return ", ".join(str(v) for v in value) or "-"
+    return str(value)
+
+
+def text_table(rows: Sequence[Mapping[str, Any]], columns: Sequence[str] | None = None, width: int = 110,
+               digits: int = 3, rule: bool = False) -> str:
+    """A plain-text table of ``columns`` (by default the first row's keys) that fits ``width`` characters, the
+    notebooks' limit: the widest columns are narrowed (their cells cut) until it fits. Floats show ``digits``
+    decimals; ``rule=True`` puts a line of dashes under the header. No rows give "(no rows)"."""
+    if not isinstance(rule, bool):
+        raise InputError("rule", "True or False", rule)
+    if not rows:
+        return "(no rows)"
+    names = list(columns) if columns is not None else list(rows[0])
+    cells = [[_cell(r.get(c, ""), digits) for c in names] for r in rows]
+    sizes = [max(len(c), *(len(line[i]) for line in cells)) for i, c in enumerate(names)]
+    while sum(sizes) + 2 * (len(sizes) - 1) > width and max(sizes) > 8:
+        sizes[sizes.index(max(sizes))] -= 1
+
+    def line(values: Sequence[str]) -> str:
+        return "  ".join(v[:w].ljust(w) for v, w in zip(values, sizes, strict=True)).rstrip()[:width]
+
+    lines = [line(names)] + ([line(["-" * w for w in sizes])] if rule else []) + [line(v) for v in cells]
+    return "\n".join(lines)

@@ -1,0 +1,62 @@
+"""Check that the course's packages are installed at the versions it needs.
+
+Run ``python -m ragmetrics_edu.course.envcheck`` or call :func:`check_environment` in the
+start-here notebook; each package gets OK or a line that says what to install.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from importlib import metadata
+
+#: package -> minimum version: what `make lab` installs (pyproject.toml's core dependencies and the
+#: ``notebook`` extra, which takes in ``llm``), so every package a notebook imports, at once or
+#: when a cell runs (notebook 10's judge needs pydantic and openai). tests/test_packaging.py
+#: checks that this list and pyproject.toml agree, and that it covers the notebooks' imports.
+REQUIRED = {
+    "pandas": "1.5", "numpy": "1.23", "jupyterlab": "4.0", "ipywidgets": "8.0", "matplotlib": "3.7",
+    "openai": "1.40", "pydantic": "2.0", "tqdm": "4.60",
+}
+#: What to do when a row fails (the package is not on PyPI: it is installed from a clone).
+FIX = "run `make lab` again, or `pip install -e \".[notebook]\"` in the repository"
+PYTHON_MIN = (3, 10)
+
+
+def _version_tuple(text: str) -> tuple[int, ...]:
+    return tuple(int(p) for p in re.findall(r"\d+", text)[:3])
+
+
+def check_environment(required: dict[str, str] | None = None) -> list[dict[str, str | bool]]:
+    """One row per requirement (Python first): name, needed, installed, ok."""
+    rows: list[dict[str, str | bool]] = [{
+        "package": "python", "needed": ">=" + ".".join(map(str, PYTHON_MIN)),
+        "installed": ".".join(map(str, sys.version_info[:3])), "ok": sys.version_info[:2] >= PYTHON_MIN,
+    }]
+    for name, minimum in (required or REQUIRED).items():
+        try:
+            installed = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            installed = ""
+        ok = bool(installed) and _version_tuple(installed) >= _version_tuple(minimum)
+        rows.append({"package": name, "needed": f">={minimum}", "installed": installed or "missing", "ok": ok})
+    return rows
+
+
+def report(rows: list[dict[str, str | bool]] | None = None) -> str:
+    """The rows as text lines: ``OK`` or ``FAIL`` with what to do."""
+    rows = rows if rows is not None else check_environment()
+    lines = []
+    for r in rows:
+        status = "OK  " if r["ok"] else "FAIL"
+        line = f"[{status}] {r['package']} {r['installed']} (needs {r['needed']})"
+        if not r["ok"]:
+            line += " -> " + FIX
+        lines.append(line)
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    rows = check_environment()
+    print(report(rows))
+    raise SystemExit(0 if all(r["ok"] for r in rows) else 1)

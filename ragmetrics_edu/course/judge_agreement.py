@@ -1,0 +1,210 @@
+"""How far a judge's rows (:mod:`ragmetrics_edu.course.judge_runs`) agree with the labelled set, beside a baseline.
+
+Every function takes rows (from a live judge or replayed from a recording,
+:func:`ragmetrics_edu.course.judge_study.rows`) and compares them with the adjudicated human labels
+(:func:`ragmetrics_edu.course.judge_eval.final_labels`), always beside the word-overlap baseline of
+:mod:`ragmetrics_edu.baselines` on the same items, so "better than counting words" is visible:
+
+* :func:`verdict_agreement` - kappa between human and judge on the same items (same-items rows);
+* :func:`extraction_quality` - the judge's own items matched to the labelled ones by content;
+* :func:`matched_verdicts` - verdict agreement on the matched items of full-pipeline rows;
+* :func:`pairwise` - the share of (supported, unsupported) answer pairs the judge orders right;
+* :func:`human_score` - a metric's score computed from the human labels.
+
+A row with an error (the judge gave no usable reply) is left out and counted in the notes.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+from typing import Any, Sequence
+
+from .. import baselines, metrics
+from ..agreement import cohen_kappa, match_items, pairwise_accuracy
+from ..errors import InputError
+from .judge_eval import METRICS, Case, PassLabels, final_labels, load_cases, pairs
+from .judge_runs import INJECTED_AT, inject
+
+__all__ = ["label_of", "verdict_agreement", "extraction_quality", "matched_verdicts", "pairwise", "human_score",
+           "labels_for", "FAITHFULNESS_CLASSES"]
+
+FAITHFULNESS_CLASSES = ("supported", "contradicted", "not_mentioned")
+
+
+def label_of(value: Any) -> str:
+    """A verdict or label as a comparable string (context recall's None becomes "none")."""
+    return "none" if value is None else str(value)
+
+
+@lru_cache(maxsize=1)
+def _case_map() -> dict[str, Case]:
+    return {c.id: c for c in load_cases()}
+
+
+def _cases() -> dict[str, Case]:
+    return dict(_case_map())
+
+
+@lru_cache(maxsize=1)
+def _adjudicated() -> PassLabels:
+    """The shipped adjudicated labels, read once (the files do not change while a notebook runs)."""
+    return final_labels()
+
+
+def labels_for(case_id: str, metric: str, labels: PassLabels | None = None) -> list[Any]:
+    """The human labels of a case's items; an injected case (``<id>+injected``) gets "no" for its planted node."""
+    labels = _adjudicated() if labels is None else labels
+    base = case_id.split("+", 1)[0]
+    if base not in labels.cases:
+        raise InputError("case_id", "a case id of the labelled set", case_id)
+    values = [lab.label for lab in getattr(labels.cases[base], metric)]
+    if case_id.endswith("+injected") and metric == "context_precision":
+        values.insert(INJECTED_AT, "no")  # the planted node: irrelevant by construction
+    return values
+
+
+def _check_rows(rows: Any, metric: str) -> list[dict[str, Any]]:
+    if metric not in METRICS:
+        raise InputError("metric", "one of " + ", ".join(METRICS), metric)
+    if not isinstance(rows, (list, tuple)) or not all(isinstance(r, dict) for r in rows):
+        raise InputError("rows", "a list of rows from judge_runs.run_case or judge_study.rows", type(rows).__name__)
+    return [r for r in rows if r.get("metric") == metric]
+
+
+def _collapse(metric: str, value: str, binary: bool) -> str:
+    """With ``binary``, faithfulness becomes supported / not (contradicted and not mentioned together) and
+    context recall attributed / not (any node counts, not which)."""
+    if binary and metric == "faithfulness":
+        return "supported" if value == "supported" else "not_supported"
+    if binary and metric == "context_recall":
+        return "none" if value == "none" else "attributed"
+    return value
+
+
+def verdict_agreement(rows: Sequence[dict[str, Any]], metric: str, *, pipeline: str | None = None,
+                      binary: bool = False, labels: PassLabels | None = None, seed: int = 0,
+                      baseline: bool = True) -> dict[str, Any]:
+    """Kappa (with interval) of human vs judge and human vs baseline on the same items.
+
+    Returns ``{"judge": AgreementResult, "baseline": AgreementResult, "items": n, "left_out": [...]}``
+    (``baseline=False`` skips the baseline's kappa: "baseline" is then None).
+    ``binary=True`` reads faithfulness as supported / not supported (the baseline cannot tell a
+    contradiction from silence, so the binary form is the fair comparison for it) and context recall
+    as attributed / not (whichever node).
+    """
+    for flag, value in (("binary", binary), ("baseline", baseline)):
+        if not isinstance(value, bool):
+            raise InputError(flag, "True or False", value)
+    chosen = [r for r in _check_rows(rows, metric) if r.get("mode") == "same_items" and r.get("pipeline") == pipeline]
+    cases = _cases()
+    human, judge, base, left_out = [], [], [], []
+    for row in chosen:
+        if row.get("error"):
+            left_out.append(f"{row['case']}: {row['error'][:120]}")
+            continue
+        truth = labels_for(row["case"], metric, labels)
+        if len(truth) != len(row["verdicts"]):
+            left_out.append(f"{row['case']}: {len(row['verdicts'])} verdicts for {len(truth)} items")
+            continue
+        case = cases[row["case"].split("+", 1)[0]]
+        if row["case"].endswith("+injected"):
+            case = inject(case)
+        human += [_collapse(metric, label_of(v), binary) for v in truth]
+        judge += [_collapse(metric, label_of(v), binary) for v in row["verdicts"]]
+        base += [_collapse(metric, label_of(v), binary) for v in baselines.case_verdicts(case, metric)]
+    if not human:
+        raise InputError("rows", f"same-items rows for {metric} with usable verdicts", f"{len(chosen)} rows, none usable")
+    return {"judge": cohen_kappa(human, judge, raters=("human", "judge"), seed=seed),
+            "baseline": cohen_kappa(human, base, raters=("human", "word overlap"), seed=seed) if baseline else None,
+            "items": len(human), "rows": len(chosen), "left_out": left_out}
+
+
+def extraction_quality(rows: Sequence[dict[str, Any]], metric: str, *, pipeline: str | None = None,
+                       threshold: float = 0.5) -> dict[str, Any]:
+    """The judge's extracted items (full-pipeline rows) matched to the labelled items by content.
+
+    Sums matched, judged and labelled items over the cases: precision = matched / judged,
+    recall = matched / labelled. Also lists, per case, the unmatched items on each side.
+    """
+    cases = _cases()
+    matched = judged = labelled = 0
+    per_case = []
+    for row in _check_rows(rows, metric):
+        if row.get("mode") != "full" or row.get("pipeline") != pipeline or row.get("error"):
+            continue
+        reference = list(cases[row["case"]].items(metric))
+        found = list(row["items"] or [])
+        result = match_items(reference, found, threshold=threshold) if found else None
+        pairs_ = result.values["matched"] if result is not None else 0
+        matched, judged, labelled = matched + pairs_, judged + len(found), labelled + len(reference)
+        per_case.append({"case": row["case"], "labelled": len(reference), "judged": len(found), "matched": pairs_,
+                         "result": result})
+    precision = matched / judged if judged else math.nan
+    recall = matched / labelled if labelled else math.nan
+    f1 = 2 * precision * recall / (precision + recall) if precision + recall > 0 else math.nan
+    return {"precision": precision, "recall": recall, "f1": f1, "matched": matched, "judged": judged,
+            "labelled": labelled, "cases": per_case}
+
+
+def matched_verdicts(rows: Sequence[dict[str, Any]], metric: str, *, pipeline: str | None = None,
+                     binary: bool = False, labels: PassLabels | None = None, seed: int = 0) -> dict[str, Any]:
+    """Kappa of human vs judge on the full-pipeline items that matched a labelled item by content."""
+    human, judge = [], []
+    for entry in extraction_quality(rows, metric, pipeline=pipeline)["cases"]:
+        if entry["result"] is None:
+            continue
+        row = next(r for r in rows if r["case"] == entry["case"] and r["metric"] == metric
+                   and r.get("mode") == "full" and r.get("pipeline") == pipeline)
+        truth = labels_for(entry["case"], metric, labels)
+        for i, j, _similarity in entry["result"].values["pairs"]:  # 0-based (reference, judged) indices
+            human.append(_collapse(metric, label_of(truth[i]), binary))
+            judge.append(_collapse(metric, label_of(row["verdicts"][j]), binary))
+    if not human:
+        raise InputError("rows", f"full-pipeline rows for {metric} with matched items", "none")
+    return {"judge": cohen_kappa(human, judge, raters=("human", "judge"), seed=seed), "items": len(human)}
+
+
+def human_score(case_id: str, metric: str, labels: PassLabels | None = None) -> float:
+    """The metric's score from the human labels (faithfulness: supported share, the Ragas rule)."""
+    truth = labels_for(case_id, metric, labels)
+    if metric == "context_precision":
+        return metrics.context_precision(truth, "deepeval").score
+    if not truth:
+        return math.nan
+    if metric == "context_recall":
+        return sum(v is not None for v in truth) / len(truth)
+    if metric == "faithfulness":
+        return sum(v == "supported" for v in truth) / len(truth)
+    return sum(v == "relevant" for v in truth) / len(truth)
+
+
+def pairwise(rows: Sequence[dict[str, Any]], *, mode: str = "same_items", pipeline: str | None = None,
+             seed: int = 0) -> dict[str, Any]:
+    """Faithfulness pairwise accuracy over the labelled pairs: judge vs human, and word overlap vs human.
+
+    For each pair (a supported and an unsupported answer to the same question over the same
+    context) the human order comes from the labels' scores; the judge's from its row scores (a
+    pair with a judge error on either side is left out); the baseline's from the share of each
+    answer's content words found in the context.
+    """
+    by_case = {r["case"]: r for r in _check_rows(rows, "faithfulness")
+               if r.get("mode") == mode and r.get("pipeline") == pipeline}
+    ha, hb, ja, jb, ba, bb, left_out = [], [], [], [], [], [], []
+    for sup, uns in pairs():
+        if sup.id not in by_case or uns.id not in by_case:
+            continue
+        a, b = by_case[sup.id], by_case[uns.id]
+        if a.get("error") or b.get("error") or a["score"] is None or b["score"] is None:
+            left_out.append(sup.pair)
+            continue
+        ha.append(human_score(sup.id, "faithfulness"))
+        hb.append(human_score(uns.id, "faithfulness"))
+        ja.append(float(a["score"]))
+        jb.append(float(b["score"]))
+        ba.append(baselines.answer_overlap(sup.answer, sup.contexts))
+        bb.append(baselines.answer_overlap(uns.answer, uns.contexts))
+    if not ha:
+        raise InputError("rows", f"faithfulness rows ({mode}) for both cases of at least one pair", "none")
+    return {"judge": pairwise_accuracy(ha, hb, ja, jb, seed=seed),
+            "baseline": pairwise_accuracy(ha, hb, ba, bb, seed=seed), "pairs": len(ha), "left_out": left_out}

@@ -1,0 +1,263 @@
+"""Which metric to run when: what each needs, what it judges, and what it costs.
+
+The map lists every metric the course teaches with the fields it reads (question,
+contexts, answer, reference), whether it needs a reference, and which component of a
+RAG system it judges. The cost columns are not typed: :func:`measure` adds up the call
+records of a judge's results (prompt and completion tokens, seconds), so the numbers
+are those of whichever judge ran, e.g. the shipped recording of qwen2.5-coder-1.5b.
+:func:`cost_per_1000` turns tokens into money at a price per million tokens the caller
+gives; :data:`EXAMPLE_PRICE` is an illustration, not a quote from any provider.
+
+The RAG triad (context relevance, groundedness, answer relevance; the name comes from
+TruLens) is the same map seen from the three links of question, contexts and answer:
+:func:`triad` says which of our metrics is which leg and what each leg catches.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterable, Mapping
+
+from ..errors import InputError
+from ..results import cut
+
+FIELDS = ("question", "contexts", "answer", "reference")
+
+#: An example price in US dollars per million tokens (input, output), for illustration only.
+EXAMPLE_PRICE = (0.50, 1.50)
+
+
+@dataclass(frozen=True)
+class MetricInfo:
+    """One metric: what it reads, whether it needs a reference, what it judges, how it is computed.
+
+    ``step`` is the judge step whose call records measure its cost (None for metrics that
+    need no judge, so cost nothing to run); ``peers`` names the DeepEval and Ragas classes a student will meet.
+    """
+
+    name: str
+    needs: tuple[str, ...]
+    component: str
+    step: str | None
+    how: str
+    peers: str
+    notebook: str
+
+    @property
+    def reference_free(self) -> bool:
+        """Whether the metric runs without a reference answer or relevance labels."""
+        return "reference" not in self.needs and "labels" not in self.needs
+
+
+METRICS: tuple[MetricInfo, ...] = (
+    MetricInfo("context precision", ("question", "contexts", "reference"), "retriever", "context_precision",
+               "judge: is each node useful for the reference?", "DeepEval ContextualPrecisionMetric; "
+               "Ragas LLMContextPrecisionWithReference", "01"),
+    MetricInfo("context precision without reference", ("question", "contexts", "answer"), "retr+gen",
+               "context_precision_without_reference", "judge: was each node used for the answer?",
+               "Ragas LLMContextPrecisionWithoutReference; Ragas ContextUtilization (the same, renamed)", "12"),
+    MetricInfo("context recall", ("question", "contexts", "reference"), "retriever", "context_recall",
+               "judge: is each reference sentence attributable?", "DeepEval ContextualRecallMetric; "
+               "Ragas LLMContextRecall", "02"),
+    MetricInfo("contextual relevancy", ("question", "contexts"), "retriever", "contextual_relevancy",
+               "judge: is each context statement relevant?", "DeepEval ContextualRelevancyMetric", "03"),
+    MetricInfo("context entity recall", ("contexts", "reference"), "retriever", "context_entity_recall",
+               "judge extracts entities; set overlap", "Ragas ContextEntityRecall", "04"),
+    MetricInfo("faithfulness", ("contexts", "answer"), "generator", "faithfulness",
+               "judge: claims, then is each claim supported?", "DeepEval FaithfulnessMetric; "
+               "Ragas Faithfulness", "05"),
+    MetricInfo("answer relevancy (statements)", ("question", "answer"), "generator", "answer_relevancy",
+               "judge: statements, then is each relevant?", "DeepEval AnswerRelevancyMetric", "06"),
+    MetricInfo("answer relevancy (embeddings)", ("question", "answer"), "generator",
+               "answer_relevancy_embedding", "judge writes questions; cosine to the real one",
+               "Ragas ResponseRelevancy (AnswerRelevancy)", "06"),
+    MetricInfo("semantic similarity", ("answer", "reference"), "end to end", None,
+               "cosine of two embeddings, no judge", "Ragas SemanticSimilarity", "07"),
+    MetricInfo("answer correctness", ("question", "answer", "reference"), "end to end", "answer_correctness",
+               "judge: TP/FP/FN statements, plus similarity", "Ragas AnswerCorrectness", "07"),
+    MetricInfo("ranking measures (MAP, nDCG, MRR...)", ("contexts", "labels"), "retriever", None,
+               "arithmetic on relevance labels, no judge", "trec_eval (via pytrec_eval)", "08"),
+)
+
+
+def get(name: str) -> MetricInfo:
+    """The entry of the map named ``name``."""
+    for info in METRICS:
+        if info.name == name:
+            return info
+    raise InputError("name", "one of " + ", ".join(m.name for m in METRICS), name)
+
+
+@dataclass(frozen=True)
+class StepCost:
+    """What one judge step cost over the cases measured: totals, and per case."""
+
+    step: str
+    cases: int
+    calls: float
+    prompt_tokens: float
+    completion_tokens: float
+    seconds: float
+
+    def per_case(self, field: str) -> float:
+        """The mean of ``field`` (calls, prompt_tokens, completion_tokens or seconds) per case."""
+        if field not in ("calls", "prompt_tokens", "completion_tokens", "seconds"):
+            raise InputError("field", "calls, prompt_tokens, completion_tokens or seconds", field)
+        return getattr(self, field) / self.cases
+
+
+def measure(results: Iterable[tuple[str, Any]]) -> dict[str, StepCost]:
+    """Add up the call records of judged results, by step.
+
+    ``results``: pairs (step, result) where ``result.calls`` holds the judge's call records
+    (a :class:`~ragmetrics_edu.judges.CallRecord` list); a result that is None (the case
+    failed) is skipped. Repairs count as calls: a repair is a call someone pays for.
+    Tokens a server did not report count as 0.
+    """
+    totals: dict[str, list[float]] = {}
+    for step, result in results:
+        if result is None:
+            continue
+        calls = getattr(result, "calls", None)
+        if calls is None:
+            raise InputError("results", "(step, result) pairs whose result has .calls", result)
+        row = totals.setdefault(step, [0, 0, 0, 0, 0.0])
+        row[0] += 1
+        row[1] += len(calls)
+        row[2] += sum(c.prompt_tokens or 0 for c in calls)
+        row[3] += sum(c.completion_tokens or 0 for c in calls)
+        row[4] += sum(c.latency_s for c in calls)
+    return {step: StepCost(step, int(r[0]), int(r[1]), int(r[2]), int(r[3]), float(r[4]))
+            for step, r in totals.items()}
+
+
+def measure_deck_runs(runs: Iterable[Any]) -> dict[str, StepCost]:
+    """:func:`measure` over the runs of :func:`ragmetrics_edu.course.deck_cases.run_deck_cases`."""
+    return measure((run.case.step, run.result) for run in runs)
+
+
+def _price(field: str, value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= 0 or value == float("inf"):
+        raise InputError(field, "a price in dollars per million tokens (a finite number >= 0)", value)
+    return float(value)
+
+
+def cost_per_1000(cost: StepCost, price_in: float, price_out: float) -> dict[str, float]:
+    """Calls, tokens, money and time for 1,000 cases at the measured per-case rates.
+
+    ``price_in`` and ``price_out``: dollars per million prompt and completion tokens.
+    ``hours`` is the recorded latency times 1,000, one call at a time: the time on the
+    machine that made the records, not on another.
+    """
+    price_in, price_out = _price("price_in", price_in), _price("price_out", price_out)
+    calls = 1000 * cost.per_case("calls")
+    prompt = 1000 * cost.per_case("prompt_tokens")
+    completion = 1000 * cost.per_case("completion_tokens")
+    return {"calls": calls, "prompt_tokens": prompt, "completion_tokens": completion,
+            "dollars": (prompt * price_in + completion * price_out) / 1e6,
+            "hours": 1000 * cost.per_case("seconds") / 3600}
+
+
+def _needs(info: MetricInfo) -> str:
+    marks = {"question": "Q", "contexts": "C", "answer": "A", "reference": "R", "labels": "L"}
+    return "".join(marks[f] for f in info.needs)
+
+
+def rows(costs: Mapping[str, StepCost] | None = None) -> list[dict[str, Any]]:
+    """The map as rows: name, needs, reference-free, component, and measured calls/tokens per case."""
+    out = []
+    for info in METRICS:
+        cost = costs.get(info.step) if costs is not None and info.step else None
+        row: dict[str, Any] = {"metric": info.name, "needs": _needs(info), "reference_free": info.reference_free,
+                               "component": info.component, "step": info.step}
+        if cost is not None:
+            row.update(cases=cost.cases, calls=cost.per_case("calls"), prompt_tokens=cost.per_case("prompt_tokens"),
+                       completion_tokens=cost.per_case("completion_tokens"), seconds=cost.per_case("seconds"))
+        else:
+            none = 0.0 if info.step is None else None  # no judge: nothing to pay; not recorded: unknown
+            row.update(cases=0, calls=none, prompt_tokens=none, completion_tokens=none, seconds=none)
+        out.append(row)
+    return out
+
+
+def _num(value: Any, spec: str) -> str:
+    return "-" if value is None else format(value, spec)
+
+
+def table(costs: Mapping[str, StepCost] | None = None) -> str:
+    """The map as fixed-width text (rows under 100 characters).
+
+    needs: Q question, C contexts, A answer, R reference answer, L relevance labels.
+    calls, prompt and completion tokens and seconds are means per case; "-" where the
+    records hold no case of that metric, 0 where the metric asks no judge.
+    """
+    head = f"{'metric':<37} {'needs':<5} {'ref-free':<8} {'judges':<10} {'calls':>5} {'prompt':>6} {'compl':>5} {'s':>5}"
+    lines = [head, "-" * len(head)]
+    for row in rows(costs):
+        lines.append(f"{cut(row['metric'], 37):<37} {row['needs']:<5} {'yes' if row['reference_free'] else 'no':<8} "
+                     f"{row['component']:<10} {_num(row['calls'], '5.2f'):>5} {_num(row['prompt_tokens'], '6.0f'):>6} "
+                     f"{_num(row['completion_tokens'], '5.0f'):>5} {_num(row['seconds'], '5.1f'):>5}")
+    return "\n".join(lines)
+
+
+def cost_table(costs: Mapping[str, StepCost], price_in: float, price_out: float) -> str:
+    """Per 1,000 cases, for each measured step: calls, tokens (thousands), dollars and hours."""
+    head = f"{'judge step':<27} {'cases':>5} {'calls':>6} {'k prompt':>8} {'k compl':>7} {'dollars':>8} {'hours':>6}"
+    lines = [head, "-" * len(head)]
+    for step, cost in costs.items():
+        c = cost_per_1000(cost, price_in, price_out)
+        lines.append(f"{cut(step, 27):<27} {cost.cases:>5} {c['calls']:>6.0f} {c['prompt_tokens'] / 1000:>8.0f} "
+                     f"{c['completion_tokens'] / 1000:>7.0f} {c['dollars']:>8.3f} {c['hours']:>6.2f}")
+    return "\n".join(lines)
+
+
+TRIAD: tuple[dict[str, str], ...] = (
+    {"leg": "context relevance", "link": "question -> contexts",
+     "ours": "contextual relevancy",
+     "catches": "retrieval of off-topic or padded passages"},
+    {"leg": "groundedness", "link": "contexts -> answer",
+     "ours": "faithfulness",
+     "catches": "claims the contexts do not support"},
+    {"leg": "answer relevance", "link": "answer -> question",
+     "ours": "answer relevancy (statements or embeddings)",
+     "catches": "answers that drift, pad or dodge the question"},
+)
+
+
+def triad() -> list[dict[str, str]]:
+    """The three legs of the RAG triad, with our metric for each and what it catches."""
+    return [dict(leg) for leg in TRIAD]
+
+
+def triad_table() -> str:
+    """The triad as fixed-width text (rows under 100 characters)."""
+    lines = [f"{'leg':<18} {'link':<21} ours / catches", "-" * 80]
+    for leg in TRIAD:
+        lines.append(f"{leg['leg']:<18} {leg['link']:<21} {leg['ours']}")
+        lines.append(f"{'':<18} {'':<21} catches: {leg['catches']}")
+    return "\n".join(lines)
+
+
+def peer_table() -> str:
+    """Each metric beside the DeepEval or Ragas classes a student will meet, one class per line."""
+    lines = []
+    for m in METRICS:
+        for i, peer in enumerate(m.peers.split("; ")):
+            lines.append(f"{cut(m.name, 37) if i == 0 else '':<37} {peer}")
+    return "\n".join(lines)
+
+
+def combine(costs: Mapping[str, StepCost], steps: Iterable[str], name: str) -> StepCost:
+    """One case scored with several steps: the sum of their per-case means, as a one-case :class:`StepCost`."""
+    chosen = list(steps)
+    missing = [s for s in chosen if s not in costs]
+    if missing or not chosen:
+        raise InputError("steps", "measured steps: " + ", ".join(costs), missing or chosen)
+    total = [sum(costs[s].per_case(f) for s in chosen) for f in ("calls", "prompt_tokens", "completion_tokens")]
+    seconds = sum(costs[s].per_case("seconds") for s in chosen)
+    return StepCost(name, 1, total[0], total[1], total[2], seconds)
+
+
+def reference_free() -> list[str]:
+    """The names of the metrics that need neither a reference answer nor relevance labels."""
+    return [m.name for m in METRICS if m.reference_free]

@@ -1,0 +1,126 @@
+"""What every judged step shares: building a request, asking the judge, and finishing the result.
+
+:mod:`.steps` (the library's metrics), :mod:`.checked` (the faithfulness pipeline) and
+:mod:`.reanswer` build their requests and attach their calls with these, so a request is built
+one way and a "call" means one thing everywhere: a request sent to the judge (its records, repairs
+included, end up in ``result.calls``; see :mod:`.records`).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping
+
+from ..errors import InputError
+from ..results import MetricResult, fmt
+from . import prompting
+from .base import Judge, Request
+from .errors import JudgeError
+from .prompting import Untrusted
+from .records import CallList
+
+__all__ = ["MAX_ITEMS", "ask", "check_judge", "extracted", "finish", "keyed_list", "key_names", "list_field", "make_request",
+           "schema_models", "sized", "verdict_request"]
+
+
+def key_names(prefix: str, n: int) -> tuple[str, ...]:
+    return tuple(f"{prefix}_{i}" for i in range(1, n + 1))
+
+
+def make_request(step: str, template_name: str, model: Any, expected: str, *,
+             check: Callable[[dict[str, Any]], str | None] | None = None,
+             shorthand: Callable[[Any], Any] | None = None, data: Mapping[str, Untrusted],
+             legacy: bool = True, **values: Any) -> Request:
+    """A step's request: the untrusted ``data`` in fenced blocks (see :mod:`.prompting`), ``values`` as they are.
+
+    ``legacy=False`` for a step the version-1 prompts never had (no old recording can hold it)."""
+    from .schemas import schema_of  # lazy: schemas import pydantic, loaded with the first request
+
+    return Request(step=step, messages=prompting.messages(template_name, data, values), model=model,
+                   schema=schema_of(model), expected=expected, check=check, shorthand=shorthand,
+                   legacy_messages=prompting.legacy_messages(template_name, data, values) if legacy else None)
+
+
+def verdict_request(step: str, template_name: str, prefix: str, n: int, *, idk: bool,
+                     data: Mapping[str, Untrusted], legacy: bool = True, **values: Any) -> Request:
+    """A request for one verdict per item, as an object keyed ``<prefix>_1`` … ``<prefix>_n``."""
+    from .schemas import keyed  # lazy: schemas import pydantic, loaded with the first request
+
+    keys = key_names(prefix, n)
+    words = '"yes", "no" or "idk"' if idk else '"yes" or "no"'
+    model = keyed(f"{step.replace('.', '_')}_{n}", keys, "yes_no_idk" if idk else "yes_no")
+    return make_request(step, template_name, model,
+                    f"a JSON object with exactly the {n} keys {', '.join(keys)}, each {words}",
+                    shorthand=keyed_list(prefix), data=data, legacy=legacy, keys=", ".join(keys), **values)
+
+
+def keyed_list(prefix: str) -> Callable[[Any], Any]:
+    def convert(answer: Any) -> Any:
+        if isinstance(answer, (list, tuple)):
+            return {f"{prefix}_{i}": v for i, v in enumerate(answer, start=1)}
+        return answer
+    return convert
+
+
+def list_field(name: str) -> Callable[[Any], Any]:
+    def convert(answer: Any) -> Any:
+        return {name: list(answer)} if isinstance(answer, (list, tuple)) else answer
+    return convert
+
+
+#: The most texts one request may list. A prompt of 1,000 nodes is already beyond any chat model's
+#: context window; beyond it, building the keyed JSON schema alone takes seconds (pydantic builds
+#: one field per item), so the size is refused before any work.
+MAX_ITEMS = 1000
+
+
+def sized(field: str, texts: list[str]) -> list[str]:
+    if len(texts) > MAX_ITEMS:
+        raise InputError(field, f"at most {MAX_ITEMS} texts per judge request (no chat model reads more in one prompt)",
+                         f"{len(texts)} texts", hint="Score a shorter list, e.g. the top-k retrieved nodes.")
+    return texts
+
+
+def extracted(step: str, what: str, items: list[str]) -> None:
+    if len(items) > MAX_ITEMS:
+        raise JudgeError(f"The reply to step '{step}' listed {len(items)} {what}; at most {MAX_ITEMS} can be judged "
+                         "in one request.", step=step)
+
+
+def check_judge(judge: Any) -> Judge:
+    if not isinstance(judge, Judge):
+        raise InputError("judge", "a judge: GivenJudge, OpenAIJudge or ReplayJudge", judge)
+    return judge
+
+
+def finish(result: MetricResult, judge: Judge, calls: CallList, reason: bool) -> MetricResult:
+    """Attach the calls (and the opt-in reason) to the metric's result."""
+    if reason:
+        request = make_request("reason", "reason", schema_models().Reason, 'a JSON object {"reason": "..."}',
+                           shorthand=lambda a: {"reason": a} if isinstance(a, str) else a,
+                           data={"steps": "\n".join(result.narrative) + "\n\n" + result.table_text()},
+                           metric=result.name, score=fmt(result.score))
+        answer = ask(judge, request, calls)
+        result.values["reason"] = answer.data["reason"]
+        result.narrative.append(f"The judge's reason: {answer.data['reason']}")
+    result.calls = calls
+    result.inputs["judge"] = judge.describe()
+    result.notes.append(f"Verdicts from {judge.describe()}: {calls.summary()}.")
+    result.notes.extend(judge.run_notes)
+    return result
+
+
+def ask(judge: Judge, request: Request, calls: CallList) -> Any:
+    """``judge.ask(request)``, adding its call records to ``calls``; a failure carries every call of the metric."""
+    try:
+        answer = judge.ask(request)
+    except JudgeError as exc:
+        exc.calls = list(calls) + [c for c in exc.calls if c not in calls]
+        raise
+    calls.extend(answer.calls)
+    return answer
+
+
+def schema_models() -> Any:
+    from . import schemas  # lazy: schemas import pydantic, loaded with the first request
+
+    return schemas
