@@ -17,6 +17,7 @@ import re
 from typing import Any, Mapping
 
 import ipywidgets as widgets
+from traitlets import TraitError
 
 from ..errors import InputError
 from ..validate import number
@@ -33,8 +34,6 @@ class ExactFloatSlider(widgets.FloatSlider):
 
     def __init__(self, value: float = 0.0, *, step: float | None = None, readout_format: str = ".4f",
                  **options: Any) -> None:
-        from traitlets import TraitError
-
         value = number("value", value, "a finite number")
         if step is not None:
             step = number("step", step, "a finite number > 0, or None (no snapping)", low=0.0, low_open=True)
