@@ -11,8 +11,12 @@ from typing import Any
 
 from .errors import InputError
 from .results import MetricResult, fmt
+from .validate import integer, number, text
 
 RELEVANT, IRRELEVANT = "#2a9d8f", "#c8c8c8"
+#: The most rows (statements, ranks, entities, bars) a figure draws: past it a figure is unreadable
+#: and slow to lay out, so an InputError says so.
+MAX_ROWS = 200
 
 
 def new_figure(figsize: tuple[float, float] = (6, 3), dpi: int = 100):
@@ -22,6 +26,12 @@ def new_figure(figsize: tuple[float, float] = (6, 3), dpi: int = 100):
     ``_repr_png_`` is what Jupyter, VS Code and Colab call to display it.
     """
     from matplotlib.figure import Figure  # lazy: matplotlib loads only when drawing
+
+    if not isinstance(figsize, (tuple, list)) or len(figsize) != 2:
+        raise InputError("figsize", "(width, height) in inches", figsize)
+    figsize = (number("figsize", figsize[0], "a width from 0.5 to 100 inches", low=0.5, high=100),
+               number("figsize", figsize[1], "a height from 0.5 to 100 inches", low=0.5, high=100))
+    dpi = integer("dpi", dpi, low=10, high=1000)
 
     class NotebookFigure(Figure):
         def _repr_png_(self) -> bytes:
@@ -40,8 +50,21 @@ def figure_and_axes(ax: Any = None, **figure: Any) -> tuple[Any, Any]:
     return fig, fig.subplots()
 
 
+def _result(result: Any, what: str, columns: tuple[str, ...] = (), values: tuple[str, ...] = ()) -> MetricResult:
+    """The ``result`` a figure draws: a MetricResult with the step columns and values it reads."""
+    if (not isinstance(result, MetricResult) or any(c not in result.columns for c in columns)
+            or any(v not in result.values for v in values)):
+        raise InputError("result", f"the MetricResult of {what}", result if not isinstance(result, MetricResult)
+                         else f"a {result.metric} result")
+    if len(result.rows) > MAX_ROWS:
+        raise InputError("result", f"a result with at most {MAX_ROWS} step rows to draw",
+                         f"{len(result.rows)} rows", hint="read result.steps instead")
+    return result
+
+
 def plot_per_k_terms(result: MetricResult, ax: Any = None):
     """Bars of precision@k at every rank, filled where the node is relevant (the term)."""
+    result = _result(result, "a context precision (or average precision)", ("k", "precision_at_k", "relevant", "term"))
     fig, ax = figure_and_axes(ax)
     ks = [row["k"] for row in result.rows]
     precision = [row["precision_at_k"] for row in result.rows]
@@ -73,6 +96,10 @@ def plot_statements(result: MetricResult, ax: Any = None, width: int = 60):
 
     Works for context recall, contextual relevancy, faithfulness and answer relevancy.
     """
+    result = _result(result, "context recall, contextual relevancy, faithfulness or answer relevancy")
+    if not any(name in result.columns for name in ("statement", "claim", "generated_question", "entity")):
+        raise InputError("result", "a result with one row per statement or claim", f"a {result.metric} result")
+    width = integer("width", width, low=2, high=10_000)
     rows = result.rows
     fig, ax = figure_and_axes(ax, figsize=(7, 0.45 * max(len(rows), 1) + 1.1))
     column = _text_column(result)
@@ -103,6 +130,8 @@ def plot_entity_sets(result: MetricResult, ax: Any = None):
     """A two-set diagram: reference entities, context entities, and their overlap."""
     from matplotlib.patches import Circle  # lazy: matplotlib loads only when drawing
 
+    result = _result(result, "context entity recall", ("entity", "in_reference", "in_context"),
+                     ("reference_count", "context_count", "overlap"))
     fig, ax = figure_and_axes(ax, figsize=(7, 3.6))
     only_ref = [r["entity"] for r in result.rows if r["in_reference"] and not r["in_context"]]
     both = [r["entity"] for r in result.rows if r["in_reference"] and r["in_context"]]
@@ -125,6 +154,9 @@ def plot_entity_sets(result: MetricResult, ax: Any = None):
 
 def plot_cosines(result: MetricResult, ax: Any = None):
     """Cosine of each generated question to the real question, with their mean."""
+    result = _result(result, "answer relevancy (embedding)", ("i", "cosine", "noncommittal"))
+    if result.rows and "mean_cosine" not in result.values:
+        raise InputError("result", "the MetricResult of answer relevancy (embedding)", f"a {result.metric} result")
     fig, ax = figure_and_axes(ax, figsize=(6, 3))
     rows = result.rows
     labels = [f"g{r['i']}" for r in rows]
@@ -144,6 +176,8 @@ def plot_cosines(result: MetricResult, ax: Any = None):
 
 def plot_answer_correctness(result: MetricResult, ax: Any = None):
     """TP/FP/FN counts beside the factual score, the similarity and the blended score."""
+    result = _result(result, "answer correctness", values=("tp_count", "fp_count", "fn_count", "f_beta", "similarity",
+                                                          "weight_factual", "weight_semantic"))
     if ax is None:
         fig = new_figure(figsize=(7, 3))
         left, right = fig.subplots(1, 2)
@@ -167,6 +201,11 @@ def plot_answer_correctness(result: MetricResult, ax: Any = None):
 
 def plot_scores(scores: dict[str, float], ax: Any = None, title: str = ""):
     """Horizontal bars of named scores (e.g. several ranking measures on one list)."""
+    if not isinstance(scores, dict) or not 1 <= len(scores) <= MAX_ROWS:
+        raise InputError("scores", f"a dict name -> score (a number), 1 to {MAX_ROWS} of them", scores)
+    scores = {text(f"scores key {i}", name): number(f"scores[{name!r}]", value, "a finite number")
+              for i, (name, value) in enumerate(scores.items())}
+    title = text("title", title)
     fig, ax = figure_and_axes(ax, figsize=(6, 0.4 * max(len(scores), 1) + 1))
     names = list(scores)
     values = [scores[n] for n in names]
@@ -185,6 +224,15 @@ def plot_interval_narrowing(rows_by_system: dict[str, list[dict[str, Any]]], ax:
     """Each system's mean and bootstrap interval against the number of questions (from ``intervals_by_size``)."""
     if not isinstance(rows_by_system, dict) or not rows_by_system or not all(rows_by_system.values()):
         raise InputError("rows_by_system", "a dict system name -> intervals_by_size rows", rows_by_system)
+    for name, rows in rows_by_system.items():
+        if not isinstance(name, str) or not isinstance(rows, list):
+            raise InputError("rows_by_system", "a dict system name -> intervals_by_size rows (a list)", rows)
+        for i, row in enumerate(rows):
+            if not isinstance(row, dict):
+                raise InputError(f"rows_by_system[{name!r}][{i}]", "an intervals_by_size row (a dict)", row)
+            for key in ("n", "mean", "low", "high"):
+                number(f"rows_by_system[{name!r}][{i}][{key!r}]", row.get(key), "a finite number")
+    title = text("title", title)
     fig, ax = figure_and_axes(ax, figsize=(7, 3.2))
     colours = ["#264653", "#e76f51", "#2a9d8f", "#e9c46a"]
     names = list(rows_by_system)

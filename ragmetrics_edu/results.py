@@ -14,10 +14,12 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from .errors import InputError
+from .validate import as_list, integer, text, text_list
 
 
 def fmt(x: Any, digits: int = 4) -> str:
     """Format a number the way it is written on a board: at most ``digits`` decimals."""
+    digits = integer("digits", digits, low=0, high=17)
     if x is None:
         return "–"
     if isinstance(x, bool):
@@ -27,6 +29,8 @@ def fmt(x: Any, digits: int = 4) -> str:
     if isinstance(x, float):
         if math.isnan(x):
             return "NaN"
+        if math.isinf(x):
+            return "∞" if x > 0 else "-∞"
         if x == int(x) and abs(x) < 1e15:
             return str(int(x))
         text = f"{x:.{digits}f}".rstrip("0").rstrip(".")
@@ -43,16 +47,23 @@ def exact(x: Any) -> str:
 
 def cut(text: str, width: int) -> str:
     """``text`` cut to ``width`` characters, the last one an ellipsis when anything was dropped."""
+    text = _text("text", text)
+    width = integer("width", width, low=1, high=1_000_000)
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
 def display_math(tex: str) -> str:
     """TeX as display math for MathJax (HTML-escaped, so ``<`` in a formula cannot open a tag)."""
+    tex = _text("tex", tex)
     return f"$${html.escape(tex, quote=False)}$$"
+
+
+_text = text  # cut()'s parameter ``text`` shadows the check
 
 
 def bullets_html(items: Sequence[str]) -> str:
     """Plain-text items as an HTML bullet list; "" for none."""
+    items = text_list("items", items)
     return "<ul>" + "".join(f"<li>{html.escape(item)}</li>" for item in items) + "</ul>" if items else ""
 
 
@@ -123,6 +134,8 @@ class MetricResult:
 
     def value(self, quantity: str) -> Any:
         """Look up ``score``, ``value:<name>`` or ``step:<column>:<row>`` (1-based row)."""
+        if not isinstance(quantity, str):
+            raise InputError("quantity", "'score', 'value:<name>' or 'step:<column>:<row>' (a string)", quantity)
         if quantity == "score":
             return self.score
         kind, _, rest = quantity.partition(":")
@@ -215,6 +228,7 @@ def _cell(v: Any) -> str:
 
 def markdown_table(columns: tuple[str, ...], rows: list[dict[str, Any]]) -> str:
     """A step table as a Markdown table ("" for no rows)."""
+    columns, rows = _table("columns", columns), _rows("rows", rows)
     if not rows:
         return ""
     head = "| " + " | ".join(columns) + " |"
@@ -227,6 +241,19 @@ def markdown_table(columns: tuple[str, ...], rows: list[dict[str, Any]]) -> str:
 _NUMBER_CELL = "<td style='white-space:nowrap'>"
 
 
+def _table(field: str, columns: Any) -> tuple[str, ...]:
+    return tuple(text_list(field, columns))
+
+
+def _rows(field: str, rows: Any) -> list[Any]:
+    """A list of rows, each a dict (column -> value)."""
+    items = as_list(field, rows, "a list of rows (dicts)")
+    for i, row in enumerate(items):
+        if not isinstance(row, dict):
+            raise InputError(f"{field}[{i}]", "a dict (column -> value)", row)
+    return items
+
+
 def _html_cell(value: Any, shown: str) -> str:
     """One <td>: numbers (and empty cells) unbreakable, text free to wrap."""
     opening = "<td>" if isinstance(value, str) else _NUMBER_CELL
@@ -235,6 +262,7 @@ def _html_cell(value: Any, shown: str) -> str:
 
 def html_table(columns: tuple[str, ...], rows: list[dict[str, Any]]) -> str:
     """A step table as an HTML table."""
+    columns, rows = _table("columns", columns), _rows("rows", rows)
     head = "".join(f"<th>{html.escape(c)}</th>" for c in columns)
     body = "".join(
         "<tr>" + "".join(_html_cell(r.get(c), _cell(r.get(c))) for c in columns) + "</tr>" for r in rows
@@ -255,7 +283,12 @@ def steps_html(result: MetricResult, hit: Callable[[dict[str, Any]], bool] | Non
     tooltip); ``columns`` picks and orders the columns shown (all by default). The table is
     marked ``tex2jax_ignore`` so a ``$`` in a node's text is never read as math.
     """
-    columns = tuple(columns) if columns is not None else result.columns
+    if not isinstance(result, MetricResult):
+        raise InputError("result", "a MetricResult", result)
+    if hit is not None and not callable(hit):
+        raise InputError("hit", "a function of a step-table row returning True or False, or None", hit)
+    width = integer("width", width, low=1, high=1_000_000)
+    columns = tuple(text_list("columns", columns)) if columns is not None else result.columns
     head = "".join(f"<th class='rme-text'>{html.escape(c)}</th>" if c in TEXT_COLUMNS else f"<th>{html.escape(c)}</th>"
                    for c in columns)
     body = []

@@ -246,6 +246,14 @@ def count(field: str, value: Any, *, maximum: int = 10**15) -> int:
     return value
 
 
+def integer(field: str, value: Any, *, low: int, high: int, expected: str = "") -> int:
+    """A whole number from ``low`` to ``high`` (numpy integers too; bools refused)."""
+    value = plain(value)
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise InputError(field, expected or f"a whole number from {low} to {high}", value)
+    return value
+
+
 def positive_int(field: str, value: Any, *, allow_none: bool = True, minimum: int = 1) -> int | None:
     if value is None and allow_none:
         return None

@@ -206,6 +206,7 @@ def _bootstrap(codes_a: list[int], codes_b: list[int], cost: list[list[float]], 
     import numpy as np  # lazy: numpy loads only when resampling
 
     k, n = len(cost), len(codes_a)
+    stat_inputs.draws(count, max(n, k * k))
     pair = np.asarray(codes_a) * k + np.asarray(codes_b)
     w = np.asarray(cost, dtype=float)
     rng = np.random.default_rng(seed)

@@ -13,13 +13,14 @@ from typing import Any
 
 from ..errors import InputError
 from ..results import MetricResult
-from ..validate import is_list
+from ..validate import as_list
 
 
 def given_items(field: str, value: Any, limit: int) -> list[str]:
     """The given items as a list: a non-empty list of non-blank strings, at most ``limit`` of them."""
     expected = "a non-empty list of non-blank strings (the items to judge)"
-    if not is_list(value) or len(value) == 0:
+    value = as_list(field, value, expected)
+    if not value:
         raise InputError(field, expected, value)
     for i, item in enumerate(value):
         if not isinstance(item, str) or not item.strip():

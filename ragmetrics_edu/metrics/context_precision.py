@@ -23,7 +23,7 @@ from typing import Any, Iterable, Mapping, Sequence
 from ..errors import InputError
 from ..ranking.precision import GENERAL, RAGAS_EPSILON, VARIANTS, per_k_precision
 from ..results import MetricResult
-from ..validate import YES, choice, flag, is_list, optional_texts, probability, verdict_list
+from ..validate import YES, as_list, choice, flag, is_list, optional_texts, probability, verdict_list
 
 
 def context_precision(
@@ -64,7 +64,9 @@ def context_precision_batch(
     """
     variant = choice("variant", variant, ("deepeval", "ragas"))
     results = flag("results", results)
-    if cases is None or isinstance(cases, (str, bytes, bytearray, Mapping)) or not isinstance(cases, Iterable):
+    if is_list(cases):
+        cases = as_list("cases", cases, "a list of verdict lists, one per ranking")
+    elif cases is None or isinstance(cases, (str, bytes, bytearray, Mapping)) or not isinstance(cases, Iterable):
         raise InputError("cases", "a list of verdict lists, one per ranking", cases)
     if results:
         return [context_precision(verdict_list(f"cases[{i}]", case), variant) for i, case in enumerate(cases)]
@@ -73,7 +75,7 @@ def context_precision_batch(
     append = scores.append
     for index, case in enumerate(cases):
         try:
-            if not is_list(case):
+            if type(case) not in (list, tuple):  # anything else is read (and checked) by verdict_list
                 raise TypeError
             flags = [_FAST[v] for v in case]
         except (KeyError, TypeError):

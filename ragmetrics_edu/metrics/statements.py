@@ -12,7 +12,7 @@ from typing import Any, Sequence
 
 from ..errors import InputError
 from ..results import MetricResult
-from ..validate import IDK, NO, YES, choice, flag, is_list, probability, same_length, text_list, verdict_list
+from ..validate import IDK, NO, YES, as_list, choice, flag, plain, probability, same_length, text_list, verdict_list
 from ._counting import NAN, ratio_result
 
 
@@ -66,11 +66,11 @@ def context_recall(
 def _attribution(nodes: Any, marks: list[str]) -> list[int | None]:
     if nodes is None:
         return [None] * len(marks)
-    if not is_list(nodes):
-        raise InputError("nodes", "a list with, per statement, a 1-based node index or None", nodes)
+    nodes = as_list("nodes", nodes, "a list with, per statement, a 1-based node index or None")
     same_length("verdicts", marks, "nodes", nodes)
     out: list[int | None] = []
     for i, (n, v) in enumerate(zip(nodes, marks, strict=True)):
+        n = plain(n)
         if n is None:
             out.append(None)
         elif isinstance(n, bool) or not isinstance(n, int) or n < 1:
@@ -98,10 +98,8 @@ def contextual_relevancy(
     arithmetic is the same. No statements at all gives 0 in both.
     """
     variant = choice("variant", variant, ("deepeval", "ragas_sentences"))
-    if not is_list(node_statements):
-        raise InputError("node_statements", "a list with one list of statements per node", node_statements)
-    if not is_list(node_verdicts):
-        raise InputError("node_verdicts", "a list with one list of verdicts per node", node_verdicts)
+    node_statements = as_list("node_statements", node_statements, "a list with one list of statements per node")
+    node_verdicts = as_list("node_verdicts", node_verdicts, "a list with one list of verdicts per node")
     same_length("node_statements", node_statements, "node_verdicts", node_verdicts)
     if nodes is not None:
         nodes = text_list("nodes", nodes)

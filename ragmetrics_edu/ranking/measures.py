@@ -16,7 +16,7 @@ from typing import Any, Sequence
 
 from ..errors import InputError
 from ..results import MetricResult, fmt
-from ..validate import YES, choice, count, is_list, one_verdict, positive_int
+from ..validate import YES, as_list, choice, count, one_verdict, positive_int
 from .precision import average_precision, relevance_flags
 
 #: Largest gain accepted, so that sums of discounted gains stay finite floats.
@@ -138,8 +138,7 @@ def mean_reciprocal_rank(queries: Sequence[Sequence[Any]]) -> MetricResult:
 
 def _query_lists(queries: Any) -> list[list[int]]:
     """One 0/1 list per query; the field named in an error is ``queries[i]``."""
-    if not is_list(queries):
-        raise InputError("queries", "a list of relevance lists, one per query", queries)
+    queries = as_list("queries", queries, "a list of relevance lists, one per query")
     return [relevance_flags(rel, f"queries[{q}]") for q, rel in enumerate(queries)]
 
 
@@ -165,10 +164,10 @@ def mean_average_precision(queries: Sequence[Sequence[Any]], total_relevant: Seq
     no_relevant = choice("no_relevant", no_relevant, NO_RELEVANT)
     if total_relevant is None:
         totals: list[Any] = [None] * len(flags)
-    elif not is_list(total_relevant) or len(total_relevant) != len(flags):
-        raise InputError("total_relevant", f"None or one count per query ({len(flags)})", total_relevant)
     else:
-        totals = list(total_relevant)
+        totals = as_list("total_relevant", total_relevant, f"None or one count per query ({len(flags)})")
+        if len(totals) != len(flags):
+            raise InputError("total_relevant", f"None or one count per query ({len(flags)})", total_relevant)
     rows, notes = [], []
     for q, (rel, given) in enumerate(zip(flags, totals, strict=True)):
         retrieved = sum(rel)
@@ -301,8 +300,7 @@ def r_precision(relevance: Sequence[Any], total_relevant: int | None = None) -> 
 
 def _gains(relevance: Any, field: str, gain: str) -> list[float]:
     """Graded gains as floats: non-negative numbers, or yes/no verdicts read as 1/0."""
-    if not is_list(relevance):
-        raise InputError(field, "a list of gains (0/1, yes/no, or non-negative numbers)", relevance)
+    relevance = as_list(field, relevance, "a list of gains (0/1, yes/no, or non-negative numbers)")
     top = MAX_LINEAR_GAIN if gain == "linear" else MAX_EXPONENTIAL_GAIN
     gains = []
     for i, v in enumerate(relevance):

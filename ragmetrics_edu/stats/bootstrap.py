@@ -28,6 +28,7 @@ def resampled_means(values: Sequence[float], n_resamples: int, seed: int | None)
 
     data = np.asarray(values, dtype=float)
     n = len(data)
+    inputs.draws(n_resamples, n)
     rng = np.random.default_rng(seed)
     out = np.empty(n_resamples)
     batch = max(1, BATCH_CELLS // n)

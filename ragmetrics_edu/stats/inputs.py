@@ -12,7 +12,7 @@ import numbers
 from typing import Any
 
 from ..errors import InputError
-from ..validate import as_list, optional_flag, positive_int, same_length
+from ..validate import as_list, integer, number, optional_flag, same_length
 
 
 def scores(field: str, value: Any) -> list[float]:
@@ -40,16 +40,27 @@ def paired(a: Any, b: Any) -> tuple[list[float], list[float]]:
 
 def ci_level(value: Any) -> float:
     """The confidence level: a number strictly between 0 and 1 (0.95, not 95)."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not 0.0 < float(value) < 1.0:
-        raise InputError("ci", "a number strictly between 0 and 1 (e.g. 0.95)", value)
-    return float(value)
+    return number("ci", value, "a number strictly between 0 and 1 (e.g. 0.95)", low=0.0, high=1.0 - 1e-12,
+                  low_open=True)
+
+
+#: The most random draws (resamples x items) one call makes: a second or two of numpy. Past it an
+#: InputError says how many resamples the data allow.
+MAX_DRAWS = 20_000_000
+#: The most resamples (or random sign flips) one call draws.
+MAX_RESAMPLES = 10_000_000
 
 
 def resamples(value: Any) -> int:
-    """How many resamples (bootstrap) or random sign flips (Monte Carlo): an integer >= 1."""
-    checked = positive_int("n_resamples", value, allow_none=False)
-    assert checked is not None
-    return checked
+    """How many resamples (bootstrap) or random sign flips (Monte Carlo): an integer from 1 to MAX_RESAMPLES."""
+    return integer("n_resamples", value, low=1, high=MAX_RESAMPLES)
+
+
+def draws(count: int, n: int) -> None:
+    """Refuse ``count`` resamples of ``n`` items when that is more than :data:`MAX_DRAWS` draws."""
+    if count * max(n, 1) > MAX_DRAWS:
+        raise InputError("n_resamples", f"at most {max(1, MAX_DRAWS // max(n, 1)):,} resamples for {n:,} items "
+                         f"(one call draws at most {MAX_DRAWS:,} numbers)", count)
 
 
 def seed(value: Any) -> int | None:

@@ -45,6 +45,7 @@ def _random_flips(nonzero: list[float], n: int, n_resamples: int, seed: int | No
     import numpy as np  # lazy: numpy loads only when resampling
 
     data = np.asarray(nonzero, dtype=float)
+    inputs.draws(n_resamples, len(data))
     rng = np.random.default_rng(seed)
     out = np.empty(n_resamples)
     batch = max(1, BATCH_CELLS // len(data))
