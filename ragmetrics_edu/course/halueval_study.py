@@ -26,8 +26,19 @@ from typing import Any, Callable
 from ..baselines import answer_overlap
 from ..data import halueval, path
 from ..errors import InputError
+from ..judges.errors import JudgeError
 
-__all__ = ["Design", "DESIGNS", "recording_name", "pair_scores", "pairwise", "choice_log", "record", "design_calls"]
+__all__ = ["Design", "DESIGNS", "recording_name", "pair_scores", "pairwise", "choice_log", "record", "design_calls",
+           "compare", "design_table", "detection", "best_threshold", "RULE", "choose", "freeze_choice", "score_test",
+           "LOG"]
+
+#: the choice log, shipped with the package
+LOG = "halueval_choice_log.json"
+
+#: how the choice is made, written into the choice log before the test part is scored
+RULE = ("Highest pairwise accuracy on the whole dev part (160 pairs); a tie goes to fewer calls per answer, "
+        "then to the design listed first. Designs tried on a dev sample only (the claim pipelines, 2-3 calls "
+        "an answer) are eligible only if they beat word overlap on that sample's same pairs.")
 
 
 @dataclass(frozen=True)
@@ -40,27 +51,21 @@ class Design:
     options: tuple[tuple[str, Any], ...] = ()
     recording: str | None = None   # the recorded pass it replays (several designs share one)
     dev_limit: int | None = None   # expensive designs are tried on the first n dev pairs only
+    test_limit: int | None = None  # ... and shown on the first n test pairs only
 
 
 #: every configuration tried on dev, in the order they were tried
 DESIGNS: dict[str, Design] = {d.name: d for d in (
     Design("word_overlap", "share of the answer's content words found in the passage (no model)", "word_overlap"),
     Design("library", "judges.faithfulness: claims from the answer, then yes/no/idk per claim (2 calls)",
-           "library", (), "library", 40),
+           "library", (), "library", 20, 10),
     Design("checked_defaults", "judges.faithfulness_checked with its defaults: claims from question and answer, "
-           "quoted verdicts, contradiction asked apart (2-3 calls)", "checked", (), "checked", 24),
-    Design("reanswer_recall", "the judge answers from the passage; share of its words the answer contains",
-           "reanswer", (("compare", "recall"), ("grounding", False)), "reanswer"),
-    Design("reanswer_precision", "the judge answers from the passage; share of the answer's words in its answer",
-           "reanswer", (("compare", "precision"), ("grounding", False)), "reanswer"),
-    Design("reanswer_f1", "the judge answers from the passage; F1 of the two word sets",
-           "reanswer", (("compare", "f1"), ("grounding", False)), "reanswer"),
-    Design("reanswer_recall_grounded", "mean of re-answer recall and word overlap with the passage",
-           "reanswer", (("compare", "recall"), ("grounding", True)), "reanswer"),
-    Design("reanswer_precision_grounded", "mean of re-answer precision and word overlap with the passage",
-           "reanswer", (("compare", "precision"), ("grounding", True)), "reanswer"),
-    Design("reanswer_f1_grounded", "mean of re-answer F1 and word overlap with the passage",
-           "reanswer", (("compare", "f1"), ("grounding", True)), "reanswer"),
+           "quoted verdicts, contradiction asked apart (2-3 calls)", "checked", (), "checked", 6),
+    *(Design(f"reanswer_{compare}_w{int(100 * weight)}",
+             f"the judge answers from the passage; {compare} of the answer's words against its answer, "
+             f"weighted {1 - weight:g} with word overlap weighted {weight:g}",
+             "reanswer", (("compare", compare), ("grounding_weight", weight)), "reanswer")
+      for compare in ("recall", "precision", "f1") for weight in (0.0, 0.5, 0.75, 0.9)),
 )}
 
 
@@ -91,8 +96,16 @@ def _score_answer(design: Design, judge: Any, pair: halueval.HaluPair, answer: s
     return faithfulness_checked(judge, answer, context, question=pair.question, variant="ragas").score
 
 
+def _replayed(design: Design, judge: Any, pair: halueval.HaluPair, answer: str) -> float:
+    """The design's score of one answer; NaN when the recorded judge gave no usable reply for it."""
+    try:
+        return _score_answer(design, judge, pair, answer)
+    except JudgeError:
+        return math.nan
+
+
 def _pairs_for(design: Design, split: str) -> list[halueval.HaluPair]:
-    limit = design.dev_limit if split == "dev" else None
+    limit = design.dev_limit if split == "dev" else design.test_limit
     return halueval.pairs(split, limit=limit)
 
 
@@ -110,8 +123,7 @@ def pair_scores(design: str, split: str) -> list[dict[str, Any]]:
         judge = ReplayJudge(path(f"recordings/{recording_name(chosen.recording, split)}.json"))
     rows = []
     for pair in _pairs_for(chosen, split):
-        right = _score_answer(chosen, judge, pair, pair.right_answer)
-        wrong = _score_answer(chosen, judge, pair, pair.hallucinated_answer)
+        right, wrong = (_replayed(chosen, judge, pair, a) for a in (pair.right_answer, pair.hallucinated_answer))
         rows.append({"pair": pair.id, "right": right, "hallucinated": wrong, "outcome": _outcome(right, wrong)})
     return rows
 
@@ -146,7 +158,146 @@ def design_calls(design: str, split: str) -> dict[str, float]:
 
 def choice_log() -> dict[str, Any]:
     """The written choice log: every design's dev figure, the choice and why, then the one test run."""
-    return json.loads(path("halueval_choice_log.json").read_text("utf-8"))
+    return json.loads(path(LOG).read_text("utf-8"))
+
+
+def choose(table: list[dict[str, Any]]) -> str:
+    """Apply :data:`RULE` to the dev table (rows from :func:`design_table`); returns the chosen design."""
+    full = max(r["pairs"] for r in table)
+    eligible = [r for r in table if r["pairs"] == full or r["difference"] > 0]
+    order = {name: i for i, name in enumerate(DESIGNS)}
+    best = max(eligible, key=lambda r: (r["pairwise"], -r["calls_per_answer"], -order[r["design"]]))
+    return str(best["design"])
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, float):
+        return None if math.isnan(value) else round(value, 6)
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    return value
+
+
+def freeze_choice(target: str | Path) -> dict[str, Any]:
+    """Write the dev half of the choice log: every design's dev row, the rule, the choice and its threshold.
+
+    Run once, before :func:`score_test`; it refuses to overwrite a log that already holds test figures."""
+    from datetime import datetime, timezone
+
+    target = Path(target)
+    if target.exists() and json.loads(target.read_text("utf-8")).get("test"):
+        raise InputError("target", "a choice log without test figures (the test part is scored once)", str(target))
+    table = design_table("dev")
+    chosen = choose(table)
+    log = {"data": halueval.SOURCE, "unit": "pair (a right and a hallucinated answer to one question)",
+           "measure": "pairwise accuracy: share of pairs whose right answer scores higher (tie = 0.5)",
+           "rule": RULE, "dev": [{"what": DESIGNS[r["design"]].what, **r} for r in table],
+           "chosen": {"design": chosen, "threshold": best_threshold(chosen),
+                      "word_overlap_threshold": best_threshold("word_overlap"),
+                      "frozen_at": datetime.now(timezone.utc).isoformat(timespec="seconds")},
+           "test": None}
+    target.write_text(json.dumps(_plain(log), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    return log
+
+
+def score_test(target: str | Path, designs: tuple[str, ...] = ("library",)) -> dict[str, Any]:
+    """Score the frozen choice once on the test part, with word overlap and ``designs`` beside it, and
+    write the test half of the log. Refuses when the log has no choice, or already has test figures."""
+    from datetime import datetime, timezone
+
+    target = Path(target)
+    log = json.loads(target.read_text("utf-8"))
+    if not log.get("chosen") or log.get("test"):
+        raise InputError("target", "a frozen choice log whose test part is still empty", str(target))
+    chosen = log["chosen"]["design"]
+    names = [chosen, "word_overlap", *[d for d in designs if d not in (chosen, "word_overlap")]]
+    table = [{**compare(name, "test"), **design_calls(name, "test")} for name in names]
+    found = [detection(chosen, "test", log["chosen"]["threshold"]),
+             detection("word_overlap", "test", log["chosen"]["word_overlap_threshold"])]
+    log["test"] = {"scored_at": datetime.now(timezone.utc).isoformat(timespec="seconds"), "table": table,
+                   "detection": found}
+    target.write_text(json.dumps(_plain(log), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    return log
+
+
+def compare(design: str, split: str, *, baseline: str = "word_overlap", seed: int = 0) -> dict[str, Any]:
+    """``design`` against ``baseline`` on the same pairs: paired difference of outcomes with its interval,
+    and a sign test on the pairs where they differ (the pair is the unit)."""
+    from .. import stats
+
+    rows = pair_scores(design, split)
+    limit = len(rows)
+    base = pair_scores(baseline, split)[:limit]
+    if [r["pair"] for r in base] != [r["pair"] for r in rows]:
+        raise InputError("baseline", f"a design scored on the same {split} pairs as {design}", baseline)
+    a, b = [r["outcome"] for r in rows], [r["outcome"] for r in base]
+    ids = [r["pair"] for r in rows]
+    acc = stats.bootstrap_ci(a, seed=seed, ids=ids)
+    if design == baseline:
+        return {"design": design, "baseline": baseline, "split": split, "pairs": limit, "pairwise": pairwise(rows),
+                "pairwise_ci": acc.ci, "baseline_pairwise": pairwise(base), "difference": 0.0,
+                "difference_ci": (0.0, 0.0), "better": 0, "worse": 0, "same": limit, "sign_p": 1.0,
+                "tells_apart": False}
+    diff = stats.paired_bootstrap(a, b, labels=(design, baseline), ids=ids, seed=seed)
+    sign = stats.sign_test(a, b, labels=(design, baseline), ids=ids)
+    low, high = diff.ci if diff.ci is not None else (math.nan, math.nan)
+    return {"design": design, "baseline": baseline, "split": split, "pairs": limit, "pairwise": pairwise(rows),
+            "pairwise_ci": acc.ci, "baseline_pairwise": pairwise(base), "difference": diff.score,
+            "difference_ci": diff.ci, "better": sign.values["wins"], "worse": sign.values["losses"],
+            "same": limit - sign.values["wins"] - sign.values["losses"], "sign_p": sign.p_value,
+            "tells_apart": not (low <= 0 <= high)}
+
+
+def design_table(split: str, designs: list[str] | None = None) -> list[dict[str, Any]]:
+    """One row per design: pairwise accuracy with its interval (pairs resampled), the paired difference
+    from word overlap on the same pairs, and the cost per answer."""
+    out = []
+    for name in designs or list(DESIGNS):
+        row = compare(name, split)
+        cost = design_calls(name, split)
+        out.append({**row, **cost})
+    return out
+
+
+def _flags(rows: list[dict[str, Any]], threshold: float) -> tuple[int, int, int, int]:
+    """(tp, fp, fn, tn) for "unfaithful" = score below threshold; hallucinated answers are the positives."""
+    tp = sum(1 for r in rows if r["hallucinated"] < threshold)
+    fn = len(rows) - tp
+    fp = sum(1 for r in rows if r["right"] < threshold)
+    tn = len(rows) - fp
+    return tp, fp, fn, tn
+
+
+def _prf(tp: int, fp: int, fn: int) -> tuple[float, float, float]:
+    precision = tp / (tp + fp) if tp + fp else 0.0
+    recall = tp / (tp + fn) if tp + fn else 0.0
+    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    return precision, recall, f1
+
+
+def best_threshold(design: str) -> float:
+    """The threshold chosen on dev: the one (among midpoints of the dev scores) with the best F1 for the
+    unfaithful class, an answer being flagged when its score is below it; ties go to the lower threshold."""
+    rows = [r for r in pair_scores(design, "dev") if not (math.isnan(r["right"]) or math.isnan(r["hallucinated"]))]
+    scores = sorted({r["right"] for r in rows} | {r["hallucinated"] for r in rows})
+    candidates = [(x + y) / 2 for x, y in zip(scores, scores[1:], strict=False)] or scores
+    return max(candidates, key=lambda t: (_prf(*_flags(rows, t)[:3])[2], -t))
+
+
+def detection(design: str, split: str, threshold: float) -> dict[str, Any]:
+    """Precision, recall and F1 of flagging hallucinated answers (score below ``threshold``) on a part."""
+    rows = [r for r in pair_scores(design, split) if not (math.isnan(r["right"]) or math.isnan(r["hallucinated"]))]
+    tp, fp, fn, tn = _flags(rows, threshold)
+    precision, recall, f1 = _prf(tp, fp, fn)
+    return {"design": design, "split": split, "threshold": threshold, "tp": tp, "fp": fp, "fn": fn, "tn": tn,
+            "precision": precision, "recall": recall, "f1": f1}
+
+
+#: a cap on each reply: a 1.5B model sometimes repeats itself until the context is full (one claims reply ran
+#: to 3,786 tokens and 10 minutes); a capped reply that is cut off fails validation and is never kept
+MAX_TOKENS = 512
 
 
 # -- recording (needs a running local judge server) ------------------------------------------------
@@ -167,13 +318,17 @@ def record(pass_name: str, split: str, *, base_url: str, model: str, provenance:
     if not isinstance(provenance, dict) or not {"server", "gguf"} <= set(provenance):
         raise InputError("provenance", "a dict with 'server' and 'gguf' (file, sha256, header)", provenance)
     judge = OpenAIJudge(model, base_url=base_url, api_key="local", mode="json_object_schema", temperature=0.0,
-                        seed=7, timeout=600.0, max_retries=1, max_concurrency=1, cache_dir=cache_dir)
+                        seed=7, timeout=600.0, max_retries=1, max_concurrency=1, cache_dir=cache_dir,
+                        max_tokens=MAX_TOKENS)
     target = Path(out_dir) / f"{recording_name(pass_name, split)}.json"
     started = time.monotonic()
     pairs = _pairs_for(designs[0], split)
     for i, pair in enumerate(pairs, start=1):
         for answer in (pair.right_answer, pair.hallucinated_answer):
-            _score_answer(designs[0], judge, pair, answer)
+            try:
+                _score_answer(designs[0], judge, pair, answer)
+            except JudgeError as exc:  # kept out of the recording; replay scores this answer NaN
+                say(f"{pair.id}: judge error, answer left unscored: {str(exc)[:120]}")
         seen, calls = set(), []
         for c in judge.calls:
             if c.source in ("api", "cache") and (c.key, c.attempt) not in seen:
@@ -181,7 +336,7 @@ def record(pass_name: str, split: str, *, base_url: str, model: str, provenance:
                 calls.append(c)
         meta = {"model": model, "base_url": base_url,
                 "server": provenance["server"],
-                "parameters": {"temperature": 0.0, "seed": 7, "mode": judge.mode, "max_tokens": None},
+                "parameters": {"temperature": 0.0, "seed": 7, "mode": judge.mode, "max_tokens": MAX_TOKENS},
                 "gguf": provenance["gguf"],
                 "pass": {"name": pass_name, "split": split, "pairs": len(pairs), "source": halueval.SOURCE},
                 "machine_time_s": round(sum(c.latency_s or 0.0 for c in calls), 1),
@@ -192,3 +347,59 @@ def record(pass_name: str, split: str, *, base_url: str, model: str, provenance:
         say(f"{pass_name} {split} {i}/{len(pairs)} {pair.id}: {len(calls)} calls, "
             f"{time.monotonic() - started:.0f} s")
     return target
+
+
+# -- figures ---------------------------------------------------------------------------------------
+def plot_distributions(designs: list[str], split: str, thresholds: dict[str, float] | None = None) -> Any:
+    """Score distributions of right vs hallucinated answers, one panel per design, with the dev threshold."""
+    import matplotlib.pyplot as plt  # lazy: matplotlib is a notebook extra
+
+    fig, axes = plt.subplots(1, len(designs), figsize=(4.6 * len(designs), 3.2), squeeze=False)
+    bins = [i / 20 for i in range(21)]
+    for ax, name in zip(axes[0], designs, strict=True):
+        rows = pair_scores(name, split)
+        right = [r["right"] for r in rows if not math.isnan(r["right"])]
+        wrong = [r["hallucinated"] for r in rows if not math.isnan(r["hallucinated"])]
+        ax.hist(right, bins=bins, alpha=0.65, label="right answer", color="#2a7ab0")
+        ax.hist(wrong, bins=bins, alpha=0.65, label="hallucinated answer", color="#d9742b")
+        if thresholds and name in thresholds:
+            ax.axvline(thresholds[name], color="black", linestyle="--", linewidth=1.2,
+                       label=f"threshold (dev) {thresholds[name]:.2f}")
+        ax.set_title(f"{name} ({split}, {len(rows)} pairs)", fontsize=10)
+        ax.set_xlabel("score")
+        ax.set_xlim(0, 1)
+    axes[0][0].set_ylabel("answers")
+    axes[0][-1].legend(fontsize=8, loc="upper left")
+    fig.tight_layout()
+    return fig
+
+
+# -- reading the log -------------------------------------------------------------------------------
+def _interval(pair: Any) -> str:
+    return "–" if not pair else f"[{pair[0]:.2f}, {pair[1]:+.2f}]".replace("[+", "[")
+
+
+def table_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Rows of a dev or test table, shortened for a 100-column printout."""
+    return [{"design": r["design"], "pairs": r["pairs"], "pairwise": f"{r['pairwise']:.3f}",
+             "95% CI": f"[{r['pairwise_ci'][0]:.2f}, {r['pairwise_ci'][1]:.2f}]",
+             "vs overlap": "–" if r["design"] == "word_overlap" else f"{r['difference']:+.3f}",
+             "diff 95% CI": "–" if r["design"] == "word_overlap" else
+             f"[{r['difference_ci'][0]:+.2f}, {r['difference_ci'][1]:+.2f}]",
+             "+/-": "–" if r["design"] == "word_overlap" else f"+{r['better']}/-{r['worse']}",
+             "calls/ans": f"{r['calls_per_answer']:.2f}"} for r in rows]
+
+
+def check_log(log: dict[str, Any] | None = None) -> list[str]:
+    """Recompute every figure of the choice log from the recordings; the differences found (none when it holds)."""
+    log = choice_log() if log is None else log
+    problems = []
+    for part, rows in (("dev", log["dev"]), ("test", (log.get("test") or {}).get("table", []))):
+        for row in rows:
+            fresh = _plain({**compare(row["design"], part), **design_calls(row["design"], part)})
+            for key, value in fresh.items():
+                if key in row and row[key] != value:
+                    problems.append(f"{part} {row['design']} {key}: log {row[key]!r}, recordings {value!r}")
+    if choose(log["dev"]) != log["chosen"]["design"]:
+        problems.append(f"the rule picks {choose(log['dev'])}, the log says {log['chosen']['design']}")
+    return problems

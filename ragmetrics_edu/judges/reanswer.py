@@ -10,14 +10,15 @@ usually finds the right words. So this design makes **one call per question and 
 2. ``agreement``: the candidate's content words are compared with the judge's answer
    (``compare="recall"``: the share of the judge's words the candidate contains;
    ``"precision"``: the share of the candidate's words the judge's answer contains; ``"f1"``);
-3. ``grounding`` (on by default): the share of the candidate's content words found anywhere in
-   the context (:func:`ragmetrics_edu.baselines.coverage`, the word-overlap baseline);
-4. the score is the mean of the parts in use, in [0, 1].
+3. ``grounding``: the share of the candidate's content words found anywhere in the context
+   (:func:`ragmetrics_edu.baselines.coverage`, the word-overlap baseline);
+4. the score is ``grounding_weight · grounding + (1 − grounding_weight) · agreement``, in [0, 1]
+   (``grounding_weight=0``: the judge's agreement alone; ``1``: word overlap alone, no call needed).
 
 Content words are those of :func:`ragmetrics_edu.retrieval.tokenize` (lower-cased, stop words
 dropped, plurals lightly stemmed). Edge cases, each noted in the result: a candidate with no
 content words scores 0; when the judge says the context does not answer the question, the
-agreement is left out and the score is the grounding alone (or NaN with ``grounding=False``).
+agreement is left out and the score is the grounding alone (NaN with ``grounding_weight=0``).
 
 Which configuration is the default was chosen on the development part of the shipped HaluEval
 rows and scored once on the test part: see :mod:`ragmetrics_edu.course.halueval_study`.
@@ -31,12 +32,12 @@ from typing import Any, Sequence
 from ..baselines import coverage
 from ..errors import InputError
 from ..results import MetricResult, fmt
-from ..retrieval import tokenize
+from ..text import tokenize
 from ..validate import text, text_list
 from .base import Judge
 from .prompting import Texts
 from .records import CallList
-from .steps import _ask, _check_judge, _finish, _request, _schemas
+from .requests import ask, check_judge, finish, make_request, schema_models
 
 __all__ = ["faithfulness_reanswer", "COMPARE", "NOT_ANSWERED", "agreement"]
 
@@ -66,41 +67,50 @@ def _not_answered(reply: str) -> bool:
 
 
 def faithfulness_reanswer(
-    judge: Judge, answer: str, context: Sequence[str], *, question: str, compare: str = "recall",
-    grounding: bool = True, threshold: float | None = None,
+    judge: Judge, answer: str, context: Sequence[str], *, question: str, compare: str = "precision",
+    grounding_weight: float = 0.9, threshold: float | None = None,
 ) -> MetricResult:
     """Score how faithful ``answer`` is to ``context`` by the judge's own answer to ``question`` (1 call).
 
-    ``compare`` and ``grounding`` are the two choices the course made on its development data
-    (defaults: the chosen configuration). ``threshold`` sets ``result.success`` (score >= threshold).
+    ``compare`` and ``grounding_weight`` are the two choices made on the development part of the shipped
+    HaluEval rows (the defaults are the chosen configuration; see the choice log in
+    ``ragmetrics_edu/data/halueval_choice_log.json``). ``threshold`` sets ``result.success`` (score >= threshold).
     """
-    judge = _check_judge(judge)
+    judge = check_judge(judge)
     answer_text = text("answer", answer)
     question_text = text("question", question)
     nodes = text_list("context", context)
     if compare not in COMPARE:
         raise InputError("compare", "one of " + ", ".join(repr(c) for c in COMPARE), compare)
-    if not isinstance(grounding, bool):
-        raise InputError("grounding", "True or False", grounding)
+    weight = _weight(grounding_weight)
     if threshold is not None and (isinstance(threshold, bool) or not isinstance(threshold, (int, float))
                                   or not 0 <= threshold <= 1):
         raise InputError("threshold", "a number between 0 and 1, or None", threshold)
     calls = CallList()
-    reply = _ask(judge, _request("faithfulness.reanswer", "faithfulness_reanswer", _schemas().GeneratedAnswer,
+    reply = ask(judge, make_request("faithfulness.reanswer", "faithfulness_reanswer", schema_models().GeneratedAnswer,
                                  'a JSON object {"answer": "..."}',
                                  shorthand=lambda a: {"answer": a} if isinstance(a, str) else a, legacy=False,
                                  data={"question": question_text, "context": Texts("node", nodes, "(no context)")}),
                  calls)
     judge_answer = reply.data["answer"]
-    result = score_reanswer(answer_text, judge_answer, nodes, compare=compare, grounding=grounding,
+    result = score_reanswer(answer_text, judge_answer, nodes, compare=compare, grounding_weight=weight,
                             threshold=threshold)
     result.inputs["question"] = question_text
-    return _finish(result, judge, calls, False)
+    return finish(result, judge, calls, False)
 
 
-def score_reanswer(candidate: str, judge_answer: str, context: Sequence[str], *, compare: str = "recall",
-                   grounding: bool = True, threshold: float | None = None) -> MetricResult:
+def _weight(value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
+        raise InputError("grounding_weight", "a number between 0 and 1", value)
+    return float(value)
+
+
+def score_reanswer(candidate: str, judge_answer: str, context: Sequence[str], *, compare: str = "precision",
+                   grounding_weight: float = 0.9, threshold: float | None = None) -> MetricResult:
     """The arithmetic of :func:`faithfulness_reanswer` for a judge answer already in hand (no call)."""
+    if compare not in COMPARE:
+        raise InputError("compare", "one of " + ", ".join(repr(c) for c in COMPARE), compare)
+    weight = _weight(grounding_weight)
     candidate_words = set(tokenize(text("answer", candidate)))
     judge_words = set(tokenize(text("judge_answer", judge_answer)))
     joined = "\n".join(text_list("context", context))
@@ -109,37 +119,36 @@ def score_reanswer(candidate: str, judge_answer: str, context: Sequence[str], *,
     answered = not _not_answered(judge_answer)
     agree = agreement(candidate_words, judge_words, compare) if answered else math.nan
     ground = coverage(candidate, joined) if candidate_words else 0.0
-    parts = ([agree] if answered else []) + ([ground] if grounding else [])
     if not candidate_words:
         score = 0.0
         notes.append("The answer has no content words: nothing can be checked, so it scores 0.")
-    elif not parts:
-        score = math.nan
-        notes.append("The judge found no answer in the context and grounding is off: the score is NaN.")
+    elif answered:
+        score = weight * ground + (1 - weight) * agree
+    elif weight > 0:
+        score = ground
     else:
-        score = sum(parts) / len(parts)
+        score = math.nan
+        notes.append("The judge found no answer in the context and grounding_weight is 0: the score is NaN.")
     if not answered:
         notes.append(f"The judge replied {judge_answer!r}: the context does not answer the question, so "
-                     "agreement is left out" + (" and the score is the grounding alone." if grounding else "."))
+                     "agreement is left out" + (" and the score is the grounding alone." if weight > 0 else "."))
     rows = [{"word": w, "in_answer": w in candidate_words, "in_judge_answer": w in judge_words,
              "in_context": w in context_words}
             for w in sorted(candidate_words | judge_words)]
-    formula_parts = [] if not answered else [f"\\text{{agreement}}_{{{compare}}} = {fmt(agree)}"]
-    if grounding:
-        formula_parts.append(f"\\text{{grounding}} = {fmt(ground)}")
+    formula = (rf"\text{{score}} = {fmt(weight)} \cdot {fmt(ground)} + {fmt(1 - weight)} \cdot {fmt(agree)} = {fmt(score)}"
+               if answered and candidate_words else "")
     narrative = [f"The judge answered the question from the context: {judge_answer!r}.",
                  f"Content words of the answer: {', '.join(sorted(candidate_words)) or '(none)'}."]
     if answered:
         narrative.append(f"Agreement ({compare}) of the answer's words with the judge's answer: {fmt(agree)}.")
-    if grounding:
-        narrative.append(f"Grounding: {fmt(ground)} of the answer's content words occur in the context.")
-    narrative.append(f"Score = mean of the parts used = {fmt(score)}.")
+    narrative.append(f"Grounding: {fmt(ground)} of the answer's content words occur in the context.")
+    narrative.append(f"Score = {fmt(weight)} x grounding + {fmt(1 - weight)} x agreement = {fmt(score)}.")
     return MetricResult(
-        metric="faithfulness_reanswer", score=score, variant=compare + ("+grounding" if grounding else ""),
+        metric="faithfulness_reanswer", score=score, variant=f"{compare}, grounding_weight {fmt(weight)}",
         columns=("word", "in_answer", "in_judge_answer", "in_context"), rows=rows,
-        values={"judge_answer": judge_answer, "agreement": agree, "grounding": ground if grounding else None,
-                "answered": answered},
-        formula=r"\text{score} = \operatorname{mean}(" + ",\\ ".join(formula_parts) + ")" if formula_parts else "",
-        formula_general=r"\text{score} = \operatorname{mean}(\text{agreement}, \text{grounding})",
+        values={"judge_answer": judge_answer, "agreement": agree, "grounding": ground, "answered": answered,
+                "grounding_weight": weight},
+        formula=formula,
+        formula_general=r"\text{score} = w \cdot \text{grounding} + (1 - w) \cdot \text{agreement}",
         narrative=narrative, notes=notes, threshold=threshold,
-        inputs={"answer": candidate, "context": list(context), "compare": compare, "grounding": grounding})
+        inputs={"answer": candidate, "context": list(context), "compare": compare, "grounding_weight": weight})
