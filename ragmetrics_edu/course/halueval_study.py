@@ -380,14 +380,18 @@ def _interval(pair: Any) -> str:
 
 
 def table_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Rows of a dev or test table, shortened for a 100-column printout."""
-    return [{"design": r["design"], "pairs": r["pairs"], "pairwise": f"{r['pairwise']:.3f}",
-             "95% CI": f"[{r['pairwise_ci'][0]:.2f}, {r['pairwise_ci'][1]:.2f}]",
-             "vs overlap": "–" if r["design"] == "word_overlap" else f"{r['difference']:+.3f}",
-             "diff 95% CI": "–" if r["design"] == "word_overlap" else
-             f"[{r['difference_ci'][0]:+.2f}, {r['difference_ci'][1]:+.2f}]",
-             "+/-": "–" if r["design"] == "word_overlap" else f"+{r['better']}/-{r['worse']}",
-             "calls/ans": f"{r['calls_per_answer']:.2f}"} for r in rows]
+    """Rows of a dev or test table, shortened for a 100-column printout (no interval under 10 pairs)."""
+    out = []
+    for r in rows:
+        few, base = r["pairs"] < 10, r["design"] == "word_overlap"
+        out.append({"design": r["design"], "pairs": r["pairs"], "acc": f"{r['pairwise']:.3f}",
+                    "95% CI": "too few" if few else f"[{r['pairwise_ci'][0]:.2f}, {r['pairwise_ci'][1]:.2f}]",
+                    "Δ overlap": "–" if base else f"{r['difference']:+.3f}",
+                    "Δ 95% CI": "–" if base else "too few" if few else
+                    f"[{r['difference_ci'][0]:+.2f}, {r['difference_ci'][1]:+.2f}]",
+                    "+/-": "–" if base else f"+{r['better']}/-{r['worse']}",
+                    "calls": f"{r['calls_per_answer']:.2f}"})
+    return out
 
 
 def check_log(log: dict[str, Any] | None = None) -> list[str]:

@@ -67,7 +67,7 @@ def _not_answered(reply: str) -> bool:
 
 
 def faithfulness_reanswer(
-    judge: Judge, answer: str, context: Sequence[str], *, question: str, compare: str = "precision",
+    judge: Judge, answer: str, context: Sequence[str], *, question: str, compare: str = "recall",
     grounding_weight: float = 0.9, threshold: float | None = None,
 ) -> MetricResult:
     """Score how faithful ``answer`` is to ``context`` by the judge's own answer to ``question`` (1 call).
@@ -105,7 +105,7 @@ def _weight(value: Any) -> float:
     return float(value)
 
 
-def score_reanswer(candidate: str, judge_answer: str, context: Sequence[str], *, compare: str = "precision",
+def score_reanswer(candidate: str, judge_answer: str, context: Sequence[str], *, compare: str = "recall",
                    grounding_weight: float = 0.9, threshold: float | None = None) -> MetricResult:
     """The arithmetic of :func:`faithfulness_reanswer` for a judge answer already in hand (no call)."""
     if compare not in COMPARE:
