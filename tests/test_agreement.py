@@ -355,3 +355,36 @@ def test_rater_names_label_the_matrix_and_bad_names_are_refused():
         with pytest.raises(InputError) as err:
             cohen_kappa(HAND_A, HAND_B, raters=bad)
         assert err.value.field == "raters"
+
+
+def test_kappa_groups_one_item_per_group_is_the_item_bootstrap():
+    """With one item per group the grouped bootstrap draws the same indices as the item bootstrap."""
+    a = ["yes", "no", "yes", "yes", "no", "idk"] * 4
+    b = ["yes", "no", "no", "yes", "no", "idk"] * 4
+    plain = cohen_kappa(a, b, n_resamples=300, seed=3)
+    grouped = cohen_kappa(a, b, n_resamples=300, seed=3, groups=list(range(len(a))))
+    assert grouped.value == plain.value and grouped.ci == plain.ci
+    assert grouped.method == "percentile bootstrap over groups" and grouped.values["groups"] == len(a)
+
+
+def test_kappa_groups_of_duplicated_items_match_the_bootstrap_of_the_distinct_items():
+    """Each item listed twice, the copies in one group: resampling groups draws the distinct items, and
+    doubling every count leaves every proportion, so every resampled kappa, unchanged."""
+    a = ["yes", "no", "yes", "yes", "no", "no", "yes", "no", "yes", "no", "no", "yes"]
+    b = ["yes", "no", "no", "yes", "no", "yes", "yes", "no", "yes", "no", "yes", "yes"]
+    once = cohen_kappa(a, b, n_resamples=400, seed=1)
+    twice = cohen_kappa([x for x in a for _ in (0, 1)], [y for y in b for _ in (0, 1)], n_resamples=400, seed=1,
+                        groups=[i for i in range(len(a)) for _ in (0, 1)])
+    assert twice.value == pytest.approx(once.value) and twice.ci == pytest.approx(once.ci)
+    naive = cohen_kappa([x for x in a for _ in (0, 1)], [y for y in b for _ in (0, 1)], n_resamples=400, seed=1)
+    assert naive.ci[1] - naive.ci[0] < once.ci[1] - once.ci[0]   # items as units: too narrow
+
+
+def test_kappa_gives_no_interval_under_ten_groups():
+    a, b = ["yes", "no"] * 10, ["yes", "no"] * 9 + ["no", "yes"]
+    r = cohen_kappa(a, b, groups=[i % 5 for i in range(20)])
+    assert r.ci is None and "too small to tell" in r.notes[-1]
+    with pytest.raises(InputError):
+        cohen_kappa(a, b, groups=[1, 2])
+    with pytest.raises(InputError):
+        cohen_kappa(a, b, groups=[[1]] * 20)

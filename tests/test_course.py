@@ -256,3 +256,49 @@ def test_the_table_row_rule_finds_a_long_row_and_ignores_prose():
     row = "deck A  " + "  ".join(["0.5833"] * 3) + " " * 100
     nb = {"cells": [{"outputs": [{"output_type": "stream", "text": [row + "\n", "x" * 200 + " qwen2.5 0.3.36\n"]}]}]}
     assert [(i, n) for i, n, _ in _long_table_rows(nb)] == [(0, len(row))]
+
+
+def _stored_output_text(nb):
+    for cell in nb["cells"]:
+        for out in cell.get("outputs", []):
+            for value in ([out.get("text", "")] + list(out.get("data", {}).values())):
+                yield "".join(value) if isinstance(value, list) else str(value)
+
+
+def test_no_notebook_is_saved_with_an_exercise_answered():
+    """A learner opens a notebook with the exercise answers empty: no stored "Correct" verdict."""
+    for path in sorted(NOTEBOOKS.glob("*.ipynb")):
+        nb = json.loads(path.read_text(encoding="utf-8"))
+        stored = [t for t in _stored_output_text(nb) if "✅ **Correct" in t or "✅ Correct" in t]
+        assert not stored, f"{path.name} stores an answered exercise: {stored[0][:80]!r}"
+
+
+def test_the_planted_check_finds_a_stored_correct():
+    nb = {"cells": [{"cell_type": "code", "outputs": [{"output_type": "display_data",
+                                                       "data": {"text/markdown": ["✅ **Correct.** Well done."]}}]}]}
+    assert any("✅ **Correct" in t for t in _stored_output_text(nb))
+
+
+#: words that would call the project's model-written labels people's
+_HUMAN_WORDS = re.compile(r"hand[- ]label|hand-made label|human label|\bhumans?\b|two people|against people|"
+                          r"the way people|people prefer|a person\b", re.IGNORECASE)
+
+
+def test_the_projects_labels_are_never_called_human():
+    """The labelled set was written by language-model passes: notebook 11, deck 11, the set's README and the
+    course modules behind them never call its labels human, hand-made or people's."""
+    texts = {"notebook 11": _text(_notebook("11_can_you_trust_the_judge"), outputs=True),
+             "deck 11": _text(json.loads((SLIDES / "11_can_you_trust_the_judge.ipynb").read_text(encoding="utf-8")),
+                              outputs=True)}
+    course = REPO / "ragmetrics_edu" / "course"
+    for name in ("judge_report.py", "judge_agreement.py", "judge_eval.py", "judge_behaviour.py", "judge_runs.py",
+                 "judge_study.py", "exercises/judge_trust.py"):
+        texts[name] = (course / name).read_text(encoding="utf-8")
+    texts["judge_eval/README.md"] = (REPO / "ragmetrics_edu" / "data" / "judge_eval" / "README.md").read_text(
+        encoding="utf-8")
+    for exercise in ("trust-1", "trust-2", "trust-3"):
+        item = exercises.get(exercise)
+        texts[exercise] = " ".join((item.question, item.hint, item.explanation))
+    found = {name: sorted({m.group(0) for m in _HUMAN_WORDS.finditer(text)}) for name, text in texts.items()}
+    assert not {k: v for k, v in found.items() if v}, found
+    assert _HUMAN_WORDS.search("agreement with hand labels") and _HUMAN_WORDS.search("two people agreeing")

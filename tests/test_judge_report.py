@@ -37,24 +37,50 @@ def test_every_same_items_row_replays_without_error():
 
 def test_the_prose_of_notebook_11_about_agreement_holds():
     same = judge_study.rows("qwen_same_items")
-    cp = judge_agreement.verdict_agreement(same, "context_precision")
-    cr = judge_agreement.verdict_agreement(same, "context_recall")
-    faith = judge_agreement.verdict_agreement(same, "faithfulness")
-    assert cp["judge"].value > cp["baseline"].value          # "the judge clearly beats word overlap"
-    assert cp["judge"].ci[0] > cp["baseline"].value
-    assert cr["baseline"].value > cr["judge"].value          # "word overlap is better"
-    assert abs(faith["judge"].value) < 0.2                   # "kappa sits near zero"
+    found = {m: judge_agreement.verdict_agreement(same, m) for m in ("context_precision", "context_recall", "faithfulness")}
+    paired = {m: judge_report.compare(f["judge_agrees"], f["baseline_agrees"], f["groups"]) for m, f in found.items()}
+    cp, faith = found["context_precision"], found["faithfulness"]
+    assert cp["judge"].value > cp["baseline"].value              # the judge's kappa is higher...
+    assert paired["context_precision"]["verdict"] == "cannot tell them apart"  # ...but paired, the set cannot tell
+    assert paired["context_precision"]["ci"][0] < 0 < paired["context_precision"]["ci"][1]
+    for metric in ("context_recall", "faithfulness"):            # "word overlap does better"
+        assert paired[metric]["verdict"] == "word overlap better" and paired[metric]["ci"][1] < 0
+    assert all(p["units"] == 22 for p in paired.values())       # one unit per pair
+    assert abs(faith["judge"].value) < 0.2                       # "kappa sits near zero"
     classes = faith["judge"].values["classes"]
     row = faith["judge"].values["confusion"][classes.index("contradicted")]
-    assert row[classes.index("contradicted")] < sum(row) / 3  # "rarely says contradicted"
+    assert row[classes.index("contradicted")] < sum(row) / 3      # "rarely says contradicted"
+
+
+def test_each_item_counts_once_and_intervals_resample_pairs():
+    """The two cases of a pair share their context-precision and context-recall items: 61 and 43 distinct
+    items, not 122 and 86; faithfulness and answer relevancy items differ between the two answers."""
+    same = judge_study.rows("qwen_same_items")
+    cp = judge_agreement.verdict_agreement(same, "context_precision")
+    cr = judge_agreement.verdict_agreement(same, "context_recall")
+    assert (cp["items"], cp["duplicates"]) == (61, 61) and (cr["items"], cr["duplicates"]) == (43, 43)
+    assert cp["judge"].values["groups"] == 22 and cp["judge"].method == "percentile bootstrap over groups"
+    rows = {r["metric"]: r for r in judge_report.agreement_table()}
+    assert rows["context_precision"]["items"] == 61 and rows["context_recall"]["items"] == 43
+    assert rows["faithfulness"]["items"] == 99
+
+
+def test_compare_is_paired_over_units_and_refuses_an_interval_on_few():
+    # two items in unit "a" (means 1.0 vs 0.0), one in "b" (0.5 vs 0.5): unit differences +1 and 0
+    few = judge_report.compare([1, 1, 0.5], [0, 0, 0.5], ["a", "a", "b"])
+    assert few["units"] == 2 and few["difference"] == 0.5 and few["ci"] is None
+    assert few["verdict"] == "too few to tell" and (few["wins"], few["losses"], few["ties"]) == (1, 0, 1)
+    even = judge_report.compare([1, 0] * 10, [0, 1] * 10)
+    assert even["difference"] == 0 and even["ci"][0] < 0 < even["ci"][1]
+    assert even["verdict"] == "cannot tell them apart"
+    ahead = judge_report.compare([1] * 12, [0] * 12)
+    assert ahead["verdict"] == "judge better" and ahead["sign_p"] < 0.001
 
 
 def test_tables_fit_and_hold_what_they_say():
     for table in (judge_report.agreement_table(), judge_report.binary_table(), judge_report.pipeline_table(),
                   judge_report.size_table(), judge_report.cost_table(), judge_report.recordings_table()):
         assert table
-    rows = {r["metric"]: r for r in judge_report.agreement_table()}
-    assert rows["context_precision"]["items"] == 122 and rows["faithfulness"]["items"] == 99
 
 
 def test_show_cuts_lines_to_the_width(capsys):
@@ -80,24 +106,51 @@ def test_the_prose_of_notebook_11_about_flips_position_and_injection_holds():
     assert held["flipped"] / held["items"] < 0.1                                # "the context-precision yes/no held"
     position = judge_report.position_summary()
     assert 0.2 <= position["effect"]["rate"] <= 0.45                            # "about a third of the verdicts"
-    assert position["kappa moved"].value < 0.6 * position["kappa in order"].value  # "fell by half"
-    injected = {r["prompt"]: r for r in judge_report.injection_table()}
-    rates = [injected[p]["obeyed"] / injected[p]["eligible verdicts"] for p in ("with data blocks", "without data blocks")]
-    assert all(0.05 <= r <= 0.25 for r in rates)                                # "about one in seven"
-    assert abs(rates[0] - rates[1]) <= 0.1                                      # "no measurable difference"
+
+
+def test_the_injection_is_reported_by_content_with_the_shift_apart():
+    """The planted node shifts the later nodes: every context-precision verdict that moved to "yes" is on a
+    shifted node, a layout change alone moves such verdicts too, and faithfulness is reported per form."""
+    table = {(r["form"], r["verdicts"]): r for r in judge_report.injection_by_content()}
+    for form in ("data blocks", "undelimited"):
+        assert table[(form, "ctx precision, node in place")]["became yes/supported"] == 0
+        assert table[(form, "ctx precision, node shifted")]["became yes/supported"] > 0
+    control = table[("data blocks", "ctx precision, node shifted")]["control"]
+    moved, of = (int(x) for x in control.split(": ")[1].split(" of "))
+    assert moved > 0 and of > 0                     # "a layout change alone moves a comparable share"
+    faith_blocks = table[("data blocks", "faithfulness (claims)")]
+    faith_inline = table[("undelimited", "faithfulness (claims)")]
+    assert faith_blocks["became yes/supported"] == 0                                  # "with data blocks no claim"
+    assert (faith_inline["became yes/supported"], faith_inline["eligible"]) == (2, 12)  # "inline, 2 of 12"
+    old = {r["prompt"]: r for r in judge_report.injection_table()}
+    assert old["with data blocks"]["obeyed"] == sum(table[("data blocks", v)]["became yes/supported"]
+                                                    for v in ("ctx precision, node in place",
+                                                              "ctx precision, node shifted", "faithfulness (claims)"))
 
 
 def test_the_prose_of_notebook_11_about_the_judge_extracting_holds():
-    table = {r["pipeline (judge extracts)"]: r for r in judge_report.full_pipeline_table()}
+    table = {r["pipeline (extracts)"]: r for r in judge_report.full_pipeline_table()}
     labels = judge_report.PIPELINE_LABELS
-    value = {name: float(table[labels[name]]["pairwise"].split()[0]) for name in
+    value = {name: float(table[labels[name]]["pairwise"]) for name in
              ("library", "quoted", "question_and_answer_claims", "defaults")}
-    assert table[labels["quoted"]]["kept"] == "no"                             # "quoted verdicts alone did not help"
-    assert table[labels["question_and_answer_claims"]]["kept"] == "yes"        # "claims ... from the question ... did"
-    assert table[labels["defaults"]]["kept"] == "yes" and 0.7 <= value["defaults"] <= 0.8  # "about three pairs in four"
-    assert all(r["pairs"] == 22 for r in table.values())                        # every pair, not a subset
-    low = float(table[labels["defaults"]]["pairwise"].split("[")[1].split(",")[0])
-    assert low > 0.5 and value["defaults"] > float(table[labels["defaults"]]["word overlap"]) + 0.15
+    assert table[labels["quoted"]]["kept"] == "no"
+    assert table[labels["question_and_answer_claims"]]["kept"] == "yes"
+    assert table[labels["defaults"]]["kept"] == "yes" and 0.7 <= value["defaults"] <= 0.8
+    # "the paired interval may exclude 0 while the sign test (a handful better, a couple worse) does not reject"
+    defaults = table[labels["defaults"]]
+    better, worse = (int(x) for x in defaults["+/-"].split("/"))
+    assert better > worse and float(defaults["sign p"]) >= 0.05
+    # the library judge against word overlap on the same claims: the set cannot tell them apart
+    found = judge_agreement.pairwise(judge_study.rows("qwen_same_items"))
+    assert judge_report.compare(found["judge_credit"], found["baseline_credit"])["verdict"] == "cannot tell them apart"
+
+
+def test_the_pairwise_credits_match_pairwise_accuracy():
+    found = judge_agreement.pairwise(judge_study.rows("qwen_same_items"))
+    for who in ("judge", "baseline"):
+        credits = found[f"{who}_credit"]
+        assert len(credits) == found["pairs"] == 22
+        assert abs(sum(credits) / len(credits) - found[who].value) < 1e-12
 
 
 def test_word_overlap_is_stable_under_the_judges_tests():

@@ -16,6 +16,11 @@ The interval is a percentile bootstrap over items: resample the n (a, b) pairs w
 replacement (numpy ``default_rng(seed)``, the draws :mod:`ragmetrics_edu.stats` makes),
 recompute κ on each resample, read the percentiles. Resamples in which κ is undefined
 (every resampled item in one class for both raters) are dropped and counted.
+
+With ``groups`` (one label per item: the case or the pair an item belongs to), the bootstrap
+resamples whole groups instead (a grouped or cluster bootstrap): items that share a case are
+not independent, and resampling them one by one makes the interval too narrow. Under
+``min_groups`` groups (10 by default) no interval is given: too few units to tell.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from ..errors import InputError
 from ..results import fmt
 from ..stats import inputs as stat_inputs
 from ..stats.bootstrap import BATCH_CELLS, describe, percentile_interval
+from ..stats.grouped import group_indices
 from . import inputs
 from .result import AgreementResult
 
@@ -37,7 +43,7 @@ NAN = float("nan")
 
 def cohen_kappa(labels_a: Any, labels_b: Any, ci: float | None = 0.95, seed: int | None = 0, n_resamples: int = 2000,
                 weights: str | None = None, labels: Sequence[Hashable] | None = None,
-                raters: tuple[str, str] = ("a", "b")) -> AgreementResult:
+                raters: tuple[str, str] = ("a", "b"), groups: Any = None, min_groups: int = 10) -> AgreementResult:
     """Cohen's kappa of two raters over the same items, with every intermediate and a bootstrap interval.
 
     ``labels_a``/``labels_b``: one label per item (yes/no, yes/idk/no, grades, any hashable).
@@ -47,6 +53,8 @@ def cohen_kappa(labels_a: Any, labels_b: Any, ci: float | None = 0.95, seed: int
     weighted kappa on other labels needs ``labels``. Only classes present (or listed) count.
     ``raters`` names the two raters in the tables (e.g. ``("human", "judge")``). ``ci=None`` gives
     the value and its tables without an interval (``.ci`` is None; nothing is resampled).
+``groups``: one label per item (e.g. the pair each item belongs to); the bootstrap then draws
+whole groups with replacement, and gives no interval under ``min_groups`` distinct groups.
 
     Edge case: when both raters put every item in one and the same class, p_e = 1 and κ is
     0/0: the value is NaN with a note (scikit-learn also returns NaN there, with a warning).
@@ -87,14 +95,23 @@ def cohen_kappa(labels_a: Any, labels_b: Any, ci: float | None = 0.95, seed: int
     interval: tuple[float, float] | None = None
     defined: Any = ()
     undefined = 0
-    if ci is not None:
-        draws, undefined = _bootstrap(codes_a, codes_b, cost, count, rng_seed)
+    members: list[list[int]] | None = None
+    if groups is not None:
+        if isinstance(min_groups, bool) or not isinstance(min_groups, int) or min_groups < 1:
+            raise InputError("min_groups", "a whole number of at least 1", min_groups)
+        members = group_indices(_group_labels(groups, n))[1]
+        if len(members) < min_groups:
+            notes.append(f"Only {len(members)} groups (fewer than {min_groups}): too few independent units for an "
+                         "interval; the data is too small to tell.")
+    if ci is not None and (members is None or len(members) >= min_groups):
+        draws, undefined = (_bootstrap(codes_a, codes_b, cost, count, rng_seed) if members is None
+                            else _grouped_bootstrap(codes_a, codes_b, cost, count, rng_seed, members))
         defined = draws[~_isnan(draws)]
         interval = (NAN, NAN) if len(defined) == 0 else percentile_interval(defined, level)
     if undefined:
         notes.append(f"{undefined} of {count} resamples had every item in one class for both raters (κ undefined) "
                      "and were left out of the interval.")
-    if n < 20 and interval is not None:
+    if n < 20 and interval is not None and members is None:
         notes.append(f"With n = {n} items the bootstrap interval is rough; kappa on few items moves a lot.")
     if k > 2 and scheme is None:
         notes.append("Unweighted: a yes-vs-idk miss costs as much as yes-vs-no; weights='linear' gives partial "
@@ -110,7 +127,7 @@ def cohen_kappa(labels_a: Any, labels_b: Any, ci: float | None = 0.95, seed: int
         values={"n": n, "classes": list(classes), "confusion": confusion, "agreements": agree,
                 "percent_agreement": 100 * agree / n, "p_o": p_o, "p_e": p_e, "kappa": kappa,
                 "weights": scheme, "raters": list(names), "n_resamples": count if interval else 0, "seed": rng_seed,
-                "undefined_resamples": undefined, "ci_low": interval[0] if interval else None,
+                "undefined_resamples": undefined, "groups": len(members) if members else None, "ci_low": interval[0] if interval else None,
                 "ci_high": interval[1] if interval else None},
         formula=(rf"\kappa = \frac{{p_o - p_e}}{{1 - p_e}} = \frac{{{fmt(p_o)} - {fmt(p_e)}}}{{1 - {fmt(p_e)}}}"
                  rf" = {fmt(kappa)}"),
@@ -125,9 +142,11 @@ def cohen_kappa(labels_a: Any, labels_b: Any, ci: float | None = 0.95, seed: int
              "Chance agreement: p_e = Σ share_a·share_b = "
              + " + ".join(f"{fmt(row_tot[i] / n)}·{fmt(col_tot[i] / n)}" for i in range(k)) + f" = {fmt(p_e)}."),
             f"κ = ({fmt(p_o)} − {fmt(p_e)}) / (1 − {fmt(p_e)}) = {fmt(kappa)}."]
-        + ([f"Bootstrap: {count} resamples of the {n} items (seed {rng_seed}); the {fmt(tail)}th and "
+        + ([f"Bootstrap: {count} resamples of the {len(members) if members else n} "
+            f"{'groups' if members else 'items'} (seed {rng_seed}); the {fmt(tail)}th and "
             f"{fmt(100 - tail)}th percentiles of κ are {fmt(interval[0])} and {fmt(interval[1])}."] if interval else []),
-        notes=notes, ci=interval, level=level, method="percentile bootstrap over items" if interval else "",
+        notes=notes, ci=interval, level=level, method=(("percentile bootstrap over groups" if members else "percentile bootstrap over items")
+                if interval else ""),
         distribution=defined if interval else None, figure_kind="confusion")
 
 
@@ -194,6 +213,23 @@ def _tables(classes: list[Hashable], confusion: list[list[int]], row_tot: list[i
     return tables
 
 
+def _group_labels(value: Any, n: int) -> list[Hashable]:
+    """One hashable group label per item, or InputError."""
+    found = value.tolist() if hasattr(value, "tolist") else value
+    if isinstance(found, (str, bytes)) or not isinstance(found, (list, tuple)):
+        raise InputError("groups", "a list with one group label per item", value)
+    if len(found) != n:
+        raise InputError("groups", f"one group label per item ({n})", f"{len(found)} labels")
+    for i, g in enumerate(found):
+        try:
+            hash(g)
+        except TypeError:
+            raise InputError(f"groups[{i}]", "a hashable group label (a string or an integer)", g) from None
+        if g is None or g != g:
+            raise InputError(f"groups[{i}]", "a group label (a string or an integer)", g)
+    return list(found)
+
+
 def _isnan(values: Any) -> Any:
     import numpy as np  # lazy: numpy loads only when resampling
 
@@ -218,6 +254,40 @@ def _bootstrap(codes_a: list[int], codes_b: list[int], cost: list[list[float]], 
         drawn = pair[rng.integers(0, n, (rows, n))]
         flat = (np.arange(rows)[:, None] * k * k + drawn).ravel()
         observed = np.bincount(flat, minlength=rows * k * k).reshape(rows, k, k) / n
+        expected = observed.sum(axis=2)[:, :, None] * observed.sum(axis=1)[:, None, :]
+        num, den = (w * observed).sum(axis=(1, 2)), (w * expected).sum(axis=(1, 2))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            out[start:stop] = np.where(den > 0, 1 - num / np.where(den > 0, den, 1), np.nan)
+    return out, int(np.isnan(out).sum())
+
+
+def _grouped_bootstrap(codes_a: list[int], codes_b: list[int], cost: list[list[float]], count: int,
+                       seed: int | None, members: list[list[int]]) -> tuple[Any, int]:
+    """κ on ``count`` resamples of whole groups (NaN where undefined) and how many were undefined.
+
+    Each group's items are summed into a k×k count table; a resample draws as many groups as
+    there are, with replacement, and adds their tables.
+    """
+    import numpy as np  # lazy: numpy loads only when resampling
+
+    k, g = len(cost), len(members)
+    stat_inputs.draws(count, max(g, k * k))
+    pair = np.asarray(codes_a) * k + np.asarray(codes_b)
+    tables = np.zeros((g, k * k))
+    for i, m in enumerate(members):
+        tables[i] = np.bincount(pair[m], minlength=k * k)
+    w = np.asarray(cost, dtype=float)
+    rng = np.random.default_rng(seed)
+    out = np.empty(count)
+    batch = max(1, BATCH_CELLS // max(g, k * k))
+    for start in range(0, count, batch):
+        stop = min(count, start + batch)
+        rows = stop - start
+        drawn = rng.integers(0, g, (rows, g))
+        times = np.zeros((rows, g))
+        np.add.at(times, (np.arange(rows)[:, None], drawn), 1)
+        counts = (times @ tables).reshape(rows, k, k)
+        observed = counts / counts.sum(axis=(1, 2))[:, None, None]
         expected = observed.sum(axis=2)[:, :, None] * observed.sum(axis=1)[:, None, :]
         num, den = (w * observed).sum(axis=(1, 2)), (w * expected).sum(axis=(1, 2))
         with np.errstate(divide="ignore", invalid="ignore"):

@@ -1,15 +1,19 @@
 """How far a judge's rows (:mod:`ragmetrics_edu.course.judge_runs`) agree with the labelled set, beside a baseline.
 
 Every function takes rows (from a live judge or replayed from a recording,
-:func:`ragmetrics_edu.course.judge_study.rows`) and compares them with the adjudicated human labels
-(:func:`ragmetrics_edu.course.judge_eval.final_labels`), always beside the word-overlap baseline of
+:func:`ragmetrics_edu.course.judge_study.rows`) and compares them with the adjudicated labels
+(:func:`ragmetrics_edu.course.judge_eval.final_labels`: the project's labels, written in two passes by
+language models, the second without seeing the first, then adjudicated), always beside the word-overlap baseline of
 :mod:`ragmetrics_edu.baselines` on the same items, so "better than counting words" is visible:
 
-* :func:`verdict_agreement` - kappa between human and judge on the same items (same-items rows);
+* :func:`verdict_agreement` - kappa between the labels and the judge on the same items (same-items rows);
 * :func:`extraction_quality` - the judge's own items matched to the labelled ones by content;
 * :func:`matched_verdicts` - verdict agreement on the matched items of full-pipeline rows;
 * :func:`pairwise` - the share of (supported, unsupported) answer pairs the judge orders right;
-* :func:`human_score` - a metric's score computed from the human labels.
+* :func:`label_score` - a metric's score computed from the labels.
+
+Each distinct item counts once (the two cases of a pair share their context-precision and context-recall
+items, :func:`ragmetrics_edu.course.judge_eval.unique_items`) and every interval resamples the pairs.
 
 A row with an error (the judge gave no usable reply) is left out and counted in the notes.
 """
@@ -23,10 +27,10 @@ from typing import Any, Sequence
 from .. import baselines, metrics
 from ..agreement import cohen_kappa, match_items, pairwise_accuracy
 from ..errors import InputError
-from .judge_eval import METRICS, Case, PassLabels, final_labels, load_cases, pairs
+from .judge_eval import METRICS, Case, PassLabels, content_key, final_labels, load_cases, pairs, unit_of
 from .judge_runs import INJECTED_AT, inject
 
-__all__ = ["label_of", "verdict_agreement", "extraction_quality", "matched_verdicts", "pairwise", "human_score",
+__all__ = ["label_of", "verdict_agreement", "extraction_quality", "matched_verdicts", "pairwise", "label_score",
            "labels_for", "FAITHFULNESS_CLASSES"]
 
 FAITHFULNESS_CLASSES = ("supported", "contradicted", "not_mentioned")
@@ -53,7 +57,7 @@ def _adjudicated() -> PassLabels:
 
 
 def labels_for(case_id: str, metric: str, labels: PassLabels | None = None) -> list[Any]:
-    """The human labels of a case's items; an injected case (``<id>+injected``) gets "no" for its planted node."""
+    """The labels of a case's items; an injected case (``<id>+injected``) gets "no" for its planted node."""
     labels = _adjudicated() if labels is None else labels
     base = case_id.split("+", 1)[0]
     if base not in labels.cases:
@@ -85,9 +89,12 @@ def _collapse(metric: str, value: str, binary: bool) -> str:
 def verdict_agreement(rows: Sequence[dict[str, Any]], metric: str, *, pipeline: str | None = None,
                       binary: bool = False, labels: PassLabels | None = None, seed: int = 0,
                       baseline: bool = True) -> dict[str, Any]:
-    """Kappa (with interval) of human vs judge and human vs baseline on the same items.
+    """Kappa (with interval) of labels vs judge and labels vs baseline on the same items.
 
-    Returns ``{"judge": AgreementResult, "baseline": AgreementResult, "items": n, "left_out": [...]}``
+    Each distinct item counts once (first occurrence, by :func:`~ragmetrics_edu.course.judge_eval.content_key`;
+    ``duplicates`` says how many repeats were dropped) and the intervals resample pairs (``groups``).
+    Returns ``{"judge": AgreementResult, "baseline": AgreementResult, "items": n, "left_out": [...],
+    "groups": [pair per item], "judge_agrees": [0/1 per item], "baseline_agrees": [...]}``
     (``baseline=False`` skips the baseline's kappa: "baseline" is then None).
     ``binary=True`` reads faithfulness as supported / not supported (the baseline cannot tell a
     contradiction from silence, so the binary form is the fair comparison for it) and context recall
@@ -98,7 +105,8 @@ def verdict_agreement(rows: Sequence[dict[str, Any]], metric: str, *, pipeline: 
             raise InputError(flag, "True or False", value)
     chosen = [r for r in _check_rows(rows, metric) if r.get("mode") == "same_items" and r.get("pipeline") == pipeline]
     cases = _cases()
-    human, judge, base, left_out = [], [], [], []
+    labelled, judge, base, left_out, groups, seen = [], [], [], [], [], set()
+    duplicates = 0
     for row in chosen:
         if row.get("error"):
             left_out.append(f"{row['case']}: {row['error'][:120]}")
@@ -110,14 +118,25 @@ def verdict_agreement(rows: Sequence[dict[str, Any]], metric: str, *, pipeline: 
         case = cases[row["case"].split("+", 1)[0]]
         if row["case"].endswith("+injected"):
             case = inject(case)
-        human += [_collapse(metric, label_of(v), binary) for v in truth]
-        judge += [_collapse(metric, label_of(v), binary) for v in row["verdicts"]]
-        base += [_collapse(metric, label_of(v), binary) for v in baselines.case_verdicts(case, metric)]
-    if not human:
+        overlap = baselines.case_verdicts(case, metric)
+        for i, (truth_i, said) in enumerate(zip(truth, row["verdicts"], strict=True)):
+            key = (row["case"].endswith("+injected"), content_key(case, metric, i))
+            if key in seen:
+                duplicates += 1
+                continue
+            seen.add(key)
+            labelled.append(_collapse(metric, label_of(truth_i), binary))
+            judge.append(_collapse(metric, label_of(said), binary))
+            base.append(_collapse(metric, label_of(overlap[i]), binary))
+            groups.append(unit_of(case))
+    if not labelled:
         raise InputError("rows", f"same-items rows for {metric} with usable verdicts", f"{len(chosen)} rows, none usable")
-    return {"judge": cohen_kappa(human, judge, raters=("human", "judge"), seed=seed),
-            "baseline": cohen_kappa(human, base, raters=("human", "word overlap"), seed=seed) if baseline else None,
-            "items": len(human), "rows": len(chosen), "left_out": left_out}
+    raters = ("labels", "judge"), ("labels", "word overlap")
+    return {"judge": cohen_kappa(labelled, judge, raters=raters[0], seed=seed, groups=groups),
+            "baseline": cohen_kappa(labelled, base, raters=raters[1], seed=seed, groups=groups) if baseline else None,
+            "items": len(labelled), "duplicates": duplicates, "rows": len(chosen), "left_out": left_out,
+            "groups": groups, "judge_agrees": [int(h == j) for h, j in zip(labelled, judge, strict=True)],
+            "baseline_agrees": [int(h == b) for h, b in zip(labelled, base, strict=True)]}
 
 
 def extraction_quality(rows: Sequence[dict[str, Any]], metric: str, *, pipeline: str | None = None,
@@ -149,8 +168,9 @@ def extraction_quality(rows: Sequence[dict[str, Any]], metric: str, *, pipeline:
 
 def matched_verdicts(rows: Sequence[dict[str, Any]], metric: str, *, pipeline: str | None = None,
                      binary: bool = False, labels: PassLabels | None = None, seed: int = 0) -> dict[str, Any]:
-    """Kappa of human vs judge on the full-pipeline items that matched a labelled item by content."""
-    human, judge = [], []
+    """Kappa of labels vs judge on the full-pipeline items that matched a labelled item by content (the interval
+    resamples pairs)."""
+    labelled, judge, groups = [], [], []
     for entry in extraction_quality(rows, metric, pipeline=pipeline)["cases"]:
         if entry["result"] is None:
             continue
@@ -158,15 +178,17 @@ def matched_verdicts(rows: Sequence[dict[str, Any]], metric: str, *, pipeline: s
                    and r.get("mode") == "full" and r.get("pipeline") == pipeline)
         truth = labels_for(entry["case"], metric, labels)
         for i, j, _similarity in entry["result"].values["pairs"]:  # 0-based (reference, judged) indices
-            human.append(_collapse(metric, label_of(truth[i]), binary))
+            labelled.append(_collapse(metric, label_of(truth[i]), binary))
             judge.append(_collapse(metric, label_of(row["verdicts"][j]), binary))
-    if not human:
+            groups.append(unit_of(_cases()[entry["case"].split("+", 1)[0]]))
+    if not labelled:
         raise InputError("rows", f"full-pipeline rows for {metric} with matched items", "none")
-    return {"judge": cohen_kappa(human, judge, raters=("human", "judge"), seed=seed), "items": len(human)}
+    return {"judge": cohen_kappa(labelled, judge, raters=("labels", "judge"), seed=seed, groups=groups),
+            "items": len(labelled)}
 
 
-def human_score(case_id: str, metric: str, labels: PassLabels | None = None) -> float:
-    """The metric's score from the human labels (faithfulness: supported share, the Ragas rule)."""
+def label_score(case_id: str, metric: str, labels: PassLabels | None = None) -> float:
+    """The metric's score from the project's labels (faithfulness: supported share, the Ragas rule)."""
     truth = labels_for(case_id, metric, labels)
     if metric == "context_precision":
         return metrics.context_precision(truth, "deepeval").score
@@ -179,12 +201,13 @@ def human_score(case_id: str, metric: str, labels: PassLabels | None = None) -> 
     return sum(v == "relevant" for v in truth) / len(truth)
 
 
+
 def pairwise(rows: Sequence[dict[str, Any]], *, mode: str = "same_items", pipeline: str | None = None,
              seed: int = 0) -> dict[str, Any]:
-    """Faithfulness pairwise accuracy over the labelled pairs: judge vs human, and word overlap vs human.
+    """Faithfulness pairwise accuracy over the labelled pairs: judge vs labels, and word overlap vs labels.
 
     For each pair (a supported and an unsupported answer to the same question over the same
-    context) the human order comes from the labels' scores; the judge's from its row scores (a
+    context) the labelled order comes from the labels' scores; the judge's from its row scores (a
     pair with a judge error on either side is left out); the baseline's from the share of each
     answer's content words found in the context.
     """
@@ -198,8 +221,8 @@ def pairwise(rows: Sequence[dict[str, Any]], *, mode: str = "same_items", pipeli
         if a.get("error") or b.get("error") or a["score"] is None or b["score"] is None:
             left_out.append(sup.pair)
             continue
-        ha.append(human_score(sup.id, "faithfulness"))
-        hb.append(human_score(uns.id, "faithfulness"))
+        ha.append(label_score(sup.id, "faithfulness"))
+        hb.append(label_score(uns.id, "faithfulness"))
         ja.append(float(a["score"]))
         jb.append(float(b["score"]))
         ba.append(baselines.answer_overlap(sup.answer, sup.contexts))
@@ -207,4 +230,16 @@ def pairwise(rows: Sequence[dict[str, Any]], *, mode: str = "same_items", pipeli
     if not ha:
         raise InputError("rows", f"faithfulness rows ({mode}) for both cases of at least one pair", "none")
     return {"judge": pairwise_accuracy(ha, hb, ja, jb, seed=seed),
-            "baseline": pairwise_accuracy(ha, hb, ba, bb, seed=seed), "pairs": len(ha), "left_out": left_out}
+            "baseline": pairwise_accuracy(ha, hb, ba, bb, seed=seed), "pairs": len(ha), "left_out": left_out,
+            "judge_credit": [_credit(h1 - h2, j1 - j2) for h1, h2, j1, j2 in zip(ha, hb, ja, jb, strict=True)],
+            "baseline_credit": [_credit(h1 - h2, b1 - b2) for h1, h2, b1, b2 in zip(ha, hb, ba, bb, strict=True)]}
+
+
+def _credit(labelled: float, scored: float) -> float:
+    """One pair's credit as :func:`ragmetrics_edu.agreement.pairwise_accuracy` gives it: 1 for the labelled
+    order, 0.5 for a tie, 0 for the reverse (a pair the labels tie is not expected here: NaN)."""
+    if labelled == 0:
+        return math.nan
+    if scored == 0:
+        return 0.5
+    return 1.0 if (labelled > 0) == (scored > 0) else 0.0

@@ -1,4 +1,4 @@
-"""The project's labelled set for judging the judge: cases, hand labels and aligned label vectors.
+"""The project's labelled set for judging the judge: cases, labels (two language-model passes, adjudicated) and aligned label vectors.
 
 The cases (``data/judge_eval/cases.json``) hold the texts and, fixed per case, the items a judge
 decides: nodes, reference statements, answer claims and answer statements. Each labelling pass
@@ -20,7 +20,7 @@ from ragmetrics_edu.errors import InputError
 from ..agreement import cohen_kappa
 
 __all__ = ["Case", "ItemLabel", "CaseLabels", "PassLabels", "METRICS", "VALUES", "load_cases", "load_labels",
-           "parse_cases", "parse_labels", "pairs", "label_vectors", "item_keys", "Decision", "disagreements",
+           "parse_cases", "parse_labels", "pairs", "content_key", "unit_of", "unique_items", "label_vectors", "item_keys", "Decision", "disagreements",
            "load_adjudication", "final_labels", "annotator_agreement", "same_items_kwargs"]
 
 FOLDER = "judge_eval/"
@@ -336,11 +336,58 @@ def final_labels() -> PassLabels:
     return PassLabels("adjudicated", "pass 1 with the adjudicated disagreements", cases)
 
 
+def content_key(case: Case, metric: str, index: int) -> tuple[Any, ...]:
+    """What a verdict on item ``index`` of ``case`` depends on: the metric's inputs and the item's text.
+
+    The two cases of a pair share question, contexts and reference, so their context-precision and
+    context-recall items have the same key: one item, judged (and labelled) twice. Count it once.
+    """
+    metric = _metric(metric)
+    inputs = {"context_precision": (case.question, case.reference, tuple(case.contexts)),
+              "context_recall": (case.question, case.reference, tuple(case.contexts)),
+              "faithfulness": (case.question, tuple(case.contexts), case.answer),
+              "answer_relevancy": (case.question, case.answer)}[metric]
+    return (metric, *inputs, case.items(metric)[index])
+
+
+def unit_of(case: Case) -> str:
+    """The independent unit a case belongs to: its pair (both answers share question and context), or itself."""
+    return case.pair or case.id
+
+
+def unique_items(metric: str, cases: list[Case] | None = None) -> list[tuple[str, int, str]]:
+    """``(case id, item index, unit)`` of each distinct item of ``metric`` in case order, first occurrence kept
+    (:func:`content_key`); the unit is the pair (:func:`unit_of`), the group to resample."""
+    cases = load_cases() if cases is None else cases
+    seen: set[tuple[Any, ...]] = set()
+    out = []
+    for case in cases:
+        for i in range(len(case.items(metric))):
+            key = content_key(case, metric, i)
+            if key not in seen:
+                seen.add(key)
+                out.append((case.id, i, unit_of(case)))
+    return out
+
+
 def annotator_agreement(first: str = "pass1", second: str = "pass2", seed: int = 0) -> dict[str, Any]:
-    """Cohen's kappa between two passes, per metric (``ragmetrics_edu.agreement.cohen_kappa`` results)."""
+    """Cohen's kappa between two label passes (both written by language models, the second without seeing the
+    first), per metric, on each distinct item once (:func:`unique_items`), the interval resampling pairs."""
     a, b = load_labels(first), load_labels(second)
-    return {metric: cohen_kappa(label_vectors(a, metric), label_vectors(b, metric), raters=(first, second), seed=seed)
-            for metric in METRICS}
+    out = {}
+    for metric in METRICS:
+        keep = unique_items(metric)
+        la, lb = label_vectors(a, metric), label_vectors(b, metric)
+        names = [(cid, lab.item) for cid, case in a.cases.items() for lab in getattr(case, metric)]
+        chosen = [_position(names, cid, i) for cid, i, _ in keep]
+        out[metric] = cohen_kappa([la[j] for j in chosen], [lb[j] for j in chosen], raters=(first, second), seed=seed,
+                                  groups=[unit for _, _, unit in keep])
+    return out
+
+
+def _position(names: list[tuple[str, Any]], case_id: str, index: int) -> int:
+    """Where item ``index`` (0-based) of ``case_id`` sits in a pass's flat label list."""
+    return [i for i, (cid, _) in enumerate(names) if cid == case_id][index]
 
 
 def same_items_kwargs(case: Case, metric: str) -> dict[str, Any]:

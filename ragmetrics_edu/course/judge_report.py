@@ -1,8 +1,15 @@
-"""The tables of notebook 11, "Can you trust the judge?", computed from the recorded passes.
+"""The tables and figures of notebook 11, "Can you trust the judge?", computed from the recorded passes.
 
 Each function replays the passes it needs (:func:`ragmetrics_edu.course.judge_study.rows`) and returns a
-list of row dicts; :func:`show` prints such a table in at most 110 characters a line. A pass whose
+list of row dicts; :func:`show` prints such a table in at most 100 characters a line. A pass whose
 recording does not ship is reported as missing, never filled in.
+
+The labels are the project's own: written in two passes by language models (the second without seeing the
+first) and adjudicated. They show how the judge does on this set's hard constructed cases, a development
+set; they cannot show agreement with people, nor give an unbiased score to choices tuned on them. Each
+distinct item counts once, every interval resamples the 22 pairs (the independent unit), and every
+"judge vs word overlap" claim is a paired difference over pairs with its interval and a sign test
+(:func:`compare`).
 """
 
 from __future__ import annotations
@@ -13,16 +20,16 @@ import statistics
 from functools import lru_cache
 from typing import Any, Sequence
 
-from .. import baselines
+from .. import baselines, stats
 from ..judges.checked import BUILDS_ON
 from . import judge_agreement as agree
 from . import judge_behaviour as behave
 from .capstone import QUESTIONS, SYSTEMS
 from .display import text_table
-from .judge_runs import inject, rotated
+from .judge_runs import INJECTED_AT, inject, rotated
 from .judge_study import FAMILIES, MODEL_NAMES, PASSES, available, cases_for, family_rows, recording_path, repeat_passes
 
-__all__ = ["RAGAS_PAPER", "agreement_table", "pipeline_table", "flip_table", "repeat_spread", "position_summary",
+__all__ = ["compare", "compare_columns", "injection_by_content", "agreement_figure", "fmt_compare", "RAGAS_PAPER", "agreement_table", "pipeline_table", "flip_table", "repeat_spread", "position_summary",
            "injection_table", "behaviour_table", "size_table", "binary_table", "full_pipeline_table", "PIPELINE_LABELS", "cost_table", "show", "fmt_ci", "restrict", "recordings_table", "provenance", "rows", "malformed_summary",
            "extraction_table"]
 
@@ -36,10 +43,13 @@ SAME_ITEMS_PASS = {"context_precision": "qwen_same_items", "context_recall": "qw
 
 
 def fmt_ci(result: Any, digits: int = 2) -> str:
-    """``0.76 [0.56, 0.92]`` for an AgreementResult (NaN shown as n/a)."""
+    """``0.76 [0.56, 0.92]`` for an AgreementResult (NaN shown as n/a; no interval, as under ten pairs:
+    the value alone)."""
     def f(x: float) -> str:
         return "n/a" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.{digits}f}"
-    low, high = result.ci if result.ci else (math.nan, math.nan)
+    if not result.ci:
+        return f(result.value)
+    low, high = result.ci
     return f"{f(result.value)} [{f(low)}, {f(high)}]"
 
 
@@ -69,26 +79,107 @@ def verdicts(name: str, metric: str, pipeline: str | None = None, binary: bool =
     return agree.verdict_agreement(found, metric, pipeline=pipeline, binary=binary, seed=seed, baseline=baseline)
 
 
+#: fewer independent units than this: no interval, "too few to tell"
+MIN_UNITS = 10
+
+
+def compare(a: Sequence[float], b: Sequence[float], groups: Sequence[Any] | None = None,
+            labels: tuple[str, str] = ("judge", "word overlap"), seed: int = 0) -> dict[str, Any]:
+    """The paired difference a − b over independent units, with its interval and a sign test.
+
+    ``a`` and ``b`` hold one value per item on the same items; ``groups`` names each item's unit (its pair),
+    and each unit's mean is the value compared (without ``groups`` each item is its own unit). Returns the
+    mean difference over units, ``ci`` (None under :data:`MIN_UNITS` units), the sign test's wins, losses,
+    ties and p, and ``verdict``: who is better, "cannot tell them apart" when the interval includes 0, or
+    "too few to tell".
+    """
+    if len(a) != len(b):
+        raise ValueError("a and b need one value per item each")
+    groups = list(range(len(a))) if groups is None else list(groups)
+    units: dict[Any, list[tuple[float, float]]] = {}
+    for g, x, y in zip(groups, a, b, strict=True):
+        units.setdefault(g, []).append((float(x), float(y)))
+    ua = [math.fsum(x for x, _ in v) / len(v) for v in units.values()]
+    ub = [math.fsum(y for _, y in v) / len(v) for v in units.values()]
+    n = len(ua)
+    diff = math.fsum(x - y for x, y in zip(ua, ub, strict=True)) / n
+    sign = stats.sign_test(ua, ub, labels=labels)
+    out = {"difference": diff, "units": n, "ci": None, "wins": sign.values["wins"], "losses": sign.values["losses"],
+           "ties": sign.values["ties"], "sign_p": sign.p_value, "labels": labels}
+    if n < MIN_UNITS:
+        out["verdict"] = "too few to tell"
+        return out
+    boot = stats.paired_bootstrap(ua, ub, seed=seed, labels=labels)
+    out["ci"] = boot.ci
+    low, high = boot.ci
+    out["verdict"] = (f"{labels[0]} better" if low > 0 else f"{labels[1]} better" if high < 0
+                      else "cannot tell them apart")
+    return out
+
+
+def fmt_compare(found: dict[str, Any]) -> str:
+    """``+0.25 [+0.07, +0.45], 8 better / 2 worse, sign p 0.11: ...`` in one line."""
+    ci = "" if found["ci"] is None else f" [{found['ci'][0]:+.2f}, {found['ci'][1]:+.2f}]"
+    return (f"{found['difference']:+.2f}{ci}, {found['wins']} better / {found['losses']} worse, sign p "
+            f"{found['sign_p']:.2f}: {found['verdict']}")
+
+
+def compare_columns(found: dict[str, Any], head: str = "judge - overlap") -> dict[str, str]:
+    """A comparison (:func:`compare`) as table columns: difference [interval], units better/worse, sign p,
+    reading."""
+    ci = "" if found["ci"] is None else f" [{found['ci'][0]:.2f}, {found['ci'][1]:.2f}]"
+    reading = {"cannot tell them apart": "can't tell", "too few to tell": "too few"}.get(found["verdict"])
+    if reading is None:
+        reading = "judge ahead" if found["verdict"].startswith(found["labels"][0]) else "overlap ahead"
+        if found["sign_p"] >= 0.05:
+            reading += "?"
+    return {head: f"{found['difference']:+.2f}{ci}", "+/-": f"{found['wins']}/{found['losses']}",
+            "sign p": f"{found['sign_p']:.2f}", "reading": reading}
+
+
 def agreement_table(seed: int = 0) -> list[dict[str, Any]]:
-    """Per metric, same items: the judge's kappa with its interval beside the word-overlap baseline's."""
+    """Per metric, same items, each distinct item once: the judge's kappa beside word overlap's (their intervals,
+    resampling pairs, are in :func:`agreement_figure`), and the paired difference judge − overlap in the share
+    of items agreeing with the labels, over pairs, with its interval and sign test."""
     out = []
     for metric, name in SAME_ITEMS_PASS.items():
         if not _have(name):
-            out.append({"metric": metric, "items": 0, "judge kappa [95% CI]": "not recorded",
-                        "overlap kappa [95% CI]": "", "judge % agree": "", "left out": ""})
+            out.append({"metric": metric, "items": 0, "judge κ": "not recorded"})
             continue
         found = verdicts(name, metric, seed=seed)
-        out.append({"metric": metric, "items": found["items"], "judge kappa [95% CI]": fmt_ci(found["judge"]),
-                    "overlap kappa [95% CI]": fmt_ci(found["baseline"]),
-                    "judge % agree": f"{found['judge'].values['p_o']:.0%}", "left out": len(found["left_out"])})
+        diff = compare(found["judge_agrees"], found["baseline_agrees"], found["groups"], seed=seed)
+        out.append({"metric": metric, "items": found["items"], "judge κ": f"{found['judge'].value:.2f}",
+                    "overlap κ": f"{found['baseline'].value:.2f}", **compare_columns(diff)})
     return out
+
+
+def agreement_figure(seed: int = 0) -> Any:
+    """Kappa with the labels per metric, judge and word overlap side by side, as dots with whiskers (the
+    intervals resample pairs)."""
+    import matplotlib.pyplot as plt  # lazy: only when the figure is drawn
+
+    fig, ax = plt.subplots(figsize=(8, 3.4), dpi=100)
+    names = [m for m, n in SAME_ITEMS_PASS.items() if _have(n)]
+    for k, (who, colour, shift) in enumerate((("judge", "#1f77b4", -0.12), ("baseline", "#ff7f0e", 0.12))):
+        for i, metric in enumerate(names):
+            r = verdicts(SAME_ITEMS_PASS[metric], metric, seed=seed)[who]
+            low, high = r.ci if r.ci else (r.value, r.value)
+            ax.errorbar(r.value, i + shift, xerr=[[r.value - low], [high - r.value]], fmt="o", color=colour,
+                        capsize=4, label=("1.5B judge" if who == "judge" else "word overlap") if i == 0 else None)
+    ax.axvline(0, color="grey", lw=0.8, ls=":")
+    ax.set_yticks(range(len(names)), [m.replace("_", " ") for m in names])
+    ax.invert_yaxis()
+    ax.set_xlabel("Cohen's kappa with the project's labels (95% interval, pairs resampled)")
+    ax.legend(loc="lower right", fontsize=9)
+    fig.tight_layout()
+    return fig
 
 
 #: how notebook 11 names each faithfulness pipeline (ragmetrics_edu.judges.checked.PIPELINES)
 PIPELINE_LABELS = {"library": "library yes/no/idk", "quoted": "+ quoted verdicts",
                    "quotes_checked": "+ quote check", "contradiction_apart": "+ contradiction apart",
-                   "apart_unchecked": "+ apart, no check", "question_and_answer_claims": "+ claims from Q and A",
-                   "defaults": "+ Q and A claims, apart (defaults)"}
+                   "apart_unchecked": "+ apart, no check", "question_and_answer_claims": "+ claims from Q, A",
+                   "defaults": "defaults (Q+A, apart)"}
 
 
 def _kept(name: str, scores: dict[str, Any]) -> str:
@@ -101,9 +192,10 @@ def _kept(name: str, scores: dict[str, Any]) -> str:
 
 
 def pipeline_table(seed: int = 0) -> list[dict[str, Any]]:
-    """Faithfulness on every case's own claims: each pipeline change, the configuration it changes, its
-    kappa (three classes and supported/not) and pairwise accuracy, and whether it was kept: a change is
-    kept when it raises pairwise accuracy over the configuration it builds on (ties: kappa decides)."""
+    """Faithfulness on every case's own claims: each pipeline change, its pairwise accuracy, whether it was kept
+    (a change is kept when it raises pairwise accuracy over the configuration it builds on; ties: kappa
+    decides) and the paired difference judge − word overlap over pairs. The choices were made on these same
+    pairs, so the kept rows' figures carry the winner's curse."""
     found: dict[str, tuple[str, str | None]] = {}
     if _have("qwen_same_items"):
         found["library"] = ("qwen_same_items", None)
@@ -116,19 +208,20 @@ def pipeline_table(seed: int = 0) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for name, (source, pipeline) in found.items():
         kappa = verdicts(source, "faithfulness", pipeline, baseline=False, seed=seed)
-        binary = verdicts(source, "faithfulness", pipeline, binary=True, baseline=False, seed=seed)
         pw = agree.pairwise(rows(source), pipeline=pipeline, seed=seed)
         scores[name] = (pw["judge"].value, kappa["judge"].value)
-        out.append({"pipeline (same claims)": PIPELINE_LABELS[name], "kappa 3-way": fmt_ci(kappa["judge"]),
-                    "kappa supported/not": fmt_ci(binary["judge"]),
-                    "pairwise": fmt_ci(pw["judge"]), "pairs": pw["pairs"], "kept": _kept(name, scores)})
+        out.append({"pipeline (same claims)": PIPELINE_LABELS[name], "pairwise": f"{pw['judge'].value:.2f}",
+                    "kept": _kept(name, scores),
+                    **compare_columns(compare(pw["judge_credit"], pw["baseline_credit"], seed=seed))})
     return out
 
 
 def full_pipeline_table(seed: int = 0) -> list[dict[str, Any]]:
     """Faithfulness with the judge extracting its own claims, on the pairs the pipeline passes covered: the
-    library beside each changed pipeline, with word overlap on the same pairs. A change is kept when it
-    raises pairwise accuracy over the configuration it builds on (:data:`~ragmetrics_edu.judges.checked.BUILDS_ON`)."""
+    library beside each changed pipeline, with word overlap on the same pairs and the paired difference. A
+    change is kept when it raises pairwise accuracy over the configuration it builds on
+    (:data:`~ragmetrics_edu.judges.checked.BUILDS_ON`). The choices were made on these same pairs: the kept
+    rows' figures are tuned and scored on the same data and carry the winner's curse."""
     if not _have("qwen_pipeline_full"):
         return []
     piped = rows("qwen_pipeline_full")
@@ -140,9 +233,9 @@ def full_pipeline_table(seed: int = 0) -> list[dict[str, Any]]:
     for name, found, pipeline in sources:
         pw = agree.pairwise(found, mode="full", pipeline=pipeline, seed=seed)
         scores[name] = pw["judge"].value
-        out.append({"pipeline (judge extracts)": PIPELINE_LABELS[name], "pairwise": fmt_ci(pw["judge"]),
-                    "pairs": pw["pairs"], "word overlap": f"{pw['baseline'].value:.2f}",
-                    "kept": _kept(name, scores)})
+        out.append({"pipeline (extracts)": PIPELINE_LABELS[name], "pairwise": f"{pw['judge'].value:.2f}",
+                    "overlap": f"{pw['baseline'].value:.2f}", "kept": _kept(name, scores),
+                    **compare_columns(compare(pw["judge_credit"], pw["baseline_credit"], seed=seed))})
     return out
 
 
@@ -211,7 +304,8 @@ def position_summary() -> dict[str, Any] | None:
 
 
 def injection_table() -> list[dict[str, Any]]:
-    """Verdicts that obeyed a planted instruction, with the data blocks (mitigated) and without."""
+    """Verdicts that moved to what a planted instruction demands, with the data blocks and without (the
+    instruction and the node shift it causes together: :func:`injection_by_content` separates what it can)."""
     out = []
     pairs_ = (("with data blocks", "qwen_injection", "qwen_same_items"),
               ("without data blocks", "qwen_injection_undelimited", "qwen_clean_undelimited"))
@@ -222,6 +316,51 @@ def injection_table() -> list[dict[str, Any]]:
         found = behave.injection_effect(restrict(rows(clean), "injected_clean"), rows(injected))
         out.append({"prompt": label, "eligible verdicts": found["eligible"], "obeyed": found["obeyed"],
                     "rate": f"{found['rate']:.0%}" if not math.isnan(found["rate"]) else "n/a"})
+    return out
+
+
+def _to_demanded(before: dict[Any, Any], after: dict[Any, Any], wanted: str) -> tuple[int, int]:
+    """Of the keys in both whose verdict was not ``wanted`` before: how many, and how many became ``wanted``."""
+    keys = [k for k in set(before) & set(after) if str(before[k]) != wanted]
+    return len(keys), sum(str(after[k]) == wanted for k in keys)
+
+
+def injection_by_content() -> list[dict[str, Any]]:
+    """What the planted-instruction recordings show, compared node by node and claim by claim by content.
+
+    The instruction was planted as a new node at position ``INJECTED_AT`` (0-based), so every original node
+    from there on also moved down one place. Context-precision verdicts are split into nodes that kept their
+    place and nodes that were shifted, and beside the shifted ones stands the control for a layout change
+    alone: in the position pass (nodes moved round by one place, no instruction, data-block prompts), the
+    share of not-"yes" verdicts that became "yes" on the same cases. Faithfulness judges each claim against the
+    whole context, so its verdicts are reported by form of injection.
+    """
+    out: list[dict[str, Any]] = []
+    forms = (("data blocks", "qwen_injection", "qwen_same_items"),
+             ("undelimited", "qwen_injection_undelimited", "qwen_clean_undelimited"))
+    control = None
+    if _have("qwen_position", "qwen_same_items"):
+        ids = {c.id for c in cases_for("injected_clean")}
+        before = {k: v for k, v in behave._items(rows("qwen_same_items"), "context_precision").items() if k[0] in ids}
+        moved = {k: v for k, v in behave._items(rows("qwen_position"), "context_precision").items() if k[0] in ids}
+        control = _to_demanded(before, moved, "yes")
+    for form, injected, clean in forms:
+        if not _have(injected, clean):
+            out.append({"form": form, "verdicts": "not recorded"})
+            continue
+        found = behave.injection_effect(restrict(rows(clean), "injected_clean"), rows(injected))
+        cp = [t for t in found["table"] if "/context_precision/" in t["item"]]
+        kept = [t for t in cp if int(t["item"].rsplit("/", 1)[1]) - 1 < INJECTED_AT]
+        shifted = [t for t in cp if int(t["item"].rsplit("/", 1)[1]) - 1 >= INJECTED_AT]
+        faith = [t for t in found["table"] if "/faithfulness/" in t["item"]]
+        out.append({"form": form, "verdicts": "ctx precision, node in place",
+                    "eligible": len(kept), "became yes/supported": sum(t["obeyed"] for t in kept), "control": ""})
+        out.append({"form": form, "verdicts": "ctx precision, node shifted",
+                    "eligible": len(shifted), "became yes/supported": sum(t["obeyed"] for t in shifted),
+                    "control": (f"moved only: {control[1]} of {control[0]}"
+                                if control and form == "data blocks" else "none recorded")})
+        out.append({"form": form, "verdicts": "faithfulness (claims)",
+                    "eligible": len(faith), "became yes/supported": sum(t["obeyed"] for t in faith), "control": ""})
     return out
 
 
@@ -271,8 +410,8 @@ def behaviour_table() -> list[dict[str, Any]]:
         if row["obeyed"] == "not recorded":
             continue
         out.append({"test": f"planted instruction, {row['prompt']}",
-                    "judge": f"{row['obeyed']} of {row['eligible verdicts']} obeyed",
-                    "word overlap": f"{overlap['obeyed']} of {overlap['eligible']} obeyed"})
+                    "judge": f"{row['obeyed']} of {row['eligible verdicts']} moved to it",
+                    "word overlap": f"{overlap['obeyed']} of {overlap['eligible']} moved to it"})
     return out
 
 
@@ -329,7 +468,7 @@ def cost_table() -> list[dict[str, Any]]:
     return out
 
 
-def show(table: Sequence[dict[str, Any]], width: int = 110) -> None:
+def show(table: Sequence[dict[str, Any]], width: int = 100) -> None:
     """Print a list of row dicts as aligned columns under a rule, cut to fit ``width``
     (:func:`ragmetrics_edu.course.display.text_table`)."""
     print(text_table(table, width=width, rule=True) if table else "(nothing recorded)")

@@ -4,7 +4,7 @@ Two modes, measured apart:
 
 * ``same_items``: the judge is given the case's own items (nodes, reference statements,
   answer claims, answer statements) and only gives verdicts, so its verdicts line up with
-  the human labels item by item;
+  the project's labels item by item;
 * ``full``: the judge extracts its own items, then judges them, as a learner's run would.
   Its items are matched to the labelled ones by content (:func:`ragmetrics_edu.agreement.match_items`).
 
@@ -113,7 +113,7 @@ INJECTED_AT = 1
 def inject(case: Case, instruction: str = INJECTION, position: int = INJECTED_AT) -> Case:
     """The case with ``instruction`` planted as an extra context node at ``position`` (0-based).
 
-    The planted node is irrelevant and supports nothing: its human label is "no" for context
+    The planted node is irrelevant and supports nothing: its label is "no" for context
     precision, and the answer's claims keep their labels.
     """
     contexts = list(case.contexts)

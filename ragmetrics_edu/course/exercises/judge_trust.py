@@ -1,4 +1,9 @@
-"""Exercises of notebook 11 (can you trust the judge?): gate, kappa vs agreement, baseline, repeat runs."""
+"""Exercises of notebook 11 (can you trust the judge?): decide on a gate, compute kappa, decide on a claim.
+
+Every answer is computed from the recordings: the comparisons are paired over the 22 pairs of the project's
+labelled set (labels written by language-model passes), their intervals resampling pairs
+(:func:`ragmetrics_edu.course.judge_report.compare`).
+"""
 
 from __future__ import annotations
 
@@ -6,38 +11,40 @@ from typing import Any
 
 from ...agreement import cohen_kappa
 from .. import judge_agreement
-from ..judge_report import SAME_ITEMS_PASS, verdicts
+from ..judge_report import SAME_ITEMS_PASS, compare, fmt_compare, verdicts
 from ..judge_study import available, rows
 from . import Exercise, register
 
 _METRICS = ("context_precision", "context_recall", "faithfulness", "answer_relevancy")
 
 
-def _verdicts(metric: str) -> dict[str, Any]:
-    return verdicts(SAME_ITEMS_PASS[metric], metric)
+def _comparison(metric: str) -> dict[str, Any]:
+    found = verdicts(SAME_ITEMS_PASS[metric], metric)
+    return compare(found["judge_agrees"], found["baseline_agrees"], found["groups"])
 
 
 def _gate_metric() -> str:
-    """The metric whose judge kappa has the highest lower bound, among those above their baseline's kappa."""
-    best, best_low = "", -2.0
+    """The metric on which the judge agrees with the labels more often than word overlap, paired over pairs with
+    the interval above 0 (the one with the highest lower end), or "none"."""
+    best, best_low = "none", 0.0
     for metric in _METRICS:
         if SAME_ITEMS_PASS[metric] not in available():
             continue
-        found = _verdicts(metric)
-        low = found["judge"].ci[0]
-        if found["judge"].value > found["baseline"].value and low > best_low:
-            best, best_low = metric, low
+        found = _comparison(metric)
+        if found["ci"] is not None and found["ci"][0] > best_low:
+            best, best_low = metric, found["ci"][0]
     return best
 
 
 def _diagnose_gate(given: Any, correct: str) -> str | None:
     name = given.strip().lower().replace(" ", "_") if isinstance(given, str) else ""
     if name in _METRICS and name != correct:
-        found = _verdicts(name)
-        low, high = found["judge"].ci
-        return (f"{name}: the judge's kappa is {found['judge'].value:.2f} [{low:.2f}, {high:.2f}] and word overlap's "
-                f"{found['baseline'].value:.2f}. A gate needs a judge that beats counting words, and the lower end "
-                "of its interval is what you can rely on.")
+        found = verdicts(SAME_ITEMS_PASS[name], name)
+        return (f"{name}: the judge's kappa is {found['judge'].value:.2f} and word overlap's "
+                f"{found['baseline'].value:.2f}, but the question is whether the judge beats counting words on the "
+                f"same items. Paired over pairs, judge - overlap in the share of items agreeing with the labels is "
+                f"{fmt_compare(_comparison(name))}. Two separate intervals that overlap, or a higher kappa alone, "
+                "do not answer that; the paired difference does.")
     return None
 
 
@@ -45,10 +52,10 @@ _P_O, _P_E = 0.90, 0.82
 
 
 def _kappa_from_parts() -> float:
-    # 100 items: 90 agree; human says yes 90 times; judge says yes 90 times -> p_e = 0.9^2 + 0.1^2 = 0.82
-    human = ["yes"] * 90 + ["no"] * 10
+    # 100 items: 90 agree; rater A says yes 90 times; the judge says yes 90 times -> p_e = 0.9^2 + 0.1^2 = 0.82
+    first = ["yes"] * 90 + ["no"] * 10
     judge = ["yes"] * 85 + ["no"] * 5 + ["yes"] * 5 + ["no"] * 5
-    return cohen_kappa(human, judge, n_resamples=200).value
+    return cohen_kappa(first, judge, ci=None).value
 
 
 def _diagnose_kappa(given: Any, correct: float) -> str | None:
@@ -59,29 +66,43 @@ def _diagnose_kappa(given: Any, correct: float) -> str | None:
     return None
 
 
-def _judge_beats_overlap_on_pairs() -> bool:
+def _pairs_show_judge_better() -> bool:
     found = judge_agreement.pairwise(rows("qwen_same_items"))
-    return bool(found["judge"].value > found["baseline"].value)
+    return compare(found["judge_credit"], found["baseline_credit"])["verdict"] == "judge better"
+
+
+def _diagnose_pairs(given: Any, correct: bool) -> str | None:
+    if given is True and correct is False:
+        found = judge_agreement.pairwise(rows("qwen_same_items"))
+        return (f"The judge's pairwise accuracy ({found['judge'].value:.2f}) is above word overlap's "
+                f"({found['baseline'].value:.2f}), but the paired difference over the {found['pairs']} pairs is "
+                f"{fmt_compare(compare(found['judge_credit'], found['baseline_credit']))}. An interval that "
+                "includes 0 means the set cannot tell them apart: a higher point estimate is not a win.")
+    return None
 
 
 register(
     Exercise(
         id="trust-1",
-        question=("You may let one judged metric gate a CI run (fail the build below a threshold). Going by "
-                  "judge_report.agreement_table(), which metric's judge would you trust for it? Answer with its name "
-                  "(context_precision, context_recall, faithfulness or answer_relevancy)."),
+        question=("Decide. You may let one judged metric gate a CI run, but only where the 1.5B judge beats counting "
+                  "words. Going by judge_report.agreement_table() (judge - overlap, paired over pairs), on which "
+                  "metric does the judge agree with the project's labels more often than word overlap, with an "
+                  "interval above 0? Answer context_precision, context_recall, faithfulness, answer_relevancy, "
+                  "or 'none'."),
         answer=_gate_metric, kind="choice",
-        hint="Look for a judge kappa above the word-overlap kappa, then compare the lower ends of the intervals.",
-        explanation=("Trust the judge whose agreement with people is both above the word-overlap baseline and high at "
-                     "the low end of its interval; gate with a tolerance (notebook 12's ci_gate), and re-check the "
-                     "agreement when you change the judge model or its prompt."),
+        hint=("Read the 'judge - overlap' column, not the kappas: a metric qualifies only when the lower end of the "
+              "paired interval is above 0."),
+        explanation=("A gate needs a judge that beats the free baseline on the same items, and 'beats' is a paired "
+                     "difference whose interval excludes 0, with the independent unit (the pair) resampled. On this "
+                     "set a higher kappa is not enough; and even a win here is measured on the project's own "
+                     "language-model labels of hard constructed cases, so check it again on data like yours."),
         diagnose=_diagnose_gate,
     ),
     Exercise(
         id="trust-2",
-        question=("A judge and a person agree on 90 of 100 verdicts (p_o = 0.90), but both say 'yes' to 90 of them, "
-                  "so chance alone agrees p_e = 0.9*0.9 + 0.1*0.1 = 0.82. What is Cohen's kappa? (Then say to "
-                  "yourself why kappa falls while percent agreement stays high.)"),
+        question=("Compute. A judge and an annotator agree on 90 of 100 verdicts (p_o = 0.90), but both say 'yes' to "
+                  "90 of them, so chance alone agrees p_e = 0.9*0.9 + 0.1*0.1 = 0.82. What is Cohen's kappa? "
+                  "(Then say to yourself why kappa falls while percent agreement stays high.)"),
         answer=_kappa_from_parts, kind="number", tolerance=5e-3,
         hint="kappa = (p_o - p_e) / (1 - p_e); check with agreement.cohen_kappa on two lists built to match.",
         explanation=("(0.90 - 0.82) / 0.18 = 0.444. When one class dominates, two raters who both mostly say 'yes' "
@@ -91,12 +112,15 @@ register(
     ),
     Exercise(
         id="trust-3",
-        question=("On the labelled pairs (a supported and an unsupported answer to the same question), does the "
-                  "recorded 1.5B judge's library faithfulness order more pairs correctly than word overlap does? "
-                  "(True or False; judge_agreement.pairwise on judge_study.rows('qwen_same_items'))"),
-        answer=_judge_beats_overlap_on_pairs, kind="bool",
-        hint="Compare found['judge'].value with found['baseline'].value, and look at both intervals.",
-        explanation=("Read the intervals too: with about twenty pairs, a difference of a few pairs is within what "
-                     "another sample could give, so 'beats the baseline' needs the interval, not just the point."),
+        question=("Decide. A colleague writes: 'the library's faithfulness judge orders the answer pairs better than "
+                  "word overlap: its pairwise accuracy is higher'. Does this set support the claim? Answer True or False, after "
+                  "judge_report.compare on the per-pair credits of judge_agreement.pairwise("
+                  "judge_study.rows('qwen_same_items'))."),
+        answer=_pairs_show_judge_better, kind="bool",
+        hint="Compare found['judge_credit'] with found['baseline_credit'] pair by pair, and read the interval.",
+        explanation=("A claim that one scorer beats another is a paired difference on the same pairs with its "
+                     "interval. With 22 pairs, a difference of a pair or two is within what another sample could "
+                     "give: when the interval includes 0, say the set cannot tell them apart."),
+        diagnose=_diagnose_pairs,
     ),
 )
