@@ -21,7 +21,7 @@ import sys
 from pathlib import Path
 from typing import Any, NoReturn, Sequence
 
-from . import __version__, examples, metrics
+from . import __version__, examples, metrics, validate
 from .course.deck_cases import metric_agreement, run_deck_cases
 from .course.embedding_texts import course_texts
 from .course.judge_recording import add_parser as add_record_study_parser
@@ -159,6 +159,10 @@ def _judge_server(args: argparse.Namespace) -> int:
 
 
 def _record_judge(args: argparse.Namespace) -> int:
+    # the files are checked before the run, not after minutes of paid requests
+    validate.path("--out", args.out, exists=False, expected="a file path for the recording")
+    if args.dataset:
+        validate.path("--dataset", args.dataset, expected="the path of an existing JSONL file")
     judge = OpenAIJudge(args.model, base_url=args.base_url, api_key="local", mode=args.mode, temperature=0,
                         seed=7, timeout=args.timeout, max_retries=1, max_concurrency=1)
     runs = run_deck_cases(judge, ids=args.ids or None)
@@ -320,7 +324,12 @@ def _explain(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; ``argv`` is the words after the program's name (None: ``sys.argv[1:]``).
+
+    Returns the exit status: 0 on success, 1 when a run failed, 2 with a one-line message on bad input."""
     try:
+        if argv is not None:
+            argv = [_word(i, w) for i, w in enumerate(validate.as_list("argv", argv, "a list of words (strings)"))]
         args = build_parser().parse_args(argv)
         if args.command == "examples":
             return _examples(args)
@@ -343,6 +352,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # e.g. `ragmetrics-edu examples | head`
         sys.stderr.close()
         return 0
+
+
+def _word(i: int, word: Any) -> str:
+    if not isinstance(word, str):
+        raise InputError(f"argv[{i}]", "a word (a string)", word)
+    return word
 
 
 if __name__ == "__main__":
