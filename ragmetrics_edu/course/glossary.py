@@ -235,8 +235,9 @@ TERMS: tuple[Term, ...] = (
        ["percent agreement", "raw agreement"]),
     _t("Cohen's kappa", """Agreement corrected for chance: (observed - chance) / (1 - chance). 1 = perfect, 0 = no
        better than chance (Cohen 1960).""", ["kappa", "cohen kappa", "cohens kappa"]),
-    _t("pairwise accuracy", """For pairs of items where people say one is better, the share on which the judge's
-       scores put them in the same order.""", ["pairwise agreement"]),
+    _t("pairwise accuracy", """For pairs of items whose labels say one is better (in this course, labels written
+       by the project's annotators, which are language models), the share on which the judge's scores put them
+       in the same order.""", ["pairwise agreement"]),
     _t("baseline", """The trivial comparison a figure must beat: always answering yes, chance agreement, a random
        ranking.""", ["trivial baseline"]),
     _t("flip", """A verdict that changes when nothing relevant changed: another run, the items in another order,
