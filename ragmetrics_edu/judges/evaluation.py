@@ -19,48 +19,57 @@ the cache.
 from __future__ import annotations
 
 import json
-from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from .. import metrics
 from ..errors import InputError
+from ..metrics.registry import MetricTable
 from ..results import MetricResult
 from . import steps
 from .base import Judge
+from .batch import Outcome, run_tasks
+from .records import tally
 
 ALIASES = {"user_input": "question", "response": "answer", "retrieved_contexts": "contexts", "reference": "ground_truth"}
 
-#: metric name -> (the columns it needs, how to call it). ``None`` judge means no LLM is needed.
-_NEEDS: dict[str, tuple[str, ...]] = {
-    "context_precision": ("question", "contexts", "ground_truth"),
-    "context_recall": ("question", "contexts", "ground_truth"),
-    "contextual_relevancy": ("question", "contexts"),
-    "context_entity_recall": ("contexts", "ground_truth"),
-    "faithfulness": ("question", "answer", "contexts"),
-    "answer_relevancy": ("question", "answer"),
-    "answer_relevancy_embedding": ("question", "answer"),
-    "answer_correctness": ("question", "answer", "ground_truth"),
-    "semantic_similarity": ("answer", "ground_truth"),
-}
-METRICS = tuple(_NEEDS)
+@dataclass(frozen=True)
+class Evaluated:
+    """How :func:`evaluate` scores one metric: the columns it needs, and how it asks for it, as
+    ``ask(judge, question, answer, contexts, ground_truth, embedder)``."""
+
+    needs: tuple[str, ...]
+    ask: Callable[..., MetricResult]
+
+
+#: metric name -> the columns it needs and how evaluate() asks for it (semantic similarity needs no judge).
+EVALUATED: MetricTable[Evaluated] = MetricTable("the metrics evaluate() scores", {
+    "context_precision": Evaluated(("question", "contexts", "ground_truth"),
+                                   lambda j, q, a, c, g, e: steps.context_precision(j, q, c, g)),
+    "context_recall": Evaluated(("question", "contexts", "ground_truth"),
+                                lambda j, q, a, c, g, e: steps.context_recall(j, g, c, question=q)),
+    "contextual_relevancy": Evaluated(("question", "contexts"),
+                                      lambda j, q, a, c, g, e: steps.contextual_relevancy(j, q, c)),
+    "context_entity_recall": Evaluated(("contexts", "ground_truth"),
+                                       lambda j, q, a, c, g, e: steps.context_entity_recall(j, g, c)),
+    "faithfulness": Evaluated(("question", "answer", "contexts"),
+                              lambda j, q, a, c, g, e: steps.faithfulness(j, a, c, question=q)),
+    "answer_relevancy": Evaluated(("question", "answer"), lambda j, q, a, c, g, e: steps.answer_relevancy(j, q, a)),
+    "answer_relevancy_embedding": Evaluated(
+        ("question", "answer"), lambda j, q, a, c, g, e: steps.answer_relevancy_embedding(j, q, a, embedder=e)),
+    "answer_correctness": Evaluated(("question", "answer", "ground_truth"),
+                                    lambda j, q, a, c, g, e: steps.answer_correctness(j, q, a, g, embedder=e)),
+    "semantic_similarity": Evaluated(("answer", "ground_truth"),
+                                     lambda j, q, a, c, g, e: metrics.semantic_similarity(a, g, e)),
+})
+METRICS = tuple(EVALUATED)
 
 
 def _call(name: str, judge: Any, case: Mapping[str, Any], embedder: Any) -> MetricResult:
     fields: list[Any] = [case.get(k) for k in ("question", "answer", "contexts", "ground_truth")]
-    q, a, ctx, gt = fields
-    calls: dict[str, Callable[[], MetricResult]] = {
-        "context_precision": lambda: steps.context_precision(judge, q, ctx, gt),
-        "context_recall": lambda: steps.context_recall(judge, gt, ctx, question=q),
-        "contextual_relevancy": lambda: steps.contextual_relevancy(judge, q, ctx),
-        "context_entity_recall": lambda: steps.context_entity_recall(judge, gt, ctx),
-        "faithfulness": lambda: steps.faithfulness(judge, a, ctx, question=q),
-        "answer_relevancy": lambda: steps.answer_relevancy(judge, q, a),
-        "answer_relevancy_embedding": lambda: steps.answer_relevancy_embedding(judge, q, a, embedder=embedder),
-        "answer_correctness": lambda: steps.answer_correctness(judge, q, a, gt, embedder=embedder),
-        "semantic_similarity": lambda: metrics.semantic_similarity(a, gt, embedder),
-    }
-    return calls[name]()
+    return EVALUATED[name].ask(judge, *fields, embedder)
 
 
 def load_cases(data: Any) -> list[dict[str, Any]]:
@@ -103,7 +112,7 @@ def _names(metrics: Any) -> list[str]:
     if not names:
         raise InputError("metrics", "at least one metric name from: " + ", ".join(METRICS), names)
     for name in names:
-        if not isinstance(name, str) or name not in _NEEDS:
+        if not isinstance(name, str) or name not in EVALUATED:
             raise InputError("metrics", "names from: " + ", ".join(METRICS), name)
     return names
 
@@ -116,37 +125,34 @@ def _check(cases: list[dict[str, Any]], names: Sequence[str], judge: Any) -> Non
                          "judges.GivenJudge(...) for typed verdicts, or judges.OpenAIJudge(model, base_url=...)", None)
     for i, case in enumerate(cases):
         for name in names:
-            for column in _NEEDS[name]:
+            needs = EVALUATED[name].needs
+            for column in needs:
                 if case.get(column) is None:
-                    raise InputError(f"data[{i}].{column}", f"a value (metric {name} needs {', '.join(_NEEDS[name])})", None)
+                    raise InputError(f"data[{i}].{column}", f"a value (metric {name} needs {', '.join(needs)})", None)
         if "contexts" in case and (isinstance(case["contexts"], str) or not isinstance(case["contexts"], Sequence)):
             raise InputError(f"data[{i}].contexts", "a list of context texts", case["contexts"])
 
 
-def _score_case(index: int, case: dict[str, Any], names: Sequence[str], judge: Any, embedder: Any) -> dict[str, Any]:
+def _row(index: int, case: dict[str, Any], names: Sequence[str], outcomes: Sequence[Outcome]) -> dict[str, Any]:
+    """One case's row from its outcomes (one per metric, in ``names`` order)."""
     row: dict[str, Any] = {"case": index, "question": case.get("question"), "answer": case.get("answer")}
     results: dict[str, MetricResult] = {}
     errors = []
-    calls: list[Any] = []
-    for name in names:
-        try:
-            result = _call(name, judge, case, embedder)
-        except Exception as exc:  # one failure must not stop the batch: record it in the row
+    for name, outcome in zip(names, outcomes, strict=True):
+        if not outcome.ok:  # one failure must not stop the batch: it is recorded in the row
             row[name] = float("nan")
-            errors.append(f"{name}: {type(exc).__name__}: {exc}")
-            calls.extend(getattr(exc, "calls", None) or [])  # requests made before the failure were paid too
+            errors.append(f"{name}: {outcome.error_text}")
             continue
-        calls.extend(result.calls or [])
+        result = outcome.result
         results[name] = result
         row[name] = result.score
         row[f"{name}_values"] = dict(result.values)
         if "verdict" in result.columns or "relevant" in result.columns:
             column = "verdict" if "verdict" in result.columns else "relevant"
             row[f"{name}_verdicts"] = [r[column] for r in result.rows]
-    row["calls"] = sum(1 for c in calls if c.source in ("api",))
-    row["cached_calls"] = sum(1 for c in calls if c.source in ("cache", "replay"))
-    row["prompt_tokens"] = sum(c.prompt_tokens or 0 for c in calls)
-    row["completion_tokens"] = sum(c.completion_tokens or 0 for c in calls)
+    spent = tally(record for outcome in outcomes for record in outcome.records)
+    row.update(calls=spent.calls, repairs=spent.repairs, cache_hits=spent.cache_hits,
+               prompt_tokens=spent.prompt_tokens, completion_tokens=spent.completion_tokens)
     row["error"] = "; ".join(errors) or None
     row["_results"] = results
     return row
@@ -164,55 +170,28 @@ def evaluate(
     """Score every case with every metric; return a pandas DataFrame, one row per case.
 
     Columns: ``case``, ``question``, ``answer`` (so rows that share a question can be told
-    apart), a score column per metric, ``<metric>_values`` and ``<metric>_verdicts`` (the intermediates), ``calls``, ``cached_calls``, token counts and
-    ``error``. The MetricResults themselves are in ``frame.attrs["results"]`` (one dict
-    per case). At most ``max_concurrency`` cases run at once (default: the judge's).
+    apart), a score column per metric, ``<metric>_values`` and ``<metric>_verdicts`` (the
+    intermediates), ``calls`` (requests the judge answered by asking its server, recording or
+    person, repairs included), ``repairs``, ``cache_hits`` (answered from the on-disk cache),
+    token counts and ``error`` (see :mod:`ragmetrics_edu.judges.records` for what a call is).
+    The MetricResults themselves are in ``frame.attrs["results"]`` (one dict per case). Each
+    metric on each case is one task of :func:`~ragmetrics_edu.judges.batch.run_tasks`: at most
+    ``max_concurrency`` run at once (default: the judge's); a KeyboardInterrupt returns the
+    cases scored so far (``frame.attrs["interrupted"]``).
     """
     import pandas as pd  # lazy: pandas loads only when a table is asked for
 
     names = _names(metrics)
     cases = load_cases(data)
     _check(cases, names, judge)
-    workers = max_concurrency if max_concurrency is not None else getattr(judge, "max_concurrency", 1) or 1
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise InputError("max_concurrency", "an integer >= 1", workers)
-    if not isinstance(progress, bool):
-        raise InputError("progress", "True or False", progress)
-    bar = _bar(len(cases)) if progress else None
-    rows: dict[int, dict[str, Any]] = {}
-    pool = ThreadPoolExecutor(max_workers=min(workers, max(1, len(cases))), thread_name_prefix="ragmetrics-eval")
-    interrupted = False
-    try:
-        futures = {pool.submit(_score_case, i, c, names, judge, embedder): i for i, c in enumerate(cases)}
-        for future, index in futures.items():
-            rows[index] = future.result()
-            if bar is not None:
-                bar.update(1)
-    except KeyboardInterrupt:
-        interrupted = True
-    finally:
-        # Interrupted or failed: cancel the cases not started, let the running ones stop before their next
-        # request, and wait for them, so no request goes on in a background thread after evaluate() returns.
-        if judge is not None:
-            judge.stopping.set()
-        try:
-            pool.shutdown(wait=True, cancel_futures=True)
-        finally:
-            if judge is not None:
-                judge.stopping.clear()
-            if bar is not None:
-                bar.close()
+    tasks = [partial(_call, name, judge, case, embedder) for case in cases for name in names]
+    run = run_tasks(tasks, judge, max_concurrency=max_concurrency, progress=progress, keep=(Exception,),
+                    interruptible=True, desc="evaluating", unit="score")
+    done = len(run) // len(names)  # an interrupted run keeps the cases scored in full
+    rows = {i: _row(i, cases[i], names, run[i * len(names):(i + 1) * len(names)]) for i in range(done)}
     ordered = [rows[i] for i in sorted(rows)]
     frame = pd.DataFrame([{k: v for k, v in r.items() if k != "_results"} for r in ordered])
     frame.attrs["results"] = [r["_results"] for r in ordered]
-    frame.attrs["interrupted"] = interrupted
+    frame.attrs["interrupted"] = run.interrupted
     frame.attrs["judge"] = getattr(judge, "describe", lambda: None)() if judge is not None else None
     return frame
-
-
-def _bar(total: int) -> Any:
-    try:
-        from tqdm.auto import tqdm  # lazy: tqdm is optional
-    except ImportError:
-        return None
-    return tqdm(total=total, desc="evaluating", unit="case")
