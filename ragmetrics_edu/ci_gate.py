@@ -1,91 +1,262 @@
-"""A CI gate on a mean score: fail the build only when the drop is bigger than the noise.
+"""A regression gate: is the candidate version worse than the last accepted one, on the same questions?
 
-A bare ``assert mean == 0.78`` breaks on the next run of a sampling judge, and
-``assert mean >= 0.78`` breaks on a lucky or unlucky draw of questions. The gate here
-allows a tolerance: the distance from the mean up to the top of its bootstrap confidence
-interval (:func:`ragmetrics_edu.stats.bootstrap_ci`), i.e. how far the mean could sit
-below the truth by the luck of which questions were asked. It fails when even the top of
-the interval lies below the threshold.
+A gate that compares one mean with a bar (``assert mean >= 0.70``) asks the wrong question. The
+bar says nothing about what the system scored before, and the luck of which questions are in the
+golden set moves both versions together, so it cancels only when the two are compared question by
+question. This gate is a **paired** comparison:
 
-A judge's own run-to-run spread (the same cases scored twice need not score the same)
-widens the tolerance: pass ``judge_sd``, the standard deviation of the mean over repeat
-runs of the judge, and it is added in quadrature. The default is None: the tolerance is then
-the bootstrap's alone.
+1. Score the candidate and the last accepted version on the same questions; take the per-question
+   differences ``d = candidate − accepted`` and their mean.
+2. **Question sampling.** A paired percentile bootstrap of the mean difference
+   (:func:`ragmetrics_edu.stats.paired_bootstrap`: the questions are resampled with both versions'
+   scores together), at confidence ``ci``. The exact sign test (:func:`ragmetrics_edu.stats.sign_test`)
+   counts how many questions got better and worse, whatever the size of the change.
+3. **The judge's own noise.** A judge scored twice on the same answers need not give the same
+   mean. Measure it: score the accepted version again (two or more repeat runs on the same
+   questions) and pass the runs to :func:`judge_noise`; the standard deviation of the run means is
+   ``run_sd``. Candidate and accepted are one judge run each, so judge noise alone moves their
+   difference with a standard deviation of ``run_sd · √2``; its half-width at the same confidence is
+   ``noise band = z · run_sd · √2`` (z = 1.96 at 95 %). A difference inside that band is something
+   the judge does by itself.
+4. The **interval** the gate decides on joins the two half-widths in quadrature (independent
+   sources of error): ``[d̄ − √(lower half-width² + band²), d̄ + √(upper half-width² + band²)]``.
+   It is cautious: the bootstrap already sees the part of the judge's noise that differs from
+   question to question, and the band adds it again with the part that shifts a whole run.
 
-The course's example gate (``ragmetrics_edu/course/ci_gate_example.py``) gates the decks'
-context-precision cases scored by a recorded judge.
+The rule, with ``margin`` the largest drop the team accepts as "no regression" (set before the run):
+
+- **FAIL** (a regression) when the whole interval lies below ``−margin``: even its upper end is a
+  drop larger than the margin;
+- **PASS** when the whole interval lies above ``−margin``: even its lower end is a smaller drop;
+- **CANNOT TELL** otherwise: the data allow both. Collect more questions (the bootstrap half-width
+  shrinks) or more repeat runs (the noise estimate firms up), or run the judge at temperature 0.
+
+With fewer than :data:`MIN_QUESTIONS` questions the gate gives no interval and says CANNOT TELL:
+too few questions to tell. The course's example gate (``ragmetrics_edu/course/ci_gate_example.py``)
+runs this on recordings of a real judge.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-from typing import Iterable
+from dataclasses import dataclass, field
+from statistics import NormalDist
+from typing import Any, Sequence
 
 from .errors import InputError
-from .stats import bootstrap_ci
-from .validate import probability
+from .plots import figure_and_axes
+from .stats import paired_bootstrap, sign_test
+from .stats import inputs
+from .validate import as_list, number, same_length
+
+__all__ = ["MIN_QUESTIONS", "PASS", "FAIL", "CANNOT_TELL", "JudgeNoise", "GateResult", "judge_noise", "gate"]
+
+#: Below this many questions the gate gives no interval: too few to tell.
+MIN_QUESTIONS = 10
+PASS, FAIL, CANNOT_TELL = "PASS", "FAIL", "CANNOT TELL"
+
+
+@dataclass(frozen=True)
+class JudgeNoise:
+    """How much the judge's mean moves between repeat runs on the same answers.
+
+    ``run_sd`` is the sample standard deviation of the run means; ``run_means`` the means it
+    came from (empty when ``run_sd`` was given as a number measured elsewhere)."""
+
+    run_sd: float
+    run_means: tuple[float, ...] = ()
+    questions: int = 0
+    source: str = ""
+
+    @property
+    def runs(self) -> int:
+        return len(self.run_means)
+
+    def describe(self) -> str:
+        where = f" ({self.source})" if self.source else ""
+        if not self.run_means:
+            return f"run-to-run sd of a mean {self.run_sd:.4f}, given{where}"
+        means = ", ".join(f"{m:.3f}" for m in self.run_means)
+        return (f"run-to-run sd of a mean {self.run_sd:.4f} from {self.runs} repeat runs on "
+                f"{self.questions} questions\n    run means {means}{where}")
+
+
+def judge_noise(runs: Any, *, source: str = "") -> JudgeNoise:
+    """The judge's run-to-run noise from repeat runs of one version on the same questions.
+
+    ``runs`` holds two or more runs, each a list of per-question scores in the same question
+    order (the same answers judged again). ``source`` says where the runs come from."""
+    items = as_list("runs", runs, "two or more repeat runs, each a list of per-question scores")
+    if len(items) < 2:
+        raise InputError("runs", "two or more repeat runs (one run shows no spread)", runs)
+    scored = [inputs.scores(f"runs[{i}]", run) for i, run in enumerate(items)]
+    for i, run in enumerate(scored[1:], 1):
+        same_length("runs[0]", scored[0], f"runs[{i}]", run)
+    if not isinstance(source, str):
+        raise InputError("source", "a string saying where the runs come from", source)
+    means = tuple(math.fsum(run) / len(run) for run in scored)
+    centre = math.fsum(means) / len(means)
+    sd = math.sqrt(math.fsum((m - centre) ** 2 for m in means) / (len(means) - 1))
+    return JudgeNoise(run_sd=sd, run_means=means, questions=len(scored[0]), source=source)
+
+
+def _noise(value: Any) -> JudgeNoise:
+    if isinstance(value, JudgeNoise):
+        return value
+    if value is None:
+        raise InputError("noise", "the judge's measured noise: judge_noise(repeat runs), or a run-to-run sd >= 0 "
+                         "(0 only if repeat runs gave identical scores)", value,
+                         hint="score the accepted version again and pass the runs to judge_noise()")
+    return JudgeNoise(run_sd=number("noise", value, "a JudgeNoise or a run-to-run sd of a mean, a number >= 0",
+                                    low=0.0, high=1e6))
 
 
 @dataclass(frozen=True)
 class GateResult:
-    """The gate's numbers: the mean, its interval, the tolerance, and whether it passed.
+    """The gate's numbers and verdict (see the module for the rule).
 
-    ``low`` and ``high`` bound the bootstrap interval of the mean (``ci`` gives both) at
-    confidence ``level``."""
+    ``ci`` is the interval the gate decides on (question sampling and judge noise together) at
+    confidence ``level``, None with fewer than :data:`MIN_QUESTIONS` questions; ``sampling_ci`` the
+    paired bootstrap's alone; ``noise_band`` the half-width judge noise alone gives a difference."""
 
     metric: str
-    threshold: float
-    n: int
-    mean: float
-    low: float
-    high: float
+    ids: tuple[Any, ...]
+    candidate: tuple[float, ...]
+    accepted: tuple[float, ...]
+    margin: float
     level: float
-    judge_sd: float | None
+    noise: JudgeNoise
+    noise_band: float
+    sampling_ci: tuple[float, float] | None
+    ci: tuple[float, float] | None
+    better: int
+    worse: int
+    same: int
+    sign_p: float
+    verdict: str
+    reason: str
+    bootstrap: Any = field(default=None, repr=False, compare=False)
 
     @property
-    def ci(self) -> tuple[float, float]:
-        """The bootstrap interval of the mean, ``(low, high)``."""
-        return self.low, self.high
+    def n(self) -> int:
+        return len(self.ids)
 
     @property
-    def tolerance(self) -> float:
-        """How far below the threshold the mean may fall and still pass."""
-        sampling = self.high - self.mean
-        return math.hypot(sampling, self.judge_sd or 0.0)
+    def differences(self) -> tuple[float, ...]:
+        return tuple(c - a for c, a in zip(self.candidate, self.accepted))
+
+    @property
+    def mean_candidate(self) -> float:
+        return math.fsum(self.candidate) / self.n
+
+    @property
+    def mean_accepted(self) -> float:
+        return math.fsum(self.accepted) / self.n
+
+    @property
+    def mean_difference(self) -> float:
+        return math.fsum(self.differences) / self.n
 
     @property
     def passed(self) -> bool:
-        """True when mean + tolerance reaches the threshold."""
-        return self.mean + self.tolerance >= self.threshold
+        """True only for PASS (CANNOT TELL is not a pass)."""
+        return self.verdict == PASS
+
+    @property
+    def failed(self) -> bool:
+        """True only for FAIL: a regression beyond the margin and the judge's noise."""
+        return self.verdict == FAIL
 
     def explain(self) -> str:
-        """Three short lines: the mean and its interval, the tolerance, the verdict."""
-        judge = ("judge's run-to-run spread not measured, not included" if self.judge_sd is None
-                 else f"with the judge's run-to-run sd of the mean, {self.judge_sd:.4f}, in quadrature")
-        return (f"{self.metric}: mean {self.mean:.4f} over {self.n} cases, "
-                f"{100 * self.level:.0f}% bootstrap interval [{self.low:.4f}, {self.high:.4f}]\n"
-                f"  tolerance {self.tolerance:.4f} ({judge})\n"
-                f"  {self.mean:.4f} + {self.tolerance:.4f} = {self.mean + self.tolerance:.4f} "
-                f"{'>=' if self.passed else '<'} threshold {self.threshold:.4f}: {'PASS' if self.passed else 'FAIL'}")
+        """The numbers behind the verdict, in lines of at most 100 characters."""
+        pct = f"{100 * self.level:g}%"
+        lines = [f"{self.metric}: candidate vs last accepted version on the same {self.n} questions",
+                 f"  means: candidate {self.mean_candidate:.4f}, accepted {self.mean_accepted:.4f}; "
+                 f"mean difference {self.mean_difference:+.4f}",
+                 f"  per question: {self.better} better, {self.worse} worse, {self.same} same; "
+                 f"sign test p = {self.sign_p:.3f}",
+                 f"  judge noise: {self.noise.describe()}",
+                 f"    -> noise band on a difference: ±{self.noise_band:.4f} (z · sd · √2, {pct})"]
+        if self.ci is None or self.sampling_ci is None:
+            lines.append(f"  no interval: fewer than {MIN_QUESTIONS} questions")
+        else:
+            lo, hi = self.sampling_ci
+            lines += [f"  {pct} paired bootstrap interval (questions resampled): [{lo:+.4f}, {hi:+.4f}]",
+                      f"  with the noise band in quadrature: [{self.ci[0]:+.4f}, {self.ci[1]:+.4f}]",
+                      f"  rule: FAIL if it lies below -margin ({-self.margin:+.4f}), PASS if above, "
+                      "else CANNOT TELL"]
+        lines.append(f"  {self.verdict}: {self.reason}")
+        return "\n".join(lines)
 
     def __str__(self) -> str:
         return self.explain()
 
+    def plot(self, ax: Any = None):
+        """Per-question differences as dots, the mean with both intervals, the margin and the noise band."""
+        fig, ax = figure_and_axes(ax, figsize=(7.5, 3.4))
+        d = self.differences
+        ys = [i + 1 for i in range(self.n)]
+        ax.axvspan(-self.noise_band, self.noise_band, color="#e9c46a", alpha=0.35, label="judge noise band")
+        ax.axvline(0, color="#555555", linewidth=1)
+        ax.axvline(-self.margin, color="#e76f51", linestyle="--", linewidth=1.5, label=f"−margin ({-self.margin:g})")
+        ax.scatter(d, ys, s=22, color="#264653", zorder=3, label="per-question difference")
+        y0 = 0
+        if self.ci is not None and self.sampling_ci is not None:
+            ax.plot(self.ci, [y0, y0], color="#2a9d8f", linewidth=2, label="interval with judge noise")
+            ax.plot(self.sampling_ci, [y0, y0], color="#2a9d8f", linewidth=6, alpha=0.6,
+                    label="bootstrap interval")
+        ax.plot([self.mean_difference], [y0], marker="D", color="#2a9d8f", markersize=8, zorder=4)
+        ax.set_yticks([y0] + ys[:: max(1, self.n // 10)])
+        ax.set_yticklabels(["mean"] + [str(self.ids[i - 1]) for i in ys[:: max(1, self.n // 10)]], fontsize=8)
+        ax.set_xlabel("candidate − accepted")
+        ax.set_title(f"{self.metric}: {self.verdict} (n = {self.n})", fontsize=10)
+        ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+        fig.tight_layout()
+        return fig
 
-def gate(scores: Iterable[float], threshold: float, *, metric: str = "score", ci: float = 0.95,
-         n_resamples: int = 2000, seed: int = 0, judge_sd: float | None = None) -> GateResult:
-    """Check ``mean(scores)`` against ``threshold`` with a bootstrap tolerance (see the module).
+    figure = plot
 
-    ``ci`` is the confidence level of the interval (the result's ``level``)."""
-    threshold_value = probability("threshold", threshold, allow_none=False)
-    assert threshold_value is not None
-    if judge_sd is not None and (isinstance(judge_sd, bool) or not isinstance(judge_sd, (int, float))
-                                 or not math.isfinite(judge_sd) or judge_sd < 0):
-        raise InputError("judge_sd", "None or a finite standard deviation >= 0", judge_sd)
-    values = list(scores) if isinstance(scores, Iterable) and not isinstance(scores, (str, bytes)) else scores
-    result = bootstrap_ci(values, ci=ci, n_resamples=n_resamples, seed=seed)
-    assert result.ci is not None  # bootstrap_ci always sets one
-    low, high = result.ci
-    return GateResult(metric=metric, threshold=threshold_value, n=len(result.rows), mean=result.estimate,
-                      low=low, high=high, level=ci, judge_sd=None if judge_sd is None else float(judge_sd))
+
+def _decide(n: int, ci: tuple[float, float] | None, margin: float) -> tuple[str, str]:
+    if ci is None:
+        return CANNOT_TELL, f"{n} questions are too few to tell (at least {MIN_QUESTIONS}); collect more"
+    low, high = ci
+    if high < -margin:
+        return FAIL, f"even the upper end, {high:+.4f}, is a drop larger than the margin {margin:g}"
+    if low > -margin:
+        return PASS, f"even the lower end, {low:+.4f}, is a drop smaller than the margin {margin:g}"
+    return CANNOT_TELL, "the interval straddles -margin: collect more questions or judge repeats"
+
+
+def gate(candidate: Any, accepted: Any, *, noise: Any, margin: float = 0.05, metric: str = "score",
+         ids: Sequence[Any] | None = None, ci: float = 0.95, n_resamples: int = 2000, seed: int = 0) -> GateResult:
+    """Compare the candidate's per-question scores with the last accepted version's (see the module).
+
+    ``noise`` is required: :func:`judge_noise` of repeat runs, or a run-to-run sd of a mean measured
+    elsewhere (a number >= 0). ``margin`` is the largest drop accepted as no regression (0 to 1)."""
+    cand, acc = inputs.scores("candidate", candidate), inputs.scores("accepted", accepted)
+    same_length("candidate", cand, "accepted", acc)
+    measured = _noise(noise)
+    margin_value = number("margin", margin, "a number between 0 and 1 (the largest drop accepted)", low=0.0, high=1.0)
+    if not isinstance(metric, str) or not metric:
+        raise InputError("metric", "a non-empty name for the score", metric)
+    level, count, rng_seed = inputs.ci_level(ci), inputs.resamples(n_resamples), inputs.seed(seed)
+    question = inputs.ids(ids, len(cand))
+    labels = ("candidate", "accepted")
+    signs = sign_test(cand, acc, ci=level, labels=labels, ids=question)
+    z = NormalDist().inv_cdf((1 + level) / 2)
+    band = z * measured.run_sd * math.sqrt(2)
+    n = len(cand)
+    boot, sampling, combined = None, None, None
+    if n >= MIN_QUESTIONS:
+        boot = paired_bootstrap(cand, acc, ci=level, n_resamples=count, seed=rng_seed, labels=labels, ids=question)
+        assert boot.ci is not None
+        sampling = boot.ci
+        mean = boot.score
+        combined = (mean - math.hypot(mean - sampling[0], band), mean + math.hypot(sampling[1] - mean, band))
+    verdict, reason = _decide(n, combined, margin_value)
+    return GateResult(metric=metric, ids=tuple(question), candidate=tuple(cand), accepted=tuple(acc),
+                      margin=margin_value, level=level, noise=measured, noise_band=band, sampling_ci=sampling,
+                      ci=combined, better=signs.values["wins"], worse=signs.values["losses"],
+                      same=signs.values["ties"], sign_p=float(signs.p_value or 1.0), verdict=verdict,
+                      reason=reason, bootstrap=boot)

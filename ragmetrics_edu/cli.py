@@ -21,7 +21,7 @@ import sys
 from pathlib import Path
 from typing import Any, NoReturn, Sequence
 
-from . import __version__, examples, metrics
+from . import __version__, examples, metrics, validate
 from .course.deck_cases import metric_agreement, run_deck_cases
 from .course.embedding_texts import course_texts
 from .course.judge_recording import add_parser as add_record_study_parser
@@ -30,22 +30,13 @@ from .embeddings.recorded import add_record_embeddings_parser, run_record_embedd
 from .errors import InputError, RagMetricsError
 from .judges.evaluation import evaluate
 from .judges.openai_judge import OpenAIJudge
-from .metrics.registry import MetricTable
 from .results import fmt
 
-#: What ``score`` reads for each metric it scores: the positional verdicts (as typed, as graded gains, as one
-#: verdict per statement, or one comma list per node) or named options.
-SCORE_INPUTS: MetricTable[str] = MetricTable("what `ragmetrics-edu score` reads", {
-    "context_precision": "verdicts", "precision_at_k": "verdicts", "recall_at_k": "verdicts",
-    "average_precision": "verdicts", "reciprocal_rank": "verdicts", "ndcg_at_k": "gains", "hit_at_k": "verdicts",
-    "r_precision": "verdicts", "context_recall": "statement verdicts", "faithfulness": "statement verdicts",
-    "answer_relevancy": "statement verdicts", "contextual_relevancy": "verdicts per node",
-    "context_entity_recall": "--reference and --context", "answer_correctness": "--tp, --fp and --fn",
-    "semantic_similarity": "--answer and --ground-truth",
-})
-SCORE_METRICS = tuple(SCORE_INPUTS)
-#: The inputs typed as positional verdicts after the metric's name.
-POSITIONAL = ("verdicts", "gains", "statement verdicts", "verdicts per node")
+VERDICT_METRICS = ("context_precision", "precision_at_k", "recall_at_k", "average_precision",
+                   "reciprocal_rank", "ndcg_at_k", "hit_at_k", "r_precision")
+STATEMENT_METRICS = ("context_recall", "faithfulness", "answer_relevancy")
+SCORE_METRICS = VERDICT_METRICS + STATEMENT_METRICS + (
+    "contextual_relevancy", "context_entity_recall", "answer_correctness", "semantic_similarity")
 
 EPILOG = """examples of score:
   ragmetrics-edu score context_precision no yes yes no no
@@ -168,6 +159,10 @@ def _judge_server(args: argparse.Namespace) -> int:
 
 
 def _record_judge(args: argparse.Namespace) -> int:
+    # the files are checked before the run, not after minutes of paid requests
+    validate.path("--out", args.out, exists=False, expected="a file path for the recording")
+    if args.dataset:
+        validate.path("--dataset", args.dataset, expected="the path of an existing JSONL file")
     judge = OpenAIJudge(args.model, base_url=args.base_url, api_key="local", mode=args.mode, temperature=0,
                         seed=7, timeout=args.timeout, max_retries=1, max_concurrency=1)
     runs = run_deck_cases(judge, ids=args.ids or None)
@@ -209,7 +204,7 @@ def _score(args: argparse.Namespace) -> Any:
     for name in ("tp", "fp", "fn"):
         if getattr(args, name) < 0:
             raise InputError(f"--{name}", "a number of statements, 0 or more", getattr(args, name))
-    if SCORE_INPUTS[m] in POSITIONAL and not args.verdicts:
+    if m not in ("context_entity_recall", "answer_correctness", "semantic_similarity") and not args.verdicts:
         raise InputError("verdicts", f"at least one verdict after the metric, e.g. `ragmetrics-edu score {m} yes no`",
                          [])
     v = _typed(args.verdicts)
@@ -231,7 +226,7 @@ def _score(args: argparse.Namespace) -> Any:
         return metrics.hit_at_k(v, k=args.k)
     if m == "r_precision":
         return metrics.r_precision(v, total_relevant=args.total_relevant)
-    if SCORE_INPUTS[m] == "statement verdicts":
+    if m in STATEMENT_METRICS:
         labels = [f"statement {i}" for i in range(1, len(v) + 1)]
         if m == "answer_relevancy":
             return metrics.answer_relevancy(labels, v, **common)
@@ -329,7 +324,12 @@ def _explain(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; ``argv`` is the words after the program's name (None: ``sys.argv[1:]``).
+
+    Returns the exit status: 0 on success, 1 when a run failed, 2 with a one-line message on bad input."""
     try:
+        if argv is not None:
+            argv = [_word(i, w) for i, w in enumerate(validate.as_list("argv", argv, "a list of words (strings)"))]
         args = build_parser().parse_args(argv)
         if args.command == "examples":
             return _examples(args)
@@ -352,6 +352,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # e.g. `ragmetrics-edu examples | head`
         sys.stderr.close()
         return 0
+
+
+def _word(i: int, word: Any) -> str:
+    if not isinstance(word, str):
+        raise InputError(f"argv[{i}]", "a word (a string)", word)
+    return word
 
 
 if __name__ == "__main__":

@@ -1,7 +1,9 @@
-"""Notebook 12's library: the metric map and its measured costs, reference-free context precision, the CI gate."""
+"""Notebook 12's library: the metric map and its measured costs, reference-free context precision, the
+paired regression gate."""
 
 import math
 import os
+import statistics
 import subprocess
 import sys
 
@@ -121,54 +123,129 @@ def test_without_reference_is_ragas_average_precision_on_answer_verdicts():
         context_precision_without_reference([1], answer=3)
 
 
-# --- the CI gate -----------------------------------------------------------------------------
+# --- the regression gate -----------------------------------------------------------------------
 
-def test_the_shipped_example_gate_runs_and_passes():
-    from ragmetrics_edu.course.ci_gate_example import THRESHOLD, test_context_precision_stays_above_the_bar
+def _by_hand_interval(candidate, accepted, run_sd, level=0.95, n_resamples=2000, seed=0):
+    """The gate's interval rebuilt from its parts: the paired bootstrap and z · run_sd · √2."""
+    from statistics import NormalDist
 
-    test_context_precision_stays_above_the_bar()
-    assert "def test_" in deck_cases.example_source() and 0 < THRESHOLD < 1
+    from ragmetrics_edu.stats import paired_bootstrap
+
+    boot = paired_bootstrap(candidate, accepted, ci=level, n_resamples=n_resamples, seed=seed)
+    band = NormalDist().inv_cdf((1 + level) / 2) * run_sd * math.sqrt(2)
+    mean = sum(c - a for c, a in zip(candidate, accepted)) / len(candidate)
+    low, high = boot.ci
+    return boot.ci, band, (mean - math.hypot(mean - low, band), mean + math.hypot(high - mean, band))
+
+
+def test_the_shipped_example_gate_runs_on_the_recordings_and_does_not_fail():
+    from ragmetrics_edu.course.ci_gate_example import MARGIN, test_faithfulness_does_not_regress
+
+    with pytest.warns(UserWarning, match="cannot tell"):       # the 1.5B judge cannot see the b answers' claim
+        test_faithfulness_does_not_regress()
+    source = deck_cases.example_source()
+    assert "def test_" in source and "noise=" in source and 0 < MARGIN < 1
 
 
 def test_the_shipped_example_is_a_pytest_file_that_pytest_runs(tmp_path):
-    (tmp_path / "test_gate_copy.py").write_text(deck_cases.example_source(), encoding="utf-8")
-    raised = deck_cases.example_source().replace("THRESHOLD = 0.70", "THRESHOLD = 0.99")
-    (tmp_path / "test_gate_raised_bar.py").write_text(raised, encoding="utf-8")
+    source = deck_cases.example_source()
+    (tmp_path / "test_gate_copy.py").write_text(source, encoding="utf-8")
+    worse = source.replace("result = gate(candidate, accepted,", "result = gate([c - 0.3 for c in candidate], accepted,")
+    assert worse != source
+    (tmp_path / "test_gate_worse.py").write_text(worse, encoding="utf-8")
     done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(tmp_path)],
                           capture_output=True, text=True, cwd=tmp_path, timeout=120,
                           env={**os.environ, "PYTHONPATH": str(REPO)})
     assert "1 failed, 1 passed" in done.stdout, done.stdout + done.stderr
-    assert "test_gate_raised_bar.py" in done.stdout and "FAIL" in done.stdout   # the explanation is the message
+    assert "test_gate_worse.py" in done.stdout and "FAIL" in done.stdout   # the explanation is the message
 
 
-def test_the_gate_fails_when_the_scores_drop_beyond_the_noise():
-    scores = deck_cases.deck_scores("context_precision")
-    assert len(scores) == sum(c.step == "context_precision" for c in DECK_CASES)
-    assert ci_gate.gate(scores, 0.70).passed
-    dropped = [s * 0.5 for s in scores]
-    result = ci_gate.gate(dropped, 0.70)
-    assert not result.passed and "FAIL" in result.explain()
+def test_mean_against_a_bar_and_the_paired_gate_disagree():
+    bar, margin = 0.70, 0.05
+    accepted = [0.95, 0.9, 1.0, 0.85, 0.9, 0.95, 0.8, 0.9, 1.0, 0.85, 0.9, 0.95]
+    candidate = [a - 0.15 for a in accepted]                    # worse by 0.15 on every question
+    assert sum(candidate) / len(candidate) >= bar              # the naive reading: clears the bar, ship
+    result = ci_gate.gate(candidate, accepted, noise=0.0, margin=margin)
+    assert result.verdict == ci_gate.FAIL and result.failed and not result.passed
+    assert (result.better, result.worse, result.same) == (0, 12, 0) and result.sign_p < 0.001
+    assert result.ci[1] < -margin and "FAIL" in result.explain()
+    hard = [0.6, 0.65, 0.55, 0.7, 0.6, 0.65, 0.6, 0.55, 0.7, 0.65, 0.6, 0.65]
+    same = list(hard)
+    same[3] = 0.65                                             # one question 0.05 lower, the rest unchanged
+    assert sum(same) / len(same) < bar                         # the naive reading: misses the bar, block
+    result = ci_gate.gate(same, hard, noise=0.0, margin=margin)
+    assert result.verdict == ci_gate.PASS and result.passed and result.ci[0] > -margin
 
 
-def test_tolerance_is_the_distance_to_the_top_of_the_bootstrap_interval():
-    from ragmetrics_edu.stats import bootstrap_ci
+def test_a_drop_within_the_judges_noise_is_cannot_tell_not_a_regression():
+    accepted = [0.5, 0.7, 0.6, 0.8, 0.4, 0.5, 0.7, 0.6, 0.5, 0.6, 0.7, 0.5]
+    candidate = [a - 0.1 for a in accepted]
+    runs = [accepted, [a + 0.1 for a in accepted], [a - 0.05 for a in accepted]]   # the judge re-run on the same answers
+    noise = ci_gate.judge_noise(runs, source="three runs")
+    means = [sum(r) / len(r) for r in runs]
+    assert noise.run_sd == pytest.approx(statistics.stdev(means)) and noise.runs == 3 and noise.questions == 12
+    deterministic = ci_gate.gate(candidate, accepted, noise=0.0)
+    assert deterministic.verdict == ci_gate.FAIL               # the questions alone would call it a regression
+    noisy = ci_gate.gate(candidate, accepted, noise=noise)
+    assert noisy.verdict == ci_gate.CANNOT_TELL and not noisy.failed and not noisy.passed
+    sampling, band, interval = _by_hand_interval(candidate, accepted, noise.run_sd)
+    assert noisy.sampling_ci == pytest.approx(sampling) and noisy.noise_band == pytest.approx(band)
+    assert noisy.ci == pytest.approx(interval) and noisy.ci[0] < -0.05 < noisy.ci[1]
+    assert abs(noisy.mean_difference) < noisy.noise_band       # the whole drop fits inside the band
+    assert "CANNOT TELL" in noisy.explain() and "run means" in noisy.explain()
 
-    scores = [0.9, 0.4, 0.8, 0.5, 0.6, 0.7, 0.3, 0.9]
-    result = ci_gate.gate(scores, 0.70, n_resamples=2000, seed=0)
-    low, high = bootstrap_ci(scores, n_resamples=2000, seed=0).ci
-    assert (result.low, result.high) == (low, high) and result.tolerance == pytest.approx(high - result.mean)
-    assert result.mean < 0.70 and result.passed == (high >= 0.70)      # below the bar, within the noise
-    wider = ci_gate.gate(scores, 0.70, judge_sd=0.1)
-    assert wider.tolerance == pytest.approx(math.hypot(high - result.mean, 0.1))
-    assert wider.tolerance > result.tolerance
+
+def test_too_few_questions_give_no_interval():
+    result = ci_gate.gate([0.1] * 9, [0.9] * 9, noise=0.0)
+    assert result.n == 9 < ci_gate.MIN_QUESTIONS and result.ci is None and result.sampling_ci is None
+    assert result.verdict == ci_gate.CANNOT_TELL and "too few" in result.reason
+
+
+def test_the_recorded_judge_noise_and_the_recorded_versions():
+    from ragmetrics_edu.course import gate_cases, judge_report
+
+    spread = {(r["temperature"], r["metric"]): r["sd of the mean"] for r in judge_report.repeat_spread()}
+    for temperature in ("0", "0.7"):
+        found = gate_cases.recorded_noise(temperature)
+        assert found.run_sd == pytest.approx(spread[(temperature, "faithfulness")]) and found.questions == 10
+    assert gate_cases.recorded_noise("0").run_sd == 0 < gate_cases.recorded_noise("0.7").run_sd
+    pairs, accepted, candidate = gate_cases.pair_versions()
+    assert len(pairs) == len(accepted) == len(candidate) >= ci_gate.MIN_QUESTIONS
+    ids, runs = gate_cases.repeat_runs("0.7")
+    same_answers = ci_gate.gate(runs[2], runs[1], noise=gate_cases.recorded_noise("0.7"), ids=ids)
+    assert same_answers.mean_difference < 0 and not same_answers.failed   # a re-run is never a regression
+    with pytest.raises(InputError, match="temperature"):
+        gate_cases.repeat_runs("0.5")
+    with pytest.raises(InputError, match="metric"):
+        gate_cases.recorded_noise("0", "bleu")
+
+
+def test_the_gate_draws_the_differences():
+    result = ci_gate.gate([0.5] * 10 + [0.6] * 2, [0.6] * 12, noise=0.02)
+    fig = result.plot()
+    ax = fig.axes[0]
+    assert len(ax.collections[-1].get_offsets()) >= 12 and "candidate − accepted" in ax.get_xlabel()
 
 
 def test_gate_inputs_are_checked():
-    for bad in (-0.1, True, "0.5", math.nan):
-        with pytest.raises(InputError, match="judge_sd"):
-            ci_gate.gate([0.5, 0.6], 0.5, judge_sd=bad)
-    with pytest.raises(InputError, match="threshold"):
-        ci_gate.gate([0.5, 0.6], 1.5)
+    ok = [0.5] * 10
+    for field, call in (
+            ("candidate", lambda: ci_gate.gate([0.5, "x"], [0.5, 0.5], noise=0.0)),
+            ("accepted", lambda: ci_gate.gate(ok, ok[:9], noise=0.0)),
+            ("noise", lambda: ci_gate.gate(ok, ok, noise=None)),
+            ("noise", lambda: ci_gate.gate(ok, ok, noise=-0.1)),
+            ("noise", lambda: ci_gate.gate(ok, ok, noise=True)),
+            ("margin", lambda: ci_gate.gate(ok, ok, noise=0.0, margin=1.5)),
+            ("metric", lambda: ci_gate.gate(ok, ok, noise=0.0, metric="")),
+            ("ci", lambda: ci_gate.gate(ok, ok, noise=0.0, ci=95)),
+            ("runs", lambda: ci_gate.judge_noise([ok])),
+            ("runs", lambda: ci_gate.judge_noise("0.5 0.6")),
+            ("runs\\[1\\]", lambda: ci_gate.judge_noise([ok, ok[:5]])),
+            ("runs\\[0\\]\\[0\\]", lambda: ci_gate.judge_noise([[math.nan], [0.5]]))):
+        with pytest.raises(InputError, match=field):
+            call()
+    with pytest.raises(TypeError):
+        ci_gate.gate(ok, ok)                                   # the judge's noise must be given
     with pytest.raises(InputError, match="step"):
         deck_cases.deck_scores("bleu")
 
@@ -180,6 +257,14 @@ def test_choice_exercises_explain_the_likely_mistake():
     assert "reference" in exercises.check("choose-1", "context recall").message
     assert exercises.check("choose-2", "Groundedness").correct
     assert "relevance leg" in exercises.check("choose-2", "answer relevancy").message
-    feedback = exercises.check("choose-3", False)
-    assert not feedback.correct and "tolerance" in feedback.message
+    feedback = exercises.check("choose-3", "ship")              # mean clears the bar; paired: a regression
+    assert not feedback.correct and "bar is not the question" in feedback.message
     assert "solution" in feedback.message
+    assert exercises.check("choose-3", "Don't ship").correct
+    feedback = exercises.check("choose-4", "don't ship")        # mean misses the bar; paired: no worse
+    assert not feedback.correct and "no worse" in feedback.message
+    assert exercises.check("choose-4", "ship").correct
+    feedback = exercises.check("choose-5", "don't ship")        # two means fell; within the judge's noise
+    assert not feedback.correct and "noise band" in feedback.message
+    assert exercises.check("choose-5", "cannot tell").correct
+    assert "ship, don't ship or cannot tell" in exercises.check("choose-5", "maybe").message

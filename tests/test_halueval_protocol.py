@@ -62,3 +62,45 @@ def test_pairwise_counts_ties_and_nan_as_half():
     rows = [{"outcome": hs._outcome(1, 0)}, {"outcome": hs._outcome(0, 1)}, {"outcome": hs._outcome(0.5, 0.5)},
             {"outcome": hs._outcome(math.nan, 0.2)}]
     assert hs.pairwise(rows) == pytest.approx((1 + 0 + 0.5 + 0.5) / 4)
+
+
+def test_the_library_default_is_the_design_the_log_chose():
+    chosen = hs.choice_log()["chosen"]["design"]
+    defaults = {k: v.default for k, v in inspect.signature(judges.faithfulness_reanswer).parameters.items()
+                if k in ("compare", "grounding_weight")}
+    assert defaults == dict(hs.DESIGNS[chosen].options)
+
+
+def test_evaluate_scores_faithfulness_with_the_chosen_design_and_keeps_the_peers_by_name():
+    from ragmetrics_edu import evaluate
+
+    case = {"question": "Capital of France?", "answer": "Paris", "contexts": ["Paris is the capital of France."]}
+    judge = judges.GivenJudge({"faithfulness.reanswer": "Paris", "faithfulness.claims": ["Paris is the capital."],
+                               "faithfulness.verdicts": ["yes"]})
+    table = evaluate([case], metrics=["faithfulness", "faithfulness_claims"], judge=judge, progress=False)
+    assert table.loc[0, "faithfulness_values"]["judge_answer"] == "Paris"
+    assert table.loc[0, "faithfulness"] == pytest.approx(1.0)
+    assert table.loc[0, "faithfulness_claims"] == pytest.approx(1.0)
+    assert table.loc[0, "calls"] == 3       # one re-answer call, two for the claims design
+
+
+def test_every_figure_of_the_choice_log_comes_back_from_the_recordings():
+    log = hs.choice_log()
+    assert hs.check_log(log) == []
+    assert {r["design"] for r in log["dev"]} == set(hs.DESIGNS)
+    if log["test"]:
+        assert log["test"]["scored_at"] > log["chosen"]["frozen_at"]
+        assert log["test"]["table"][0]["design"] == log["chosen"]["design"]
+        assert log["test"]["table"][0]["pairs"] >= 80
+
+
+def test_the_test_part_cannot_be_scored_twice_nor_the_choice_rewritten(tmp_path):
+    log = hs.choice_log()
+    if not log["test"]:
+        pytest.fail("the choice log has no test figures yet")
+    copy = tmp_path / "log.json"
+    copy.write_text(json.dumps(log), encoding="utf-8")
+    with pytest.raises(InputError, match="scored once"):
+        hs.freeze_choice(copy)
+    with pytest.raises(InputError, match="test part is still empty"):
+        hs.score_test(copy)

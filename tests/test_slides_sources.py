@@ -167,3 +167,31 @@ def test_figure_text_is_enlarged_to_read_from_the_back_row():
     for bad in (0, -1, "8", True):
         with pytest.raises(InputError, match="width"):
             sk.figure(fig, bad, 3)
+
+
+def _slides(path):
+    """The deck's slides: each a list of (slide type, cell) from a "slide" cell to the next."""
+    slides: list[list[tuple[str, dict]]] = []
+    for cell in _cells(path):
+        kind = cell["metadata"].get("slideshow", {}).get("slide_type", "-")
+        if kind == "slide" or not slides:
+            slides.append([])
+        slides[-1].append((kind, cell))
+    return slides
+
+
+def test_deck_13_keeps_provenance_in_the_notes_one_table_a_slide_and_titles_that_state_a_message():
+    deck = REPO / "slides" / "13_capstone.ipynb"
+    bare = {"A small RAG system, two versions", "Sort by score, read the lowest", "Scores that never fall",
+            "A taxonomy of failures", "Counts per system", "Rules against a reading", "What the reading saw",
+            "Change one component, test it paired", "What chance alone would give", "The judge's own noise"}
+    for slide in _slides(deck)[2:]:                      # the setup cell and the title slide come first
+        shown = [cell for kind, cell in slide if kind not in ("notes", "skip")]
+        title = "".join(shown[0]["source"]).splitlines()[0]
+        assert title.startswith("## ") and title[3:] not in bare, f"a title that states no message: {title!r}"
+        body = "\n".join("".join(cell["source"]) for cell in shown)
+        assert body.count("sk.table(") <= 1, f"more than one table on {title!r}"
+        for word in ("sha256", "gguf", "machine_time"):
+            assert word not in body, f"provenance ({word}) on the body of {title!r}: speaker notes or a footnote"
+    notes = "\n".join("".join(c["source"]) for slide in _slides(deck) for kind, c in slide if kind == "notes")
+    assert "sha256" in notes, "the model file's sha256 belongs in the speaker notes"

@@ -66,6 +66,25 @@ def sources() -> dict[str, dict[str, str]]:
     return copy.deepcopy(_data()["sources"])
 
 
+def peer_versions() -> dict[str, str]:
+    """The DeepEval and Ragas versions every name in ``data/bridges.json`` was checked against.
+
+    The one place the course cites the peers' versions from: notebooks, decks and the README
+    quote these (``{"deepeval": "4.1.10", "ragas": "0.4.0+3"}``), never a version of their own."""
+    src = _data()["sources"]
+    return {"deepeval": src["deepeval"]["version"], "ragas": src["ragas"]["version"]}
+
+
+def peer_versions_text() -> str:
+    """The versions as a phrase for a lesson: "DeepEval 4.1.10 and Ragas 0.4.0+3"."""
+    v = peer_versions()
+    return f"DeepEval {v['deepeval']} and Ragas {v['ragas']}"
+
+
+#: DeepEval's and Ragas' versions the bridges were checked against (from ``data/bridges.json``).
+PEER_VERSIONS: dict[str, str] = peer_versions()
+
+
 def _items(e: dict[str, Any]) -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
     """(group, item, the class it belongs to) for every cited name of one entry."""
     out: list[tuple[str, dict[str, Any], dict[str, Any]]] = []

@@ -44,7 +44,6 @@ from typing import Any, Collection, Mapping, Sequence
 from .. import data, stats
 from ..baselines import coverage
 from ..errors import InputError
-from ..metrics.registry import MetricTable
 from ..plots import figure_and_axes
 from ..retrieval.corpus import load_corpus
 from .capstone import references as capstone_references
@@ -52,7 +51,7 @@ from .display import text_table
 
 __all__ = ["TAGS", "RULES", "SHORT", "COMPONENT", "METRICS", "COVERAGE_CUT", "check_rows", "reference_texts", "present_metrics", "overall", "sort_rows", "answerable",
            "tag_row", "tag_rows", "counts", "count_table", "slice_table", "paired_scores", "compare",
-           "comparison_table", "hand_diagnosis", "rules_vs_hand", "flat", "describe_row", "text_table", "plot_counts"]
+           "comparison_table", "annotator_diagnosis", "hand_diagnosis", "rules_vs_hand", "flat", "describe_row", "text_table", "plot_counts"]
 
 TAGS = ("retrieval_miss", "bad_ranking", "unsupported_claim", "incomplete_answer", "judge_error")
 RULES = {
@@ -355,17 +354,22 @@ def comparison_table(rows: Any, a: str = "minilm", b: str = "bm25", metrics: Seq
     return out
 
 
-# -- the project's own reading, against the rules --------------------------------------------------
-def hand_diagnosis() -> dict[tuple[str, str], dict[str, Any]]:
-    """The project's hand tags of the lowest rows (``data/capstone_diagnosis.json``), keyed by
-    (question, system)."""
+# -- the project annotator's reading, against the rules -----------------------------------------
+def annotator_diagnosis() -> dict[tuple[str, str], dict[str, Any]]:
+    """The tags and notes of the project's annotator, a language model that read every row
+    (``data/capstone_diagnosis.json``), keyed by (question, system). A second reading, not ground truth."""
     with open(data.path("capstone_diagnosis.json"), encoding="utf-8") as handle:
         doc = json.load(handle)
     return {(r["question"], r["system"]): {"tags": list(r["tags"]), "note": r["note"]} for r in doc["rows"]}
 
 
+#: The former name of :func:`annotator_diagnosis` (the reading is a language model's, not by hand).
+hand_diagnosis = annotator_diagnosis
+
+
 def rules_vs_hand(tagged: Any, hand: Mapping[tuple[str, str], Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """For each hand-read row: the rule tags, the hand tags, and where they differ."""
+    """For each row of a reading (``hand``: the annotator's tags, see :func:`annotator_diagnosis`): the
+    rule tags, the reading's tags, and where they differ (keys ``only_rules``, ``only_hand``)."""
     rows = {(r["question"], r["system"]): r for r in _tagged(tagged)}
     out = []
     for key, reading in hand.items():
@@ -380,8 +384,7 @@ def rules_vs_hand(tagged: Any, hand: Mapping[tuple[str, str], Mapping[str, Any]]
 
 
 # -- printing ---------------------------------------------------------------------------------------
-_SHORT: MetricTable[str] = MetricTable("the metrics' short names in flat tables", {
-    "faithfulness": "faith", "context_precision": "cp", "context_recall": "cr", "answer_relevancy": "ar"})
+_SHORT = {"faithfulness": "faith", "context_precision": "cp", "context_recall": "cr", "answer_relevancy": "ar"}
 
 
 def flat(rows: Any) -> list[dict[str, Any]]:

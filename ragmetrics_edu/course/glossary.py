@@ -225,8 +225,10 @@ TERMS: tuple[Term, ...] = (
     _t("p-value", """If the two systems were really equally good, the probability of a difference at least as
        large as the one observed. Small (below 0.05, say) means the difference is unlikely to be chance.""",
        ["p value"]),
-    _t("CI gate", """A check in continuous integration that fails a change when a metric's mean drops below a
-       threshold by more than the sampling error allows.""", ["ci_gate", "quality gate"]),
+    _t("CI gate", """A check in continuous integration that fails a change when it scores worse than the last
+       accepted version on the same questions, by more than a margin set in advance once question sampling
+       and the judge's run-to-run noise are allowed for (a paired comparison).""",
+       ["ci_gate", "quality gate", "regression gate"]),
     _t("tolerance", """In a CI gate: how far below the threshold the mean may fall before the gate fails, taken
        from the score's interval so that sampling noise alone does not fail a build."""),
     # --- judging the judge -----------------------------------------------------------------------
@@ -235,8 +237,9 @@ TERMS: tuple[Term, ...] = (
        ["percent agreement", "raw agreement"]),
     _t("Cohen's kappa", """Agreement corrected for chance: (observed - chance) / (1 - chance). 1 = perfect, 0 = no
        better than chance (Cohen 1960).""", ["kappa", "cohen kappa", "cohens kappa"]),
-    _t("pairwise accuracy", """For pairs of items where people say one is better, the share on which the judge's
-       scores put them in the same order.""", ["pairwise agreement"]),
+    _t("pairwise accuracy", """For pairs of items whose labels say one is better (in this course, labels written
+       by the project's annotators, which are language models), the share on which the judge's scores put them
+       in the same order.""", ["pairwise agreement"]),
     _t("baseline", """The trivial comparison a figure must beat: always answering yes, chance agreement, a random
        ranking.""", ["trivial baseline"]),
     _t("flip", """A verdict that changes when nothing relevant changed: another run, the items in another order,

@@ -230,7 +230,7 @@ class Judge(ABC):
 
     def prepare(self, request: Request) -> Messages:
         """The messages actually sent for a request (a judge may add to them)."""
-        return [dict(m) for m in request.messages]
+        return [dict(m) for m in _request(request).messages]
 
     @abstractmethod
     def _complete(self, request: Request, messages: Messages, attempt: int) -> Reply:
@@ -238,6 +238,7 @@ class Judge(ABC):
 
     def ask(self, request: Request) -> Answer:
         """Get a valid reply to ``request``: one try, one repair, else :class:`JudgeError`."""
+        request = _request(request)
         messages = self.prepare(request)
         records = CallList()
         raws: list[str] = []
@@ -344,6 +345,14 @@ class GivenJudge(Judge):
         except TypeError as exc:
             raise JudgeError(f"The answer for step '{request.step}' is not JSON-able: {exc}", step=request.step) from None
         return Reply(text=text, model="given", source="given")
+
+
+def _request(request: Any) -> Request:
+    """A :class:`Request` (what a metric step builds), else an InputError."""
+    if not isinstance(request, Request):
+        raise InputError("request", "a judges.Request (built by a metric step, e.g. judges.context_precision)",
+                         request)
+    return request
 
 
 def _clip(text: str, limit: int = 300) -> str:

@@ -212,6 +212,8 @@ class OpenAIJudge(Judge):
 
     def accepted(self, reply: Reply) -> None:
         """Keep a reply that validated in the cache; a failed write warns and never loses the reply."""
+        if not isinstance(reply, Reply):
+            raise InputError("reply", "a judges.Reply (what the judge's own request returned)", reply)
         if reply.source != "api" or reply.cache_key is None or self.cache_dir is None:
             return
         try:

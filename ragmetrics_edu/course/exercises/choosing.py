@@ -1,16 +1,13 @@
-"""Exercises of notebook 12 (choosing and using metrics): which metric, which leg, does the gate pass."""
+"""Exercises of notebook 12 (choosing and using metrics): which metric, which leg, ship or not (the paired gate)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from ...ci_gate import gate
-from .. import metric_map
+from .. import gate_cases, metric_map
 from . import Exercise, register
 
 _CANDIDATES = ("context recall", "faithfulness", "answer correctness", "context entity recall")
-_GATE_SCORES = [0.9, 0.4, 0.8, 0.5, 0.6, 0.7, 0.3, 0.9]
-_GATE_THRESHOLD = 0.70
 
 
 def _reference_free_candidate() -> str:
@@ -45,16 +42,64 @@ def _diagnose_leg(given: Any, correct: str) -> str | None:
     return None
 
 
-def _gate_passes() -> bool:
-    return gate(_GATE_SCORES, _GATE_THRESHOLD).passed
+_DECISIONS = {"ship": "ship", "pass": "ship", "don't ship": "don't ship", "dont ship": "don't ship",
+              "do not ship": "don't ship", "fail": "don't ship", "cannot tell": "cannot tell",
+              "can't tell": "cannot tell", "cant tell": "cannot tell"}
 
 
-def _diagnose_gate(given: Any, correct: bool) -> str | None:
-    mean = sum(_GATE_SCORES) / len(_GATE_SCORES)
-    if given is False and correct:
-        return (f"The mean, {mean:.3f}, is below {_GATE_THRESHOLD}, but the gate allows the bootstrap tolerance: "
-                "compare mean + tolerance (the top of the interval) with the threshold, not the mean alone.")
-    return None
+def _read_decision(given: Any) -> str | None:
+    return _DECISIONS.get(" ".join(given.strip().lower().replace("’", "'").split())) if isinstance(given, str) else None
+
+
+def _accept_decision(given: Any, correct: str) -> bool:
+    return _read_decision(given) == correct
+
+
+def _decide(name: str) -> Any:
+    return lambda: gate_cases.decision(gate_cases.case_gate(name))
+
+
+def _means(name: str) -> tuple[float, float]:
+    case = gate_cases.CASES[name]
+    return (sum(case["accepted"]) / len(case["accepted"]), sum(case["candidate"]) / len(case["candidate"]))
+
+
+def _diagnose_decision(name: str) -> Any:
+    def diagnose(given: Any, correct: str) -> str | None:
+        found = _read_decision(given)
+        if found is None:
+            return "Answer ship, don't ship or cannot tell."
+        case, result = gate_cases.CASES[name], gate_cases.case_gate(name)
+        accepted, candidate = _means(name)
+        low, high = result.ci or (float("nan"), float("nan"))
+        paired = (f"Paired, on the same {result.n} questions: {result.better} better, {result.worse} worse, "
+                  f"{result.same} the same; the interval of candidate - accepted, judge noise included, is "
+                  f"[{low:+.3f}, {high:+.3f}] against -margin {-case['margin']:g}.")
+        if found == "ship" and candidate >= case["bar"]:
+            return (f"The candidate's mean, {candidate:.3f}, clears the bar {case['bar']:g}, but the bar is not the "
+                    f"question: the accepted version scored {accepted:.3f} on the same questions. " + paired)
+        if found == "don't ship" and candidate < case["bar"] and correct == "ship":
+            return (f"The candidate's mean, {candidate:.3f}, misses the bar {case['bar']:g}, but so did the accepted "
+                    f"version ({accepted:.3f}): these questions are hard, and the candidate is no worse. " + paired)
+        if found == "don't ship" and correct == "cannot tell":
+            return (f"The means fell by {accepted - candidate:.3f}, more than the margin, but this judge at "
+                    f"temperature {case['temperature']} moves a whole run's mean by itself (noise band "
+                    f"±{result.noise_band:.3f}). " + paired)
+        if found == "cannot tell":
+            return "The interval lies entirely on one side of -margin, so the gate can tell. " + paired
+        return paired
+    return diagnose
+
+
+def _case_question(name: str, reading: str) -> str:
+    case = gate_cases.CASES[name]
+    accepted, candidate = _means(name)
+    noise = ("a judge at temperature 0 (repeat runs gave identical scores)" if case["temperature"] == "0" else
+             f"a judge at temperature {case['temperature']} (its measured run-to-run noise)")
+    return (f"Constructed case '{name}': on the same {len(case['accepted'])} questions the last accepted version "
+            f"scores a mean of {accepted:.3f} and the candidate {candidate:.3f}; the team's bar is {case['bar']:g} "
+            f"and its margin {case['margin']:g}, with {noise}. {reading} Decide with the paired gate "
+            f"(gate_cases.case_gate('{name}')): ship, don't ship or cannot tell?")
 
 
 register(
@@ -80,13 +125,33 @@ register(
     ),
     Exercise(
         id="choose-3",
-        question=(f"A CI gate scores 8 cases: {_GATE_SCORES}, threshold {_GATE_THRESHOLD}, tolerance from a 95% "
-                  "bootstrap interval of the mean (ci_gate.gate). Does the gate pass (True or False)?"),
-        answer=_gate_passes, kind="bool",
-        hint="Run ci_gate.gate(scores, 0.70) and read mean, high and tolerance before you decide.",
-        explanation=(f"The mean is {sum(_GATE_SCORES) / len(_GATE_SCORES):.4f}, below {_GATE_THRESHOLD}, but with 8 cases its interval reaches above the threshold: the drop "
-                     "is within what another draw of 8 questions could give, so the gate passes. To make the gate "
-                     "stricter, score more cases (the interval narrows), not a bare mean >= threshold."),
-        diagnose=_diagnose_gate,
+        question=_case_question("clears the bar", "The naive reading: the candidate clears the bar, ship it."),
+        answer=_decide("clears the bar"), kind="choice", accept=_accept_decision,
+        hint="print(gate_cases.case_gate('clears the bar')) and read the per-question counts and the interval.",
+        explanation=("Don't ship. The candidate is worse than the accepted version on every question and the whole "
+                     "interval lies below -margin. A bar hides a regression whenever the accepted version was well "
+                     "above it: compare with what you had, on the same questions."),
+        diagnose=_diagnose_decision("clears the bar"),
+    ),
+    Exercise(
+        id="choose-4",
+        question=_case_question("misses the bar", "The naive reading: the candidate misses the bar, block it."),
+        answer=_decide("misses the bar"), kind="choice", accept=_accept_decision,
+        hint="print(gate_cases.case_gate('misses the bar')): how many questions changed at all?",
+        explanation=("Ship. The questions are hard for both versions; the candidate changed 3 of 20 scores, and the "
+                     "interval of the difference lies above -margin. A bar would block a change that made nothing "
+                     "worse (and would have blocked the accepted version too)."),
+        diagnose=_diagnose_decision("misses the bar"),
+    ),
+    Exercise(
+        id="choose-5",
+        question=_case_question("drop within the noise", "The naive reading: the mean fell by more than the "
+                                "margin, block it."),
+        answer=_decide("drop within the noise"), kind="choice", accept=_accept_decision,
+        hint="print(gate_cases.case_gate('drop within the noise')) and compare the drop with the noise band.",
+        explanation=("Cannot tell. Six scores fell and none rose, but at temperature 0.7 the recorded judge "
+                     "moved a whole run's mean by up to 0.1 on unchanged answers, so a difference of two single "
+                     "runs is within its noise band. Score again (repeats) or at temperature 0, or add questions."),
+        diagnose=_diagnose_decision("drop within the noise"),
     ),
 )
