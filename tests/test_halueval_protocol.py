@@ -1,6 +1,8 @@
 """The HaluEval protocol: a fixed split, the re-answer arithmetic by hand, and a choice log that the
 recordings reproduce (chosen on dev, scored once on test, the library's default is the choice)."""
 
+import inspect
+import json
 import math
 
 import pytest
@@ -104,3 +106,21 @@ def test_the_test_part_cannot_be_scored_twice_nor_the_choice_rewritten(tmp_path)
         hs.freeze_choice(copy)
     with pytest.raises(InputError, match="test part is still empty"):
         hs.score_test(copy)
+
+
+def test_the_readme_quotes_the_choice_log():
+    from conftest import REPO
+
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("**Faithfulness: which design"):readme.index("No key?")]
+    log = hs.choice_log()
+    dev = {r["design"]: r for r in log["dev"]}
+    test = {r["design"]: r for r in log["test"]["table"]}
+    chosen = log["chosen"]["design"]
+    for figure in (dev[chosen]["pairwise"], dev["word_overlap"]["pairwise"], test[chosen]["pairwise"],
+                   test["word_overlap"]["pairwise"], dev["library"]["pairwise"], test["library"]["pairwise"]):
+        assert f"{figure:.3f}" in section, figure
+    low, high = test[chosen]["difference_ci"]
+    assert f"{low:+.3f}".replace("-", "−") in section and f"{high:+.3f}" in section
+    assert f"{len(log['dev'])} configurations" in section
+    assert f"{dev[chosen]['tokens_per_answer']:.0f} tokens" in section
