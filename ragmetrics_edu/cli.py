@@ -30,13 +30,22 @@ from .embeddings.recorded import add_record_embeddings_parser, run_record_embedd
 from .errors import InputError, RagMetricsError
 from .judges.evaluation import evaluate
 from .judges.openai_judge import OpenAIJudge
+from .metrics.registry import MetricTable
 from .results import fmt
 
-VERDICT_METRICS = ("context_precision", "precision_at_k", "recall_at_k", "average_precision",
-                   "reciprocal_rank", "ndcg_at_k", "hit_at_k", "r_precision")
-STATEMENT_METRICS = ("context_recall", "faithfulness", "answer_relevancy")
-SCORE_METRICS = VERDICT_METRICS + STATEMENT_METRICS + (
-    "contextual_relevancy", "context_entity_recall", "answer_correctness", "semantic_similarity")
+#: What ``score`` reads for each metric it scores: the positional verdicts (as typed, as graded gains, as one
+#: verdict per statement, or one comma list per node) or named options.
+SCORE_INPUTS: MetricTable[str] = MetricTable("what `ragmetrics-edu score` reads", {
+    "context_precision": "verdicts", "precision_at_k": "verdicts", "recall_at_k": "verdicts",
+    "average_precision": "verdicts", "reciprocal_rank": "verdicts", "ndcg_at_k": "gains", "hit_at_k": "verdicts",
+    "r_precision": "verdicts", "context_recall": "statement verdicts", "faithfulness": "statement verdicts",
+    "answer_relevancy": "statement verdicts", "contextual_relevancy": "verdicts per node",
+    "context_entity_recall": "--reference and --context", "answer_correctness": "--tp, --fp and --fn",
+    "semantic_similarity": "--answer and --ground-truth",
+})
+SCORE_METRICS = tuple(SCORE_INPUTS)
+#: The inputs typed as positional verdicts after the metric's name.
+POSITIONAL = ("verdicts", "gains", "statement verdicts", "verdicts per node")
 
 EPILOG = """examples of score:
   ragmetrics-edu score context_precision no yes yes no no
@@ -204,7 +213,7 @@ def _score(args: argparse.Namespace) -> Any:
     for name in ("tp", "fp", "fn"):
         if getattr(args, name) < 0:
             raise InputError(f"--{name}", "a number of statements, 0 or more", getattr(args, name))
-    if m not in ("context_entity_recall", "answer_correctness", "semantic_similarity") and not args.verdicts:
+    if SCORE_INPUTS[m] in POSITIONAL and not args.verdicts:
         raise InputError("verdicts", f"at least one verdict after the metric, e.g. `ragmetrics-edu score {m} yes no`",
                          [])
     v = _typed(args.verdicts)
@@ -226,7 +235,7 @@ def _score(args: argparse.Namespace) -> Any:
         return metrics.hit_at_k(v, k=args.k)
     if m == "r_precision":
         return metrics.r_precision(v, total_relevant=args.total_relevant)
-    if m in STATEMENT_METRICS:
+    if SCORE_INPUTS[m] == "statement verdicts":
         labels = [f"statement {i}" for i in range(1, len(v) + 1)]
         if m == "answer_relevancy":
             return metrics.answer_relevancy(labels, v, **common)

@@ -82,7 +82,11 @@ def test_record_judge_writes_a_recording_that_replays_offline(tmp_path, monkeypa
     runs = run_deck_cases(replay, ids=["A-cp-what-is-ai", "E-faith-einstein"])
     assert all(run.error is None for run in runs)
     frame = evaluate(str(dataset), metrics=["context_precision", "faithfulness"], judge=replay, progress=False)
-    assert frame["error"].isna().all() and frame["calls"].sum() == 0 and frame["cached_calls"].sum() >= 3
+    # replayed: every call came from the recording (a replayed reply counts as a call, as the recorded
+    # request it stands for), none from a server, none from a cache
+    records = [c for results in frame.attrs["results"] for r in results.values() for c in r.calls]
+    assert frame["error"].isna().all() and frame["calls"].sum() == len(records) >= 3
+    assert frame["cache_hits"].sum() == 0 and {c.source for c in records} == {"replay"}
 
 
 def test_equal_counts_with_different_items_are_not_aligned():

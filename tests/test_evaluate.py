@@ -77,7 +77,7 @@ def test_real_client_counts_calls_and_a_rerun_resumes_from_cache(server, tmp_pat
     again = judges.OpenAIJudge("scripted-model", base_url=server.base_url, api_key="k", mode="json_schema",
                                max_retries=0, timeout=5.0, cache_dir=tmp_path)
     second = evaluate(CASES, metrics=["context_precision", "faithfulness"], judge=again, progress=False)
-    assert server.hits == hits and second["calls"].sum() == 0 and second["cached_calls"].sum() == hits
+    assert server.hits == hits and second["calls"].sum() == 0 and second["cache_hits"].sum() == hits
     assert list(second["context_precision"]) == list(first["context_precision"])
 
 

@@ -10,14 +10,15 @@ from a real model (``data/recordings/judge_study/qwen_capstone_*.json``); :func:
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any, Sequence
 
-from .. import data, judges
+from .. import data
 from ..embeddings.recorded import RecordedEmbedder
 from ..errors import InputError
-from ..judges import prompting
+from ..judges import prompting, steps
 from ..judges.base import Request
+from ..judges.batch import run_tasks
 from ..judges.errors import JudgeError
 from ..judges.prompting import Texts
 from ..judges.replay import ReplayJudge
@@ -88,28 +89,30 @@ def score_rows(judge: Any, rows: Sequence[dict[str, Any]]) -> list[dict[str, Any
     where the question has a reference, context precision and context recall. A judge error is kept,
     not hidden."""
     refs = references()
-    out = []
-    for row in rows:
-        scored_row = dict(row, scores={}, verdicts={}, items={}, errors={})
+    jobs: list[tuple[int, str, Any]] = []
+    for i, row in enumerate(rows):
         ref = refs.get(row["question"], {}).get("reference")
-        asks = {"faithfulness": lambda: judges.faithfulness(judge, row["answer"], row["contexts"],
-                                                            question=row["text"], variant="ragas")}
+        jobs.append((i, "faithfulness", partial(steps.faithfulness, judge, row["answer"], row["contexts"],
+                                                question=row["text"], variant="ragas")))
         if ref:
-            asks["context_precision"] = lambda: judges.context_precision(judge, row["text"], row["contexts"], ref)
-            asks["context_recall"] = lambda: judges.context_recall(judge, ref, row["contexts"], question=row["text"])
-        asks["answer_relevancy"] = lambda: judges.answer_relevancy(judge, row["text"], row["answer"])
-        for metric, ask in asks.items():
-            try:
-                result = ask()
-            except JudgeError as exc:
-                scored_row["errors"][metric] = str(exc)
-                continue
-            scored_row["scores"][metric] = result.score
-            scored_row["verdicts"][metric] = list(result.inputs.get("verdicts", []))
-            items = result.inputs.get("claims") or result.inputs.get("statements")
-            if items is not None:
-                scored_row["items"][metric] = list(items)
-        out.append(scored_row)
+            jobs.append((i, "context_precision", partial(steps.context_precision, judge, row["text"],
+                                                         row["contexts"], ref)))
+            jobs.append((i, "context_recall", partial(steps.context_recall, judge, ref, row["contexts"],
+                                                      question=row["text"])))
+        jobs.append((i, "answer_relevancy", partial(steps.answer_relevancy, judge, row["text"], row["answer"])))
+    outcomes = run_tasks([task for _, _, task in jobs], judge, max_concurrency=1, keep=(JudgeError,))
+    out = [dict(row, scores={}, verdicts={}, items={}, errors={}) for row in rows]
+    for (i, metric, _), outcome in zip(jobs, outcomes, strict=True):
+        scored_row = out[i]
+        if not outcome.ok:
+            scored_row["errors"][metric] = str(outcome.error)
+            continue
+        result = outcome.result
+        scored_row["scores"][metric] = result.score
+        scored_row["verdicts"][metric] = list(result.inputs.get("verdicts", []))
+        items = result.inputs.get("claims") or result.inputs.get("statements")
+        if items is not None:
+            scored_row["items"][metric] = list(items)
     return out
 
 

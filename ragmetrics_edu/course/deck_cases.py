@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import partial
 from importlib import resources
 from typing import Any, Callable, Iterable, Sequence
 
@@ -28,6 +29,8 @@ from .. import baselines, data, examples
 from ..agreement import cohen_kappa, match_items
 from ..errors import InputError
 from ..judges import steps
+from ..judges.batch import run_tasks
+from ..judges.records import tally
 from ..judges.replay import ReplayJudge
 from ..results import MetricResult
 from .judge_failures import Failure, classify
@@ -192,8 +195,8 @@ class DeckRun:
 
     @property
     def repairs(self) -> int:
-        """Repair requests the judge needed (calls after a first attempt)."""
-        return sum(1 for c in (self.result.calls if self.result is not None else []) if c.attempt > 0)
+        """Repair requests the judge needed (:func:`ragmetrics_edu.judges.records.tally`)."""
+        return tally(self.result.calls if self.result is not None else []).repairs
 
     def failures(self) -> list[Any]:
         """This run's failures against the deck (:func:`ragmetrics_edu.course.judge_failures.classify`)."""
@@ -273,21 +276,26 @@ def run_deck_cases(judge: Any, ids: Sequence[str] | None = None, *, embedder: An
         unknown = sorted(set(ids) - {c.example_id for c in DECK_CASES})
         if unknown:
             raise InputError("ids", "ids of examples that go through a judge step", unknown)
-    runs = []
+    inputs = []
     for case in chosen:
-        ex = examples.load(case.example_id)
-        kwargs = case.inputs(ex)
+        kwargs = case.inputs(examples.load(case.example_id))
         if case.step in ("answer_relevancy_embedding", "answer_correctness"):
             kwargs["embedder"] = embedder
-        try:
-            result, error = getattr(steps, case.step)(judge, **kwargs), None
-        except Exception as exc:  # keep going: the table shows which case failed and why
-            result, error = None, f"{type(exc).__name__}: {exc}"
+        inputs.append(kwargs)
+    # keep going on any error: the table shows which case failed and why
+    outcomes = run_tasks([partial(getattr(steps, case.step), judge, **kwargs) for case, kwargs in zip(chosen, inputs,
+                                                                                                      strict=True)],
+                         judge, max_concurrency=1, keep=(Exception,))
+    runs = []
+    for case, kwargs, outcome in zip(chosen, inputs, outcomes, strict=True):
+        ex = examples.load(case.example_id)
+        result = outcome.result
         side = _deck_side(case, ex, kwargs)
         deck_items = side.pop("deck_items", None) or case.deck_items(ex)
         runs.append(DeckRun(case=case, result=result, deck=ex.compute(case.case, embedder=embedder),
                             judge_items=_verdict_column(result) if result else [], deck_items=deck_items,
-                            error=error, judge_texts=_text_column(result) if result else [], inputs=kwargs, **side))
+                            error=outcome.error_text, judge_texts=_text_column(result) if result else [],
+                            inputs=kwargs, **side))
     return runs
 
 

@@ -44,6 +44,7 @@ from typing import Any, Collection, Mapping, Sequence
 from .. import data, stats
 from ..baselines import coverage
 from ..errors import InputError
+from ..metrics.registry import MetricTable
 from ..plots import figure_and_axes
 from ..retrieval.corpus import load_corpus
 from .capstone import references as capstone_references
@@ -384,7 +385,8 @@ def rules_vs_hand(tagged: Any, hand: Mapping[tuple[str, str], Mapping[str, Any]]
 
 
 # -- printing ---------------------------------------------------------------------------------------
-_SHORT = {"faithfulness": "faith", "context_precision": "cp", "context_recall": "cr", "answer_relevancy": "ar"}
+_SHORT: MetricTable[str] = MetricTable("the metrics' short names in flat tables", {
+    "faithfulness": "faith", "context_precision": "cp", "context_recall": "cr", "answer_relevancy": "ar"})
 
 
 def flat(rows: Any) -> list[dict[str, Any]]:

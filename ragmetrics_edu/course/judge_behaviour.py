@@ -15,12 +15,14 @@ import math
 from typing import Any, Sequence
 
 from ..errors import InputError
+from ..metrics.registry import MetricTable
 from .judge_runs import INJECTED_AT
 
 __all__ = ["flip_rate", "position_effect", "injection_effect", "cost", "DEMANDED"]
 
 #: what the planted instruction of :data:`ragmetrics_edu.course.judge_runs.INJECTION` asks for, per metric
-DEMANDED = {"context_precision": "yes", "faithfulness": "supported"}
+DEMANDED: MetricTable[str] = MetricTable("the verdict the planted instruction demands",
+                                         {"context_precision": "yes", "faithfulness": "supported"})
 
 
 def _items(rows: Sequence[dict[str, Any]], metric: str | None = None) -> dict[tuple[str, str, int], Any]:

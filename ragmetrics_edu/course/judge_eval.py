@@ -14,10 +14,10 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from ragmetrics_edu import data
-from ragmetrics_edu.errors import InputError
-
+from .. import data
 from ..agreement import cohen_kappa
+from ..errors import InputError
+from ..metrics.registry import MetricTable
 
 __all__ = ["Case", "ItemLabel", "CaseLabels", "PassLabels", "METRICS", "VALUES", "load_cases", "load_labels",
            "parse_cases", "parse_labels", "pairs", "content_key", "unit_of", "unique_items", "label_vectors", "item_keys", "Decision", "disagreements",
@@ -26,18 +26,18 @@ __all__ = ["Case", "ItemLabel", "CaseLabels", "PassLabels", "METRICS", "VALUES",
 FOLDER = "judge_eval/"
 
 #: metric -> the case field holding its items and the key naming an item in a label
-METRICS: dict[str, tuple[str, str]] = {
+METRICS: MetricTable[tuple[str, str]] = MetricTable("the labelled set's metrics", {
     "context_precision": ("contexts", "node"),
     "context_recall": ("reference_statements", "statement"),
     "faithfulness": ("answer_claims", "claim"),
     "answer_relevancy": ("answer_statements", "statement"),
-}
+})
 #: allowed labels per metric (context recall: a 1-based node number or None, checked against the case)
-VALUES: dict[str, tuple[str, ...]] = {
+VALUES: MetricTable[tuple[str, ...]] = MetricTable("the labels allowed per metric", {
     "context_precision": ("yes", "no"),
     "faithfulness": ("supported", "contradicted", "not_mentioned"),
     "answer_relevancy": ("relevant", "not_relevant"),
-}
+})
 ROLES = ("supported", "unsupported")
 
 

@@ -21,6 +21,7 @@ from .. import validate
 from ..errors import InputError
 from ..judges.files import write_recording
 from ..judges.openai_judge import OpenAIJudge
+from ..judges.records import tally
 from .judge_study import PASSES, run_pass
 
 __all__ = ["gguf_header", "sha256_of", "record_passes", "add_parser"]
@@ -147,7 +148,7 @@ def record_passes(names: list[str], *, base_url: str, model: str, gguf: str, out
 
         run_pass(judge, spec, on_row=save)
         save()
-        print(f"== {name}: {len(judge.calls)} calls, {time.monotonic() - started:.0f} s wall", flush=True)
+        print(f"== {name}: {tally(judge.calls).calls} calls, {time.monotonic() - started:.0f} s wall", flush=True)
 
 
 def add_parser(sub: Any) -> None:

@@ -22,6 +22,7 @@ from typing import Any, Sequence
 
 from .. import baselines, stats
 from ..judges.checked import BUILDS_ON
+from ..metrics.registry import MetricTable
 from . import judge_agreement as agree
 from . import judge_behaviour as behave
 from .capstone import QUESTIONS, SYSTEMS
@@ -38,8 +39,9 @@ __all__ = ["compare", "compare_columns", "injection_by_content", "agreement_figu
 RAGAS_PAPER = {"faithfulness": 0.95, "answer relevance": 0.78, "context relevance": 0.70}
 
 #: The recorded same-items pass that holds each metric's verdicts.
-SAME_ITEMS_PASS = {"context_precision": "qwen_same_items", "context_recall": "qwen_same_items",
-                   "faithfulness": "qwen_same_items", "answer_relevancy": "qwen_same_items_answer_relevancy"}
+SAME_ITEMS_PASS: MetricTable[str] = MetricTable("the same-items pass of each metric", {
+    "context_precision": "qwen_same_items", "context_recall": "qwen_same_items", "faithfulness": "qwen_same_items",
+    "answer_relevancy": "qwen_same_items_answer_relevancy"})
 
 
 def fmt_ci(result: Any, digits: int = 2) -> str:

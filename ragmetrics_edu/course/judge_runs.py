@@ -20,16 +20,19 @@ answer relevancy relevant/not_relevant (or idk when the judge says so).
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Sequence
+from functools import partial
+from typing import Any, Callable, Sequence
 
-from .. import judges
 from ..errors import InputError
+from ..judges import steps
 from ..judges.base import Judge, Messages, Reply, Request
+from ..judges.batch import Outcome, run_tasks
 from ..judges.checked import faithfulness_checked
 from ..judges.errors import JudgeError
+from ..results import MetricResult
 from .judge_eval import METRICS, Case
 
-__all__ = ["MODES", "run_case", "run_cases", "rotated", "UndelimitedJudge", "inject", "INJECTION", "INJECTED_AT"]
+__all__ = ["MODES", "run", "run_case", "run_cases", "rotated", "UndelimitedJudge", "inject", "INJECTION", "INJECTED_AT"]
 
 MODES = ("same_items", "full")
 _FAITH = {"yes": "supported", "no": "contradicted", "idk": "not_mentioned"}
@@ -48,62 +51,95 @@ def rotated(items: Sequence[str], by: int) -> tuple[list[str], list[int]]:
     return [items[i] for i in order], order
 
 
-def run_case(judge: Judge, case: Case, metric: str, mode: str = "same_items", *, pipeline: str | None = None,
-             rotate: int = 0) -> dict[str, Any]:
-    """Judge one case for one metric; a row with the items, verdicts, score, calls and any error."""
-    if metric not in METRICS:
-        raise InputError("metric", "one of " + ", ".join(METRICS), metric)
-    if mode not in MODES:
-        raise InputError("mode", " or ".join(MODES), mode)
-    if pipeline is not None and metric != "faithfulness":
-        raise InputError("pipeline", "None for any metric but faithfulness", pipeline)
+def _ask(judge: Judge, case: Case, metric: str, mode: str, pipeline: str | None, rotate: int) -> MetricResult:
+    """One case through one metric's judge step (the task the runner runs)."""
+    same = mode == "same_items"
+    if metric == "context_precision":
+        return steps.context_precision(judge, case.question, rotated(list(case.contexts), rotate)[0], case.reference)
+    if metric == "context_recall":
+        return steps.context_recall(judge, case.reference, list(case.contexts), question=case.question,
+                                    statements=list(case.reference_statements) if same else None)
+    if metric == "faithfulness":
+        claims = list(case.answer_claims) if same else None
+        if pipeline is None:
+            return steps.faithfulness(judge, case.answer, list(case.contexts), question=case.question,
+                                      claims=claims, variant="ragas")
+        return faithfulness_checked(judge, case.answer, list(case.contexts), question=case.question,
+                                    claims=claims, pipeline=pipeline)
+    return steps.answer_relevancy(judge, case.question, case.answer,
+                                  statements=list(case.answer_statements) if same else None)
+
+
+def _row(case: Case, metric: str, mode: str, pipeline: str | None, rotate: int, outcome: Outcome) -> dict[str, Any]:
+    """The row of one outcome: the items and verdicts in the labels' words, the score, any error, the calls."""
     row: dict[str, Any] = {"case": case.id, "metric": metric, "mode": mode, "pipeline": pipeline, "rotate": rotate,
                            "items": None, "verdicts": None, "score": None, "error": None}
-    same = mode == "same_items"
-    start = len(judge.calls)
-    try:
-        if metric == "context_precision":
-            nodes, order = rotated(list(case.contexts), rotate)
-            result = judges.context_precision(judge, case.question, nodes, case.reference)
-            back = [""] * len(order)
-            for new, old in enumerate(order):  # the metric keeps verdicts as 1/0; the labels say yes/no
-                back[old] = "yes" if result.inputs["verdicts"][new] in (1, "yes") else "no"
-            row.update(items=list(case.contexts), verdicts=back)
-        elif metric == "context_recall":
-            result = judges.context_recall(judge, case.reference, list(case.contexts), question=case.question,
-                                           statements=list(case.reference_statements) if same else None)
-            row.update(items=list(result.inputs["statements"]), verdicts=list(result.inputs["nodes"]))
-        elif metric == "faithfulness":
-            claims = list(case.answer_claims) if same else None
-            if pipeline is None:
-                result = judges.faithfulness(judge, case.answer, list(case.contexts), question=case.question,
-                                             claims=claims, variant="ragas")
-            else:
-                result = faithfulness_checked(judge, case.answer, list(case.contexts), question=case.question,
-                                              claims=claims, pipeline=pipeline)
-                row["checked"] = result.values["checked"]
-            row.update(items=list(result.inputs["claims"]), verdicts=[_FAITH[v] for v in result.inputs["verdicts"]])
-        else:
-            result = judges.answer_relevancy(judge, case.question, case.answer,
-                                             statements=list(case.answer_statements) if same else None)
-            row.update(items=list(result.inputs["statements"]),
-                       verdicts=[_RELEVANT[v] for v in result.inputs["verdicts"]])
+    result = outcome.result
+    if not outcome.ok:
+        row["error"] = str(outcome.error)
+    elif metric == "context_precision":
+        order = rotated(list(case.contexts), rotate)[1]
+        back = [""] * len(order)
+        for new, old in enumerate(order):  # the metric keeps verdicts as 1/0; the labels say yes/no
+            back[old] = "yes" if result.inputs["verdicts"][new] in (1, "yes") else "no"
+        row.update(items=list(case.contexts), verdicts=back)
+    elif metric == "context_recall":
+        row.update(items=list(result.inputs["statements"]), verdicts=list(result.inputs["nodes"]))
+    elif metric == "faithfulness":
+        if pipeline is not None:
+            row["checked"] = result.values["checked"]
+        row.update(items=list(result.inputs["claims"]), verdicts=[_FAITH[v] for v in result.inputs["verdicts"]])
+    else:
+        row.update(items=list(result.inputs["statements"]),
+                   verdicts=[_RELEVANT[v] for v in result.inputs["verdicts"]])
+    if outcome.ok:
         row["score"] = result.score
-    except JudgeError as exc:
-        row["error"] = str(exc)
-    calls = judge.calls[start:]
-    row["calls"] = sum(1 for c in calls if not c.cached)
-    row["repairs"] = sum(1 for c in calls if c.attempt > 0)
-    row["prompt_tokens"] = sum(c.prompt_tokens or 0 for c in calls)
-    row["completion_tokens"] = sum(c.completion_tokens or 0 for c in calls)
-    row["latency_s"] = round(sum(c.latency_s or 0.0 for c in calls), 3)
+    spent = outcome.calls
+    row.update(calls=spent.calls, repairs=spent.repairs, prompt_tokens=spent.prompt_tokens,
+               completion_tokens=spent.completion_tokens, latency_s=round(spent.latency_s, 3))
     return row
 
 
-def run_cases(judge: Judge, cases: Sequence[Case], metrics: Sequence[str], mode: str = "same_items",
-              **options: Any) -> list[dict[str, Any]]:
+def run(judge: Judge, jobs: Sequence[tuple[Case, str, str | None]], mode: str = "same_items", *, rotate: int = 0,
+        on_row: Callable[[dict[str, Any]], None] | None = None) -> list[dict[str, Any]]:
+    """Judge each ``(case, metric, pipeline)`` of ``jobs`` in order; one row each (see :func:`run_case`).
+
+    The jobs go through the library's one runner (:func:`ragmetrics_edu.judges.batch.run_tasks`),
+    one at a time, so a recording is made in a fixed order; a :class:`~ragmetrics_edu.judges.JudgeError`
+    is kept in its row, any other error stops the run. ``on_row(row)`` is called as each row is done."""
+    if mode not in MODES:
+        raise InputError("mode", " or ".join(MODES), mode)
+    for _, metric, pipeline in jobs:
+        if metric not in METRICS:
+            raise InputError("metric", "one of " + ", ".join(METRICS), metric)
+        if pipeline is not None and metric != "faithfulness":
+            raise InputError("pipeline", "None for any metric but faithfulness", pipeline)
+    rows: list[dict[str, Any]] = []
+
+    def done(index: int, outcome: Outcome) -> None:
+        case, metric, pipeline = jobs[index]
+        rows.append(_row(case, metric, mode, pipeline, rotate, outcome))
+        if on_row is not None:
+            on_row(rows[-1])
+
+    tasks = [partial(_ask, judge, case, metric, mode, pipeline, rotate) for case, metric, pipeline in jobs]
+    run_tasks(tasks, judge, max_concurrency=1, keep=(JudgeError,), on_outcome=done)
+    return rows
+
+
+def run_case(judge: Judge, case: Case, metric: str, mode: str = "same_items", *, pipeline: str | None = None,
+             rotate: int = 0) -> dict[str, Any]:
+    """Judge one case for one metric; a row with the items, verdicts, score, calls and any error.
+
+    ``calls``, ``repairs``, tokens and ``latency_s`` count the case's call records the one way
+    (:func:`ragmetrics_edu.judges.records.tally`)."""
+    return run(judge, [(case, metric, pipeline)], mode, rotate=rotate)[0]
+
+
+def run_cases(judge: Judge, cases: Sequence[Case], metrics: Sequence[str], mode: str = "same_items", *,
+              pipeline: str | None = None, rotate: int = 0) -> list[dict[str, Any]]:
     """:func:`run_case` for every case and metric, in order (case by case)."""
-    return [run_case(judge, case, metric, mode, **options) for case in cases for metric in metrics]
+    return run(judge, [(case, metric, pipeline) for case in cases for metric in metrics], mode, rotate=rotate)
 
 
 #: where :func:`inject` plants the instruction among the contexts (0-based)

@@ -19,7 +19,7 @@ from ..errors import InputError
 from ..judges.replay import ReplayJudge
 from . import capstone
 from .judge_eval import METRICS, Case, load_cases, pairs
-from .judge_runs import UndelimitedJudge, inject, run_case
+from .judge_runs import UndelimitedJudge, inject, run
 
 __all__ = ["Pass", "PASSES", "MODEL_NAMES", "REPEATS", "repeat_passes", "FAMILIES", "family_rows", "cases_for", "rows", "recording_path", "available", "SUBSET_PAIRS", "INJECTED_PAIRS"]
 
@@ -171,15 +171,9 @@ def run_pass(judge: Any, spec: Pass, on_row: Any = None) -> list[dict[str, Any]]
             return capstone.answer_rows(judge)
         return capstone.score_rows(judge, capstone.answers())
     asker = UndelimitedJudge(judge) if spec.undelimited else judge
-    out = []
-    for case in cases_for(spec.cases):
-        for metric in spec.metrics:
-            for pipeline in (spec.pipelines if metric == "faithfulness" else (None,)):
-                row = run_case(asker, case, metric, spec.mode, pipeline=pipeline, rotate=spec.rotate)
-                out.append(row)
-                if on_row is not None:
-                    on_row(row)
-    return out
+    jobs = [(case, metric, pipeline) for case in cases_for(spec.cases) for metric in spec.metrics
+            for pipeline in (spec.pipelines if metric == "faithfulness" else (None,))]
+    return run(asker, jobs, spec.mode, rotate=spec.rotate, on_row=on_row)
 
 
 @lru_cache(maxsize=32)

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
 from ..errors import InputError
+from ..judges.records import tally
 from ..results import cut
 
 FIELDS = ("question", "contexts", "answer", "reference")
@@ -111,8 +112,9 @@ def measure(results: Iterable[tuple[str, Any]]) -> dict[str, StepCost]:
 
     ``results``: pairs (step, result) where ``result.calls`` holds the judge's call records
     (a :class:`~ragmetrics_edu.judges.CallRecord` list); a result that is None (the case
-    failed) is skipped. Repairs count as calls: a repair is a call someone pays for.
-    Tokens a server did not report count as 0.
+    failed) is skipped. Calls are counted the one way (:func:`ragmetrics_edu.judges.records.tally`):
+    repairs count as calls (a repair is a call someone pays for), cache hits do not. Tokens a
+    server did not report count as 0.
     """
     totals: dict[str, list[float]] = {}
     for step, result in results:
@@ -121,12 +123,13 @@ def measure(results: Iterable[tuple[str, Any]]) -> dict[str, StepCost]:
         calls = getattr(result, "calls", None)
         if calls is None:
             raise InputError("results", "(step, result) pairs whose result has .calls", result)
+        spent = tally(calls)
         row = totals.setdefault(step, [0, 0, 0, 0, 0.0])
         row[0] += 1
-        row[1] += len(calls)
-        row[2] += sum(c.prompt_tokens or 0 for c in calls)
-        row[3] += sum(c.completion_tokens or 0 for c in calls)
-        row[4] += sum(c.latency_s for c in calls)
+        row[1] += spent.calls
+        row[2] += spent.prompt_tokens
+        row[3] += spent.completion_tokens
+        row[4] += spent.latency_s
     return {step: StepCost(step, int(r[0]), int(r[1]), int(r[2]), int(r[3]), float(r[4]))
             for step, r in totals.items()}
 

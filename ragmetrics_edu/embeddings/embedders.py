@@ -19,8 +19,6 @@ from __future__ import annotations
 import hashlib
 import math
 import os
-import urllib.error
-import urllib.request
 from pathlib import Path
 from typing import Any, Protocol, Sequence, runtime_checkable
 
@@ -185,6 +183,8 @@ def _hub_unreachable(timeout: float = 5.0) -> str | None:
     """Why the Hugging Face hub cannot be reached (None when it answers), in one quick request."""
     if os.environ.get("HF_HUB_OFFLINE", "").strip().lower() in {"1", "true", "yes", "on"}:
         return "HF_HUB_OFFLINE is set"
+    import urllib.error  # lazy: urllib.request loads http.client, ssl and email (heavy), only for this check
+    import urllib.request  # lazy: as above
 
     endpoint = os.environ.get("HF_ENDPOINT", "https://huggingface.co").rstrip("/")
     try:

@@ -1,8 +1,15 @@
 """What a judge keeps of every call: the prompt, the raw reply, the parsed verdicts,
 the tokens and the time, so a learner can see exactly what the model was asked and said.
 
+What counts as a *call* is written once, here (:func:`tally`), and every count in the library
+and the course uses it: a call is a request the judge answered by asking its source - a server,
+a recording (replayed) or a person (typed) - repair requests included; a reply read from the
+judge's on-disk cache is a *cache hit*, not a call (nothing was asked, nothing paid). Repairs
+(retries after an unusable reply) are also counted on their own, as ``repairs``.
+
 ``CallList`` is a plain list of :class:`CallRecord` that displays as a table in a
-notebook; :class:`Usage` holds a judge's running totals.
+notebook; :class:`Usage` holds a judge's running totals; :class:`CallTally` the totals of
+any list of records.
 """
 
 from __future__ import annotations
@@ -11,7 +18,7 @@ import html
 import json
 import threading
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, Iterable
 
 
 @dataclass
@@ -54,30 +61,71 @@ class CallRecord:
         """A plain, JSON-able dict of the record."""
         return asdict(self)
 
+    @property
+    def is_call(self) -> bool:
+        """Whether this record is a call (see the module): not answered from the on-disk cache."""
+        return not self.cached
+
     def _repr_html_(self) -> str:
         return CallList([self])._repr_html_()
+
+
+@dataclass(frozen=True)
+class CallTally:
+    """What a list of call records cost: calls (repairs included), of which repairs, cache hits,
+    and the calls' tokens and seconds (see the module for what a call is)."""
+
+    calls: int = 0
+    repairs: int = 0
+    cache_hits: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    latency_s: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        """The totals as a plain dict (the columns of a run's rows)."""
+        return asdict(self)
+
+
+def tally(records: Iterable[CallRecord]) -> CallTally:
+    """The totals of ``records``: the one definition of a call, a repair and a cache hit."""
+    calls = repairs = hits = prompt = completion = 0
+    seconds = 0.0
+    for record in records:
+        if not record.is_call:
+            hits += 1
+            continue
+        calls += 1
+        repairs += int(record.attempt > 0)
+        prompt += record.prompt_tokens or 0
+        completion += record.completion_tokens or 0
+        seconds += record.latency_s or 0.0
+    return CallTally(calls, repairs, hits, prompt, completion, seconds)
 
 
 class CallList(list):
     """A list of :class:`CallRecord` that shows as a table in a notebook."""
 
     @property
+    def tally(self) -> CallTally:
+        """The totals of these records (:func:`tally`)."""
+        return tally(self)
+
+    @property
     def prompt_tokens(self) -> int:
-        """Prompt tokens of the calls not answered from the cache."""
-        return sum(c.prompt_tokens or 0 for c in self if not c.cached)
+        """Prompt tokens of the calls (cache hits cost none)."""
+        return self.tally.prompt_tokens
 
     @property
     def completion_tokens(self) -> int:
-        """Completion tokens of the calls not answered from the cache."""
-        return sum(c.completion_tokens or 0 for c in self if not c.cached)
+        """Completion tokens of the calls (cache hits cost none)."""
+        return self.tally.completion_tokens
 
     def summary(self) -> str:
-        """One line: how many calls, how many from cache or repairs, tokens and time."""
-        cached = sum(c.cached for c in self)
-        repairs = sum(c.attempt > 0 for c in self)
-        seconds = sum(c.latency_s for c in self)
-        return (f"{len(self)} calls ({cached} from cache, {repairs} repairs), "
-                f"{self.prompt_tokens} prompt + {self.completion_tokens} completion tokens, {seconds:.2f} s")
+        """One line: how many calls (and repairs among them), cache hits, tokens and time."""
+        t = self.tally
+        return (f"{t.calls} calls ({t.cache_hits} from cache, {t.repairs} repairs), "
+                f"{t.prompt_tokens} prompt + {t.completion_tokens} completion tokens, {t.latency_s:.2f} s")
 
     def _repr_html_(self) -> str:
         head = "".join(f"<th>{h}</th>" for h in
@@ -105,10 +153,9 @@ class CallList(list):
 class Usage:
     """A judge's running totals.
 
-    ``calls`` counts replies not taken from the cache (requests sent, or replayed, or
-    typed); ``prompt_tokens`` and ``completion_tokens`` add up those replies' tokens;
-    ``cache_hits`` counts replies read from the on-disk cache (which cost nothing);
-    ``repairs`` counts repair requests among the calls.
+    The same counts as :func:`tally` (see the module), kept as the judge goes: ``calls``,
+    ``repairs`` among them, ``cache_hits``, and the calls' ``prompt_tokens`` and
+    ``completion_tokens``.
     """
 
     calls: int = 0
@@ -121,7 +168,7 @@ class Usage:
     def add(self, record: CallRecord) -> None:
         """Count one call (thread-safe)."""
         with self._lock:
-            if record.cached:
+            if not record.is_call:
                 self.cache_hits += 1
                 return
             self.calls += 1

@@ -2,6 +2,8 @@
 
 Each returns a :class:`~ragmetrics_edu.results.MetricResult` with the score and every
 intermediate value. Importing this module is cheap: no pandas, numpy or matplotlib.
+:data:`REGISTRY` maps each metric's name to its function; a table with one entry per metric
+anywhere else is a :class:`~ragmetrics_edu.metrics.registry.MetricTable` keyed the same way.
 """
 
 from ..ranking import (
@@ -20,6 +22,7 @@ from .context_precision import context_precision, context_precision_batch
 from .correctness import answer_correctness, f_beta
 from .embedding import answer_relevancy_embedding, semantic_similarity
 from .entities import context_entity_recall, normalize_entity
+from .registry import NAMES, MetricTable
 from .statements import answer_relevancy, context_recall, contextual_relevancy, faithfulness
 
 __all__ = [
@@ -30,5 +33,5 @@ __all__ = [
     "reciprocal_rank", "semantic_similarity",
 ]
 
-#: The names ``evaluate`` and the CLI accept, mapped to their functions.
-REGISTRY = {name: globals()[name] for name in __all__ if name not in ("f_beta", "normalize_entity", "context_precision_batch")}
+#: Every metric name (:data:`~ragmetrics_edu.metrics.registry.NAMES`) mapped to its function.
+REGISTRY: MetricTable = MetricTable("the metric functions", {name: globals()[name] for name in NAMES})

@@ -25,6 +25,7 @@ from typing import Any, Callable, Sequence
 
 from .. import embeddings, metrics
 from ..errors import InputError
+from ..metrics.registry import MetricTable
 from ..results import MetricResult, fmt
 from ..text import tokenize
 from .corpus import Question, passage_list
@@ -32,8 +33,9 @@ from .corpus import Question, passage_list
 #: The measures :func:`evaluate_retriever` reports, in table order.
 MEASURES = ("context_precision", "average_precision", "recall_at_k", "reciprocal_rank", "ndcg_at_k")
 #: Each measure's name in tables and figures.
-LABELS = {"context_precision": "context precision", "average_precision": "average precision",
-           "recall_at_k": "recall@k", "reciprocal_rank": "reciprocal rank", "ndcg_at_k": "nDCG@k"}
+LABELS: MetricTable[str] = MetricTable("the retrieval measures' labels", {
+    "context_precision": "context precision", "average_precision": "average precision", "recall_at_k": "recall@k",
+    "reciprocal_rank": "reciprocal rank", "ndcg_at_k": "nDCG@k"})
 
 
 def _query(query: Any) -> str:

@@ -17,17 +17,17 @@ from typing import Any, Sequence
 
 from .. import examples, metrics
 from ..errors import InputError
+from ..metrics.registry import MetricTable
 from ..results import MetricResult
 from ..validate import IDK, NO, YES, as_list, choice, flag, one_verdict, plain, text_list, verdict_list
 from .model_base import Observable, check_index
+from .statements_model import STATEMENT_METRICS
 
 __all__ = ["CASES", "DECOMPOSE_METRICS", "DecomposeCase", "DecomposeModel", "combine"]
 
 #: The metrics whose score is a count of statements, with their variants and whether idk is a verdict.
-DECOMPOSE_METRICS: dict[str, dict[str, Any]] = {
-    "context_recall": {"variants": ("deepeval", "ragas"), "idk": False, "item": "statement"},
-    "faithfulness": {"variants": ("deepeval", "ragas"), "idk": True, "item": "claim"},
-}
+DECOMPOSE_METRICS: MetricTable[dict[str, Any]] = MetricTable(
+    "the metrics the decompose explorer offers", {m: STATEMENT_METRICS[m] for m in ("context_recall", "faithfulness")})
 
 
 @dataclass(frozen=True)
@@ -104,7 +104,7 @@ class DecomposeModel(Observable):
         title: str = "",
     ) -> None:
         super().__init__()
-        self.metric = choice("metric", metric, tuple(DECOMPOSE_METRICS))
+        self.metric = DECOMPOSE_METRICS.name("metric", metric)
         spec = DECOMPOSE_METRICS[self.metric]
         self._pieces = text_list("pieces", pieces)
         if not self._pieces:

@@ -9,6 +9,7 @@ from typing import Any, Sequence, TypeVar
 
 from .. import examples, metrics
 from ..errors import InputError
+from ..metrics.registry import MetricTable
 from ..results import MetricResult
 from ..validate import YES, choice, one_verdict, plain, text_list, verdict_list
 from .model_base import Observable, check_index, check_permutation, chip_label, move_item
@@ -20,12 +21,12 @@ _Model = TypeVar("_Model", bound="ReorderModel")
 
 
 #: Ranking metrics the reorder and permutation explorers offer, with their variants.
-RANKING_METRICS: dict[str, tuple[str | None, ...]] = {
+RANKING_METRICS: MetricTable[tuple[str | None, ...]] = MetricTable("the ranking metrics the explorers offer", {
     "context_precision": ("deepeval", "ragas", "average_precision"),
     "precision_at_k": (None,),
     "ndcg_at_k": (None,),
     "reciprocal_rank": (None,),
-}
+})
 
 #: The metric selector's entries: label -> (metric, variant).
 RANKING_CHOICES: tuple[tuple[str, tuple[str, str | None]], ...] = (
@@ -45,8 +46,7 @@ def _ranking_metric(metric: Any, variant: Any) -> tuple[str, str | None]:
     """Validate a (metric, variant) pair; ``average_precision`` is context precision's AP variant."""
     if isinstance(metric, str) and metric.strip().lower() == "average_precision" and variant is None:
         variant = "average_precision"
-    name = choice("metric", _RANKING_ALIASES.get(metric, metric) if isinstance(metric, str) else metric,
-                  tuple(RANKING_METRICS))
+    name = RANKING_METRICS.name("metric", _RANKING_ALIASES.get(metric, metric) if isinstance(metric, str) else metric)
     allowed = RANKING_METRICS[name]
     if allowed == (None,):
         if variant is not None:

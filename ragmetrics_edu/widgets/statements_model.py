@@ -9,6 +9,7 @@ from typing import Any, Sequence
 
 from .. import examples, metrics
 from ..errors import InputError
+from ..metrics.registry import MetricTable
 from ..results import MetricResult
 from ..validate import IDK, NO, YES, as_list, choice, flag, one_verdict, plain, text_list, verdict_list
 from .model_base import Observable, check_index, check_permutation, move_item
@@ -17,19 +18,20 @@ __all__ = ["STATEMENT_METRICS", "StatementModel"]
 
 
 #: The statement metrics, their variants and whether ``idk`` is a verdict they accept.
-STATEMENT_METRICS: dict[str, dict[str, Any]] = {
+STATEMENT_METRICS: MetricTable[dict[str, Any]] = MetricTable("the statement metrics the explorers offer", {
     "context_recall": {"variants": ("deepeval", "ragas"), "idk": False, "item": "statement"},
     "contextual_relevancy": {"variants": ("deepeval", "ragas_sentences"), "idk": False, "item": "statement"},
     "faithfulness": {"variants": ("deepeval", "ragas"), "idk": True, "item": "claim"},
     "answer_relevancy": {"variants": ("deepeval",), "idk": True, "item": "statement"},
-}
+})
 
-_STATEMENT_ARGS = {
+#: The arguments each statement metric's function takes (an example's others are refused by name).
+STATEMENT_ARGS: MetricTable[set[str]] = MetricTable("the statement metrics' arguments", {
     "context_recall": {"statements", "verdicts", "nodes", "node_texts", "variant", "question", "threshold"},
     "contextual_relevancy": {"node_statements", "node_verdicts", "nodes", "variant", "question", "threshold"},
     "faithfulness": {"claims", "statements", "verdicts", "context", "variant", "penalize_ambiguous", "threshold"},
     "answer_relevancy": {"statements", "verdicts", "variant", "question", "threshold"},
-}
+})
 
 
 class StatementModel(Observable):
@@ -67,17 +69,17 @@ class StatementModel(Observable):
         threshold: float | None = None,
     ) -> None:
         super().__init__()
-        self.metric = choice("metric", metric, tuple(STATEMENT_METRICS))
+        self.metric = STATEMENT_METRICS.name("metric", metric)
         penalize_ambiguous = flag("penalize_ambiguous", penalize_ambiguous)
         given = {"statements": statements, "claims": claims, "verdicts": verdicts,
                  "node_statements": node_statements, "node_verdicts": node_verdicts, "nodes": nodes,
                  "node_texts": node_texts, "context": context, "variant": variant, "question": question,
                  "threshold": threshold, "penalize_ambiguous": penalize_ambiguous or None}
         extra = sorted(name for name, value in given.items()
-                       if value is not None and name not in _STATEMENT_ARGS[self.metric])
+                       if value is not None and name not in STATEMENT_ARGS[self.metric])
         if extra:
             raise InputError(extra[0], f"no {extra[0]} for {self.metric}; it takes "
-                             + ", ".join(sorted(_STATEMENT_ARGS[self.metric])), given[extra[0]])
+                             + ", ".join(sorted(STATEMENT_ARGS[self.metric])), given[extra[0]])
         spec = STATEMENT_METRICS[self.metric]
         self.variant = choice("variant", "deepeval" if variant is None else variant, spec["variants"])
         self.penalize_ambiguous = penalize_ambiguous
