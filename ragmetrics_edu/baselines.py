@@ -22,8 +22,9 @@ for pairwise accuracy.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
+from . import validate
 from .errors import InputError
 from .text import tokenize
 from .validate import text, text_list
@@ -67,7 +68,10 @@ def verdicts(metric: str, items: Sequence[str], *, question: str = "", contexts:
     answer_relevancy: "relevant"/"not_relevant" (statement vs question).
     """
     cut = _threshold(threshold)
+    metric = validate.identifier("metric", metric, "context_precision, context_recall, faithfulness or answer_relevancy")
     items = text_list("items", items)
+    question, reference = text("question", question), text("reference", reference)
+    contexts = text_list("contexts", contexts)
     if metric == "context_precision":
         return ["yes" if coverage(node, reference) >= cut else "no" for node in items]
     if metric == "context_recall":
@@ -87,5 +91,7 @@ def verdicts(metric: str, items: Sequence[str], *, question: str = "", contexts:
 
 def case_verdicts(case: Any, metric: str, threshold: float = THRESHOLD) -> list[Any]:
     """:func:`verdicts` on a labelled case's own items (``ragmetrics_edu.course.judge_eval.Case``)."""
+    if isinstance(case, Mapping) or not all(hasattr(case, a) for a in ("items", "question", "contexts", "reference")):
+        raise InputError("case", "a labelled case (course.judge_eval.load_cases())", case)
     return verdicts(metric, list(case.items(metric)), question=case.question, contexts=list(case.contexts),
                     reference=case.reference, threshold=threshold)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from .errors import InputError
+from .validate import flag
 from .validate import text as checked_text
 
 __all__ = ["EMBEDDING_STOP_WORDS", "STOP_WORDS", "light_stem", "normalize_entity", "normalize_text", "tokenize", "words"]
@@ -44,7 +44,7 @@ EMBEDDING_STOP_WORDS = frozenset(
 
 def words(text: str) -> list[str]:
     """The lower-cased runs of letters and digits of ``text``."""
-    return WORD.findall(text.lower())
+    return WORD.findall(checked_text("text", text).lower())
 
 
 def light_stem(word: str) -> str:
@@ -52,6 +52,7 @@ def light_stem(word: str) -> str:
 
     Deliberately crude (``planets`` -> ``planet``, ``bodies`` -> ``body``) so every step
     can be checked by eye; words of three letters or fewer are left alone."""
+    word = checked_text("word", word)
     if len(word) > 4 and word.endswith("ies"):
         return word[:-3] + "y"
     if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
@@ -65,15 +66,14 @@ def tokenize(text: str, *, stem: bool = True) -> list[str]:
     Steps: lower-case; drop a possessive ``'s``; take runs of letters/digits (so
     ``weight-bearing`` gives two words and ``5,500`` gives ``5`` and ``500``); drop the
     :data:`STOP_WORDS`; then, with ``stem=True``, apply :func:`light_stem`."""
-    if not isinstance(text, str):
-        raise InputError("text", "a string", text)
+    text, stem = checked_text("text", text), flag("stem", stem)
     found = [w for w in words(POSSESSIVE.sub("", text.lower())) if w not in STOP_WORDS]
     return [light_stem(w) for w in found] if stem else found
 
 
 def normalize_text(text: str) -> str:
     """``text`` lower-cased, every run of punctuation made a space, spaces collapsed."""
-    return " ".join(NOT_A_WORD.sub(" ", text.lower()).split())
+    return " ".join(NOT_A_WORD.sub(" ", checked_text("text", text).lower()).split())
 
 
 def normalize_entity(entity: str) -> str:

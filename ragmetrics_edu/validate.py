@@ -137,6 +137,8 @@ def text(field: str, value: Any) -> str:
 
 
 def same_length(field_a: str, a: Sequence, field_b: str, b: Sequence) -> None:
+    """``b`` must have one entry per entry of ``a`` (both lists already read, e.g. by :func:`as_list`)."""
+    a, b = as_list(field_a, a), as_list(field_b, b)
     if len(a) != len(b):
         raise InputError(
             field_b,

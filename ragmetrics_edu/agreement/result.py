@@ -54,7 +54,7 @@ class AgreementResult:
 
     def table(self, name: str):
         """One of ``tables`` as a pandas DataFrame (built on first access)."""
-        if name not in self.tables:
+        if not isinstance(name, str) or name not in self.tables:
             raise InputError("name", f"one of {sorted(self.tables)}", name)
         if name not in self._frames:
             import pandas as pd  # lazy: pandas loads only when a table is asked for

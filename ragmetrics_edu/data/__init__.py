@@ -31,6 +31,8 @@ def path(name: str) -> Path:
     """The path of a shipped data file, e.g. ``path("deck_e_super_bowl.jsonl")``."""
     if not isinstance(name, str) or not name:
         raise InputError("name", "a shipped file name such as 'deck_e_super_bowl.jsonl'", name)
+    if len(name) > 255 or any(part in ("", "..") for part in name.split("/")):
+        raise InputError("name", "a shipped file name (see data.names())", name)
     found = root() / name
     if not found.is_file():
         raise InputError("name", "one of " + ", ".join(names()), name)

@@ -24,6 +24,7 @@ from typing import Any, Protocol, Sequence, runtime_checkable
 
 from ..errors import InputError, RagMetricsError
 from ..text import EMBEDDING_STOP_WORDS, words
+from ..validate import as_list, plain, text_list
 
 __all__ = ["Embedder", "EmbedderUnavailable", "HashingEmbedder", "OpenAIEmbedder", "SentenceTransformerEmbedder",
            "cosine_parts", "default_embedder", "embedder_name", "resolve", "weights_sha256"]
@@ -63,7 +64,7 @@ class HashingEmbedder:
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
         out = []
-        for text in texts:
+        for text in text_list("texts", texts):
             vec = [0.0] * self.dim
             for feat in self.tokens(text):
                 digest = hashlib.blake2b(feat.encode("utf-8"), digest_size=8).digest()
@@ -275,10 +276,9 @@ def resolve(embedder: Any) -> Embedder:
 
 def _vector(field: str, value: Any) -> list[float]:
     """A vector of finite numbers (a list, tuple or array), as a list of floats."""
-    if isinstance(value, (str, bytes, dict, set)) or not hasattr(value, "__len__"):
-        raise InputError(field, "a vector: a list of finite numbers", value)
     out = []
-    for i, x in enumerate(value):
+    for i, x in enumerate(as_list(field, value, "a vector: a list of finite numbers")):
+        x = plain(x)
         if isinstance(x, bool) or not isinstance(x, (int, float)) and not hasattr(x, "__float__"):
             raise InputError(f"{field}[{i}]", "a finite number", x)
         try:

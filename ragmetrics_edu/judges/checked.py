@@ -31,7 +31,7 @@ from .. import metrics
 from ..errors import InputError
 from ..results import MetricResult
 from ..text import normalize_text, tokenize
-from ..validate import text, text_list
+from ..validate import flag, text, text_list
 from .base import Judge
 from .prompting import Texts
 from .records import CallList
@@ -96,7 +96,7 @@ def invented(claim: str, source: str) -> bool:
 
 
 def _choice(field: str, value: Any, options: tuple[str, ...]) -> str:
-    if value not in options:
+    if not isinstance(value, str) or value not in options:
         raise InputError(field, " or ".join(repr(o) for o in options), value)
     return value
 
@@ -119,7 +119,7 @@ def faithfulness_checked(
     the claims not supported (none when all are).
     """
     if pipeline is not None:
-        if pipeline not in PIPELINES:
+        if not isinstance(pipeline, str) or pipeline not in PIPELINES:
             raise InputError("pipeline", "one of " + ", ".join(PIPELINES), pipeline)
         options = PIPELINES[pipeline]
         verdicts, quotes_checked = options["verdicts"], options["quotes_checked"]
@@ -131,8 +131,7 @@ def faithfulness_checked(
     verdicts = _choice("verdicts", verdicts, ("yes_no_idk", "quoted"))
     contradiction = _choice("contradiction", contradiction, ("together", "apart"))
     claims_from = _choice("claims_from", claims_from, ("answer", "question_and_answer"))
-    if not isinstance(quotes_checked, bool):
-        raise InputError("quotes_checked", "True or False", quotes_checked)
+    quotes_checked = flag("quotes_checked", quotes_checked)
     if claims_from == "question_and_answer" and question is None:
         raise InputError("question", "the question (claims_from='question_and_answer' writes claims from it)", None)
     given = None if claims is None else given_items("claims", claims, MAX_ITEMS)

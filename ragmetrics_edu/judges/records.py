@@ -20,6 +20,8 @@ import threading
 from dataclasses import asdict, dataclass, field
 from typing import Any, Iterable
 
+from ..errors import InputError
+
 
 @dataclass
 class CallRecord:
@@ -106,6 +108,19 @@ def tally(records: Iterable[CallRecord]) -> CallTally:
 class CallList(list):
     """A list of :class:`CallRecord` that shows as a table in a notebook."""
 
+    def __init__(self, iterable: Iterable[CallRecord] = ()) -> None:
+        if isinstance(iterable, (str, bytes)) or not isinstance(iterable, Iterable):
+            raise InputError("iterable", "CallRecords (a list, or judge.calls)", iterable)
+        try:
+            items = list(iterable)
+        except Exception as exc:  # noqa: BLE001 - an iterable that breaks is bad input
+            raise InputError("iterable", "CallRecords (a list, or judge.calls)", iterable,
+                             hint=f"reading it failed ({type(exc).__name__})") from None
+        for i, item in enumerate(items):
+            if not isinstance(item, CallRecord):
+                raise InputError(f"iterable[{i}]", "a CallRecord", item)
+        super().__init__(items)
+
     @property
     def tally(self) -> CallTally:
         """The totals of these records (:func:`tally`)."""
@@ -167,6 +182,8 @@ class Usage:
 
     def add(self, record: CallRecord) -> None:
         """Count one call (thread-safe)."""
+        if not isinstance(record, CallRecord):
+            raise InputError("record", "a CallRecord", record)
         with self._lock:
             if not record.is_call:
                 self.cache_hits += 1

@@ -32,7 +32,7 @@ from typing import Any, Mapping, Sequence
 from .. import metrics
 from ..errors import InputError
 from ..results import MetricResult
-from ..validate import text, text_list
+from ..validate import flag, text, text_list
 from .base import STEPS, Judge
 from .prompting import Texts
 from .records import CallList
@@ -64,7 +64,7 @@ def context_precision(
 ) -> MetricResult:
     """Ask whether each retrieved node helps reach the expected output (1 call for all nodes),
     then score the ranking with :func:`ragmetrics_edu.metrics.context_precision`."""
-    judge = check_judge(judge)
+    judge, reason = check_judge(judge), flag("reason", reason)
     question, expected_output = text("question", question), text("expected_output", expected_output)
     nodes = sized("nodes", text_list("nodes", nodes))
     calls = CallList()
@@ -91,7 +91,7 @@ def context_recall(
 
     With ``statements`` (e.g. a labelled set's own), the judge only attributes those, each in
     its own data block (step ``context_recall.attribution``), so its verdicts align with them."""
-    judge = check_judge(judge)
+    judge, reason = check_judge(judge), flag("reason", reason)
     expected_output = text("expected_output", expected_output)
     question = None if question is None else text("question", question)
     nodes = sized("nodes", text_list("nodes", nodes))
@@ -154,7 +154,7 @@ def contextual_relevancy(
 ) -> MetricResult:
     """Extract every node's statements and judge each against the question (1 call for
     all nodes), then score with :func:`ragmetrics_edu.metrics.contextual_relevancy`."""
-    judge = check_judge(judge)
+    judge, reason = check_judge(judge), flag("reason", reason)
     question = text("question", question)
     nodes = sized("nodes", text_list("nodes", nodes))
     calls = CallList()
@@ -190,7 +190,7 @@ def context_entity_recall(
 ) -> MetricResult:
     """Extract the entities of the reference and of the context (1 call returning both
     lists), then score with :func:`ragmetrics_edu.metrics.context_entity_recall`."""
-    judge = check_judge(judge)
+    judge, reason = check_judge(judge), flag("reason", reason)
     reference = text("reference", reference)
     nodes = sized("nodes", text_list("nodes", nodes))
 
@@ -219,7 +219,7 @@ def faithfulness(
 
     With ``claims`` given (e.g. a labelled set's own), call 1 is skipped: the verdict step
     judges exactly those claims, each in its own data block."""
-    judge = check_judge(judge)
+    judge, reason = check_judge(judge), flag("reason", reason)
     answer_text = text("answer", answer)
     question = None if question is None else text("question", question)
     context = sized("context", text_list("context", context))
@@ -256,7 +256,7 @@ def answer_relevancy(
     against the question (call 2), then score with :func:`ragmetrics_edu.metrics.answer_relevancy`.
 
     With ``statements`` given, call 1 is skipped and the verdict step judges exactly those."""
-    judge = check_judge(judge)
+    judge, reason = check_judge(judge), flag("reason", reason)
     question, answer_text = text("question", question), text("answer", answer)
     given = None if statements is None else given_items("statements", statements, MAX_ITEMS)
     calls = CallList()
@@ -292,7 +292,7 @@ def answer_relevancy_embedding(
     Ragas asks for the n generations as n samples of one request; here one reply holds
     all n, which a server without ``n>1`` support can also give.
     """
-    judge = check_judge(judge)
+    judge, reason = check_judge(judge), flag("reason", reason)
     question, answer_text = text("question", question), text("answer", answer)
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
         raise InputError("n", "an integer >= 1", n)
@@ -328,7 +328,7 @@ def answer_correctness(
 
     The similarity comes from ``embedder`` (offline default) unless given; it costs no LLM call.
     """
-    judge = check_judge(judge)
+    judge, reason = check_judge(judge), flag("reason", reason)
     question, answer_text = text("question", question), text("answer", answer)
     ground_truth = text("ground_truth", ground_truth)
     first = judge.ask(make_request("answer_correctness.statements", "answer_correctness_statements",

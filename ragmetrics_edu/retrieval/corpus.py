@@ -11,10 +11,11 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
-from .. import data
+from .. import data, validate
 from ..errors import InputError
+from ..validate import as_list, text
 
 #: The shipped corpus (``ragmetrics_edu/data/retrieval_corpus.json``).
 CORPUS_PATH = data.root() / "retrieval_corpus.json"
@@ -45,7 +46,8 @@ class Question:
     judged: tuple[str, ...] | None = None
 
     def grade(self, passage_id: str) -> int:
-        return self.qrels.get(passage_id, 0)
+        """The grade of a passage for this question (0 where the qrels do not list it)."""
+        return self.qrels.get(text("passage_id", passage_id), 0)
 
     @property
     def relevant_ids(self) -> list[str]:
@@ -74,14 +76,21 @@ class Corpus:
     _by_id: dict[str, Passage] = field(default_factory=dict, init=False, repr=False)
 
     def __post_init__(self) -> None:
+        self.passages = _items("passages", self.passages, Passage)
+        self.questions = _items("questions", self.questions, Question)
+        if not isinstance(self.about, str):
+            raise InputError("about", "a string", self.about)
+        if not isinstance(self.pooling, dict):
+            raise InputError("pooling", "a dict describing how the judged passages were chosen", self.pooling)
         self._by_id = {p.id: p for p in self.passages}
 
     def passage(self, passage_id: str) -> Passage:
-        if passage_id not in self._by_id:
+        if not isinstance(passage_id, str) or passage_id not in self._by_id:
             raise InputError("passage_id", "the id of a passage of the corpus", passage_id)
         return self._by_id[passage_id]
 
     def question(self, question_id: str) -> Question:
+        validate.identifier("question_id", question_id, "one of " + ", ".join(q.id for q in self.questions))
         for q in self.questions:
             if q.id == question_id:
                 return q
@@ -92,6 +101,8 @@ class Corpus:
 
     def unjudged(self, question: Question) -> list[str]:
         """Passages never read for ``question`` (they count as grade 0); [] when ``judged`` is not recorded."""
+        if not isinstance(question, Question):
+            raise InputError("question", "a Question of the corpus", question)
         if question.judged is None:
             return []
         seen = set(question.judged)
@@ -105,8 +116,13 @@ def load_corpus(path: str | Path | None = None) -> Corpus:
     ``text`` and ``qrels`` whose ids exist and whose grades are 1 or 2. Optional: a question's
     ``judged`` (ids of the corpus, including every id of its qrels), ``kind`` and ``note``; the
     corpus's ``about`` and ``pooling`` (how the judged sets were built)."""
-    source = Path(path) if path is not None else CORPUS_PATH
-    raw = json.loads(source.read_text(encoding="utf-8"))
+    source = validate.path("path", path, expected="the path of a corpus JSON file") if path is not None else CORPUS_PATH
+    try:
+        raw = json.loads(source.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise InputError("path", "a corpus JSON file", str(source), hint=f"it is not JSON text ({exc})") from None
+    except OSError as exc:
+        raise InputError("path", "a corpus JSON file", str(source), hint=exc.strerror or str(exc)) from None
     return corpus_from_dict(raw)
 
 
@@ -173,14 +189,24 @@ def _id_text(where: str, item: Any) -> tuple[str, str]:
     return pid, text
 
 
+def _items(field: str, value: Any, kind: type) -> list[Any]:
+    items = as_list(field, value, f"a list of {kind.__name__}")
+    for i, item in enumerate(items):
+        if not isinstance(item, kind):
+            raise InputError(f"{field}[{i}]", f"a {kind.__name__}", item)
+    return items
+
+
 def passage_list(field_name: str, passages: Any) -> list[Passage]:
     """Accept a Corpus, a list of Passage, or a list of (id, text) pairs (None: the packaged corpus)."""
     if passages is None:
         passages = load_corpus()
     if isinstance(passages, Corpus):
         return list(passages.passages)
-    if isinstance(passages, (str, bytes)) or not isinstance(passages, Sequence) or not passages:
-        raise InputError(field_name, "a Corpus or a non-empty list of Passage (or (id, text) pairs)", passages)
+    expected = "a Corpus or a non-empty list of Passage (or (id, text) pairs)"
+    passages = as_list(field_name, passages, expected)
+    if not passages:
+        raise InputError(field_name, expected, passages)
     out, seen = [], set()
     for i, p in enumerate(passages):
         if isinstance(p, Passage):

@@ -17,7 +17,7 @@ from dataclasses import replace
 from typing import Any, Mapping, Sequence
 
 from ..errors import InputError
-from ..validate import positive_int
+from ..validate import as_list, positive_int, text_list
 from .corpus import Corpus, Question
 
 
@@ -50,7 +50,8 @@ def pooling_table(corpus: Any, retrievers: Mapping[str, Any], k: int = 10,
     if not isinstance(corpus, Corpus):
         raise InputError("corpus", "a Corpus (see load_corpus())", corpus)
     rows = []
-    for q in corpus.questions if questions is None else questions:
+    chosen = corpus.questions if questions is None else as_list("questions", questions, "a list of Question")
+    for q in chosen:
         pooled = pool(retrievers, q, k)
         judged = list(q.judged) if q.judged is not None else pooled
         relevant = q.relevant_ids
@@ -66,6 +67,9 @@ def pooling_table(corpus: Any, retrievers: Mapping[str, Any], k: int = 10,
 
 def pool_only_question(question: Any, pooled: Sequence[str]) -> Any:
     """``question`` with its qrels cut to ``pooled``: what pure pooling would have judged relevant."""
+    if not isinstance(question, Question):
+        raise InputError("question", "a Question (see load_corpus().questions)", question)
+    pooled = text_list("pooled", pooled)
     keep = set(pooled)
     return replace(question, qrels={p: g for p, g in question.qrels.items() if p in keep},
                    judged=tuple(p for p in (question.judged or pooled) if p in keep))

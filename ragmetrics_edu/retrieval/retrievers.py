@@ -28,6 +28,7 @@ from ..errors import InputError
 from ..metrics.registry import MetricTable
 from ..results import MetricResult, fmt
 from ..text import tokenize
+from ..validate import text
 from .corpus import Question, passage_list
 
 #: The measures :func:`evaluate_retriever` reports, in table order.
@@ -98,7 +99,8 @@ class BM25Retriever:
         return list(dict.fromkeys(self.tokenizer(_query(query))))
 
     def idf(self, term: str) -> float:
-        n = self.df.get(term, 0)
+        """Inverse document frequency of a (tokenised) term: log(1 + (N - n + 0.5) / (n + 0.5))."""
+        n = self.df.get(text("term", term), 0)
         return math.log(1 + (self.n_docs - n + 0.5) / (n + 0.5))
 
     def _term_rows(self, terms: list[str], passage_id: str) -> list[dict[str, Any]]:
@@ -113,7 +115,7 @@ class BM25Retriever:
         return rows
 
     def score(self, query: str, passage_id: str) -> float:
-        if passage_id not in self.tf:
+        if not isinstance(passage_id, str) or passage_id not in self.tf:
             raise InputError("passage_id", "the id of a passage of this retriever", passage_id)
         return math.fsum(r["contribution"] for r in self._term_rows(self.query_terms(query), passage_id))
 
@@ -125,7 +127,7 @@ class BM25Retriever:
 
     def explain(self, query: str, passage_id: str) -> MetricResult:
         """One row per query term: df, idf, tf, the saturated tf part and the term's contribution."""
-        if passage_id not in self.tf:
+        if not isinstance(passage_id, str) or passage_id not in self.tf:
             raise InputError("passage_id", "the id of a passage of this retriever", passage_id)
         terms = self.query_terms(query)
         rows = self._term_rows(terms, passage_id)
@@ -202,7 +204,7 @@ class EmbeddingRetriever:
         return list(self.embedder.embed([_query(query)])[0])
 
     def similarity(self, query: str, passage_id: str) -> float:
-        if passage_id not in self.vectors:
+        if not isinstance(passage_id, str) or passage_id not in self.vectors:
             raise InputError("passage_id", "the id of a passage of this retriever", passage_id)
         return embeddings.cosine_parts(self._embed_query(query), self.vectors[passage_id])[3]
 
@@ -219,7 +221,7 @@ class EmbeddingRetriever:
 
         The shared-feature rows need an embedder with ``tokens(text)`` (the hashing one);
         for a neural embedder only the cosine and its parts are given."""
-        if passage_id not in self.vectors:
+        if not isinstance(passage_id, str) or passage_id not in self.vectors:
             raise InputError("passage_id", "the id of a passage of this retriever", passage_id)
         q = self._embed_query(query)
         dot, nq, npass, cos = embeddings.cosine_parts(q, self.vectors[passage_id])
