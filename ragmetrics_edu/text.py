@@ -23,10 +23,11 @@ from .validate import text as checked_text
 
 __all__ = ["EMBEDDING_STOP_WORDS", "STOP_WORDS", "light_stem", "normalize_entity", "normalize_text", "tokenize", "words"]
 
-WORD = re.compile(r"[^\W_]+", re.UNICODE)
-POSSESSIVE = re.compile(r"['\u2019]s\b")
-SPACE = re.compile(r"\s+")
-NOT_A_WORD = re.compile(r"[^\w]+")
+#: The patterns, compiled on first use (``re`` caches them), so importing the metrics costs no compiling.
+WORD = r"[^\W_]+"
+POSSESSIVE = r"['\u2019]s\b"
+NOT_A_WORD = r"[^\w]+"
+SPACE = r"\s+"
 
 #: Function words dropped by :func:`tokenize` (they match almost every passage).
 STOP_WORDS = frozenset(
@@ -44,7 +45,7 @@ EMBEDDING_STOP_WORDS = frozenset(
 
 def words(text: str) -> list[str]:
     """The lower-cased runs of letters and digits of ``text``."""
-    return WORD.findall(checked_text("text", text).lower())
+    return re.findall(WORD, checked_text("text", text).lower())
 
 
 def light_stem(word: str) -> str:
@@ -67,17 +68,17 @@ def tokenize(text: str, *, stem: bool = True) -> list[str]:
     ``weight-bearing`` gives two words and ``5,500`` gives ``5`` and ``500``); drop the
     :data:`STOP_WORDS`; then, with ``stem=True``, apply :func:`light_stem`."""
     text, stem = checked_text("text", text), flag("stem", stem)
-    found = [w for w in words(POSSESSIVE.sub("", text.lower())) if w not in STOP_WORDS]
+    found = [w for w in words(re.sub(POSSESSIVE, "", text.lower())) if w not in STOP_WORDS]
     return [light_stem(w) for w in found] if stem else found
 
 
 def normalize_text(text: str) -> str:
     """``text`` lower-cased, every run of punctuation made a space, spaces collapsed."""
-    return " ".join(NOT_A_WORD.sub(" ", checked_text("text", text).lower()).split())
+    return " ".join(re.sub(NOT_A_WORD, " ", checked_text("text", text).lower()).split())
 
 
 def normalize_entity(entity: str) -> str:
     """Case-folded, accent-free, single-spaced form of an entity."""
     decomposed = unicodedata.normalize("NFKD", checked_text("entity", entity))
     bare = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
-    return SPACE.sub(" ", bare).strip().casefold()
+    return re.sub(SPACE, " ", bare).strip().casefold()
