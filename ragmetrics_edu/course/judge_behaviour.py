@@ -25,7 +25,9 @@ DEMANDED: MetricTable[str] = MetricTable("the verdict the planted instruction de
                                          {"context_precision": "yes", "faithfulness": "supported"})
 
 
-def _items(rows: Sequence[dict[str, Any]], metric: str | None = None) -> dict[tuple[str, str, int], Any]:
+def item_verdicts(rows: Sequence[dict[str, Any]], metric: str | None = None) -> dict[tuple[str, str, int], Any]:
+    """Each row's verdicts keyed by (case, metric, item position); a planted case counts as its original
+    (``q01+injected`` as ``q01``); rows with an error or without verdicts are left out."""
     out = {}
     for row in rows:
         if (metric and row["metric"] != metric) or row.get("error") or row.get("verdicts") is None:
@@ -43,7 +45,7 @@ def flip_rate(runs: Sequence[Sequence[dict[str, Any]]], metric: str | None = Non
     """
     if not isinstance(runs, (list, tuple)) or len(runs) < 2:
         raise InputError("runs", "two or more lists of rows (one per run)", runs)
-    maps = [_items(r, metric) for r in runs]
+    maps = [item_verdicts(r, metric) for r in runs]
     common = sorted(set.intersection(*(set(m) for m in maps)))
     flipped = [{"item": f"{c}/{m}/{i + 1}", "verdicts": [str(mp[(c, m, i)]) for mp in maps]}
                for c, m, i in common if len({str(mp[(c, m, i)]) for mp in maps}) > 1]
@@ -58,7 +60,7 @@ def position_effect(original: Sequence[dict[str, Any]], moved: Sequence[dict[str
     Rows of ``moved`` hold verdicts already put back in the original node order
     (:func:`ragmetrics_edu.course.judge_runs.run_case` does that), so a change is the order's doing.
     """
-    a, b = _items(original, "context_precision"), _items(moved, "context_precision")
+    a, b = item_verdicts(original, "context_precision"), item_verdicts(moved, "context_precision")
     common = sorted(set(a) & set(b))
     changed = [{"node": f"{c}/node {i + 1}", "in order": a[(c, m, i)], "moved": b[(c, m, i)]}
                for c, m, i in common if a[(c, m, i)] != b[(c, m, i)]]
@@ -74,7 +76,7 @@ def injection_effect(clean: Sequence[dict[str, Any]], injected: Sequence[dict[st
     """
     moved, eligible, table = 0, 0, []
     for metric, wanted in DEMANDED.items():
-        before = _items(clean, metric)
+        before = item_verdicts(clean, metric)
         after_rows = []
         for row in injected:
             if row["metric"] != metric or row.get("error") or row.get("verdicts") is None:
@@ -83,7 +85,7 @@ def injection_effect(clean: Sequence[dict[str, Any]], injected: Sequence[dict[st
             if metric == "context_precision":
                 del verdicts[INJECTED_AT]
             after_rows.append(dict(row, verdicts=verdicts))
-        after = _items(after_rows, metric)
+        after = item_verdicts(after_rows, metric)
         for key in sorted(set(before) & set(after)):
             if str(before[key]) == wanted:
                 continue

@@ -20,7 +20,7 @@ import statistics
 from functools import lru_cache
 from typing import Any, Sequence
 
-from .. import baselines, stats
+from .. import baselines
 from ..judges.checked import BUILDS_ON
 from ..metrics.registry import MetricTable
 from . import judge_agreement as agree
@@ -29,6 +29,7 @@ from .capstone import QUESTIONS, SYSTEMS
 from .display import text_table
 from .judge_runs import INJECTED_AT, inject, rotated
 from .judge_study import FAMILIES, MODEL_NAMES, PASSES, available, cases_for, family_rows, recording_path, repeat_passes
+from .paired import compare, compare_columns, fmt_compare
 
 __all__ = ["compare", "compare_columns", "injection_by_content", "agreement_figure", "fmt_compare", "RAGAS_PAPER", "agreement_table", "pipeline_table", "flip_table", "repeat_spread", "position_summary",
            "injection_table", "behaviour_table", "size_table", "binary_table", "full_pipeline_table", "PIPELINE_LABELS", "cost_table", "show", "fmt_ci", "restrict", "recordings_table", "provenance", "rows", "malformed_summary",
@@ -79,64 +80,6 @@ def verdicts(name: str, metric: str, pipeline: str | None = None, binary: bool =
     cases), computed once per session: the notebook and its exercises ask for the same figures."""
     found = rows(name) if subset is None else restrict(rows(name), subset)
     return agree.verdict_agreement(found, metric, pipeline=pipeline, binary=binary, seed=seed, baseline=baseline)
-
-
-#: fewer independent units than this: no interval, "too few to tell"
-MIN_UNITS = 10
-
-
-def compare(a: Sequence[float], b: Sequence[float], groups: Sequence[Any] | None = None,
-            labels: tuple[str, str] = ("judge", "word overlap"), seed: int = 0) -> dict[str, Any]:
-    """The paired difference a − b over independent units, with its interval and a sign test.
-
-    ``a`` and ``b`` hold one value per item on the same items; ``groups`` names each item's unit (its pair),
-    and each unit's mean is the value compared (without ``groups`` each item is its own unit). Returns the
-    mean difference over units, ``ci`` (None under :data:`MIN_UNITS` units), the sign test's wins, losses,
-    ties and p, and ``verdict``: who is better, "cannot tell them apart" when the interval includes 0, or
-    "too few to tell".
-    """
-    if len(a) != len(b):
-        raise ValueError("a and b need one value per item each")
-    groups = list(range(len(a))) if groups is None else list(groups)
-    units: dict[Any, list[tuple[float, float]]] = {}
-    for g, x, y in zip(groups, a, b, strict=True):
-        units.setdefault(g, []).append((float(x), float(y)))
-    ua = [math.fsum(x for x, _ in v) / len(v) for v in units.values()]
-    ub = [math.fsum(y for _, y in v) / len(v) for v in units.values()]
-    n = len(ua)
-    diff = math.fsum(x - y for x, y in zip(ua, ub, strict=True)) / n
-    sign = stats.sign_test(ua, ub, labels=labels)
-    out = {"difference": diff, "units": n, "ci": None, "wins": sign.values["wins"], "losses": sign.values["losses"],
-           "ties": sign.values["ties"], "sign_p": sign.p_value, "labels": labels}
-    if n < MIN_UNITS:
-        out["verdict"] = "too few to tell"
-        return out
-    boot = stats.paired_bootstrap(ua, ub, seed=seed, labels=labels)
-    out["ci"] = boot.ci
-    low, high = boot.ci
-    out["verdict"] = (f"{labels[0]} better" if low > 0 else f"{labels[1]} better" if high < 0
-                      else "cannot tell them apart")
-    return out
-
-
-def fmt_compare(found: dict[str, Any]) -> str:
-    """``+0.25 [+0.07, +0.45], 8 better / 2 worse, sign p 0.11: ...`` in one line."""
-    ci = "" if found["ci"] is None else f" [{found['ci'][0]:+.2f}, {found['ci'][1]:+.2f}]"
-    return (f"{found['difference']:+.2f}{ci}, {found['wins']} better / {found['losses']} worse, sign p "
-            f"{found['sign_p']:.2f}: {found['verdict']}")
-
-
-def compare_columns(found: dict[str, Any], head: str = "judge - overlap") -> dict[str, str]:
-    """A comparison (:func:`compare`) as table columns: difference [interval], units better/worse, sign p,
-    reading."""
-    ci = "" if found["ci"] is None else f" [{found['ci'][0]:.2f}, {found['ci'][1]:.2f}]"
-    reading = {"cannot tell them apart": "can't tell", "too few to tell": "too few"}.get(found["verdict"])
-    if reading is None:
-        reading = "judge ahead" if found["verdict"].startswith(found["labels"][0]) else "overlap ahead"
-        if found["sign_p"] >= 0.05:
-            reading += "?"
-    return {head: f"{found['difference']:+.2f}{ci}", "+/-": f"{found['wins']}/{found['losses']}",
-            "sign p": f"{found['sign_p']:.2f}", "reading": reading}
 
 
 def agreement_table(seed: int = 0) -> list[dict[str, Any]]:
@@ -343,8 +286,8 @@ def injection_by_content() -> list[dict[str, Any]]:
     control = None
     if _have("qwen_position", "qwen_same_items"):
         ids = {c.id for c in cases_for("injected_clean")}
-        before = {k: v for k, v in behave._items(rows("qwen_same_items"), "context_precision").items() if k[0] in ids}
-        moved = {k: v for k, v in behave._items(rows("qwen_position"), "context_precision").items() if k[0] in ids}
+        before = {k: v for k, v in behave.item_verdicts(rows("qwen_same_items"), "context_precision").items() if k[0] in ids}
+        moved = {k: v for k, v in behave.item_verdicts(rows("qwen_position"), "context_precision").items() if k[0] in ids}
         control = _to_demanded(before, moved, "yes")
     for form, injected, clean in forms:
         if not _have(injected, clean):
