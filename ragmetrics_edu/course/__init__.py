@@ -12,13 +12,15 @@ the slide decks          ``slides`` (HTML fragments), ``deck_table`` (every deck
 notebooks 06-07          ``embedding_texts`` (the texts the course embeds, calibration pairs)
 notebook 10              ``deck_cases`` (the decks' examples put to a judge; the CI-gate example's
                          scores), ``ci_gate_example`` (a test file learners copy)
-notebook 11              the judge study: ``judge_eval`` (labelled set), ``judge_runs`` (one
-                         runner per case), ``judge_study`` (recorded passes), ``judge_agreement``,
-                         ``judge_behaviour``, ``judge_failures``, ``judge_report`` (the tables),
+notebook 11              the judge study: ``judge_eval`` (labelled set), ``judge_runs`` (cases
+                         through the library's runner), ``judge_study`` (recorded passes),
+                         ``judge_agreement``, ``judge_behaviour``, ``judge_failures``, ``paired``
+                         (judge vs baseline over pairs), ``judge_report`` (the tables),
                          ``judge_recording`` (``ragmetrics-edu record-judge-study``)
-notebook 12              ``metric_map`` (which metric when, and what it costs)
+notebook 12              ``metric_map`` (which metric when, and what it costs), ``gate_cases``
+                         (the regression gate's recorded runs and exercise cases)
 notebook 13              ``capstone`` (two RAG systems, recorded), ``diagnosis`` (tags and
-                         tables), ``capstone_checks``
+                         tables), ``capstone_checks``, ``capstone_summary`` (the take-away)
 HaluEval                 ``halueval_study`` (designs recorded and scored on HaluEval QA)
 =======================  ======================================================================
 """
