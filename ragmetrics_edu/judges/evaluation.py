@@ -31,6 +31,8 @@ from ..results import MetricResult
 from . import steps
 from .base import Judge
 from .batch import Outcome, run_tasks
+from .checked import faithfulness_checked
+from .reanswer import faithfulness_reanswer
 from .records import tally
 
 ALIASES = {"user_input": "question", "response": "answer", "retrieved_contexts": "contexts", "reference": "ground_truth"}
@@ -54,8 +56,14 @@ EVALUATED: MetricTable[Evaluated] = MetricTable("the metrics evaluate() scores",
                                       lambda j, q, a, c, g, e: steps.contextual_relevancy(j, q, c)),
     "context_entity_recall": Evaluated(("contexts", "ground_truth"),
                                        lambda j, q, a, c, g, e: steps.context_entity_recall(j, g, c)),
+    # the default: the design chosen on HaluEval's dev part and scored once on its test part (one call a question)
     "faithfulness": Evaluated(("question", "answer", "contexts"),
-                              lambda j, q, a, c, g, e: steps.faithfulness(j, a, c, question=q)),
+                              lambda j, q, a, c, g, e: faithfulness_reanswer(j, a, c, question=q)),
+    # DeepEval's and Ragas' design, by name: claims, then a verdict per claim (two calls an answer)
+    "faithfulness_claims": Evaluated(("question", "answer", "contexts"),
+                                     lambda j, q, a, c, g, e: steps.faithfulness(j, a, c, question=q)),
+    "faithfulness_checked": Evaluated(("question", "answer", "contexts"),
+                                      lambda j, q, a, c, g, e: faithfulness_checked(j, a, c, question=q)),
     "answer_relevancy": Evaluated(("question", "answer"), lambda j, q, a, c, g, e: steps.answer_relevancy(j, q, a)),
     "answer_relevancy_embedding": Evaluated(
         ("question", "answer"), lambda j, q, a, c, g, e: steps.answer_relevancy_embedding(j, q, a, embedder=e)),
@@ -63,7 +71,7 @@ EVALUATED: MetricTable[Evaluated] = MetricTable("the metrics evaluate() scores",
                                     lambda j, q, a, c, g, e: steps.answer_correctness(j, q, a, g, embedder=e)),
     "semantic_similarity": Evaluated(("answer", "ground_truth"),
                                      lambda j, q, a, c, g, e: metrics.semantic_similarity(a, g, e)),
-})
+}, also=("faithfulness_claims", "faithfulness_checked"))
 METRICS = tuple(EVALUATED)
 
 
