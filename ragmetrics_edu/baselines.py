@@ -93,5 +93,6 @@ def case_verdicts(case: Any, metric: str, threshold: float = THRESHOLD) -> list[
     """:func:`verdicts` on a labelled case's own items (``ragmetrics_edu.course.judge_eval.Case``)."""
     if isinstance(case, Mapping) or not all(hasattr(case, a) for a in ("items", "question", "contexts", "reference")):
         raise InputError("case", "a labelled case (course.judge_eval.load_cases())", case)
+    validate.identifier("metric", metric, "context_precision, context_recall, faithfulness or answer_relevancy")
     return verdicts(metric, list(case.items(metric)), question=case.question, contexts=list(case.contexts),
                     reference=case.reference, threshold=threshold)

@@ -11,7 +11,7 @@ from typing import Any
 
 from .errors import InputError
 from .results import MetricResult, fmt
-from .validate import integer, number, text
+from .validate import as_list, integer, number, text
 
 RELEVANT, IRRELEVANT = "#2a9d8f", "#c8c8c8"
 #: The most rows (statements, ranks, entities, bars) a figure draws: past it a figure is unreadable
@@ -27,8 +27,10 @@ def new_figure(figsize: tuple[float, float] = (6, 3), dpi: int = 100):
     """
     from matplotlib.figure import Figure  # lazy: matplotlib loads only when drawing
 
-    if not isinstance(figsize, (tuple, list)) or len(figsize) != 2:
+    size = as_list("figsize", figsize, "(width, height) in inches")
+    if len(size) != 2:
         raise InputError("figsize", "(width, height) in inches", figsize)
+    figsize = (size[0], size[1])
     figsize = (number("figsize", figsize[0], "a width from 0.5 to 100 inches", low=0.5, high=100),
                number("figsize", figsize[1], "a height from 0.5 to 100 inches", low=0.5, high=100))
     dpi = integer("dpi", dpi, low=10, high=1000)

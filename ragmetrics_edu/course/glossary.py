@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from ..errors import InputError
+from ..validate import as_list, integer
 
 
 @dataclass(frozen=True)
@@ -311,7 +312,8 @@ def terms(selection: Iterable[str] | None = None) -> list[Term]:
         return list(TERMS)
     if isinstance(selection, str):
         raise InputError("terms", "a list of glossary terms, e.g. ['node', 'verdict']", selection)
-    return list(dict.fromkeys(get(name) for name in selection))
+    names = as_list("terms", selection, "a list of glossary terms, e.g. ['node', 'verdict']")
+    return list(dict.fromkeys(get(name) for name in names))
 
 
 def markdown(selection: Iterable[str] | None = None) -> str:
@@ -325,6 +327,7 @@ def markdown(selection: Iterable[str] | None = None) -> str:
 
 def text(selection: Iterable[str] | None = None, width: int = 100) -> str:
     """The entries as plain text: each name, then its definition wrapped and indented."""
+    width = integer("width", width, low=20, high=10_000)
     blocks = []
     for t in terms(selection):
         body = t.definition + (f" Also: {', '.join(t.aliases)}." if t.aliases else "")

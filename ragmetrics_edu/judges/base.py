@@ -25,7 +25,7 @@ from importlib import resources
 from typing import Any, Callable, Mapping
 
 from ..errors import InputError
-from .errors import JudgeError
+from .errors import JudgeError, ReplyFormatError
 from .records import CallList, CallRecord, Usage
 
 Messages = list[dict[str, str]]
@@ -158,13 +158,13 @@ _FENCE = re.compile(r"```[ \t]*(?:json|JSON)?[ \t]*\n?(.*?)```", re.DOTALL)
 def parse_json_reply(text: str) -> dict[str, Any]:
     """Read one JSON object from a reply, stripping a ```json fence or text around it.
 
-    Raises ValueError saying what is wrong (used verbatim in the repair request); a
-    ``text`` that is not a string raises :class:`~ragmetrics_edu.InputError` (a ValueError).
+    Raises :class:`~.errors.ReplyFormatError` (a ValueError) saying what is wrong (used verbatim in
+    the repair request); a ``text`` that is not a string raises :class:`~ragmetrics_edu.InputError`.
     """
     if not isinstance(text, str):
         raise InputError("text", "the reply's text (a string)", text)
     if not text.strip():
-        raise ValueError("the reply was empty")
+        raise ReplyFormatError("the reply was empty")
     body = text.strip()
     fenced = _FENCE.search(body)
     if fenced:
@@ -180,9 +180,10 @@ def parse_json_reply(text: str) -> dict[str, Any]:
             except json.JSONDecodeError:
                 data = None
         if data is None:
-            raise ValueError(f"the reply is not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})") from None
+            raise ReplyFormatError(f"the reply is not valid JSON ({exc.msg} at line {exc.lineno}, "
+                                   f"column {exc.colno})") from None
     if not isinstance(data, dict):
-        raise ValueError(f"the reply is JSON but not an object (got a {type(data).__name__})")
+        raise ReplyFormatError(f"the reply is JSON but not an object (got a {type(data).__name__})")
     return data
 
 

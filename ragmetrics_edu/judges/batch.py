@@ -147,7 +147,11 @@ def score_cases(
         raise InputError("step", "a judge step such as judges.context_precision", step)
     if isinstance(cases, (str, bytes, Mapping)) or not isinstance(cases, Iterable):
         raise InputError("cases", "a list of dicts of the step's arguments", cases)
-    cases = list(cases)
+    try:
+        cases = list(cases)
+    except Exception as exc:  # noqa: BLE001 - an iterable that breaks is bad input
+        raise InputError("cases", "a list of dicts of the step's arguments", cases,
+                         hint=f"reading it failed ({type(exc).__name__})") from None
     for i, case in enumerate(cases):
         if not isinstance(case, Mapping) or not all(isinstance(k, str) for k in case):
             raise InputError(f"cases[{i}]", "a dict of the step's arguments (question=..., nodes=..., ...)", case)

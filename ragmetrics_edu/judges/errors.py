@@ -30,6 +30,12 @@ class JudgeError(RagMetricsError):
         self.calls = list(calls or [])
 
 
+class ReplyFormatError(RagMetricsError, ValueError):
+    """A reply's text is not one JSON object (:func:`~ragmetrics_edu.judges.parse_json_reply`).
+
+    A ``ValueError`` too, and its message is what the repair request quotes to the model."""
+
+
 class JudgeSetupError(JudgeError):
     """The judge cannot be used as configured (missing key, package or recording)."""
 

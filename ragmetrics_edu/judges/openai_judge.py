@@ -281,6 +281,16 @@ class OpenAIJudge(Judge):
     # -- cache ------------------------------------------------------------------------
     def cache_key(self, messages: Messages, params: dict[str, Any]) -> str:
         """sha256 of model, server, messages and parameters."""
+        if not isinstance(messages, list) or not all(
+                isinstance(m, dict) and isinstance(m.get("role"), str) and isinstance(m.get("content"), str)
+                for m in messages):
+            raise InputError("messages", "a list of {role, content} dicts (strings)", messages)
+        try:
+            json.dumps(params)
+        except (TypeError, ValueError):
+            raise InputError("params", "a dict of JSON values (the request's parameters)", params) from None
+        if not isinstance(params, dict):
+            raise InputError("params", "a dict of JSON values (the request's parameters)", params)
         blob = json.dumps({"model": self.model, "base_url": self.server, "messages": messages, "parameters": params},
                           sort_keys=True, ensure_ascii=False)
         return hashlib.sha256(blob.encode("utf-8")).hexdigest()

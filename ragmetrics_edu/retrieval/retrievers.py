@@ -28,7 +28,7 @@ from ..errors import InputError
 from ..metrics.registry import MetricTable
 from ..results import MetricResult, fmt
 from ..text import tokenize
-from ..validate import text
+from ..validate import as_list, number, text
 from .corpus import Question, passage_list
 
 #: The measures :func:`evaluate_retriever` reports, in table order.
@@ -75,10 +75,8 @@ class BM25Retriever:
 
     def __init__(self, passages: Any = None, *, k1: float = 1.5, b: float = 0.75,
                  tokenizer: Callable[[str], list[str]] = tokenize) -> None:
-        if isinstance(k1, bool) or not isinstance(k1, (int, float)) or k1 < 0:
-            raise InputError("k1", "a number >= 0", k1)
-        if isinstance(b, bool) or not isinstance(b, (int, float)) or not 0 <= b <= 1:
-            raise InputError("b", "a number between 0 and 1", b)
+        k1 = number("k1", k1, "a number from 0 to 1000", low=0.0, high=1000.0)
+        b = number("b", b, "a number between 0 and 1", low=0.0, high=1.0)
         if not callable(tokenizer):
             raise InputError("tokenizer", "a function text -> list of tokens", tokenizer)
         self.passages = passage_list("passages", passages)
@@ -170,8 +168,8 @@ class EmbeddingRetriever:
     """
 
     def __init__(self, passages: Any = None, embedder: Any = None, *, min_score: float | None = 0.0) -> None:
-        if min_score is not None and (isinstance(min_score, bool) or not isinstance(min_score, (int, float))):
-            raise InputError("min_score", "a number (cosines at or below it are left out) or None", min_score)
+        if min_score is not None:
+            min_score = number("min_score", min_score, "a number (cosines at or below it are left out) or None")
         self.min_score = None if min_score is None else float(min_score)
         self.passages = passage_list("passages", passages)
         self.embedder = embeddings.resolve(embedder)
@@ -294,8 +292,15 @@ def evaluate_retriever(retriever: Any, questions: Sequence[Question], k: int = 5
 
 def mean_scores(rows: Sequence[dict[str, Any]]) -> dict[str, float]:
     """The mean of each measure over the rows of :func:`evaluate_retriever`."""
+    rows = as_list("rows", rows, "the rows of evaluate_retriever (a list of dicts)")
     if not rows:
         raise InputError("rows", "at least one row of evaluate_retriever", rows)
+    for i, row in enumerate(rows):
+        if not isinstance(row, dict) or any(m not in row for m in MEASURES):
+            raise InputError(f"rows[{i}]", "a row of evaluate_retriever (a dict with " + ", ".join(MEASURES) + ")",
+                             row)
+        for m in MEASURES:
+            number(f"rows[{i}][{m!r}]", row[m], "a finite number")
     return {m: math.fsum(r[m] for r in rows) / len(rows) for m in MEASURES}
 
 

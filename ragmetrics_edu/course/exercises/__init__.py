@@ -90,6 +90,8 @@ def _load_all() -> None:
 
 def ids(prefix: str = "") -> list[str]:
     """The registered exercise ids (optionally only those starting with ``prefix``)."""
+    if not isinstance(prefix, str):
+        raise InputError("prefix", "the start of an exercise id (a string), e.g. 'cp-'", prefix)
     _load_all()
     return sorted(i for i in _REGISTRY if i.startswith(prefix))
 
