@@ -17,17 +17,20 @@ from typing import Any, Sequence
 
 from .. import stats
 from ..errors import InputError
+from ..validate import as_list, number
 
 
 def _scores(field: str, rows: Any, measure: str) -> list[float]:
-    if isinstance(rows, (str, bytes)) or not isinstance(rows, Sequence) or not rows:
+    rows = as_list(field, rows, "a non-empty list of evaluate_retriever rows")
+    if not rows:
         raise InputError(field, "a non-empty list of evaluate_retriever rows", rows)
-    if not all(isinstance(r, dict) and measure in r for r in rows):
+    if not isinstance(measure, str) or not all(isinstance(r, dict) and measure in r for r in rows):
         raise InputError("measure", f"a measure present in every row of {field}", measure)
-    return [float(r[measure]) for r in rows]
+    return [number(f"{field}[{i}][{measure!r}]", r[measure], "a finite score") for i, r in enumerate(rows)]
 
 
 def _question_ids(rows_a: Sequence[dict[str, Any]], rows_b: Sequence[dict[str, Any]]) -> list[Any]:
+    rows_a, rows_b = as_list("rows_a", rows_a), as_list("rows_b", rows_b)
     ids_a, ids_b = [r.get("question") for r in rows_a], [r.get("question") for r in rows_b]
     if ids_a != ids_b:
         raise InputError("rows_b", "rows for the same questions, in the same order as rows_a", ids_b)
