@@ -32,6 +32,7 @@ from ..results import fmt
 from ..stats import inputs as stat_inputs
 from ..stats.bootstrap import BATCH_CELLS, describe, percentile_interval
 from ..stats.grouped import group_indices
+from ..validate import as_list
 from . import inputs
 from .result import AgreementResult
 
@@ -215,9 +216,7 @@ def _tables(classes: list[Hashable], confusion: list[list[int]], row_tot: list[i
 
 def _group_labels(value: Any, n: int) -> list[Hashable]:
     """One hashable group label per item, or InputError."""
-    found = value.tolist() if hasattr(value, "tolist") else value
-    if isinstance(found, (str, bytes)) or not isinstance(found, (list, tuple)):
-        raise InputError("groups", "a list with one group label per item", value)
+    found = as_list("groups", value, "a list with one group label per item")
     if len(found) != n:
         raise InputError("groups", f"one group label per item ({n})", f"{len(found)} labels")
     for i, g in enumerate(found):

@@ -41,8 +41,8 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from ..errors import InputError
+from ..validate import as_list, plain
 from ..validate import path as validate_path
-from ..validate import plain
 from . import files
 from .base import Judge, Messages, Reply, Request, render
 from .errors import JudgeAPIError, JudgeSetupError
@@ -281,9 +281,9 @@ class OpenAIJudge(Judge):
     # -- cache ------------------------------------------------------------------------
     def cache_key(self, messages: Messages, params: dict[str, Any]) -> str:
         """sha256 of model, server, messages and parameters."""
-        if not isinstance(messages, list) or not all(
-                isinstance(m, dict) and isinstance(m.get("role"), str) and isinstance(m.get("content"), str)
-                for m in messages):
+        messages = as_list("messages", messages, "a list of {role, content} dicts (strings)")
+        if not all(isinstance(m, dict) and isinstance(m.get("role"), str) and isinstance(m.get("content"), str)
+                   for m in messages):
             raise InputError("messages", "a list of {role, content} dicts (strings)", messages)
         try:
             json.dumps(params)
