@@ -47,6 +47,7 @@ def compare(a: Sequence[float], b: Sequence[float], groups: Sequence[Any] | None
         out["verdict"] = "too few to tell"
         return out
     boot = stats.paired_bootstrap(ua, ub, seed=seed, labels=labels)
+    assert boot.ci is not None  # paired_bootstrap always gives an interval
     out["ci"] = boot.ci
     low, high = boot.ci
     out["verdict"] = (f"{labels[0]} better" if low > 0 else f"{labels[1]} better" if high < 0
