@@ -45,8 +45,7 @@ from typing import Any, Sequence
 
 from .errors import InputError
 from .plots import figure_and_axes
-from .stats import paired_bootstrap, sign_test
-from .stats import inputs
+from .stats import inputs, paired_bootstrap, sign_test
 from .validate import as_list, number, same_length
 
 __all__ = ["MIN_QUESTIONS", "PASS", "FAIL", "CANNOT_TELL", "JudgeNoise", "GateResult", "judge_noise", "gate"]
@@ -143,7 +142,7 @@ class GateResult:
 
     @property
     def differences(self) -> tuple[float, ...]:
-        return tuple(c - a for c, a in zip(self.candidate, self.accepted))
+        return tuple(c - a for c, a in zip(self.candidate, self.accepted, strict=True))
 
     @property
     def mean_candidate(self) -> float:

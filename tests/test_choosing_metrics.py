@@ -133,7 +133,7 @@ def _by_hand_interval(candidate, accepted, run_sd, level=0.95, n_resamples=2000,
 
     boot = paired_bootstrap(candidate, accepted, ci=level, n_resamples=n_resamples, seed=seed)
     band = NormalDist().inv_cdf((1 + level) / 2) * run_sd * math.sqrt(2)
-    mean = sum(c - a for c, a in zip(candidate, accepted)) / len(candidate)
+    mean = sum(c - a for c, a in zip(candidate, accepted, strict=True)) / len(candidate)
     low, high = boot.ci
     return boot.ci, band, (mean - math.hypot(mean - low, band), mean + math.hypot(high - mean, band))
 

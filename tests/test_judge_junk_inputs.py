@@ -49,6 +49,8 @@ METRIC_CALLS: dict[str, tuple[Callable[..., Any], dict[str, Any]]] = {
     "contextual_relevancy": (judges.contextual_relevancy, {"question": "Q?", "nodes": NODES}),
     "context_entity_recall": (judges.context_entity_recall, {"reference": "Paris.", "nodes": NODES}),
     "faithfulness": (judges.faithfulness, {"answer": "A.", "context": NODES, "question": "Q?"}),
+    "faithfulness_reanswer": (judges.faithfulness_reanswer, {"answer": "A.", "context": NODES, "question": "Q?"}),
+    "faithfulness_checked": (judges.faithfulness_checked, {"answer": "A.", "context": NODES, "question": "Q?"}),
     "answer_relevancy": (judges.answer_relevancy, {"question": "Q?", "answer": "A."}),
     "answer_relevancy_embedding": (judges.answer_relevancy_embedding, {"question": "Q?", "answer": "A.", "n": 2}),
     "answer_correctness": (judges.answer_correctness, {"question": "Q?", "answer": "A.", "ground_truth": "G."}),

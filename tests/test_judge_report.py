@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from ragmetrics_edu.course import judge_agreement, judge_report, judge_study
 from ragmetrics_edu.judges import ReplayJudge
 

@@ -20,13 +20,19 @@ import json
 import math
 import time
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable
 
+from .. import judges, stats
 from ..baselines import answer_overlap
 from ..data import halueval, path
 from ..errors import InputError
+from ..judges.checked import faithfulness_checked
 from ..judges.errors import JudgeError
+from ..judges.files import write_recording
+from ..judges.openai_judge import OpenAIJudge
+from ..judges.replay import ReplayJudge
 
 __all__ = ["Design", "DESIGNS", "recording_name", "pair_scores", "pairwise", "choice_log", "record", "design_calls",
            "compare", "design_table", "detection", "best_threshold", "RULE", "choose", "freeze_choice", "score_test",
@@ -81,8 +87,6 @@ def _design(name: Any) -> Design:
 
 
 def _score_answer(design: Design, judge: Any, pair: halueval.HaluPair, answer: str) -> float:
-    from .. import judges
-
     context = [pair.knowledge]
     if design.pipeline == "word_overlap":
         return answer_overlap(answer, context)
@@ -91,7 +95,6 @@ def _score_answer(design: Design, judge: Any, pair: halueval.HaluPair, answer: s
         return judges.faithfulness_reanswer(judge, answer, context, question=pair.question, **options).score
     if design.pipeline == "library":
         return judges.faithfulness(judge, answer, context, question=pair.question, variant="ragas").score
-    from ..judges.checked import faithfulness_checked
 
     return faithfulness_checked(judge, answer, context, question=pair.question, variant="ragas").score
 
@@ -118,8 +121,6 @@ def pair_scores(design: str, split: str) -> list[dict[str, Any]]:
         raise InputError("split", "'dev' or 'test'", split)
     judge = None
     if chosen.recording is not None:
-        from ..judges import ReplayJudge
-
         judge = ReplayJudge(path(f"recordings/{recording_name(chosen.recording, split)}.json"))
     rows = []
     for pair in _pairs_for(chosen, split):
@@ -184,8 +185,6 @@ def freeze_choice(target: str | Path) -> dict[str, Any]:
     """Write the dev half of the choice log: every design's dev row, the rule, the choice and its threshold.
 
     Run once, before :func:`score_test`; it refuses to overwrite a log that already holds test figures."""
-    from datetime import datetime, timezone
-
     target = Path(target)
     if target.exists() and json.loads(target.read_text("utf-8")).get("test"):
         raise InputError("target", "a choice log without test figures (the test part is scored once)", str(target))
@@ -205,8 +204,6 @@ def freeze_choice(target: str | Path) -> dict[str, Any]:
 def score_test(target: str | Path, designs: tuple[str, ...] = ("library",)) -> dict[str, Any]:
     """Score the frozen choice once on the test part, with word overlap and ``designs`` beside it, and
     write the test half of the log. Refuses when the log has no choice, or already has test figures."""
-    from datetime import datetime, timezone
-
     target = Path(target)
     log = json.loads(target.read_text("utf-8"))
     if not log.get("chosen") or log.get("test"):
@@ -225,8 +222,6 @@ def score_test(target: str | Path, designs: tuple[str, ...] = ("library",)) -> d
 def compare(design: str, split: str, *, baseline: str = "word_overlap", seed: int = 0) -> dict[str, Any]:
     """``design`` against ``baseline`` on the same pairs: paired difference of outcomes with its interval,
     and a sign test on the pairs where they differ (the pair is the unit)."""
-    from .. import stats
-
     rows = pair_scores(design, split)
     limit = len(rows)
     base = pair_scores(baseline, split)[:limit]
@@ -309,9 +304,6 @@ def record(pass_name: str, split: str, *, base_url: str, model: str, provenance:
     rewritten after every pair. ``provenance`` must hold ``server`` (name, version, build, threads) and
     ``gguf`` (file name, sha256 and header of the weights the server loaded); the date is added on writing.
     """
-    from ..judges import OpenAIJudge
-    from ..judges.files import write_recording
-
     designs = [d for d in DESIGNS.values() if d.recording == pass_name]
     if not designs:
         raise InputError("pass_name", "reanswer, library or checked", pass_name)

@@ -54,7 +54,7 @@ def _groups(value: Any, n: int) -> list[Hashable]:
 
 
 def _resampled_group_means(data: Any, members: list[list[int]], n_resamples: int, seed: int | None) -> Any:
-    import numpy as np
+    import numpy as np  # lazy: numpy loads only when resampling
 
     sums = np.array([data[m].sum() for m in members])
     sizes = np.array([len(m) for m in members], dtype=float)
@@ -76,7 +76,7 @@ def grouped_bootstrap_ci(values: Any, groups: Any, ci: float = 0.95, n_resamples
     The estimate is the mean over all items; each resample draws as many groups as there are,
     with replacement, and averages the items they hold. ``interval`` is None under ``min_groups``.
     """
-    import numpy as np
+    import numpy as np  # lazy: numpy loads only when resampling
 
     data = inputs.scores("values", values)
     labels = _groups(groups, len(data))
@@ -106,6 +106,6 @@ def grouped_bootstrap_ci(values: Any, groups: Any, ci: float = 0.95, n_resamples
                    f"Draw {count} resamples of the {k} groups with replacement (numpy default_rng, seed {rng_seed}); "
                    "each keeps every item of the groups it drew, and its mean is over those items.",
                    f"The {fmt(100 * level)}% percentile interval: {shown}."],
-        notes=notes, method="percentile bootstrap over groups", ci=level, interval=interval,
+        notes=notes, method="percentile bootstrap over groups", level=level, ci=interval,
         interval_of="mean", distribution=means, distribution_of="resampled means (groups drawn)",
         summary_rows=describe(means, level))
