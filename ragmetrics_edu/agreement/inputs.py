@@ -7,12 +7,11 @@ index), so a learner sees at once what to fix.
 from __future__ import annotations
 
 import math
-import numbers
 from typing import Any, Hashable
 
 from ..errors import InputError
 from ..stats.inputs import scores as checked_scores
-from ..validate import as_list
+from ..validate import as_list, number
 
 
 def sequence(field: str, value: Any) -> list[Any]:
@@ -68,17 +67,15 @@ def choice(field: str, value: Any, options: tuple[Any, ...]) -> Any:
 
 def fraction(field: str, value: Any, *, low_open: bool = False) -> float:
     """A number in [0, 1] (or (0, 1] with ``low_open``), not a bool."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(float(value)):
-        raise InputError(field, "a number between 0 and 1", value)
-    number = float(value)
-    if number > 1 or number < 0 or (low_open and number == 0):
-        raise InputError(field, "a number in (0, 1]" if low_open else "a number between 0 and 1", value)
-    return number
+    return number(field, value, "a number in (0, 1]" if low_open else "a number between 0 and 1", low=0.0, high=1.0,
+                  low_open=low_open)
 
 
 def rater_names(value: Any) -> tuple[str, str]:
     """Two different, non-empty names for the raters (not a name the item table already uses)."""
     reserved = {"item", "agree", "cost"}
+    if isinstance(value, (tuple, list)):
+        value = as_list("raters", value, "two different non-empty names, e.g. ('human', 'judge')")
     if (isinstance(value, (tuple, list)) and len(value) == 2 and all(isinstance(v, str) and v.strip() for v in value)
             and value[0] != value[1] and not reserved & set(value)):
         return value[0], value[1]

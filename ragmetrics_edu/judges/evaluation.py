@@ -24,7 +24,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from .. import metrics
+from .. import metrics, validate
 from ..errors import InputError
 from ..metrics.registry import MetricTable
 from ..results import MetricResult
@@ -83,11 +83,13 @@ def _call(name: str, judge: Any, case: Mapping[str, Any], embedder: Any) -> Metr
 def load_cases(data: Any) -> list[dict[str, Any]]:
     """Cases from a DataFrame, a JSONL file path, or a list of dicts (aliases renamed)."""
     if isinstance(data, (str, Path)):
-        path = Path(data)
-        if not str(data).strip() or not path.is_file():
-            raise InputError("data", "a DataFrame, a list of dicts or the path of an existing JSONL file", str(data))
+        path = validate.path("data", data, expected="a DataFrame, a list of dicts or the path of an existing JSONL file")
+        try:
+            lines = path.read_text(encoding="utf-8").splitlines()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise InputError("data", "a UTF-8 JSONL file", str(path), hint=f"it cannot be read ({exc})") from None
         rows = []
-        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        for number, line in enumerate(lines, start=1):
             if line.strip():
                 try:
                     rows.append(json.loads(line))
@@ -96,7 +98,7 @@ def load_cases(data: Any) -> list[dict[str, Any]]:
     elif hasattr(data, "to_dict") and hasattr(data, "columns"):
         rows = data.to_dict(orient="records")
     elif isinstance(data, Sequence) and not isinstance(data, (str, bytes)):
-        rows = list(data)
+        rows = validate.as_list("data", data, "a DataFrame, a list of dicts or the path of a JSONL file")
     else:
         raise InputError("data", "a DataFrame, a list of dicts or the path of a JSONL file", data)
     cases = []
@@ -116,7 +118,11 @@ def _names(metrics: Any) -> list[str]:
         metrics = [metrics]
     if isinstance(metrics, (bytes, Mapping)) or not isinstance(metrics, Iterable):
         raise InputError("metrics", "a list of metric names from: " + ", ".join(METRICS), metrics)
-    names = list(metrics)
+    try:
+        names = list(metrics)
+    except Exception as exc:  # noqa: BLE001 - an iterable that breaks is bad input
+        raise InputError("metrics", "a list of metric names from: " + ", ".join(METRICS), metrics,
+                         hint=f"reading it failed ({type(exc).__name__})") from None
     if not names:
         raise InputError("metrics", "at least one metric name from: " + ", ".join(METRICS), names)
     for name in names:

@@ -150,7 +150,10 @@ def write_recording(path: str | os.PathLike[str], meta: Mapping[str, Any], calls
         raise InputError("meta", "a dict of JSON values (strings, numbers, lists, dicts)", meta) from None
     if isinstance(calls, (str, bytes, Mapping)) or not isinstance(calls, Iterable):
         raise InputError("calls", "a list of CallRecord", calls)
-    calls = list(calls)
+    try:
+        calls = list(calls)
+    except Exception as exc:  # noqa: BLE001 - an iterable that breaks is bad input
+        raise InputError("calls", "a list of CallRecord", calls, hint=f"reading it failed ({type(exc).__name__})") from None
     for i, c in enumerate(calls):
         if not isinstance(c, CallRecord):
             raise InputError(f"calls[{i}]", "a CallRecord (from judge.calls)", c)

@@ -30,9 +30,9 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from .. import metrics
-from ..errors import InputError
+from ..metrics.embedding import MAX_GENERATED
 from ..results import MetricResult
-from ..validate import flag, text, text_list
+from ..validate import flag, integer, text, text_list
 from .base import STEPS, Judge
 from .prompting import Texts
 from .records import CallList
@@ -294,8 +294,7 @@ def answer_relevancy_embedding(
     """
     judge, reason = check_judge(judge), flag("reason", reason)
     question, answer_text = text("question", question), text("answer", answer)
-    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-        raise InputError("n", "an integer >= 1", n)
+    n = integer("n", n, low=1, high=MAX_GENERATED, expected=f"an integer from 1 to {MAX_GENERATED} (Ragas asks for 3)")
     keys = key_names("question", n)
 
     def shorthand(given: Any) -> Any:

@@ -27,13 +27,15 @@ from typing import Any, Sequence
 
 from ..errors import InputError
 from ..results import MetricResult, fmt
-from ..validate import choice, count, number, probability, text_list
+from ..validate import as_list, choice, count, is_list, number, plain, probability, text_list
 from .embedding import semantic_similarity
 
 VARIANTS = ("ragas", "ragas_legacy", "ragas_collections")
 
 
 def _weights(value: Any) -> tuple[float, float]:
+    if is_list(value):
+        value = [plain(w) for w in as_list("weights", value, "two non-negative numbers (factual, semantic)")]
     ok = (isinstance(value, Sequence) and not isinstance(value, (str, bytes)) and len(value) == 2
           and all(isinstance(w, (int, float)) and not isinstance(w, bool) and _finite(w) and w >= 0 for w in value)
           and sum(value) > 0)

@@ -13,7 +13,7 @@ from typing import Any, Sequence
 from ..embeddings.embedders import HashingEmbedder, cosine_parts, embedder_name, resolve
 from ..errors import InputError
 from ..results import MetricResult, fmt
-from ..validate import choice, probability, text, text_list
+from ..validate import as_list, choice, is_list, plain, probability, text, text_list
 
 VARIANTS = ("ragas", "ragas_legacy", "ragas_collections")
 
@@ -34,6 +34,10 @@ def _stand_in_note(embedder: Any) -> list[str]:
         return [f"Embedder: {embedder.name}, the offline teaching stand-in; a neural embedder gives "
                 "other (usually higher) similarities for paraphrases."]
     return [f"Embedder: {embedder_name(embedder)}."]
+
+
+#: The most generated questions one call embeds (each is embedded and compared: the work grows with them).
+MAX_GENERATED = 100
 
 
 def answer_relevancy_embedding(
@@ -57,6 +61,12 @@ def answer_relevancy_embedding(
     variant = choice("variant", variant, VARIANTS)
     question = text("question", question)
     generated = text_list("generated_questions", generated_questions)
+    if len(generated) > MAX_GENERATED:
+        raise InputError("generated_questions", f"at most {MAX_GENERATED} generated questions (Ragas asks for 3)",
+                         f"{len(generated)} questions")
+    noncommittal = plain(noncommittal)
+    if is_list(noncommittal):
+        noncommittal = [plain(f) for f in as_list("noncommittal", noncommittal)]
     if isinstance(noncommittal, bool):
         flags = [noncommittal] * len(generated)
     elif isinstance(noncommittal, Sequence) and not isinstance(noncommittal, str) and all(isinstance(f, bool) for f in noncommittal):

@@ -17,7 +17,7 @@ from typing import Any, Sequence
 
 from .. import stats
 from ..errors import InputError
-from ..validate import as_list, number
+from ..validate import as_list, number, plain
 
 
 def _scores(field: str, rows: Any, measure: str) -> list[float]:
@@ -74,9 +74,11 @@ def intervals_by_size(values: Sequence[float], sizes: Sequence[int], ci: float =
 
     Rows: ``n``, ``mean``, ``low``, ``high``, ``width``. Taking the *first* n questions (not a
     random subset) mirrors a collection growing over time."""
-    if isinstance(values, (str, bytes)) or not isinstance(values, Sequence) or not values:
+    values = as_list("values", values, "a non-empty list of per-question scores")
+    if not values:
         raise InputError("values", "a non-empty list of per-question scores", values)
-    if isinstance(sizes, (str, bytes)) or not isinstance(sizes, Sequence) or not sizes or not all(
+    sizes = [plain(n) for n in as_list("sizes", sizes, f"a non-empty list of integers between 1 and {len(values)}")]
+    if not sizes or len(sizes) > 100 or not all(
             isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= len(values) for n in sizes):
         raise InputError("sizes", f"a non-empty list of integers between 1 and {len(values)}", sizes)
     rows = []

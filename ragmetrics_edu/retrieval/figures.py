@@ -7,6 +7,7 @@ from typing import Any
 from ..errors import InputError
 from ..plots import figure_and_axes
 from ..results import fmt
+from ..validate import number, text
 from .retrievers import LABELS, MEASURES
 
 __all__ = ["plot_retriever_comparison"]
@@ -14,8 +15,13 @@ __all__ = ["plot_retriever_comparison"]
 
 def plot_retriever_comparison(means: dict[str, dict[str, float]], ax: Any = None, title: str = ""):
     """Grouped bars: one group per measure, one bar per retriever (PNG in notebooks)."""
-    if not isinstance(means, dict) or not means:
-        raise InputError("means", "a dict retriever name -> {measure: mean score}", means)
+    if not isinstance(means, dict) or not 1 <= len(means) <= 20 or not all(
+            isinstance(k, str) and isinstance(v, dict) for k, v in means.items()):
+        raise InputError("means", "a dict retriever name -> {measure: mean score} (1 to 20 retrievers)", means)
+    for name, scores in means.items():
+        for measure, value in scores.items():
+            number(f"means[{name!r}][{measure!r}]", value, "a finite mean score")
+    title = text("title", title)
     names = list(means)
     measures = [m for m in MEASURES if all(m in means[n] for n in names)]
     fig, ax = figure_and_axes(ax, figsize=(7.5, 3.4))

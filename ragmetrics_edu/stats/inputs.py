@@ -79,6 +79,8 @@ def flag(field: str, value: Any) -> bool | None:
 
 def labels(value: Any) -> tuple[str, str]:
     """The two systems' names, used in the step table and the narrative."""
+    if isinstance(value, (tuple, list)):
+        value = as_list("labels", value, "two different non-empty names, e.g. ('bm25', 'dense')")
     if (isinstance(value, (tuple, list)) and len(value) == 2 and all(isinstance(v, str) and v for v in value)
             and value[0] != value[1]):
         return value[0], value[1]
