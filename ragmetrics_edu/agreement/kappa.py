@@ -237,27 +237,8 @@ def _isnan(values: Any) -> Any:
 
 def _bootstrap(codes_a: list[int], codes_b: list[int], cost: list[list[float]], count: int,
                seed: int | None) -> tuple[Any, int]:
-    """κ on ``count`` resamples of the items (NaN where undefined) and how many were undefined."""
-    import numpy as np  # lazy: numpy loads only when resampling
-
-    k, n = len(cost), len(codes_a)
-    stat_inputs.draws(count, max(n, k * k))
-    pair = np.asarray(codes_a) * k + np.asarray(codes_b)
-    w = np.asarray(cost, dtype=float)
-    rng = np.random.default_rng(seed)
-    out = np.empty(count)
-    batch = max(1, BATCH_CELLS // max(n, k * k))
-    for start in range(0, count, batch):
-        stop = min(count, start + batch)
-        rows = stop - start
-        drawn = pair[rng.integers(0, n, (rows, n))]
-        flat = (np.arange(rows)[:, None] * k * k + drawn).ravel()
-        observed = np.bincount(flat, minlength=rows * k * k).reshape(rows, k, k) / n
-        expected = observed.sum(axis=2)[:, :, None] * observed.sum(axis=1)[:, None, :]
-        num, den = (w * observed).sum(axis=(1, 2)), (w * expected).sum(axis=(1, 2))
-        with np.errstate(divide="ignore", invalid="ignore"):
-            out[start:stop] = np.where(den > 0, 1 - num / np.where(den > 0, den, 1), np.nan)
-    return out, int(np.isnan(out).sum())
+    """κ on ``count`` resamples of the items: the grouped bootstrap with one item per group (same draws)."""
+    return _grouped_bootstrap(codes_a, codes_b, cost, count, seed, [[i] for i in range(len(codes_a))])
 
 
 def _grouped_bootstrap(codes_a: list[int], codes_b: list[int], cost: list[list[float]], count: int,
