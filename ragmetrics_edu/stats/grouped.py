@@ -17,6 +17,7 @@ from typing import Any, Hashable, Sequence
 
 from ..errors import InputError
 from ..results import fmt
+from ..validate import as_list
 from . import inputs
 from .bootstrap import BATCH_CELLS, describe, percentile_interval
 from .result import StatResult
@@ -37,10 +38,7 @@ def group_indices(groups: Sequence[Hashable]) -> tuple[list[Hashable], list[list
 
 
 def _groups(value: Any, n: int) -> list[Hashable]:
-    if hasattr(value, "tolist") and not isinstance(value, (str, bytes)):
-        value = value.tolist()
-    if isinstance(value, (str, bytes)) or not isinstance(value, (list, tuple)):
-        raise InputError("groups", "a list with one group label per value", value)
+    value = as_list("groups", value, "a list with one group label per value")
     if len(value) != n:
         raise InputError("groups", f"one group label per value ({n})", f"{len(value)} labels")
     for i, g in enumerate(value):
