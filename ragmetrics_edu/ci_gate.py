@@ -195,11 +195,12 @@ class GateResult:
         fig, ax = figure_and_axes(ax, figsize=(7.5, 3.4))
         d = self.differences
         ys = [i + 1 for i in range(self.n)]
-        ax.axvspan(-self.noise_band, self.noise_band, color="#e9c46a", alpha=0.35, label="judge noise band")
+        if self.noise_band > 0:
+            ax.axvspan(-self.noise_band, self.noise_band, color="#e9c46a", alpha=0.35, label="judge noise band")
         ax.axvline(0, color="#555555", linewidth=1)
         ax.axvline(-self.margin, color="#e76f51", linestyle="--", linewidth=1.5, label=f"−margin ({-self.margin:g})")
         ax.scatter(d, ys, s=22, color="#264653", zorder=3, label="per-question difference")
-        y0 = 0
+        y0 = -1  # the mean sits one row below the first question, so their labels never touch
         if self.ci is not None and self.sampling_ci is not None:
             ax.plot(self.ci, [y0, y0], color="#2a9d8f", linewidth=2, label="interval with judge noise")
             ax.plot(self.sampling_ci, [y0, y0], color="#2a9d8f", linewidth=6, alpha=0.6,

@@ -209,9 +209,11 @@ def expected_numbers(example_id: str, case: str | None) -> list[tuple[str, str |
     return pairs
 
 
-#: Each formula on the current slide that MathJax has not (yet) drawn with a size, and what hides it.
+#: Each formula on the current slide (speaker notes are never shown, so not theirs) that MathJax has not
+#: (yet) drawn with a size, and what hides it.
 #: MathJax 2 keeps the TeX in <script id="MathJax-Element-N"> and draws it in #MathJax-Element-N-Frame.
 UNDRAWN_MATH_JS = """() => [...window.R.getCurrentSlide().querySelectorAll('script[type^="math/tex"]')]
+  .filter(script => !script.closest('aside.notes'))
   .map(script => ({script, frame: document.getElementById(script.id + '-Frame')}))
   .filter(({frame}) => !frame || frame.getBoundingClientRect().width === 0)
   .map(({script, frame}) => {
