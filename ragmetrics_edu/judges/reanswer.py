@@ -33,7 +33,7 @@ from ..baselines import coverage
 from ..errors import InputError
 from ..results import MetricResult, fmt
 from ..text import tokenize
-from ..validate import text, text_list
+from ..validate import choice, text, text_list
 from .base import Judge
 from .prompting import Texts
 from .records import CallList
@@ -80,8 +80,7 @@ def faithfulness_reanswer(
     answer_text = text("answer", answer)
     question_text = text("question", question)
     nodes = text_list("context", context)
-    if compare not in COMPARE:
-        raise InputError("compare", "one of " + ", ".join(repr(c) for c in COMPARE), compare)
+    compare = choice("compare", compare, COMPARE)
     weight = _weight(grounding_weight)
     if threshold is not None and (isinstance(threshold, bool) or not isinstance(threshold, (int, float))
                                   or not 0 <= threshold <= 1):
@@ -108,8 +107,7 @@ def _weight(value: Any) -> float:
 def score_reanswer(candidate: str, judge_answer: str, context: Sequence[str], *, compare: str = "recall",
                    grounding_weight: float = 0.9, threshold: float | None = None) -> MetricResult:
     """The arithmetic of :func:`faithfulness_reanswer` for a judge answer already in hand (no call)."""
-    if compare not in COMPARE:
-        raise InputError("compare", "one of " + ", ".join(repr(c) for c in COMPARE), compare)
+    compare = choice("compare", compare, COMPARE)
     weight = _weight(grounding_weight)
     candidate_words = set(tokenize(text("answer", candidate)))
     judge_words = set(tokenize(text("judge_answer", judge_answer)))
