@@ -269,3 +269,29 @@ def choice(field: str, value: Any, options: Sequence[str]) -> str:
     if not isinstance(value, str) or value.strip().lower() not in options:
         raise InputError(field, "one of " + ", ".join(repr(o) for o in options), value)
     return value.strip().lower()
+
+
+def records(field: str, value: Any, expected: str = "a list of dicts", keys: Sequence[str] = ()) -> list[Any]:
+    """A list of dicts (a table's rows), each holding ``keys``: read with :func:`as_list`, and every
+    item checked by :func:`mapping` (an error names the item, ``rows[2]``)."""
+    items = as_list(field, value, expected)
+    for i, item in enumerate(items):
+        mapping(f"{field}[{i}]", item, keys=keys)
+    return items
+
+
+def mapping(field: str, value: Any, expected: str = "a dict", keys: Sequence[str] = ()) -> Mapping[Any, Any]:
+    """A dict (or any mapping) holding ``keys``, else an InputError naming the first key missing."""
+    if not isinstance(value, Mapping):
+        raise InputError(field, expected, value)
+    missing = [key for key in keys if key not in value]
+    if missing:
+        raise InputError(field, f"{expected} with the key {missing[0]!r}", value)
+    return value
+
+
+def instance(field: str, value: Any, kind: type | tuple[type, ...], expected: str) -> Any:
+    """``value`` when it is a ``kind`` (a library object: an Example, a MetricResult, a judge), else an InputError."""
+    if not isinstance(value, kind):
+        raise InputError(field, expected, value)
+    return value

@@ -22,8 +22,10 @@ from ..judges.batch import run_tasks
 from ..judges.errors import JudgeError
 from ..judges.prompting import Texts
 from ..judges.replay import ReplayJudge
+from ..judges.requests import check_judge
 from ..retrieval.corpus import load_corpus
 from ..retrieval.retrievers import BM25Retriever, EmbeddingRetriever
+from ..validate import records, text, text_list
 
 __all__ = ["K", "QUESTIONS", "SYSTEMS", "retrievers", "generate", "answer_rows", "score_rows", "references",
            "answers", "scored"]
@@ -54,6 +56,7 @@ def generate(judge: Any, question: str, passages: Sequence[str]) -> tuple[str, A
     # lazy: schemas import pydantic, loaded with the first request
     from ..judges.schemas import GeneratedAnswer, schema_of
 
+    judge, question, passages = check_judge(judge), text("question", question), text_list("passages", passages)
     request = Request(step="generate.answer",
                       messages=prompting.messages("generate_answer",
                                                   {"question": question, "passages": Texts("passage", list(passages),
@@ -66,6 +69,7 @@ def generate(judge: Any, question: str, passages: Sequence[str]) -> tuple[str, A
 
 def answer_rows(judge: Any, questions: Sequence[str] = QUESTIONS) -> list[dict[str, Any]]:
     """For each question and system: the retrieved passage ids and texts and the generated answer."""
+    judge, questions = check_judge(judge), text_list("questions", questions)
     corpus = load_corpus()
     by_id = {q.id: q for q in corpus.questions}
     texts = {p.id: p.text for p in corpus.passages}
@@ -88,6 +92,8 @@ def score_rows(judge: Any, rows: Sequence[dict[str, Any]]) -> list[dict[str, Any
     extracts the claims) and answer relevancy (the judge extracts the statements) on every row, and,
     where the question has a reference, context precision and context recall. A judge error is kept,
     not hidden."""
+    judge = check_judge(judge)
+    rows = records("rows", rows, "answered rows (answer_rows())", keys=("question", "text", "answer", "contexts"))
     refs = references()
     jobs: list[tuple[int, str, Any]] = []
     for i, row in enumerate(rows):

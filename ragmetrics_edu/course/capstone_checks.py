@@ -22,6 +22,7 @@ import math
 from typing import Any, Mapping, Sequence
 
 from ..errors import InputError
+from ..validate import as_list
 from .diagnosis import IRRELEVANT, reference_texts
 from .diagnosis import check_rows as checked_rows
 from .judge_failures import from_wrong_text as wrong_text
@@ -31,7 +32,7 @@ __all__ = ["yes_share", "from_wrong_text", "check_rows"]
 
 def yes_share(verdicts: Sequence[Any]) -> float:
     """The share of verdicts that are "yes" (NaN for none): relevancy with ``idk`` read as not relevant."""
-    marks = [str(v).strip().lower() for v in verdicts]
+    marks = [str(v).strip().lower() for v in as_list("verdicts", verdicts, "a list of verdicts")]
     return sum(m == "yes" for m in marks) / len(marks) if marks else math.nan
 
 

@@ -17,10 +17,12 @@ so the two cannot say different things; every number in it is computed from the 
 from __future__ import annotations
 
 import math
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 from .. import stats
+from ..errors import InputError
 from ..plots import new_figure
+from ..validate import as_list, mapping, text
 from . import diagnosis as dg
 
 __all__ = ["MIN_UNITS", "paired", "component_counts", "tag_table", "takeaway", "takeaway_lines", "plot_paired"]
@@ -58,7 +60,7 @@ def paired(rows: Any, metric: str, a: str = "minilm", b: str = "bm25", seed: int
 def component_counts(tagged: Any) -> dict[str, int]:
     """How many tags (not rows) point at each component: a row with two tags counts twice."""
     out = {component: 0 for component in dict.fromkeys(dg.COMPONENT.values())}
-    for row in tagged:
+    for row in dg.tagged_rows(tagged):
         for tag in row["tags"]:
             out[dg.COMPONENT[tag]] += 1
     return out
@@ -83,11 +85,17 @@ def takeaway(rows: Any, reading: Any = None) -> dict[str, Any]:
             "read": len(comparison), "agree": sum(c["agree"] for c in comparison)}
 
 
-def takeaway_lines(summary: dict[str, Any]) -> list[str]:
+def takeaway_lines(summary: Mapping[str, Any]) -> list[str]:
     """The take-away in four sentences, every number from ``summary`` (see :func:`takeaway`)."""
-    parts = summary["components"]
+    expected = "the take-away's numbers (takeaway(rows))"
+    summary = mapping("summary", summary, expected, keys=("rows", "components", "context_precision", "ar_rows",
+                                                          "ar_full", "read", "agree"))
+    parts = mapping("summary.components", summary["components"], "tag counts by component")
+    if not all(isinstance(v, int) for v in parts.values()):
+        raise InputError("summary.components", "tag counts by component (whole numbers)", parts)
     total = sum(parts.values())
-    cp = summary["context_precision"]
+    cp = mapping("summary.context_precision", summary["context_precision"], "paired(rows, 'context_precision')",
+                 keys=("better", "worse", "n", "p perm", "p sign", "verdict"))
     others = total - parts.get("retriever", 0)
     most = "Most" if others > total / 2 else "Not all"
     return [
@@ -107,6 +115,9 @@ def takeaway_lines(summary: dict[str, Any]) -> list[str]:
 def plot_paired(rows: Any, metrics: Sequence[str], a: str = "minilm", b: str = "bm25", title: str = ""):
     """One panel per metric: each question's ``b`` and ``a`` scores as two dots joined by a line
     (green when ``a`` is higher, red when lower, grey when equal)."""
+    metrics, title = as_list("metrics", metrics, "a list of metric names"), text("title", title)
+    for metric in metrics:
+        dg.paired_scores(rows, metric, a, b)  # checks the rows, the metric and the systems before drawing
     fig = new_figure(figsize=(2.2 * max(len(metrics), 1) + 0.6, 3.2))
     axes = fig.subplots(1, max(len(metrics), 1), sharey=True, squeeze=False)[0]
     for ax, metric in zip(axes, metrics, strict=False):

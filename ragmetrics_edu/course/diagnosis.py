@@ -47,10 +47,11 @@ from ..errors import InputError
 from ..metrics.registry import MetricTable
 from ..plots import figure_and_axes
 from ..retrieval.corpus import load_corpus
+from ..validate import as_list, choice, identifier, mapping, records
 from .capstone import references as capstone_references
 from .display import text_table
 
-__all__ = ["TAGS", "RULES", "SHORT", "COMPONENT", "METRICS", "COVERAGE_CUT", "check_rows", "reference_texts", "present_metrics", "overall", "sort_rows", "answerable",
+__all__ = ["TAGS", "RULES", "SHORT", "COMPONENT", "METRICS", "COVERAGE_CUT", "check_rows", "tagged_rows", "reference_texts", "present_metrics", "overall", "sort_rows", "answerable",
            "tag_row", "tag_rows", "counts", "count_table", "slice_table", "paired_scores", "compare",
            "comparison_table", "annotator_diagnosis", "hand_diagnosis", "rules_vs_hand", "flat", "describe_row", "text_table", "plot_counts"]
 
@@ -118,9 +119,8 @@ def _check_row(i: int, row: Any) -> dict[str, Any]:
 
 def check_rows(rows: Any) -> list[dict[str, Any]]:
     """The rows as checked copies (scores as floats); a bad field raises InputError naming it."""
-    if not _is_list(rows):
-        raise InputError("rows", "a list of scored rows (capstone.scored())", rows)
-    return [_check_row(i, row) for i, row in enumerate(rows)]
+    items = as_list("rows", rows, "a list of scored rows (capstone.scored())")
+    return [_check_row(i, row) for i, row in enumerate(items)]
 
 
 def present_metrics(rows: Any) -> tuple[str, ...]:
@@ -131,15 +131,15 @@ def present_metrics(rows: Any) -> tuple[str, ...]:
 
 def overall(row: Mapping[str, Any]) -> float:
     """The mean of the row's finite scores (NaN when it has none)."""
-    values = [float(v) for v in row.get("scores", {}).values() if not math.isnan(float(v))]
+    scores = mapping("row.scores", mapping("row", row, "a scored row (a dict)").get("scores", {}), "a dict keyed by metric")
+    values = [x for m, v in scores.items() if not math.isnan(x := _score(f"row.scores.{m}", v))]
     return math.fsum(values) / len(values) if values else math.nan
 
 
 def sort_rows(rows: Any, by: str = "mean") -> list[dict[str, Any]]:
     """Lowest first by ``by`` (a metric name, or "mean" of the row's scores); NaN or missing first,
     ties kept in their given order."""
-    if by != "mean" and by not in METRICS:
-        raise InputError("by", "'mean' or one of " + ", ".join(METRICS), by)
+    by = choice("by", by, ("mean", *METRICS))
     checked = check_rows(rows)
 
     def key(row: dict[str, Any]) -> tuple[int, float]:
@@ -237,14 +237,13 @@ def tag_rows(rows: Any, references: Mapping[str, Any] | None = None,
 
 
 # -- counting and slicing ------------------------------------------------------------------------
-def _tagged(rows: Any) -> list[dict[str, Any]]:
-    if not _is_list(rows):
-        raise InputError("rows", "a list of tagged rows (diagnosis.tag_rows())", rows)
+def tagged_rows(rows: Any, keys: Sequence[str] = ()) -> list[dict[str, Any]]:
+    """The rows of :func:`tag_rows` checked: a list of dicts holding ``keys``, each with a list of known ``tags``."""
+    rows = records("rows", rows, "a list of tagged rows (diagnosis.tag_rows())", keys=keys)
     for i, row in enumerate(rows):
-        if not isinstance(row, Mapping) or not _is_list(row.get("tags")):
-            raise InputError(f"rows[{i}].tags", "a list of tags (run diagnosis.tag_rows() first)",
-                             row.get("tags") if isinstance(row, Mapping) else row)
-        unknown = [t for t in row["tags"] if t not in TAGS]
+        if not _is_list(row.get("tags")):
+            raise InputError(f"rows[{i}].tags", "a list of tags (run diagnosis.tag_rows() first)", row.get("tags"))
+        unknown = [t for t in row["tags"] if not isinstance(t, str) or t not in TAGS]
         if unknown:
             raise InputError(f"rows[{i}].tags", "tags from " + ", ".join(TAGS), unknown[0])
     return list(rows)
@@ -252,16 +251,17 @@ def _tagged(rows: Any) -> list[dict[str, Any]]:
 
 def counts(tagged: Any) -> dict[str, int]:
     """How many rows carry each tag, plus ``untagged`` and ``rows`` (a row may count under several tags)."""
-    rows = _tagged(tagged)
+    rows = tagged_rows(tagged)
     out = {tag: sum(tag in r["tags"] for r in rows) for tag in TAGS}
     out["untagged"] = sum(not r["tags"] for r in rows)
     out["rows"] = len(rows)
     return out
 
 
+_BY = ("system", "kind", "question")
+
+
 def _groups(rows: list[dict[str, Any]], by: str) -> dict[str, list[dict[str, Any]]]:
-    if by not in ("system", "kind", "question"):
-        raise InputError("by", "'system', 'kind' or 'question'", by)
     groups: dict[str, list[dict[str, Any]]] = {}
     for row in rows:
         groups.setdefault(str(row[by]), []).append(row)
@@ -270,7 +270,8 @@ def _groups(rows: list[dict[str, Any]], by: str) -> dict[str, list[dict[str, Any
 
 def count_table(tagged: Any, by: str = "system") -> list[dict[str, Any]]:
     """One row per value of ``by`` (system, kind or question) with the tag counts, and an "all" row."""
-    rows = _tagged(tagged)
+    by = choice("by", by, _BY)
+    rows = tagged_rows(tagged, keys=(by,))
     table = [{by: value, **counts(group)} for value, group in _groups(rows, by).items()]
     return table + [{by: "all", **counts(rows)}]
 
@@ -283,7 +284,8 @@ def _mean(values: list[float]) -> float:
 def slice_table(tagged: Any, by: str = "kind") -> list[dict[str, Any]]:
     """Per value of ``by``: the number of rows, each metric's mean over the rows that have it, and the
     number of rows with at least one tag."""
-    rows = _tagged(tagged)
+    by = choice("by", by, _BY)
+    rows = tagged_rows(tagged, keys=(by, "scores"))
     out = []
     for value, group in _groups(rows, by).items():
         entry: dict[str, Any] = {by: value, "rows": len(group)}
@@ -298,8 +300,8 @@ def slice_table(tagged: Any, by: str = "kind") -> list[dict[str, Any]]:
 def paired_scores(rows: Any, metric: str, a: str = "minilm", b: str = "bm25") -> dict[str, Any]:
     """The questions both systems have a finite ``metric`` score for, their scores, and the
     questions dropped (with why)."""
-    if metric not in METRICS:
-        raise InputError("metric", "one of " + ", ".join(METRICS), metric)
+    metric = choice("metric", metric, METRICS)
+    a, b = identifier("a", a, "a system's name"), identifier("b", b, "a system's name")
     checked = check_rows(rows)
     systems = {r["system"] for r in checked}
     for field, name in (("a", a), ("b", b)):
@@ -324,8 +326,7 @@ def compare(rows: Any, metric: str, a: str = "minilm", b: str = "bm25", test: st
     """A paired test of ``a`` − ``b`` on ``metric`` over the questions both have scored:
     ``test`` is "permutation", "bootstrap" (paired bootstrap) or "sign" (ragmetrics_edu.stats)."""
     tests: dict[str, Any] = {"permutation": stats.permutation_test, "bootstrap": stats.paired_bootstrap, "sign": stats.sign_test}
-    if test not in tests:
-        raise InputError("test", "'permutation', 'bootstrap' or 'sign'", test)
+    test = choice("test", test, tuple(tests))
     pairs = paired_scores(rows, metric, a, b)
     if not pairs["ids"]:
         raise InputError("rows", f"at least one question with a {metric} score from both {a} and {b}", len(rows))
@@ -336,6 +337,8 @@ def comparison_table(rows: Any, a: str = "minilm", b: str = "bm25", metrics: Seq
                      n_resamples: int = 10_000, seed: int = 0) -> list[dict[str, Any]]:
     """Per metric: questions compared, both means, the mean difference a − b with its paired-bootstrap
     interval, and the permutation and sign tests' p-values."""
+    a, b = identifier("a", a, "a system's name"), identifier("b", b, "a system's name")
+    metrics = [choice(f"metrics[{i}]", m, METRICS) for i, m in enumerate(as_list("metrics", metrics))]
     out = []
     for metric in metrics:
         pairs = paired_scores(rows, metric, a, b)
@@ -371,11 +374,13 @@ hand_diagnosis = annotator_diagnosis
 def rules_vs_hand(tagged: Any, hand: Mapping[tuple[str, str], Mapping[str, Any]]) -> list[dict[str, Any]]:
     """For each row of a reading (``hand``: the annotator's tags, see :func:`annotator_diagnosis`): the
     rule tags, the reading's tags, and where they differ (keys ``only_rules``, ``only_hand``)."""
-    rows = {(r["question"], r["system"]): r for r in _tagged(tagged)}
+    rows = {(r["question"], r["system"]): r for r in tagged_rows(tagged, keys=("question", "system"))}
     out = []
-    for key, reading in hand.items():
+    for key, reading in mapping("hand", hand, "a dict (question, system) -> reading").items():
         if key not in rows:
             raise InputError("hand", "rows that are among the tagged rows", key)
+        if not isinstance(mapping(f"hand[{key!r}]", reading, keys=("tags",))["tags"], (list, tuple)):
+            raise InputError(f"hand[{key!r}].tags", "a list of tags", reading["tags"])
         rule, mine = set(rows[key]["tags"]), set(reading["tags"])
         out.append({"question": key[0], "system": key[1], "rules": sorted(rule, key=TAGS.index),
                     "hand": sorted(mine, key=TAGS.index), "only_rules": sorted(rule - mine, key=TAGS.index),

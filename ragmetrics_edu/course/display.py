@@ -17,24 +17,41 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from .. import metrics
 from ..errors import InputError
+from ..examples import Case, Example
+from ..retrieval.corpus import Corpus, Question
+from ..validate import as_list, count, flag, instance, integer, mapping, number, plain, records, text_list
+from ..validate import text as checked_text
 from .embedding_texts import embedder_source, pair_cosines
 
 #: How the catalogue marks a number the project derived rather than read off the deck.
 DERIVED_PREFIX = "derived by the project"
 
 
+def _example(example: Any, case: str | None = None, metric: str = "") -> Case:
+    """The chosen case of a worked example (``examples.load(...)``), of ``metric`` when one is named."""
+    example = instance("example", example, Example, "a worked example (examples.load(...))")
+    chosen = example.case(case)
+    if metric and chosen.metric != metric:
+        raise InputError("example", f"a {metric} example", f"{example.id} ({chosen.metric})")
+    return chosen
+
+
 def is_derived(text: str) -> bool:
     """Whether a stated number's catalogue text says the project derived it."""
-    return text.strip().lower().startswith(DERIVED_PREFIX)
+    return checked_text("text", text).strip().lower().startswith(DERIVED_PREFIX)
 
 
 def source_label(example: Any, text: str) -> str:
     """``deck X`` for a number the deck prints, ``derived`` for one the project derives."""
+    example = instance("example", example, Example, "a worked example (examples.load(...))")
     return "derived" if is_derived(text) else f"deck {example.deck}"
 
 
 def wrap(text: str, indent: str = "    ", width: int = 100) -> str:
     """A long text wrapped to ``width`` columns, every line indented."""
+    checked_text("text", text)
+    checked_text("indent", indent)
+    width = integer("width", width, low=len(indent) + 1, high=10_000, expected="a line width (characters)")
     return textwrap.fill(text, width, initial_indent=indent, subsequent_indent=indent)
 
 
@@ -49,6 +66,8 @@ def show_checks(example: Any, *, deck_text: bool = False) -> None:
     The source is ``deck X`` or ``derived`` (see :func:`source_label`); fractions are
     compared exactly, decimals at the places printed. ``deck_text`` adds the quoted text.
     """
+    example = instance("example", example, Example, "a worked example (examples.load(...))")
+    deck_text = flag("deck_text", deck_text)
     for c in example.checks():
         status = "match" if c["matches"] else "MISMATCH"
         source = source_label(example, c["deck_text"])
@@ -64,7 +83,7 @@ def show_checks(example: Any, *, deck_text: bool = False) -> None:
 
 def show_ranked_example(example: Any, case: str | None = None) -> None:
     """Citation, question, reference, then every node in rank order with its verdict (context precision)."""
-    chosen = example.case(case)
+    chosen = _example(example, case, "context_precision")
     kwargs = chosen.kwargs
     print(textwrap.fill(example.citation, 100))
     for key in ("question", "ground_truth", "expected_output"):
@@ -80,13 +99,17 @@ def show_ranked_example(example: Any, case: str | None = None) -> None:
 
 def node_texts(example: Any, case: str | None = None) -> list[str]:
     """The retrieved nodes of an example (deck E's contexts are one node each)."""
+    key = f"context_{_example(example, case).label}"
     if "nodes" in example.inputs:
         return list(example.inputs["nodes"])
-    return [example.inputs[f"context_{example.case(case).label}"]]
+    if key not in example.inputs:
+        raise InputError("example", "an example with retrieved nodes", example.id)
+    return [example.inputs[key]]
 
 
 def show_recall_case(example: Any, case: str | None = None) -> Any:
     """Question, reference, nodes, and each reference statement with its verdict and supporting node."""
+    _example(example, case, "context_recall")
     result = example.compute(case)
     nodes = node_texts(example, case)
     reference = "expected_output" if "expected_output" in example.inputs else "ground_truth"
@@ -110,7 +133,7 @@ def show_recall_case(example: Any, case: str | None = None) -> Any:
 
 def show_relevancy_case(example: Any, case: str | None = None) -> Any:
     """The question, then per node its text and its statements with verdicts (contextual relevancy)."""
-    kwargs = example.case(case).kwargs
+    kwargs = _example(example, case, "contextual_relevancy").kwargs
     result = example.compute(case)
     print(f"question: {kwargs['question']}")
     for n, (text, statements) in enumerate(zip(kwargs["nodes"], kwargs["node_statements"], strict=True), start=1):
@@ -124,7 +147,7 @@ def show_relevancy_case(example: Any, case: str | None = None) -> Any:
 
 def show_claims_example(example: Any, case: str | None = None) -> None:
     """Citation, question, context nodes, then each claim with its verdict (faithfulness)."""
-    kwargs = example.case(case).kwargs
+    kwargs = _example(example, case, "faithfulness").kwargs
     print(example.citation)
     print()
     if "question" in example.inputs:
@@ -147,8 +170,11 @@ def explorer_step(step: str, explorer: Any, direct: Any, *, digits: int = 4, det
     ``detail`` adds what else changed (the order, the attribution...); ``show_verdicts=False``
     leaves out the verdicts (an entity explorer's flags are not verdicts).
     """
-    shown = explorer.result.score
-    score = getattr(direct, "score", direct)
+    step, detail = checked_text("step", step), checked_text("detail", detail)
+    digits, show_verdicts = integer("digits", digits, low=0, high=15), flag("show_verdicts", show_verdicts)
+    shown = _score("explorer", getattr(getattr(explorer, "result", None), "score", None),
+                   "an explorer or its model (with a result)")
+    score = _score("direct", getattr(direct, "score", direct), "a MetricResult or a score")
     verdicts = getattr(explorer, "verdicts", None) if show_verdicts else None
     parts = [f"{step:<36}"]
     if verdicts is not None:
@@ -159,24 +185,48 @@ def explorer_step(step: str, explorer: Any, direct: Any, *, digits: int = 4, det
     print("  ".join(parts))
 
 
+def _is_number(value: Any) -> bool:
+    value = plain(value)
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _score(field: str, value: Any, expected: str) -> float:
+    """A score to print: a real number, NaN allowed."""
+    if not _is_number(value):
+        raise InputError(field, expected, value)
+    return plain(value)
+
+
 def by_node(model: Any) -> tuple[list[list[str]], list[list[Any]]]:
     """A statement explorer's flat statements and verdicts regrouped per node, as
     :func:`ragmetrics_edu.metrics.contextual_relevancy` takes them."""
-    nodes = sorted(set(model.groups))
-    statements = [[s for s, g in zip(model.statements, model.groups, strict=True) if g == n] for n in nodes]
-    verdicts = [[v for v, g in zip(model.verdicts, model.groups, strict=True) if g == n] for n in nodes]
+    expected = "a statement explorer or its model (statements, verdicts and groups)"
+    if not all(hasattr(model, name) for name in ("statements", "verdicts", "groups")):
+        raise InputError("model", expected, model)
+    groups = as_list("model.groups", model.groups, expected)
+    flat_statements, flat_verdicts = as_list("model.statements", model.statements), as_list("model.verdicts", model.verdicts)
+    nodes = sorted(set(groups))
+    statements = [[s for s, g in zip(flat_statements, groups, strict=True) if g == n] for n in nodes]
+    verdicts = [[v for v, g in zip(flat_verdicts, groups, strict=True) if g == n] for n in nodes]
     return statements, verdicts
 
 
 def show_hits(question: Any, hits: Iterable[tuple[str, float]], corpus: Any) -> None:
     """A retriever's ranked hits: passage id, score, graded relevance and the text's start."""
+    question = instance("question", question, Question, "a corpus question (corpus.questions[i])")
+    corpus = instance("corpus", corpus, Corpus, "the corpus (retrieval.load_corpus())")
+    hits = as_list("hits", hits, "a retriever's hits: a list of (passage id, score)")
+    for i, hit in enumerate(hits):
+        if not (isinstance(hit, (list, tuple)) and len(hit) == 2 and isinstance(hit[0], str)):
+            raise InputError(f"hits[{i}]", "a (passage id, score) pair", hit)
+        _score(f"hits[{i}]", hit[1], "a (passage id, score) pair")
     for rank, (pid, score) in enumerate(hits, start=1):
         print(f"  {rank}. {pid}  score {score:6.3f}  grade {question.grade(pid)}  {corpus.text(pid)[:70]}")
 
 
 def show_sources(embedders: Mapping[str, Any]) -> None:
     """Each named embedder with where its numbers come from (a recording's model, sha256, date)."""
-    for name, embedder in embedders.items():
+    for name, embedder in mapping("embedders", embedders, "a dict name -> embedder").items():
         print(f"{name}: {embedder_source(embedder)}")
 
 
@@ -184,7 +234,8 @@ def show_cosines(pairs: Mapping[str, tuple[str, str]], embedders: Mapping[str, A
     """One row per named pair of texts, one cosine column per named embedder; returns the cosines.
 
     The column heads are the names given; :func:`show_sources` says where each comes from."""
-    cosines = pair_cosines(dict(pairs), dict(embedders))
+    digits = integer("digits", digits, low=0, high=15)
+    cosines = pair_cosines(pairs, embedders)
     width = max([len(n) for n in pairs] + [4])
     print(f"{'pair':<{width}}" + "".join(f"{name:>{max(len(name), digits + 3) + 2}}" for name in embedders))
     for pair, row in cosines.items():
@@ -195,6 +246,11 @@ def show_cosines(pairs: Mapping[str, tuple[str, str]], embedders: Mapping[str, A
 
 def show_calibration(summaries: Mapping[str, Mapping[str, Mapping[str, float]]]) -> None:
     """Per embedder and calibration label: n, min, median, max (from ``calibration_summary``)."""
+    expected = "a dict embedder -> calibration_summary(...)"
+    for name, summary in mapping("summaries", summaries, expected).items():
+        for label, s in mapping(f"summaries[{name!r}]", summary, expected).items():
+            if not isinstance(s, Mapping) or not all(_is_number(s.get(k)) for k in ("n", "min", "median", "max")):
+                raise InputError(f"summaries[{name!r}][{label!r}]", "a dict with n, min, median and max", s)
     print(f"{'embedder':<12}{'label':<12}{'n':>4}{'min':>9}{'median':>9}{'max':>9}")
     for name, summary in summaries.items():
         for label, s in summary.items():
@@ -206,6 +262,8 @@ RANKING_NAMES = ("CP", "AP", "P@k", "R@k", "RR", "nDCG@k")
 
 def ranking_scores(flags: Sequence[int], total_relevant: int | None = None, k: int | None = None) -> dict[str, float]:
     """Context precision, AP, P@k, R@k, RR and nDCG@k of one list (short names as keys)."""
+    if total_relevant is not None:
+        total_relevant = count("total_relevant", total_relevant, maximum=100_000)
     ideal = None if total_relevant is None else [1] * total_relevant
     return {
         "CP": metrics.context_precision(flags).score,
@@ -220,7 +278,7 @@ def ranking_scores(flags: Sequence[int], total_relevant: int | None = None, k: i
 def score_table(lists: Mapping[str, Sequence[int]], **options: Any) -> None:
     """One row per list, one column per ranking measure (options as for :func:`ranking_scores`)."""
     print(f"{'list':<18}" + "".join(f"{n:>8}" for n in RANKING_NAMES))
-    for label, flags in lists.items():
+    for label, flags in mapping("lists", lists, "a dict label -> relevance flags").items():
         row = ranking_scores(flags, **options)
         print(f"{label:<18}" + "".join(f"{row[n]:>8.4f}" for n in RANKING_NAMES))
 
@@ -243,6 +301,24 @@ def per_k_table(flags: Sequence[int], total_relevant: int | None = None) -> dict
             "reciprocal rank": rr.score, f"nDCG@{len(flags)}": nd.score}
 
 
+#: The answer-correctness panel's sliders and their ranges (tp, fp and fn are whole numbers).
+_SLIDERS = {"tp": (0, 6), "fp": (0, 6), "fn": (0, 6), "similarity": (-1.0, 1.0), "beta": (0.25, 4.0),
+            "w_factual": (0.0, 1.0), "w_semantic": (0.0, 1.0)}
+
+
+def _start(start: Any) -> dict[str, float]:
+    """The panel's start values, each a slider's name with a value in its range."""
+    expected = "start values by slider name (" + ", ".join(_SLIDERS) + ")"
+    out: dict[str, float] = {}
+    for name, value in mapping("start", start, expected).items():
+        if name not in _SLIDERS:
+            raise InputError("start", expected, name)
+        low, high = _SLIDERS[name]
+        out[name] = integer(f"start[{name!r}]", value, low=int(low), high=int(high)) if isinstance(low, int) \
+            else number(f"start[{name!r}]", value, f"a number from {low} to {high}", low=low, high=high)
+    return out
+
+
 class CorrectnessPanel:
     """Sliders for answer correctness (TP, FP, FN, similarity, beta, the two weights).
 
@@ -257,7 +333,7 @@ class CorrectnessPanel:
 
         from ..widgets.sliders import ExactFloatSlider  # keeps the exact value it was given (no snapping)
 
-        self.start = dict(start)
+        self.start = _start(start)
         self.sliders = {
             "tp": widgets.IntSlider(min=0, max=6, description="TP"),
             "fp": widgets.IntSlider(min=0, max=6, description="FP"),
@@ -387,8 +463,10 @@ def text_table(rows: Sequence[Mapping[str, Any]], columns: Sequence[str] | None 
     """A plain-text table of ``columns`` (by default the first row's keys) that fits ``width`` characters, the
     notebooks' limit: the widest columns are narrowed (their cells cut) until it fits. Floats show ``digits``
     decimals; ``rule=True`` puts a line of dashes under the header. No rows give "(no rows)"."""
-    if not isinstance(rule, bool):
-        raise InputError("rule", "True or False", rule)
+    rule = flag("rule", rule)
+    rows = records("rows", rows, "a list of dicts (one per table row)")
+    columns = None if columns is None else text_list("columns", columns)
+    width, digits = integer("width", width, low=20, high=10_000), integer("digits", digits, low=0, high=15)
     if not rows:
         return "(no rows)"
     names = list(columns) if columns is not None else list(rows[0])

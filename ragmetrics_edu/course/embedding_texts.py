@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping
 
 from .. import data
 from ..embeddings.embedders import HashingEmbedder, cosine_parts, embedder_name, resolve
@@ -29,6 +29,7 @@ from ..examples import CATALOGUE_PATH, EMBEDDING_METRICS
 from ..plots import new_figure
 from ..results import fmt
 from ..retrieval.corpus import load_corpus
+from ..validate import mapping, number, plain, records
 from .exercises import answer_relevancy, correctness
 
 #: The calibration classes, from least to most similar in meaning.
@@ -159,8 +160,20 @@ def calibration_cosines(embedder: Any = None) -> list[dict[str, Any]]:
     return [{**p, "cosine": cosine_parts(vectors[p["a"]], vectors[p["b"]])[3]} for p in pairs]
 
 
+def calibration_rows(field: str, rows: Any) -> list[dict[str, Any]]:
+    """``rows`` checked as :func:`calibration_cosines` returns them: dicts with ``label``, ``a``, ``b``
+    and a numeric ``cosine``."""
+    items = records(field, rows, "calibration rows (calibration_cosines())", keys=("label", "a", "b", "cosine"))
+    for i, row in enumerate(items):
+        cosine = plain(row["cosine"])
+        if isinstance(cosine, bool) or not isinstance(cosine, (int, float)):
+            raise InputError(f"{field}[{i}].cosine", "a number", row["cosine"])
+    return items
+
+
 def calibration_summary(rows: list[dict[str, Any]]) -> dict[str, dict[str, float]]:
     """Per label: n, min, median, max and mean of the cosines in ``rows`` (from :func:`calibration_cosines`)."""
+    rows = calibration_rows("rows", rows)
     out: dict[str, dict[str, float]] = {}
     for label in LABELS:
         values = sorted(r["cosine"] for r in rows if r["label"] == label)
@@ -189,8 +202,12 @@ def embedder_source(embedder: Any = None) -> str:
     return embedder_name(embedder)
 
 
-def pair_cosines(pairs: dict[str, tuple[str, str]], embedders: dict[str, Any]) -> dict[str, dict[str, float]]:
+def pair_cosines(pairs: Mapping[str, tuple[str, str]], embedders: Mapping[str, Any]) -> dict[str, dict[str, float]]:
     """The cosine of each named pair of texts under each named embedder: ``{pair: {embedder: cosine}}``."""
+    for name, pair in mapping("pairs", pairs, "a dict name -> (text, text)").items():
+        if not (isinstance(pair, (list, tuple)) and len(pair) == 2 and all(isinstance(t, str) for t in pair)):
+            raise InputError(f"pairs[{name!r}]", "two texts (a tuple of two strings)", pair)
+    mapping("embedders", embedders, "a dict name -> embedder")
     texts = list(dict.fromkeys(t for a, b in pairs.values() for t in (a, b)))
     out: dict[str, dict[str, float]] = {name: {} for name in pairs}
     for label, embedder in embedders.items():
@@ -206,6 +223,10 @@ def threshold_splits(rows_a: list[dict[str, Any]], rows_b: list[dict[str, Any]],
 
     ``rows_a`` and ``rows_b`` are :func:`calibration_cosines` of the same pairs under two
     embedders; each returned row has ``label``, ``a``, ``b``, ``cosine_a`` and ``cosine_b``."""
+    rows_a, rows_b = calibration_rows("rows_a", rows_a), calibration_rows("rows_b", rows_b)
+    if len(rows_a) != len(rows_b):
+        raise InputError("rows_b", f"one row per row of rows_a ({len(rows_a)})", f"{len(rows_b)} rows")
+    threshold = number("threshold", threshold, "a cosine threshold from -1 to 1", low=-1.0, high=1.0)
     out = []
     for x, y in zip(rows_a, rows_b, strict=True):
         if (x["a"], x["b"]) != (y["a"], y["b"]):
@@ -225,8 +246,14 @@ def plot_calibration(rows_by_embedder: dict[str, list[dict[str, Any]]], threshol
     ``rows_by_embedder``: panel title -> rows of
     :func:`calibration_cosines` (``label`` and ``cosine``).
     ``threshold`` draws a dashed line and counts, per label, the pairs at or above it."""
+    expected = "a dict title -> calibration rows (calibration_cosines())"
+    rows_by_embedder = {title: calibration_rows(f"rows_by_embedder[{title!r}]", rows)
+                        for title, rows in mapping("rows_by_embedder", rows_by_embedder, expected).items()}
     if not rows_by_embedder:
         raise InputError("rows_by_embedder", "at least one embedder's rows", rows_by_embedder)
+    if threshold is not None:
+        threshold = number("threshold", threshold, "a cosine threshold from -1 to 1, or None", low=-1.0, high=1.0)
+    bin_width = number("bin_width", bin_width, "a bin width from 0.001 to 1", low=0.001, high=1.0)
     fig = new_figure(figsize=(9, 1.9 * len(rows_by_embedder) + 0.6))
     axes = fig.subplots(len(rows_by_embedder), 1, sharex=True, squeeze=False)[:, 0]
     low = min(-0.2, min(r["cosine"] for rows in rows_by_embedder.values() for r in rows))

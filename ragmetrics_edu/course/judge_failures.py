@@ -35,6 +35,7 @@ from ..agreement import match_items
 from ..agreement.matching import similarity_of, word_set
 from ..baselines import coverage
 from ..errors import InputError
+from ..validate import as_list, instance, number, text, text_list
 
 __all__ = ["CATEGORIES", "Failure", "classify", "count", "coverage_of", "from_wrong_text"]
 
@@ -71,7 +72,8 @@ def from_wrong_text(items: Sequence[str], source: str, context: Iterable[str],
     """The items taken from the context rather than from ``source``: (0-based position, share of its words
     in the closest context text, share in ``source``) for each item whose words are in a context text at
     least ``threshold`` and more than in ``source``."""
-    texts = list(context)
+    items, source, texts = text_list("items", items), text("source", source), text_list("context", context)
+    threshold = number("threshold", threshold, "a number above 0 and at most 1", low=0.0, high=1.0, low_open=True)
     out = []
     for j, item in enumerate(items):
         from_source = coverage_of(item, source)
@@ -81,20 +83,10 @@ def from_wrong_text(items: Sequence[str], source: str, context: Iterable[str],
     return out
 
 
-def _texts(field: str, value: Any) -> list[str]:
-    if isinstance(value, str) or not isinstance(value, (list, tuple)):
-        raise InputError(field, "a list of strings", type(value).__name__)
-    for i, item in enumerate(value):
-        if not isinstance(item, str):
-            raise InputError(f"{field}[{i}]", "a string", item)
-    return list(value)
-
-
 def _verdicts(field: str, value: Any, items: list[str], items_field: str) -> list[Any] | None:
     if value is None:
         return None
-    if isinstance(value, str) or not isinstance(value, (list, tuple)):
-        raise InputError(field, "a list with one verdict per item, or None", type(value).__name__)
+    value = as_list(field, value, "a list with one verdict per item, or None")
     if len(value) != len(items):
         raise InputError(field, f"one verdict per item of {items_field} ({len(items)})", len(value))
     return list(value)
@@ -119,8 +111,8 @@ def classify(reference_items: Sequence[str], judged_items: Sequence[str], *,
     reference's own items): nothing was extracted, so items pair by position and only malformed
     output and wrong verdicts can occur (two nodes that share words are not a merge).
     """
-    ref = _texts("reference_items", reference_items)
-    judged = _texts("judged_items", judged_items)
+    ref = text_list("reference_items", reference_items)
+    judged = text_list("judged_items", judged_items)
     ref_v = _verdicts("reference_verdicts", reference_verdicts, ref, "reference_items")
     judged_v = _verdicts("judged_verdicts", judged_verdicts, judged, "judged_items")
     if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not 0 < threshold <= 1:
@@ -135,7 +127,7 @@ def classify(reference_items: Sequence[str], judged_items: Sequence[str], *,
         raise InputError("repairs", "a whole number >= 0", repairs)
     if not isinstance(source, str):
         raise InputError("source", "a string", source)
-    contexts = _texts("context", list(context) if not isinstance(context, str) else context)
+    contexts = text_list("context", context)
     if error is not None:
         return [Failure("malformed output", detail=f"no usable reply: {error}")]
     failures: list[Failure] = []
@@ -191,5 +183,7 @@ def classify(reference_items: Sequence[str], judged_items: Sequence[str], *,
 
 def count(failures: Iterable[Failure]) -> dict[str, int]:
     """How many failures of each category (every category listed, zeros included)."""
-    tally = Counter(f.category for f in failures)
+    found = [instance(f"failures[{i}]", f, Failure, "a Failure (from classify())")
+             for i, f in enumerate(as_list("failures", failures, "a list of failures (from classify())"))]
+    tally = Counter(f.category for f in found)
     return {c: tally.get(c, 0) for c in CATEGORIES}
