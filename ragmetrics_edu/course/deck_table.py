@@ -24,6 +24,7 @@ from typing import Any, Mapping, Sequence
 from .. import examples
 from ..errors import InputError
 from ..results import fmt
+from ..validate import mapping, number, plain, text_list
 
 __all__ = ["Row", "exact_text", "rows", "show", "text"]
 
@@ -58,13 +59,14 @@ class Row:
 
 def exact_text(value: Any) -> str:
     """The exact value: a whole number as is, a simple fraction with its float, else the float's repr."""
+    value = plain(value)
     if value is None:
         return "-"
     if isinstance(value, bool) or isinstance(value, int):
         return str(int(value))
-    x = float(value)
-    if math.isnan(x):
+    if isinstance(value, float) and math.isnan(value):
         return "NaN"
+    x = number("value", value, "a score: a finite number, NaN or None")
     if x == int(x):
         return str(int(x))
     fraction = Fraction(x).limit_denominator(1000)
@@ -120,9 +122,11 @@ def rows(example_ids: Sequence[str], notes: Mapping[str, str] | None = None) -> 
     ``notes`` adds the notebook's remark to a row, keyed by example id (every row of it) or by
     ``"id [case]"`` (one case).
     """
-    if isinstance(example_ids, str) or not isinstance(example_ids, Sequence):
-        raise InputError("example_ids", "a list of catalogue example ids", example_ids)
-    extra = dict(notes or {})
+    example_ids = text_list("example_ids", example_ids)
+    extra = dict(mapping("notes", notes, "a dict example id (or 'id [case]') -> note, or None") if notes is not None else {})
+    for key, note in extra.items():
+        if not isinstance(note, str):
+            raise InputError(f"notes[{key!r}]", "a string", note)
     out: list[Row] = []
     for example_id in example_ids:
         example = examples.load(example_id)

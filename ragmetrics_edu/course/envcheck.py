@@ -10,6 +10,9 @@ import re
 import sys
 from importlib import metadata
 
+from ..errors import InputError
+from ..validate import mapping, records
+
 #: package -> minimum version: what `make lab` installs (pyproject.toml's core dependencies and the
 #: ``notebook`` extra, which takes in ``llm``), so every package a notebook imports, at once or
 #: when a cell runs (notebook 10's judge needs pydantic and openai). tests/test_packaging.py
@@ -33,7 +36,12 @@ def check_environment(required: dict[str, str] | None = None) -> list[dict[str, 
         "package": "python", "needed": ">=" + ".".join(map(str, PYTHON_MIN)),
         "installed": ".".join(map(str, sys.version_info[:3])), "ok": sys.version_info[:2] >= PYTHON_MIN,
     }]
-    for name, minimum in (required or REQUIRED).items():
+    expected = "a dict package -> minimum version (strings), or None"
+    chosen = mapping("required", required, expected) if required is not None else REQUIRED
+    for name, minimum in chosen.items():
+        if not isinstance(name, str) or not isinstance(minimum, str):
+            raise InputError("required", expected, {name: minimum})
+    for name, minimum in (chosen or REQUIRED).items():
         try:
             installed = metadata.version(name)
         except metadata.PackageNotFoundError:
@@ -45,7 +53,8 @@ def check_environment(required: dict[str, str] | None = None) -> list[dict[str, 
 
 def report(rows: list[dict[str, str | bool]] | None = None) -> str:
     """The rows as text lines: ``OK`` or ``FAIL`` with what to do."""
-    rows = rows if rows is not None else check_environment()
+    rows = records("rows", rows, "rows of check_environment()", keys=("package", "needed", "installed", "ok")) \
+        if rows is not None else check_environment()
     lines = []
     for r in rows:
         status = "OK  " if r["ok"] else "FAIL"

@@ -28,7 +28,7 @@ _METRICS = ("context_precision", "faithfulness")
 
 
 def _metric(metric: Any) -> str:
-    if metric not in _METRICS:
+    if not isinstance(metric, str) or metric not in _METRICS:
         raise InputError("metric", "context_precision or faithfulness (the metrics of the repeat runs)", metric)
     return metric
 
@@ -36,7 +36,7 @@ def _metric(metric: Any) -> str:
 def repeat_runs(temperature: str = "0.7", metric: str = "faithfulness") -> tuple[list[str], list[list[float]]]:
     """The case ids and each repeat run's per-case scores (cases a run failed on are left out of all)."""
     passes = repeat_passes()
-    if temperature not in passes:
+    if not isinstance(temperature, str) or temperature not in passes:
         raise InputError("temperature", "one of " + ", ".join(passes), temperature)
     name = _metric(metric)
     scored = [{r["case"]: r["score"] for r in rows(p) if r["metric"] == name and r["score"] is not None
@@ -91,7 +91,7 @@ CASES: dict[str, dict[str, Any]] = {
 
 def case_gate(name: str) -> GateResult:
     """The paired gate on one of :data:`CASES`, with the recorded judge noise of its temperature."""
-    if name not in CASES:
+    if not isinstance(name, str) or name not in CASES:
         raise InputError("name", "one of " + ", ".join(repr(c) for c in CASES), name)
     case = CASES[name]
     return gate(case["candidate"], case["accepted"], noise=recorded_noise(case["temperature"]),

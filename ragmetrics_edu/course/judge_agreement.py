@@ -27,8 +27,9 @@ from typing import Any, Sequence
 from .. import baselines, metrics
 from ..agreement import cohen_kappa, match_items, pairwise_accuracy
 from ..errors import InputError
-from .judge_eval import METRICS, Case, PassLabels, content_key, final_labels, load_cases, pairs, unit_of
-from .judge_runs import INJECTED_AT, inject
+from ..validate import instance, text
+from .judge_eval import Case, PassLabels, check_metric, content_key, final_labels, load_cases, pairs, unit_of
+from .judge_runs import INJECTED_AT, inject, run_rows
 
 __all__ = ["label_of", "verdict_agreement", "extraction_quality", "matched_verdicts", "pairwise", "label_score",
            "labels_for", "FAITHFULNESS_CLASSES"]
@@ -58,7 +59,9 @@ def _adjudicated() -> PassLabels:
 
 def labels_for(case_id: str, metric: str, labels: PassLabels | None = None) -> list[Any]:
     """The labels of a case's items; an injected case (``<id>+injected``) gets "no" for its planted node."""
-    labels = _adjudicated() if labels is None else labels
+    case_id, metric = text("case_id", case_id), check_metric(metric)
+    labels = _adjudicated() if labels is None else \
+        instance("labels", labels, PassLabels, "a pass's labels (judge_eval.load_labels()) or None")
     base = case_id.split("+", 1)[0]
     if base not in labels.cases:
         raise InputError("case_id", "a case id of the labelled set", case_id)
@@ -69,11 +72,8 @@ def labels_for(case_id: str, metric: str, labels: PassLabels | None = None) -> l
 
 
 def _check_rows(rows: Any, metric: str) -> list[dict[str, Any]]:
-    if metric not in METRICS:
-        raise InputError("metric", "one of " + ", ".join(METRICS), metric)
-    if not isinstance(rows, (list, tuple)) or not all(isinstance(r, dict) for r in rows):
-        raise InputError("rows", "a list of rows from judge_runs.run_case or judge_study.rows", type(rows).__name__)
-    return [r for r in rows if r.get("metric") == metric]
+    metric = check_metric(metric)
+    return [r for r in run_rows(rows) if r["metric"] == metric]
 
 
 def _collapse(metric: str, value: str, binary: bool) -> str:

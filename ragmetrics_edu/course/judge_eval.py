@@ -18,6 +18,7 @@ from .. import data
 from ..agreement import cohen_kappa
 from ..errors import InputError
 from ..metrics.registry import MetricTable
+from ..validate import as_list, instance, integer
 
 __all__ = ["Case", "ItemLabel", "CaseLabels", "PassLabels", "METRICS", "VALUES", "load_cases", "load_labels",
            "parse_cases", "parse_labels", "pairs", "content_key", "unit_of", "unique_items", "label_vectors", "item_keys", "Decision", "disagreements",
@@ -59,7 +60,7 @@ class Case:
 
     def items(self, metric: str) -> tuple[str, ...]:
         """The texts a judge decides for ``metric`` (nodes, statements or claims)."""
-        field, _ = METRICS[_metric(metric)]
+        field, _ = METRICS[check_metric(metric)]
         return getattr(self, field)
 
 
@@ -92,10 +93,21 @@ class PassLabels:
     cases: dict[str, CaseLabels]
 
 
-def _metric(metric: Any) -> str:
-    if metric not in METRICS:
+def check_metric(metric: Any) -> str:
+    """``metric`` if it is one of :data:`METRICS`, else an InputError."""
+    if not isinstance(metric, str) or metric not in METRICS:
         raise InputError("metric", "one of " + ", ".join(METRICS), metric)
     return metric
+
+
+def check_case(case: Any, field: str = "case") -> Case:
+    """``case`` if it is a labelled :class:`Case` (from :func:`load_cases`), else an InputError."""
+    return instance(field, case, Case, "a labelled case (judge_eval.load_cases())")
+
+
+def check_cases(cases: Any) -> list[Case]:
+    """A list of labelled cases (from :func:`load_cases`), else an InputError."""
+    return [check_case(c, f"cases[{i}]") for i, c in enumerate(as_list("cases", cases, "a list of labelled cases"))]
 
 
 def _read(name: str) -> Any:
@@ -231,7 +243,7 @@ def pairs(cases: list[Case] | None = None) -> list[tuple[Case, Case]]:
     A pair must hold exactly one case of each role with the same question, contexts and
     reference; anything else raises :class:`~ragmetrics_edu.InputError`.
     """
-    cases = load_cases() if cases is None else cases
+    cases = load_cases() if cases is None else check_cases(cases)
     groups: dict[str, list[Case]] = {}
     for case in cases:
         if case.pair is not None:
@@ -251,7 +263,8 @@ def pairs(cases: list[Case] | None = None) -> list[tuple[Case, Case]]:
 
 def item_keys(labels: PassLabels, metric: str) -> list[str]:
     """Names of the items :func:`label_vectors` lists, in the same order, e.g. ``"p01a/claim 2"``."""
-    _, key = METRICS[_metric(metric)]
+    labels = instance("labels", labels, PassLabels, "a pass's labels (judge_eval.load_labels())")
+    _, key = METRICS[check_metric(metric)]
     return [f"{cid}/{key} {lab.item}" for cid, case in labels.cases.items() for lab in getattr(case, metric)]
 
 
@@ -264,7 +277,7 @@ def label_vectors(labels: PassLabels, metric: str) -> list[str]:
     """
     if not isinstance(labels, PassLabels):
         raise InputError("labels", "PassLabels from load_labels() or parse_labels()", labels)
-    metric = _metric(metric)
+    metric = check_metric(metric)
     return ["none" if lab.label is None else str(lab.label)
             for case in labels.cases.values() for lab in getattr(case, metric)]
 
@@ -342,23 +355,28 @@ def content_key(case: Case, metric: str, index: int) -> tuple[Any, ...]:
     The two cases of a pair share question, contexts and reference, so their context-precision and
     context-recall items have the same key: one item, judged (and labelled) twice. Count it once.
     """
-    metric = _metric(metric)
+    case, metric = check_case(case), check_metric(metric)
+    items = case.items(metric)
+    index = integer("index", index, low=0, high=10**9, expected="an item index of the case (0-based)")
+    if index >= len(items):
+        raise InputError("index", f"an item index of the case (it has {len(items)} {metric} items)", index)
     inputs = {"context_precision": (case.question, case.reference, tuple(case.contexts)),
               "context_recall": (case.question, case.reference, tuple(case.contexts)),
               "faithfulness": (case.question, tuple(case.contexts), case.answer),
               "answer_relevancy": (case.question, case.answer)}[metric]
-    return (metric, *inputs, case.items(metric)[index])
+    return (metric, *inputs, items[index])
 
 
 def unit_of(case: Case) -> str:
     """The independent unit a case belongs to: its pair (both answers share question and context), or itself."""
+    case = check_case(case)
     return case.pair or case.id
 
 
 def unique_items(metric: str, cases: list[Case] | None = None) -> list[tuple[str, int, str]]:
     """``(case id, item index, unit)`` of each distinct item of ``metric`` in case order, first occurrence kept
     (:func:`content_key`); the unit is the pair (:func:`unit_of`), the group to resample."""
-    cases = load_cases() if cases is None else cases
+    metric, cases = check_metric(metric), load_cases() if cases is None else check_cases(cases)
     seen: set[tuple[Any, ...]] = set()
     out = []
     for case in cases:
@@ -398,9 +416,7 @@ def same_items_kwargs(case: Case, metric: str) -> dict[str, Any]:
     verdict agreement is measured on identical items (context precision always is: its items
     are the nodes).
     """
-    if not isinstance(case, Case):
-        raise InputError("case", "a judge_eval Case (from load_cases())", case)
-    metric = _metric(metric)
+    case, metric = check_case(case), check_metric(metric)
     nodes = list(case.contexts)
     if metric == "context_precision":
         return {"question": case.question, "nodes": nodes, "expected_output": case.reference}

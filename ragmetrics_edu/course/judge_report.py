@@ -21,8 +21,10 @@ from functools import lru_cache
 from typing import Any, Sequence
 
 from .. import baselines
+from ..errors import InputError
 from ..judges.checked import BUILDS_ON
 from ..metrics.registry import MetricTable
+from ..validate import flag, integer, records
 from . import judge_agreement as agree
 from . import judge_behaviour as behave
 from .capstone import QUESTIONS, SYSTEMS
@@ -48,6 +50,10 @@ SAME_ITEMS_PASS: MetricTable[str] = MetricTable("the same-items pass of each met
 def fmt_ci(result: Any, digits: int = 2) -> str:
     """``0.76 [0.56, 0.92]`` for an AgreementResult (NaN shown as n/a; no interval, as under ten pairs:
     the value alone)."""
+    if not (hasattr(result, "value") and hasattr(result, "ci")):
+        raise InputError("result", "an AgreementResult (a value with its interval)", result)
+    digits = integer("digits", digits, low=0, high=15)
+
     def f(x: float) -> str:
         return "n/a" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.{digits}f}"
     if not result.ci:
@@ -59,7 +65,8 @@ def fmt_ci(result: Any, digits: int = 2) -> str:
 def restrict(found: Sequence[dict[str, Any]], selection: str) -> list[dict[str, Any]]:
     """Rows of the cases of a pass selection (e.g. "half": the first eleven pairs)."""
     ids = {c.id for c in cases_for(selection)}
-    return [r for r in found if r["case"].split("+", 1)[0] in ids]
+    found = records("found", found, "rows of a pass (judge_report.rows())", keys=("case",))
+    return [r for r in found if str(r["case"]).split("+", 1)[0] in ids]
 
 
 def _have(*names: str) -> bool:
@@ -73,11 +80,20 @@ def rows(name: str) -> list[dict[str, Any]]:
     return family_rows(name)
 
 
-@lru_cache(maxsize=128)
 def verdicts(name: str, metric: str, pipeline: str | None = None, binary: bool = False,
              subset: str | None = None, baseline: bool = True, seed: int = 0) -> dict[str, Any]:
     """:func:`ragmetrics_edu.course.judge_agreement.verdict_agreement` on a pass (optionally on a subset of its
     cases), computed once per session: the notebook and its exercises ask for the same figures."""
+    for field, value in (("name", name), ("metric", metric), ("pipeline", pipeline), ("subset", subset)):
+        if not isinstance(value, str) and (value is not None or field in ("name", "metric")):
+            raise InputError(field, "a string" + ("" if field in ("name", "metric") else " or None"), value)
+    seed = integer("seed", seed, low=0, high=2**63 - 1, expected="a non-negative integer")
+    return _verdicts(name, metric, pipeline, flag("binary", binary), subset, flag("baseline", baseline), seed)
+
+
+@lru_cache(maxsize=128)
+def _verdicts(name: str, metric: str, pipeline: str | None, binary: bool, subset: str | None, baseline: bool,
+              seed: int) -> dict[str, Any]:
     found = rows(name) if subset is None else restrict(rows(name), subset)
     return agree.verdict_agreement(found, metric, pipeline=pipeline, binary=binary, seed=seed, baseline=baseline)
 
@@ -416,6 +432,7 @@ def cost_table() -> list[dict[str, Any]]:
 def show(table: Sequence[dict[str, Any]], width: int = 100) -> None:
     """Print a list of row dicts as aligned columns under a rule, cut to fit ``width``
     (:func:`ragmetrics_edu.course.display.text_table`)."""
+    table = records("table", table, "a list of row dicts")
     print(text_table(table, width=width, rule=True) if table else "(nothing recorded)")
 
 

@@ -10,6 +10,7 @@ replies, offline, so every figure in the notebooks is recomputed, never typed.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -17,9 +18,10 @@ from typing import Any
 from .. import data
 from ..errors import InputError
 from ..judges.replay import ReplayJudge
+from ..validate import identifier
 from . import capstone
 from .judge_eval import METRICS, Case, load_cases, pairs
-from .judge_runs import UndelimitedJudge, inject, run
+from .judge_runs import UndelimitedJudge, inject, inject_in_node, run
 
 __all__ = ["Pass", "PASSES", "MODEL_NAMES", "REPEATS", "repeat_passes", "FAMILIES", "family_rows", "cases_for", "rows", "recording_path", "available", "SUBSET_PAIRS", "INJECTED_PAIRS"]
 
@@ -90,6 +92,11 @@ PASSES: dict[str, Pass] = {p.name: p for p in (
          cases="injected", metrics=("context_precision", "faithfulness"), undelimited=True),
     Pass("qwen_clean_undelimited", "the same eleven cases without the instruction, prompts without data blocks",
          cases="injected_clean", metrics=("context_precision", "faithfulness"), undelimited=True),
+    Pass("qwen_injection_in_node", "the same eleven answers, the instruction inside their second node (no node "
+         "moves; control: qwen_same_items)", cases="injected_in_node", metrics=("context_precision", "faithfulness")),
+    Pass("qwen_injection_in_node_undelimited", "the instruction inside the second node, prompts without data blocks "
+         "(control: qwen_clean_undelimited)", cases="injected_in_node", metrics=("context_precision", "faithfulness"),
+         undelimited=True),
     *(Pass(f"qwen_repeat_t{t}_run{r}", f"repeat run {r} at temperature {t / 10:g} on the first five pairs",
            cases="repeat", metrics=("context_precision", "faithfulness"), temperature=t / 10, seed=100 + 10 * t + r)
       for t, runs in REPEATS.items() for r in runs),
@@ -103,6 +110,8 @@ PASSES: dict[str, Pass] = {p.name: p for p in (
 
 def cases_for(selection: str) -> list[Case]:
     """The cases a pass uses: all, the first n pairs (subset, half, full, repeat), or the injected answers (or clean)."""
+    expected = "all, subset, half, full, repeat, pairs:a-b, injected, injected_in_node or injected_clean"
+    selection = identifier("selection", selection, expected)
     cases = load_cases()
     if selection == "all":
         return cases
@@ -110,14 +119,15 @@ def cases_for(selection: str) -> list[Case]:
     if selection in sizes:
         ids = {c.id for pair in pairs(cases)[:sizes[selection]] for c in pair}
         return [c for c in cases if c.id in ids]
-    if selection.startswith("pairs:"):
-        first, _, last = selection[6:].partition("-")
+    if (span := re.fullmatch(r"pairs:(\d+)-(\d+)", selection)) is not None:
+        first, last = span.groups()
         ids = {c.id for pair in pairs(cases)[int(first) - 1:int(last)] for c in pair}
         return [c for c in cases if c.id in ids]
-    if selection in ("injected", "injected_clean"):
+    if selection in ("injected", "injected_clean", "injected_in_node"):
         chosen = [unsupported for _, unsupported in pairs(cases)[:INJECTED_PAIRS]]
-        return [inject(c) for c in chosen] if selection == "injected" else chosen
-    raise InputError("cases", "all, subset, half, full, repeat, pairs:a-b, injected or injected_clean", selection)
+        planted = {"injected": inject, "injected_in_node": inject_in_node}.get(selection)
+        return [planted(c) for c in chosen] if planted else chosen
+    raise InputError("selection", expected, selection)
 
 
 #: passes recorded in parts (so each part could finish in the time there was); rows of a family join them
@@ -132,6 +142,7 @@ FAMILIES: dict[str, tuple[str, ...]] = {
 
 def family_rows(name: str) -> list[dict[str, Any]]:
     """The rows of every shipped part of a family (or of the one pass ``name``), without duplicates."""
+    name = identifier("name", name, "a pass or a family of passes (judge_study.PASSES, FAMILIES)")
     shipped = set(available())
     out: list[dict[str, Any]] = []
     seen: set[tuple[Any, ...]] = set()
@@ -153,7 +164,7 @@ def repeat_passes() -> dict[str, list[str]]:
 
 def recording_path(name: str) -> str:
     """The shipped recording of pass ``name``."""
-    if name not in PASSES:
+    if not isinstance(name, str) or name not in PASSES:
         raise InputError("name", "one of " + ", ".join(PASSES), name)
     return str(data.path(f"{FOLDER}{name}.json"))
 
@@ -183,6 +194,6 @@ def _rows(name: str) -> tuple[dict[str, Any], ...]:
 
 def rows(name: str) -> list[dict[str, Any]]:
     """Replay pass ``name`` from its recording: one row per case, metric (and pipeline)."""
-    if name not in PASSES:
+    if not isinstance(name, str) or name not in PASSES:
         raise InputError("name", "one of " + ", ".join(PASSES), name)
     return [dict(r) for r in _rows(name)]

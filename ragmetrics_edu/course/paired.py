@@ -9,9 +9,11 @@ difference and a sign test over units, and no interval under :data:`MIN_UNITS` u
 from __future__ import annotations
 
 import math
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 from .. import stats
+from ..errors import InputError
+from ..validate import as_list, integer, mapping, number, same_length, text
 
 __all__ = ["MIN_UNITS", "compare", "compare_columns", "fmt_compare"]
 
@@ -30,9 +32,18 @@ def compare(a: Sequence[float], b: Sequence[float], groups: Sequence[Any] | None
     ties and p, and ``verdict``: who is better, "cannot tell them apart" when the interval includes 0, or
     "too few to tell".
     """
-    if len(a) != len(b):
-        raise ValueError("a and b need one value per item each")
-    groups = list(range(len(a))) if groups is None else list(groups)
+    a, b = _values("a", a), _values("b", b)
+    same_length("a", a, "b", b)
+    if not a:
+        raise InputError("a", "one value per item, at least one item", a)
+    groups = list(range(len(a))) if groups is None else as_list("groups", groups, "one unit name per item")
+    same_length("a", a, "groups", groups)
+    for i, g in enumerate(groups):
+        if not isinstance(g, (str, int)):
+            raise InputError(f"groups[{i}]", "a unit's name (a string or a whole number)", g)
+    if not (isinstance(labels, tuple) and len(labels) == 2 and all(isinstance(x, str) for x in labels)):
+        raise InputError("labels", "two names (a tuple of two strings)", labels)
+    seed = integer("seed", seed, low=0, high=2**63 - 1, expected="a non-negative integer")
     units: dict[Any, list[tuple[float, float]]] = {}
     for g, x, y in zip(groups, a, b, strict=True):
         units.setdefault(g, []).append((float(x), float(y)))
@@ -55,16 +66,32 @@ def compare(a: Sequence[float], b: Sequence[float], groups: Sequence[Any] | None
     return out
 
 
-def fmt_compare(found: dict[str, Any]) -> str:
+def _values(field: str, value: Any) -> list[float]:
+    return [number(f"{field}[{i}]", x, "a number") for i, x in enumerate(as_list(field, value, "one number per item"))]
+
+
+def _found(found: Any) -> Mapping[str, Any]:
+    """A comparison as :func:`compare` returns it."""
+    found = mapping("found", found, "a comparison (paired.compare())",
+                    keys=("difference", "ci", "wins", "losses", "sign_p", "verdict", "labels"))
+    ci = found["ci"]
+    if ci is not None and not (isinstance(ci, (list, tuple)) and len(ci) == 2):
+        raise InputError("found.ci", "an interval (low, high) or None", ci)
+    return found
+
+
+def fmt_compare(found: Mapping[str, Any]) -> str:
     """``+0.25 [+0.07, +0.45], 8 better / 2 worse, sign p 0.11: ...`` in one line."""
+    found = _found(found)
     ci = "" if found["ci"] is None else f" [{found['ci'][0]:+.2f}, {found['ci'][1]:+.2f}]"
     return (f"{found['difference']:+.2f}{ci}, {found['wins']} better / {found['losses']} worse, sign p "
             f"{found['sign_p']:.2f}: {found['verdict']}")
 
 
-def compare_columns(found: dict[str, Any], head: str = "judge - overlap") -> dict[str, str]:
+def compare_columns(found: Mapping[str, Any], head: str = "judge - overlap") -> dict[str, str]:
     """A comparison (:func:`compare`) as table columns: difference [interval], units better/worse, sign p,
     reading."""
+    found, head = _found(found), text("head", head)
     ci = "" if found["ci"] is None else f" [{found['ci'][0]:.2f}, {found['ci'][1]:.2f}]"
     reading = {"cannot tell them apart": "can't tell", "too few to tell": "too few"}.get(found["verdict"])
     if reading is None:
