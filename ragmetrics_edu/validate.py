@@ -30,7 +30,7 @@ import math
 import os
 import sys
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Iterator, Mapping, Sequence
 
 from .errors import InputError
 
@@ -67,12 +67,19 @@ def is_list(value: Any) -> bool:
     return is_array_like(value) or (isinstance(value, Sequence) and not isinstance(value, (str, bytes, bytearray, Mapping)))
 
 
-def as_list(field: str, value: Any, expected: str = "a list") -> list[Any]:
+def as_list(field: str, value: Any, expected: str = "a list", *, iterators: bool = False) -> list[Any]:
     """``value`` read into a new plain list, or an InputError naming ``field``.
 
     Lists, tuples and ranges are copied; a numpy array or pandas Series/Index is read with
     ``.tolist()`` (numpy scalars become Python values). Strings, bytes, mappings, sets,
-    generators, a 0-d array and an object whose ``len()`` or iteration fails are refused."""
+    generators, a 0-d array and an object whose ``len()`` or iteration fails are refused;
+    with ``iterators`` (for a parameter documented as any iterable) a generator or other
+    iterator is read once into the list."""
+    if iterators and isinstance(value, Iterator) and not isinstance(value, (str, bytes, Mapping)):
+        try:
+            return list(value)
+        except Exception as exc:  # noqa: BLE001 - a failing iterator is bad input, not a crash
+            raise InputError(field, expected, value, hint=f"reading it failed ({type(exc).__name__}: {exc})") from None
     if is_array_like(value):
         try:
             items = value.tolist()
@@ -116,9 +123,9 @@ def one_verdict(field: str, value: Any, *, allow_idk: bool = False) -> str:
     raise InputError(field, f"{allowed}, 0/1 or True/False", value)
 
 
-def text_list(field: str, value: Any, *, allow_none_items: bool = False) -> list[str]:
-    """A list of strings (statements, claims, nodes, entities)."""
-    items = as_list(field, value, "a list of strings")
+def text_list(field: str, value: Any, *, allow_none_items: bool = False, iterators: bool = False) -> list[str]:
+    """A list of strings (statements, claims, nodes, entities); ``iterators`` as for :func:`as_list`."""
+    items = as_list(field, value, "a list of strings", iterators=iterators)
     out: list[Any] = []  # None items only with allow_none_items
     for i, item in enumerate(items):
         if item is None and allow_none_items:

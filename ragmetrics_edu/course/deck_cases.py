@@ -32,7 +32,9 @@ from ..judges import steps
 from ..judges.batch import run_tasks
 from ..judges.records import tally
 from ..judges.replay import ReplayJudge
+from ..judges.requests import check_judge
 from ..results import MetricResult
+from ..validate import as_list, identifier, instance, integer, text_list
 from .judge_failures import Failure, classify
 
 Inputs = Callable[[Any], dict[str, Any]]
@@ -271,6 +273,8 @@ def _deck_side(case: DeckCase, ex: Any, kwargs: dict[str, Any]) -> dict[str, Any
 
 def run_deck_cases(judge: Any, ids: Sequence[str] | None = None, *, embedder: Any = None) -> list[DeckRun]:
     """Put each deck case (or those of ``ids``) to ``judge``; a failing case keeps its error."""
+    judge = check_judge(judge)
+    ids = None if ids is None else text_list("ids", ids)
     chosen = [c for c in DECK_CASES if ids is None or c.example_id in ids]
     if ids is not None:
         unknown = sorted(set(ids) - {c.example_id for c in DECK_CASES})
@@ -304,7 +308,8 @@ def agreement(runs: Sequence[DeckRun], steps: Iterable[str] | None = None) -> di
 
     ``cases`` counts the runs that contributed at least one matched item. Pooling several
     steps mixes different judging tasks: prefer :func:`metric_agreement`, one step at a time."""
-    wanted = set(steps) if steps is not None else None
+    runs = _runs(runs)
+    wanted = set(text_list("steps", steps, iterators=True)) if steps is not None else None
     deck_all: list[str] = []
     judge_all: list[str] = []
     used = 0
@@ -328,7 +333,7 @@ def agreement_by_count(runs: Sequence[DeckRun]) -> dict[str, Any]:
     deck_all: list[str] = []
     judge_all: list[str] = []
     used = 0
-    for run in runs:
+    for run in _runs(runs):
         if run.case.step != "answer_correctness" and run.deck_items is not None and run.result is not None and len(run.judge_items) == len(run.deck_items):
             deck_all += run.deck_items
             judge_all += run.judge_items
@@ -337,6 +342,12 @@ def agreement_by_count(runs: Sequence[DeckRun]) -> dict[str, Any]:
     agree = sum(x == y for x, y in zip(judge_all, deck_all, strict=True))
     return {"cases": used, "items": n, "agree": agree, "percent": 100 * agree / n if n else float("nan"),
             "kappa": cohen_kappa(judge_all, deck_all, ci=None).value if n else float("nan")}
+
+
+def _runs(runs: Any) -> list[DeckRun]:
+    """The runs of :func:`run_deck_cases`, checked."""
+    return [instance(f"runs[{i}]", run, DeckRun, "a DeckRun (run_deck_cases())")
+            for i, run in enumerate(as_list("runs", runs, "the runs of run_deck_cases()"))]
 
 
 def _as_verdict(value: Any) -> str:
@@ -350,6 +361,7 @@ def baseline_verdicts(run: DeckRun) -> list[str] | None:
     against the best node; faithfulness: the claim against the context; answer relevancy and
     contextual relevancy: the statement against the question. None for a step with no such rule
     (answer correctness, entity recall, the embedding form of answer relevancy)."""
+    run = instance("run", run, DeckRun, "a DeckRun (run_deck_cases())")
     texts, kw, step = run.deck_texts or [], run.inputs, run.case.step
     if not texts:
         return None
@@ -373,7 +385,9 @@ def metric_agreement(runs: Sequence[DeckRun], step: str, *, seed: int = 0) -> di
     Returns ``{"judge": AgreementResult, "baseline": AgreementResult | None, "items", "cases",
     "left_out": [rows]}``; ``left_out`` names every deck or judge item that found no counterpart
     and every case that failed, with the deck's and the judge's scores."""
-    chosen = [r for r in runs if r.case.step == step]
+    step = identifier("step", step, "a judge step's name, e.g. 'context_precision'")
+    seed = integer("seed", seed, low=0, high=2**63 - 1, expected="a non-negative integer")
+    chosen = [r for r in _runs(runs) if r.case.step == step]
     if not chosen:
         raise InputError("step", "a step with deck cases: " + ", ".join(dict.fromkeys(c.step for c in DECK_CASES)), step)
     deck: list[str] = []
@@ -418,7 +432,7 @@ def recording_source(judge: Any) -> dict[str, str]:
 def deck_scores(step: str) -> list[float]:
     """The replayed recording's scores on the deck cases of one judge step (qwen2.5-coder-1.5b):
     what the course's example CI gate (:mod:`ragmetrics_edu.course.ci_gate_example`) gates."""
-    if step not in {c.step for c in DECK_CASES}:
+    if not isinstance(step, str) or step not in {c.step for c in DECK_CASES}:
         raise InputError("step", "a judge step of the deck cases, e.g. 'context_precision'", step)
     judge = ReplayJudge(data.recording("qwen2.5-coder-1.5b_deck-examples"))
     ids = sorted({c.example_id for c in DECK_CASES if c.step == step})

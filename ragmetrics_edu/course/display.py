@@ -215,7 +215,7 @@ def show_hits(question: Any, hits: Iterable[tuple[str, float]], corpus: Any) -> 
     """A retriever's ranked hits: passage id, score, graded relevance and the text's start."""
     question = instance("question", question, Question, "a corpus question (corpus.questions[i])")
     corpus = instance("corpus", corpus, Corpus, "the corpus (retrieval.load_corpus())")
-    hits = as_list("hits", hits, "a retriever's hits: a list of (passage id, score)")
+    hits = as_list("hits", hits, "a retriever's hits: a list of (passage id, score)", iterators=True)
     for i, hit in enumerate(hits):
         if not (isinstance(hit, (list, tuple)) and len(hit) == 2 and isinstance(hit[0], str)):
             raise InputError(f"hits[{i}]", "a (passage id, score) pair", hit)

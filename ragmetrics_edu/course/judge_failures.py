@@ -72,7 +72,7 @@ def from_wrong_text(items: Sequence[str], source: str, context: Iterable[str],
     """The items taken from the context rather than from ``source``: (0-based position, share of its words
     in the closest context text, share in ``source``) for each item whose words are in a context text at
     least ``threshold`` and more than in ``source``."""
-    items, source, texts = text_list("items", items), text("source", source), text_list("context", context)
+    items, source, texts = text_list("items", items), text("source", source), text_list("context", context, iterators=True)
     threshold = number("threshold", threshold, "a number above 0 and at most 1", low=0.0, high=1.0, low_open=True)
     out = []
     for j, item in enumerate(items):
@@ -127,7 +127,7 @@ def classify(reference_items: Sequence[str], judged_items: Sequence[str], *,
         raise InputError("repairs", "a whole number >= 0", repairs)
     if not isinstance(source, str):
         raise InputError("source", "a string", source)
-    contexts = text_list("context", context)
+    contexts = text_list("context", context, iterators=True)
     if error is not None:
         return [Failure("malformed output", detail=f"no usable reply: {error}")]
     failures: list[Failure] = []
@@ -184,6 +184,6 @@ def classify(reference_items: Sequence[str], judged_items: Sequence[str], *,
 def count(failures: Iterable[Failure]) -> dict[str, int]:
     """How many failures of each category (every category listed, zeros included)."""
     found = [instance(f"failures[{i}]", f, Failure, "a Failure (from classify())")
-             for i, f in enumerate(as_list("failures", failures, "a list of failures (from classify())"))]
+             for i, f in enumerate(as_list("failures", failures, "a list of failures (from classify())", iterators=True))]
     tally = Counter(f.category for f in found)
     return {c: tally.get(c, 0) for c in CATEGORIES}

@@ -21,6 +21,7 @@ from typing import Any, Iterable, Mapping
 from ..errors import InputError
 from ..judges.records import tally
 from ..results import cut
+from ..validate import as_list, identifier, instance, mapping, number, text, text_list
 
 FIELDS = ("question", "contexts", "answer", "reference")
 
@@ -83,6 +84,7 @@ METRICS: tuple[MetricInfo, ...] = (
 
 def get(name: str) -> MetricInfo:
     """The entry of the map named ``name``."""
+    name = identifier("name", name, "one of " + ", ".join(m.name for m in METRICS))
     for info in METRICS:
         if info.name == name:
             return info
@@ -117,7 +119,11 @@ def measure(results: Iterable[tuple[str, Any]]) -> dict[str, StepCost]:
     server did not report count as 0.
     """
     totals: dict[str, list[float]] = {}
-    for step, result in results:
+    pairs = as_list("results", results, "a list of (step, result) pairs", iterators=True)
+    for i, pair in enumerate(pairs):
+        if not (isinstance(pair, (list, tuple)) and len(pair) == 2 and isinstance(pair[0], str)):
+            raise InputError(f"results[{i}]", "a (step, result) pair", pair)
+    for step, result in pairs:
         if result is None:
             continue
         calls = getattr(result, "calls", None)
@@ -136,13 +142,23 @@ def measure(results: Iterable[tuple[str, Any]]) -> dict[str, StepCost]:
 
 def measure_deck_runs(runs: Iterable[Any]) -> dict[str, StepCost]:
     """:func:`measure` over the runs of :func:`ragmetrics_edu.course.deck_cases.run_deck_cases`."""
-    return measure((run.case.step, run.result) for run in runs)
+    runs = as_list("runs", runs, "the runs of deck_cases.run_deck_cases()", iterators=True)
+    for i, run in enumerate(runs):
+        if not (hasattr(run, "result") and isinstance(getattr(getattr(run, "case", None), "step", None), str)):
+            raise InputError(f"runs[{i}]", "a run of deck_cases.run_deck_cases()", run)
+    return measure([(run.case.step, run.result) for run in runs])
 
 
 def _price(field: str, value: Any) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= 0 or value == float("inf"):
-        raise InputError(field, "a price in dollars per million tokens (a finite number >= 0)", value)
-    return float(value)
+    return number(field, value, "a price in dollars per million tokens (a finite number >= 0)", low=0.0)
+
+
+def check_costs(costs: Any) -> Mapping[str, StepCost]:
+    """Measured costs by step, as :func:`measure` returns them."""
+    costs = mapping("costs", costs, "costs by step (metric_map.measure())")
+    for step, cost in costs.items():
+        instance(f"costs[{step!r}]", cost, StepCost, "a StepCost (metric_map.measure())")
+    return costs
 
 
 def cost_per_1000(cost: StepCost, price_in: float, price_out: float) -> dict[str, float]:
@@ -153,6 +169,7 @@ def cost_per_1000(cost: StepCost, price_in: float, price_out: float) -> dict[str
     machine that made the records, not on another.
     """
     price_in, price_out = _price("price_in", price_in), _price("price_out", price_out)
+    cost = instance("cost", cost, StepCost, "a StepCost (metric_map.measure())")
     calls = 1000 * cost.per_case("calls")
     prompt = 1000 * cost.per_case("prompt_tokens")
     completion = 1000 * cost.per_case("completion_tokens")
@@ -168,6 +185,7 @@ def _needs(info: MetricInfo) -> str:
 
 def rows(costs: Mapping[str, StepCost] | None = None) -> list[dict[str, Any]]:
     """The map as rows: name, needs, reference-free, component, and measured calls/tokens per case."""
+    costs = None if costs is None else check_costs(costs)
     out = []
     for info in METRICS:
         cost = costs.get(info.step) if costs is not None and info.step else None
@@ -205,6 +223,8 @@ def table(costs: Mapping[str, StepCost] | None = None) -> str:
 
 def cost_table(costs: Mapping[str, StepCost], price_in: float, price_out: float) -> str:
     """Per 1,000 cases, for each measured step: calls, tokens (thousands), dollars and hours."""
+    costs = check_costs(costs)
+    price_in, price_out = _price("price_in", price_in), _price("price_out", price_out)
     head = f"{'judge step':<27} {'cases':>5} {'calls':>6} {'k prompt':>8} {'k compl':>7} {'dollars':>8} {'hours':>6}"
     lines = [head, "-" * len(head)]
     for step, cost in costs.items():
@@ -252,7 +272,8 @@ def peer_table() -> str:
 
 def combine(costs: Mapping[str, StepCost], steps: Iterable[str], name: str) -> StepCost:
     """One case scored with several steps: the sum of their per-case means, as a one-case :class:`StepCost`."""
-    chosen = list(steps)
+    costs, name = check_costs(costs), text("name", name)
+    chosen = list(steps) if isinstance(steps, Mapping) else text_list("steps", steps, iterators=True)
     missing = [s for s in chosen if s not in costs]
     if missing or not chosen:
         raise InputError("steps", "measured steps: " + ", ".join(costs), missing or chosen)

@@ -23,6 +23,8 @@ from .. import examples
 from ..errors import InputError
 from ..results import MetricResult, cut, display_math, exact, fmt
 from ..results import steps_html as _steps_html
+from ..validate import as_list, flag, identifier, instance, integer, mapping, number, text_list
+from ..validate import text as checked_text
 from . import metric_map as mm
 from .display import is_derived
 from .embedding_texts import embedder_source
@@ -106,6 +108,7 @@ def case_inputs(example: Any, label: str | None = None) -> dict[str, str]:
     The case's own arguments win over the example's shared inputs; ``answer_<label>`` and
     ``context_<label>`` inputs belong to the case of that label.
     """
+    example = instance("example", example, examples.Example, "a worked example (examples.load(...))")
     case = example.case(label)
     kwargs, inputs = case.kwargs, example.inputs
     suffix = case.label.lower()
@@ -178,6 +181,8 @@ def example_block(example_id: str, case: str | None = None, *, width: int = 64,
     ``columns`` narrows the step table; ``inputs`` picks which of question, reference,
     answer and context are printed above it; ``width`` cuts long texts.
     """
+    width = integer("width", width, low=8, high=10_000, expected="a text width (characters)")
+    inputs = text_list("inputs", inputs)
     example = examples.load(example_id)
     label = example.case(case).label
     result = example.compute(label, embedder=embedder)
@@ -207,6 +212,10 @@ def scores_table(results: dict[str, MetricResult], *, example_id: str | None = N
 
     Used where a deck compares orderings or variants (deck D's order table, high against low).
     """
+    results = _results("results", results)
+    caption, formula = checked_text("caption", caption), flag("formula", formula)
+    if example_id is not None:
+        example_id = identifier("example_id", example_id, "a catalogue example id, or None")
     example = examples.load(example_id) if example_id else None
     head = "<tr><th class='rme-text'>case</th><th>score</th><th>exact</th>"
     head += "<th>deck prints</th><th></th></tr>" if example else "</tr>"
@@ -235,15 +244,31 @@ def scores_table(results: dict[str, MetricResult], *, example_id: str | None = N
 
 def formula(result: MetricResult, general: bool = False) -> Fragment:
     """The formula as display math: with this case's numbers, or the general form."""
+    result, general = _result(result), flag("general", general)
     tex = result.formula_general if general else result.formula
     return Fragment(f"<div class='rme-formula'>{display_math(tex)}</div>")
 
 
 def score(result: MetricResult, label: str = "") -> Fragment:
     """The score in large type, with the exact value where the shown one is rounded."""
+    result, label = _result(result), checked_text("label", label)
     tail = f" <small>(exact {html.escape(exact(result.score))})</small>" if exact(result.score) else ""
     name = html.escape(label or result.name)
     return Fragment(f"<p class='rme-score'>{name}: <b>{fmt(result.score)}</b>{tail}</p>")
+
+
+def _result(result: Any, field: str = "result") -> MetricResult:
+    return instance(field, result, MetricResult, "a MetricResult (what a metric returns)")
+
+
+def _results(field: str, results: Any) -> dict[str, MetricResult]:
+    """Results by case label (strings), each a MetricResult."""
+    found = mapping(field, results, "a dict case label -> MetricResult")
+    for label, result in found.items():
+        if not isinstance(label, str):
+            raise InputError(field, "a dict whose keys are case labels (strings)", label)
+        _result(result, f"{field}[{label!r}]")
+    return dict(found)
 
 
 def columns(*fragments: Fragment) -> Fragment:
@@ -264,7 +289,9 @@ def table(header: Sequence[str], rows: Iterable[Sequence[Any]], caption: str = "
     A short, narrow table is set larger so it fills its slide; ``large=True`` or ``False``
     decides that for a slide where the rule guesses wrong (it checks only the table's shape).
     """
-    rows = [list(row) for row in rows]
+    header, caption = as_list("header", header, "a list of column names"), checked_text("caption", caption)
+    rows = [as_list(f"rows[{i}]", row, "a row (a list of cells)")
+            for i, row in enumerate(as_list("rows", rows, "a list of rows", iterators=True))]
     text = [bool(rows) and all(isinstance(row[i], str) for row in rows) for i in range(len(header))]
     cls = [" class='rme-text'" if t else "" for t in text]
     head = "".join(f"<th{c}>{html.escape(str(h))}</th>" for h, c in zip(header, cls, strict=True))
@@ -290,7 +317,8 @@ def note(example_id: str) -> str:
 
 def embedder_sources(embedders: Any) -> Fragment:
     """A small line naming where each embedder's numbers come from (``{column name: embedder}``)."""
-    parts = [f"<b>{html.escape(name)}</b>: {html.escape(embedder_source(e))}" for name, e in embedders.items()]
+    embedders = mapping("embedders", embedders, "a dict column name -> embedder")
+    parts = [f"<b>{html.escape(str(name))}</b>: {html.escape(embedder_source(e))}" for name, e in embedders.items()]
     return Fragment(f"<p class='rme-small'>{' · '.join(parts)}</p>")
 
 
@@ -316,6 +344,7 @@ def metric_map(costs: Any = None) -> Fragment:
     With ``costs`` (from :func:`ragmetrics_edu.course.metric_map.measure`) it adds the measured judge
     calls and prompt tokens per case; "-" where no case was measured, 0 where no judge is asked.
     """
+    costs = None if costs is None else mm.check_costs(costs)
     header = ["metric", "needs", "reference-free", "judges"] + (["calls / case", "prompt tokens / case"] if costs else [])
     rows = []
     for row in mm.rows(costs):
@@ -337,11 +366,14 @@ def figure(fig: Any, width: float, height: float, *, text_px: float = FIGURE_TEX
     carries ``data-text-px``, its smallest text in its own pixels, for the browser test to
     scale by the size it is drawn at. The figure is closed by nothing: it is the caller's.
     """
-    from matplotlib.text import Text  # lazy: matplotlib loads only when drawing
+    from matplotlib.figure import Figure  # lazy: matplotlib loads only when drawing
+    from matplotlib.text import Text
 
-    for name, value in (("width", width), ("height", height), ("text_px", text_px)):
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
-            raise InputError(name, "a positive number", value)
+    fig = instance("fig", fig, Figure, "a matplotlib figure")
+    width, height = (number(name, value, "a positive number of inches, at most 100", low=0.0, high=100.0, low_open=True)
+                     for name, value in (("width", width), ("height", height)))
+    text_px = number("text_px", text_px, "a positive text size in px, at most 200", low=0.0, high=200.0, low_open=True)
+    alt = checked_text("alt", alt)
     fig.set_size_inches(width, height)
     px_per_inch = min(FIGURE_BOX[0] / width, FIGURE_BOX[1] / height)
     smallest_pt = text_px * 72 / px_per_inch
