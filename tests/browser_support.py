@@ -116,3 +116,49 @@ def chromium(viewport: tuple[int, int] = (1280, 800)) -> Iterator[tuple[object, 
             yield context, log
         finally:
             context.close()
+
+
+#: The explorers' responsiveness budget: the median click → updated score, per explorer kind (ms).
+CLICK_MEDIAN_MS = 80.0
+#: Milliseconds from each timed action to the updated score, per explorer kind, for the run's summary.
+CLICK_TIMINGS: dict[str, list[float]] = {}
+
+#: Arms a timer on one score: it starts at the next click, drop or change event anywhere on the page
+#: (capture phase, so before the widget's own handler) and stops when the score's text first differs
+#: from what it was when armed.
+ARM_TIMER_JS = """score => {
+  const text = () => { const el = document.querySelector(score); return el ? el.textContent.trim() : null; };
+  const before = text();
+  const timed = window.rmeTimed = {start: null, end: null};
+  const start = () => { if (timed.start === null) timed.start = performance.now(); };
+  for (const kind of ['click', 'drop', 'change']) document.addEventListener(kind, start, {capture: true, once: true});
+  // The widget may replace the score's element rather than edit it: watch its output area, read it anew.
+  const area = document.querySelector(score).closest('.jp-OutputArea-output') || document.body;
+  const seen = new MutationObserver(() => {
+    const now = text();
+    if (timed.end === null && timed.start !== null && now !== null && now !== before) {
+      timed.end = performance.now();
+      seen.disconnect();
+    }
+  });
+  seen.observe(area, {childList: true, characterData: true, subtree: true});
+}"""
+
+
+def timed_action(page, kind: str, score: str, action, timeout_ms: int = 15_000) -> float:
+    """Run ``action()`` (a click, drag or selection) and return the ms from its event to the score's
+    change, as the page saw it; the time is also kept under ``kind`` for the run's summary."""
+    page.evaluate(ARM_TIMER_JS, score)
+    action()
+    page.wait_for_function("() => window.rmeTimed.end !== null", timeout=timeout_ms, polling="raf")
+    ms = page.evaluate("() => window.rmeTimed.end - window.rmeTimed.start")
+    CLICK_TIMINGS.setdefault(kind, []).append(ms)
+    return ms
+
+
+def click_summary(kind: str) -> tuple[int, float, float]:
+    """(actions timed, median ms, maximum ms) of an explorer kind."""
+    import statistics
+
+    times = CLICK_TIMINGS[kind]
+    return len(times), statistics.median(times), max(times)

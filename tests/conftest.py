@@ -35,3 +35,16 @@ def server():
         yield srv
     finally:
         srv.stop()
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    """Print each explorer kind's click → score times, measured by the browser tests."""
+    from browser_support import CLICK_MEDIAN_MS, CLICK_TIMINGS, click_summary
+
+    if not CLICK_TIMINGS:
+        return
+    terminalreporter.section("explorers: click -> updated score in a real JupyterLab")
+    for kind in sorted(CLICK_TIMINGS):
+        n, median, worst = click_summary(kind)
+        terminalreporter.write_line(f"{kind:<16} {n:3d} actions  median {median:6.1f} ms  max {worst:6.1f} ms  "
+                                    f"(budget: median <= {CLICK_MEDIAN_MS:g} ms)")

@@ -16,7 +16,7 @@ import re
 from playwright.sync_api import expect
 from test_browser_lab import ACTION_TIMEOUT_MS, PLACEHOLDER_JS, UI_TIMEOUT_MS, lab, layout_faults, open_and_run_all
 
-from browser_support import artifacts_dir, chromium
+from browser_support import CLICK_MEDIAN_MS, artifacts_dir, chromium, click_summary, timed_action
 from ragmetrics_edu.results import fmt
 from ragmetrics_edu.widgets.decompose_model import CASES, DecomposeModel
 
@@ -56,13 +56,14 @@ def test_decomposition_explorer_in_jupyterlab(lab: str) -> None:
         page.screenshot(path=artifacts_dir("lab") / "decompose_1_deck_a.png")
 
         # ✂ off: the expected output as one statement, which the strict judge does not support.
-        page.locator(f"{EXPLORER} .rme-cut-0").click()
+        cut, shown = page.locator(f"{EXPLORER} .rme-cut-0"), f"{EXPLORER} .rme-score-value"
+        timed_action(page, "decomposition", shown, cut.click)
         merged = expected("A-cr-what-is-ai", cuts=[False])
         assert merged != start
         expect_score(page, merged, 1)
 
         # A lenient judge accepts the merged statement because one of its pieces is supported.
-        page.locator(f"{EXPLORER} .rme-lenient input").check()
+        timed_action(page, "decomposition", shown, page.locator(f"{EXPLORER} .rme-lenient input").check)
         lenient = expected("A-cr-what-is-ai", cuts=[False], lenient=True)
         assert lenient != merged
         expect_score(page, lenient, 1)
@@ -72,10 +73,17 @@ def test_decomposition_explorer_in_jupyterlab(lab: str) -> None:
         page.locator(f"{EXPLORER} .rme-decompose-case select").select_option(label=CASES["E-faith-einstein"].title)
         two = expected("E-faith-einstein")
         expect_score(page, two, 2)
-        page.locator(f"{EXPLORER} .rme-cut-0").click()
+        timed_action(page, "decomposition", shown, cut.click)
         one = expected("E-faith-einstein", cuts=[False])
         assert one != two
         expect_score(page, one, 1)
+
+        # The ✂ clicked ten more times, each timed from the click to the new score, each checked.
+        for i in range(10):
+            timed_action(page, "decomposition", shown, cut.click)
+            expect_score(page, two if i % 2 == 0 else one, 2 if i % 2 == 0 else 1)
+        n, median, worst = click_summary("decomposition")
+        assert median <= CLICK_MEDIAN_MS, f"decomposition explorer: click -> score median {median:.0f} ms over {n} actions"
         page.screenshot(path=artifacts_dir("lab") / "decompose_3_deck_e_one_claim.png")
 
         assert log.outside == [] and log.failed == [], (log.outside, log.failed)

@@ -29,7 +29,7 @@ from typing import Callable, Iterator
 import pytest
 from playwright.sync_api import expect
 
-from browser_support import REPO, artifacts_dir, chromium, free_port
+from browser_support import CLICK_MEDIAN_MS, REPO, artifacts_dir, chromium, click_summary, free_port, timed_action
 from ragmetrics_edu import metrics
 from ragmetrics_edu.results import fmt
 
@@ -253,23 +253,33 @@ def test_reorder_explorer_in_jupyterlab(lab: str) -> None:
         screenshot(page, "01_after_run_all")
 
         # ↑ on the first row whose move changes the score: that node and its verdict go one rank up.
+        score = f"{EXPLORER} .rme-score-value"
         pos = first_changing(start.verdicts, range(1, len(start.verdicts)), lambda v, p: moved(v, p, p - 1))
-        page.locator(f"{EXPLORER} .rme-up-{pos}").click()
+        timed_action(page, "reorder", score, page.locator(f"{EXPLORER} .rme-up-{pos}").click)
         up = expect_shown(page, start, moved(start.nodes, pos, pos - 1), moved(start.verdicts, pos, pos - 1))
         screenshot(page, "02_after_up")
 
         # The first toggle whose flip changes the score: only that verdict changes.
         pos = first_changing(up.verdicts, range(len(up.verdicts)), flipped)
-        page.locator(f"{EXPLORER} .rme-toggle-{pos}").click()
+        timed_action(page, "reorder", score, page.locator(f"{EXPLORER} .rme-toggle-{pos}").click)
         toggled = expect_shown(page, up, up.nodes, flipped(up.verdicts, pos))
         screenshot(page, "03_after_toggle")
 
         # Drag the chip of the first node whose move to rank 1 changes the score onto the first chip.
         pos = first_changing(toggled.verdicts, range(1, len(toggled.verdicts)), lambda v, p: moved(v, p, 0))
         chips = page.locator(f"{EXPLORER} {CHIPS}")
-        chips.nth(pos).drag_to(chips.nth(0))
-        expect_shown(page, toggled, moved(toggled.nodes, pos, 0), moved(toggled.verdicts, pos, 0))
+        timed_action(page, "reorder", score, lambda: chips.nth(pos).drag_to(chips.nth(0)))
+        dragged = expect_shown(page, toggled, moved(toggled.nodes, pos, 0), moved(toggled.verdicts, pos, 0))
         screenshot(page, "04_after_drag")
+
+        # Ten more flips of one verdict, each timed from the click to the new score, each checked.
+        shown = dragged
+        pos = first_changing(shown.verdicts, range(len(shown.verdicts)), flipped)
+        for _ in range(10):
+            timed_action(page, "reorder", score, page.locator(f"{EXPLORER} .rme-toggle-{pos}").click)
+            shown = expect_shown(page, shown, shown.nodes, flipped(shown.verdicts, pos))
+        n, median, worst = click_summary("reorder")
+        assert median <= CLICK_MEDIAN_MS, f"reorder explorer: click -> score median {median:.0f} ms over {n} actions"
 
         assert log.outside == [], f"requests left 127.0.0.1: {log.outside}"
         assert log.failed == [], f"requests failed: {log.failed}"
