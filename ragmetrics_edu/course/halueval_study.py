@@ -33,6 +33,8 @@ from ..judges.errors import JudgeError
 from ..judges.files import write_recording
 from ..judges.openai_judge import OpenAIJudge
 from ..judges.replay import ReplayJudge
+from ..validate import identifier, number, records, text_list
+from ..validate import path as checked_path
 
 __all__ = ["Design", "DESIGNS", "recording_name", "pair_scores", "pairwise", "choice_log", "record", "design_calls",
            "compare", "design_table", "detection", "best_threshold", "RULE", "choose", "freeze_choice", "score_test",
@@ -81,7 +83,7 @@ def recording_name(pass_name: str, split: str) -> str:
 
 
 def _design(name: Any) -> Design:
-    if name not in DESIGNS:
+    if not isinstance(name, str) or name not in DESIGNS:
         raise InputError("design", "one of " + ", ".join(DESIGNS), name)
     return DESIGNS[name]
 
@@ -116,9 +118,7 @@ def pair_scores(design: str, split: str) -> list[dict[str, Any]]:
     """One row per pair: the design's score of the right and of the hallucinated answer, from the recording.
 
     A NaN score (e.g. no claims under Ragas' rule) is kept as NaN; :func:`pairwise` counts such a pair as a tie."""
-    chosen = _design(design)
-    if split not in halueval.SPLITS:
-        raise InputError("split", "'dev' or 'test'", split)
+    chosen, split = _design(design), _split(split)
     judge = None
     if chosen.recording is not None:
         judge = ReplayJudge(path(f"recordings/{recording_name(chosen.recording, split)}.json"))
@@ -127,6 +127,12 @@ def pair_scores(design: str, split: str) -> list[dict[str, Any]]:
         right, wrong = (_replayed(chosen, judge, pair, a) for a in (pair.right_answer, pair.hallucinated_answer))
         rows.append({"pair": pair.id, "right": right, "hallucinated": wrong, "outcome": _outcome(right, wrong)})
     return rows
+
+
+def _split(split: Any) -> str:
+    if not isinstance(split, str) or split not in halueval.SPLITS:
+        raise InputError("split", "'dev' or 'test'", split)
+    return split
 
 
 def _outcome(right: float, wrong: float) -> float:
@@ -138,6 +144,9 @@ def _outcome(right: float, wrong: float) -> float:
 
 def pairwise(rows: list[dict[str, Any]]) -> float:
     """Pairwise accuracy: the mean outcome over pairs (0.5 is chance)."""
+    rows = records("rows", rows, "scored pairs (pair_scores())", keys=("outcome",))
+    for i, row in enumerate(rows):
+        number(f"rows[{i}].outcome", row["outcome"], "an outcome: 0, 0.5 or 1", low=0.0, high=1.0)
     if not rows:
         raise InputError("rows", "at least one scored pair", rows)
     return sum(r["outcome"] for r in rows) / len(rows)
@@ -145,7 +154,7 @@ def pairwise(rows: list[dict[str, Any]]) -> float:
 
 def design_calls(design: str, split: str) -> dict[str, float]:
     """Calls and tokens the design's recording holds, per answer scored (0 for word overlap)."""
-    chosen = _design(design)
+    chosen, split = _design(design), _split(split)
     n_answers = 2 * len(_pairs_for(chosen, split))
     if chosen.recording is None:
         return {"calls_per_answer": 0.0, "tokens_per_answer": 0.0, "seconds_per_answer": 0.0}
@@ -164,6 +173,14 @@ def choice_log() -> dict[str, Any]:
 
 def choose(table: list[dict[str, Any]]) -> str:
     """Apply :data:`RULE` to the dev table (rows from :func:`design_table`); returns the chosen design."""
+    table = records("table", table, "the dev table (design_table('dev'))",
+                    keys=("design", "pairs", "difference", "pairwise", "calls_per_answer"))
+    if not table:
+        raise InputError("table", "the dev table (design_table('dev')), at least one row", table)
+    for i, row in enumerate(table):
+        _design(row["design"])
+        for key in ("pairs", "difference", "pairwise", "calls_per_answer"):
+            number(f"table[{i}].{key}", row[key], "a number")
     full = max(r["pairs"] for r in table)
     eligible = [r for r in table if r["pairs"] == full or r["difference"] > 0]
     order = {name: i for i, name in enumerate(DESIGNS)}
@@ -185,8 +202,8 @@ def freeze_choice(target: str | Path) -> dict[str, Any]:
     """Write the dev half of the choice log: every design's dev row, the rule, the choice and its threshold.
 
     Run once, before :func:`score_test`; it refuses to overwrite a log that already holds test figures."""
-    target = Path(target)
-    if target.exists() and json.loads(target.read_text("utf-8")).get("test"):
+    target = checked_path("target", target, exists=False, expected="a path for the choice log (a .json file)")
+    if target.exists() and _log(target).get("test"):
         raise InputError("target", "a choice log without test figures (the test part is scored once)", str(target))
     table = design_table("dev")
     chosen = choose(table)
@@ -204,18 +221,30 @@ def freeze_choice(target: str | Path) -> dict[str, Any]:
 def score_test(target: str | Path, designs: tuple[str, ...] = ("library",)) -> dict[str, Any]:
     """Score the frozen choice once on the test part, with word overlap and ``designs`` beside it, and
     write the test half of the log. Refuses when the log has no choice, or already has test figures."""
-    target = Path(target)
-    log = json.loads(target.read_text("utf-8"))
+    target = checked_path("target", target, expected="the frozen choice log (freeze_choice())")
+    others = [_design(d).name for d in text_list("designs", designs)]
+    log = _log(target)
     if not log.get("chosen") or log.get("test"):
         raise InputError("target", "a frozen choice log whose test part is still empty", str(target))
     chosen = log["chosen"]["design"]
-    names = [chosen, "word_overlap", *[d for d in designs if d not in (chosen, "word_overlap")]]
+    names = [chosen, "word_overlap", *[d for d in others if d not in (chosen, "word_overlap")]]
     table = [{**compare(name, "test"), **design_calls(name, "test")} for name in names]
     found = [detection(chosen, "test", log["chosen"]["threshold"]),
              detection("word_overlap", "test", log["chosen"]["word_overlap_threshold"])]
     log["test"] = {"scored_at": datetime.now(timezone.utc).isoformat(timespec="seconds"), "table": table,
                    "detection": found}
     target.write_text(json.dumps(_plain(log), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    return log
+
+
+def _log(target: Path) -> dict[str, Any]:
+    """A choice log read from ``target`` (a JSON object), else an InputError."""
+    try:
+        log = json.loads(target.read_text("utf-8"))
+    except (OSError, ValueError) as exc:
+        raise InputError("target", "a choice log (a JSON file)", str(target), hint=f"it cannot be read ({exc})") from None
+    if not isinstance(log, dict):
+        raise InputError("target", "a choice log (a JSON object)", str(target))
     return log
 
 
@@ -248,8 +277,10 @@ def compare(design: str, split: str, *, baseline: str = "word_overlap", seed: in
 def design_table(split: str, designs: list[str] | None = None) -> list[dict[str, Any]]:
     """One row per design: pairwise accuracy with its interval (pairs resampled), the paired difference
     from word overlap on the same pairs, and the cost per answer."""
+    split = _split(split)
+    names = (text_list("designs", designs) if designs is not None else []) or list(DESIGNS)
     out = []
-    for name in designs or list(DESIGNS):
+    for name in names:
         row = compare(name, split)
         cost = design_calls(name, split)
         out.append({**row, **cost})
@@ -283,6 +314,7 @@ def best_threshold(design: str) -> float:
 
 def detection(design: str, split: str, threshold: float) -> dict[str, Any]:
     """Precision, recall and F1 of flagging hallucinated answers (score below ``threshold``) on a part."""
+    threshold = number("threshold", threshold, "a score threshold (a finite number)")
     rows = [r for r in pair_scores(design, split) if not (math.isnan(r["right"]) or math.isnan(r["hallucinated"]))]
     tp, fp, fn, tn = _flags(rows, threshold)
     precision, recall, f1 = _prf(tp, fp, fn)
@@ -304,6 +336,7 @@ def record(pass_name: str, split: str, *, base_url: str, model: str, provenance:
     rewritten after every pair. ``provenance`` must hold ``server`` (name, version, build, threads) and
     ``gguf`` (file name, sha256 and header of the weights the server loaded); the date is added on writing.
     """
+    pass_name = identifier("pass_name", pass_name, "reanswer, library or checked")
     designs = [d for d in DESIGNS.values() if d.recording == pass_name]
     if not designs:
         raise InputError("pass_name", "reanswer, library or checked", pass_name)
