@@ -15,6 +15,9 @@ naming the parameter, what was expected and what was given. In detail:
   anything on.
 - **Numbers** are finite ints or floats (bools, NaN, infinities, ints too large for a float
   refused); counts are whole numbers.
+- **Rows** (a table's records) are a list of dicts, each holding the keys it needs
+  (:func:`records`, :func:`mapping`); a library object (an example, a result, a judge) is
+  checked by its type (:func:`instance`).
 - **Paths** are a ``str`` or ``os.PathLike`` naming a file or folder: checked before use for
   length (at most 4096 characters, no part longer than 255), existence where the file is
   read, and kind (a file where a file is meant, a folder where a folder is).

@@ -34,7 +34,8 @@ from ..judges.records import tally
 from ..judges.replay import ReplayJudge
 from ..judges.requests import check_judge
 from ..results import MetricResult
-from ..validate import as_list, identifier, instance, integer, text_list
+from ..stats.inputs import seed as checked_seed
+from ..validate import as_list, identifier, instance, text_list
 from .judge_failures import Failure, classify
 
 Inputs = Callable[[Any], dict[str, Any]]
@@ -386,7 +387,7 @@ def metric_agreement(runs: Sequence[DeckRun], step: str, *, seed: int = 0) -> di
     "left_out": [rows]}``; ``left_out`` names every deck or judge item that found no counterpart
     and every case that failed, with the deck's and the judge's scores."""
     step = identifier("step", step, "a judge step's name, e.g. 'context_precision'")
-    seed = integer("seed", seed, low=0, high=2**63 - 1, expected="a non-negative integer")
+    checked_seed(seed)
     chosen = [r for r in _runs(runs) if r.case.step == step]
     if not chosen:
         raise InputError("step", "a step with deck cases: " + ", ".join(dict.fromkeys(c.step for c in DECK_CASES)), step)

@@ -24,6 +24,7 @@ from .. import baselines
 from ..errors import InputError
 from ..judges.checked import BUILDS_ON
 from ..metrics.registry import MetricTable
+from ..stats.inputs import seed as checked_seed
 from ..validate import flag, integer, records
 from . import judge_agreement as agree
 from . import judge_behaviour as behave
@@ -87,7 +88,7 @@ def verdicts(name: str, metric: str, pipeline: str | None = None, binary: bool =
     for field, value in (("name", name), ("metric", metric), ("pipeline", pipeline), ("subset", subset)):
         if not isinstance(value, str) and (value is not None or field in ("name", "metric")):
             raise InputError(field, "a string" + ("" if field in ("name", "metric") else " or None"), value)
-    seed = integer("seed", seed, low=0, high=2**63 - 1, expected="a non-negative integer")
+    checked_seed(seed)
     return _verdicts(name, metric, pipeline, flag("binary", binary), subset, flag("baseline", baseline), seed)
 
 

@@ -13,7 +13,8 @@ from typing import Any, Mapping, Sequence
 
 from .. import stats
 from ..errors import InputError
-from ..validate import as_list, integer, mapping, number, same_length, text
+from ..stats.inputs import seed as checked_seed
+from ..validate import as_list, mapping, number, same_length, text
 
 __all__ = ["MIN_UNITS", "compare", "compare_columns", "fmt_compare"]
 
@@ -43,7 +44,7 @@ def compare(a: Sequence[float], b: Sequence[float], groups: Sequence[Any] | None
             raise InputError(f"groups[{i}]", "a unit's name (a string or a whole number)", g)
     if not (isinstance(labels, tuple) and len(labels) == 2 and all(isinstance(x, str) for x in labels)):
         raise InputError("labels", "two names (a tuple of two strings)", labels)
-    seed = integer("seed", seed, low=0, high=2**63 - 1, expected="a non-negative integer")
+    checked_seed(seed)
     units: dict[Any, list[tuple[float, float]]] = {}
     for g, x, y in zip(groups, a, b, strict=True):
         units.setdefault(g, []).append((float(x), float(y)))
