@@ -57,7 +57,7 @@ lab-slides: $(VENV)/.notebook-installed
 	$(BIN)/jupyter lab --ServerApp.root_dir=. --ip=127.0.0.1 $(KERNEL_ENCRYPTION) $(ROOT_FLAG) $(LAB_ARGS)
 
 test: $(VENV)/.dev-installed slides/node_modules/.installed chromium lint
-	RME_CHROMIUM=$(CHROMIUM) $(BIN)/python -m pytest
+	RME_CHROMIUM=$(CHROMIUM) $(BIN)/python -m pytest --durations=15
 
 # The package ships py.typed: it must type-check. ruff: unused imports, import order, zip() without strict=.
 lint: $(VENV)/.dev-installed

@@ -120,7 +120,7 @@ def chromium(viewport: tuple[int, int] = (1280, 800)) -> Iterator[tuple[object, 
 
 #: The explorers' responsiveness budget: the median click → updated score, per explorer kind (ms).
 CLICK_MEDIAN_MS = 80.0
-#: Milliseconds from each timed action to the updated score, per explorer kind, for the run's summary.
+#: Milliseconds from each timed action to the updated score, per explorer kind (this process's tests).
 CLICK_TIMINGS: dict[str, list[float]] = {}
 
 #: Arms a timer on one score: it starts at the next click, drop or change event anywhere on the page
@@ -156,9 +156,12 @@ def timed_action(page, kind: str, score: str, action, timeout_ms: int = 15_000) 
     return ms
 
 
-def click_summary(kind: str) -> tuple[int, float, float]:
-    """(actions timed, median ms, maximum ms) of an explorer kind."""
+def click_summary(kind: str, record_property=None) -> tuple[int, float, float]:
+    """(actions timed, median ms, maximum ms) of an explorer kind; with pytest's ``record_property``
+    the times also go into the test's report, for the run's summary (conftest.py)."""
     import statistics
 
     times = CLICK_TIMINGS[kind]
+    if record_property is not None:
+        record_property("explorer_clicks", (kind, list(times)))
     return len(times), statistics.median(times), max(times)

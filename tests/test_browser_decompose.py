@@ -40,7 +40,7 @@ def expect_score(page, text: str, statements: int) -> None:
                                                                                   timeout=ACTION_TIMEOUT_MS)
 
 
-def test_decomposition_explorer_in_jupyterlab(lab: str) -> None:
+def test_decomposition_explorer_in_jupyterlab(lab: str, record_property) -> None:
     with chromium(viewport=(1440, 900)) as (context, log):
         page = context.new_page()
         open_and_run_all(page, lab, "02_context_recall.ipynb")
@@ -82,7 +82,7 @@ def test_decomposition_explorer_in_jupyterlab(lab: str) -> None:
         for i in range(10):
             timed_action(page, "decomposition", shown, cut.click)
             expect_score(page, two if i % 2 == 0 else one, 2 if i % 2 == 0 else 1)
-        n, median, worst = click_summary("decomposition")
+        n, median, worst = click_summary("decomposition", record_property)
         assert median <= CLICK_MEDIAN_MS, f"decomposition explorer: click -> score median {median:.0f} ms over {n} actions"
         page.screenshot(path=artifacts_dir("lab") / "decompose_3_deck_e_one_claim.png")
 

@@ -239,7 +239,7 @@ def screenshot(page, name: str) -> None:
     page.screenshot(path=artifacts_dir("lab") / f"{name}.png")
 
 
-def test_reorder_explorer_in_jupyterlab(lab: str) -> None:
+def test_reorder_explorer_in_jupyterlab(lab: str, record_property) -> None:
     # Tall enough for the whole explorer (about 1150 px) below JupyterLab's menu and toolbar.
     with chromium(viewport=(1280, 1400)) as (context, log):
         page = context.new_page()
@@ -278,7 +278,7 @@ def test_reorder_explorer_in_jupyterlab(lab: str) -> None:
         for _ in range(10):
             timed_action(page, "reorder", score, page.locator(f"{EXPLORER} .rme-toggle-{pos}").click)
             shown = expect_shown(page, shown, shown.nodes, flipped(shown.verdicts, pos))
-        n, median, worst = click_summary("reorder")
+        n, median, worst = click_summary("reorder", record_property)
         assert median <= CLICK_MEDIAN_MS, f"reorder explorer: click -> score median {median:.0f} ms over {n} actions"
 
         assert log.outside == [], f"requests left 127.0.0.1: {log.outside}"
