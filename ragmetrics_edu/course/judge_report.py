@@ -30,6 +30,7 @@ from . import judge_agreement as agree
 from . import judge_behaviour as behave
 from .capstone import QUESTIONS, SYSTEMS
 from .display import text_table
+from .judge_eval import unique_items
 from .judge_runs import INJECTED_AT, inject, rotated
 from .judge_study import FAMILIES, MODEL_NAMES, PASSES, available, cases_for, family_rows, recording_path, repeat_passes
 from .paired import compare, compare_columns, fmt_compare
@@ -215,6 +216,15 @@ def binary_table(seed: int = 0) -> list[dict[str, Any]]:
     return out
 
 
+def _once(found: Sequence[dict[str, Any]], metric: str) -> list[dict[str, Any]]:
+    """Rows whose items are each counted once: both cases of a pair share their context-precision and
+    context-recall items (nodes, question, reference), so only the first case's rows stand for the pair."""
+    if metric not in ("context_precision", "context_recall"):
+        return list(found)
+    keep = {case for case, _, _ in unique_items(metric)}
+    return [r for r in found if str(r["case"]).split("+", 1)[0] in keep]
+
+
 def flip_table() -> list[dict[str, Any]]:
     """How often a verdict changes across three repeat runs at temperature 0 and three at 0.7 (each run with
     its own seed), on the first five pairs."""
@@ -226,7 +236,7 @@ def flip_table() -> list[dict[str, Any]]:
             continue
         runs = [rows(n) for n in names]
         for metric in ("context_precision", "faithfulness"):
-            found = behave.flip_rate(runs, metric)
+            found = behave.flip_rate([_once(run, metric) for run in runs], metric)
             out.append({"temperature": label, "metric": metric, "runs": len(runs), "items": found["items"],
                         "flipped": found["flipped"], "rate": f"{found['rate']:.0%}"})
     return out
@@ -253,10 +263,11 @@ def repeat_spread() -> list[dict[str, Any]]:
 
 
 def position_summary() -> dict[str, Any] | None:
-    """Context precision verdicts with the nodes moved round by one place vs in their order (every case)."""
+    """Context precision verdicts with the nodes moved round by one place vs in their order, each distinct
+    node once (both cases of a pair share their nodes, question and reference: the first case stands for both)."""
     if not _have("qwen_position", "qwen_same_items"):
         return None
-    moved = rows("qwen_position")
+    moved = _once(rows("qwen_position"), "context_precision")
     cases = {r["case"] for r in moved}
     original = [r for r in rows("qwen_same_items") if r["case"] in cases]
     effect = behave.position_effect(original, moved)
@@ -350,16 +361,16 @@ def behaviour_table() -> list[dict[str, Any]]:
         if flips["metric"] == "-":
             continue
         cases = cases_for("repeat")
-        again = behave.flip_rate([_overlap_rows(cases, flips["metric"]) for _ in range(flips["runs"])],
-                                 flips["metric"])
+        again = behave.flip_rate([_once(_overlap_rows(cases, flips["metric"]), flips["metric"])
+                                  for _ in range(flips["runs"])], flips["metric"])
         out.append({"test": f"{flips['runs']} runs at temperature {flips['temperature']}, {flips['metric']}",
                     "judge": f"{flips['flipped']} of {flips['items']} flipped",
                     "word overlap": f"{again['flipped']} of {again['items']} flipped"})
     position = position_summary()
     if position:
         cases = cases_for("all")
-        moved = behave.position_effect(_overlap_rows(cases, "context_precision"),
-                                       _overlap_rows(cases, "context_precision", rotate=1))
+        moved = behave.position_effect(_once(_overlap_rows(cases, "context_precision"), "context_precision"),
+                                       _once(_overlap_rows(cases, "context_precision", rotate=1), "context_precision"))
         effect = position["effect"]
         out.append({"test": "nodes moved round by one place", "judge": f"{effect['changed']} of {effect['nodes']} "
                     "changed", "word overlap": f"{moved['changed']} of {moved['nodes']} changed"})
