@@ -63,3 +63,13 @@ def pytest_terminal_summary(terminalreporter) -> None:
         times = _CLICKS[kind]
         terminalreporter.write_line(f"{kind:<16} {len(times):3d} actions  median {statistics.median(times):6.1f} ms  "
                                     f"max {max(times):6.1f} ms  (budget: median <= {CLICK_MEDIAN_MS:g} ms)")
+
+
+#: The test files that take longest, slowest first: collected first, so that under pytest-xdist (``make
+#: test``, ``--dist loadfile``) they start at once and the many short files fill the other process.
+SLOW_FIRST = ("test_slides_browser.py", "test_api_walk.py", "test_packaging.py", "test_choosing_metrics.py")
+
+
+def pytest_collection_modifyitems(items) -> None:
+    rank = {name: i for i, name in enumerate(SLOW_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(SLOW_FIRST)))  # stable: the rest keep their order

@@ -14,13 +14,21 @@ from __future__ import annotations
 import re
 
 from playwright.sync_api import expect
-from test_browser_lab import ACTION_TIMEOUT_MS, PLACEHOLDER_JS, UI_TIMEOUT_MS, lab, layout_faults, open_and_run_all
+from test_browser_lab import (
+    ACTION_TIMEOUT_MS,
+    PLACEHOLDER_JS,
+    UI_TIMEOUT_MS,
+    lab,
+    lab_root,
+    layout_faults,
+    open_and_run_all,
+)
 
 from browser_support import CLICK_MEDIAN_MS, artifacts_dir, chromium, click_summary, timed_action
 from ragmetrics_edu.results import fmt
 from ragmetrics_edu.widgets.decompose_model import CASES, DecomposeModel
 
-__all__ = ["lab"]  # the JupyterLab fixture, imported so pytest finds it here
+__all__ = ["lab", "lab_root"]  # the JupyterLab fixtures, imported so pytest finds them here
 
 EXPLORER = ".jp-NotebookPanel:not(.lm-mod-hidden) .rme-decompose"
 

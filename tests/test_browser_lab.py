@@ -148,12 +148,20 @@ def stop_server(proc: subprocess.Popen) -> None:
         proc.wait(timeout=STOP_TIMEOUT)
 
 
-@pytest.fixture
-def lab(tmp_path: Path) -> Iterator[str]:
-    """JupyterLab on 127.0.0.1 serving a temporary copy of ``notebooks/``; yields its URL, stops it afterwards."""
-    root = tmp_path / "notebooks"
+@pytest.fixture(scope="module")
+def lab_root(tmp_path_factory) -> Path:
+    """A temporary copy of ``notebooks/``, the folder the module's JupyterLab serves."""
+    root = tmp_path_factory.mktemp("lab") / "notebooks"
     shutil.copytree(REPO / "notebooks", root, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
-    state = tmp_path / "state"
+    return root
+
+
+@pytest.fixture(scope="module")
+def lab(lab_root: Path) -> Iterator[str]:
+    """JupyterLab on 127.0.0.1 serving :func:`lab_root`, one per test module (each test opens its own
+    browser); yields its URL, stops it after the module's last test."""
+    root = lab_root
+    state = root.parent / "state"
     env = lab_env(state)
     write_settings(Path(env["JUPYTERLAB_SETTINGS_DIR"]))
     port = free_port()
@@ -210,7 +218,7 @@ def first_changing(verdicts: list[int], candidates: range, change: Callable[[lis
 
 def open_and_run_all(page, base: str, notebook: str = NOTEBOOK) -> None:
     """Open a notebook in JupyterLab, wait for its kernel, run all cells and wait until they finished."""
-    page.goto(f"{base}/lab/tree/{notebook}")
+    page.goto(f"{base}/lab/tree/{notebook}?reset")  # ?reset: no tabs restored from earlier tests
     page.wait_for_function(NOTEBOOK_READY_JS, arg=notebook, timeout=UI_TIMEOUT_MS, polling=100)
     page.evaluate(RUN_ALL_JS)
     page.wait_for_function("() => window.rmeRunAll !== undefined", timeout=UI_TIMEOUT_MS, polling=100)
@@ -398,7 +406,7 @@ SLIDER_CELLS = [
 ]
 
 
-def test_slider_keeps_the_value_it_was_given(lab: str, tmp_path: Path) -> None:
+def test_slider_keeps_the_value_it_was_given(lab: str, lab_root: Path) -> None:
     # Notebook 07's similarity 0.5714...: the browser snaps a stepped slider and writes the snapped
     # value back. ipywidgets' FloatSlider takes it (the premise, checked here); ExactFloatSlider,
     # with or without a step, keeps the exact value, and without a step shows it.
@@ -407,20 +415,21 @@ def test_slider_keeps_the_value_it_was_given(lab: str, tmp_path: Path) -> None:
     name = "rme_slider_check.ipynb"
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in SLIDER_CELLS])
     notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    nbformat.write(notebook, tmp_path / "notebooks" / name)
+    nbformat.write(notebook, lab_root / name)
     with chromium(viewport=(1280, 800)) as (context, log):
         page = context.new_page()
-        page.goto(f"{lab}/lab/tree/{name}")
+        page.goto(f"{lab}/lab/tree/{name}?reset")
         page.wait_for_function(NOTEBOOK_READY_JS, arg=name, timeout=UI_TIMEOUT_MS, polling=100)
         page.evaluate(RUN_CELL_JS, 0)
-        readouts = page.locator(".widget-slider .widget-readout")
+        panel = ".jp-NotebookPanel:not(.lm-mod-hidden)"  # the server's other notebooks may be open in tabs too
+        readouts = page.locator(f"{panel} .widget-slider .widget-readout")
         expect(readouts).to_have_count(3, timeout=UI_TIMEOUT_MS)
         expect(readouts.nth(2)).to_have_text("0.5700", timeout=ACTION_TIMEOUT_MS)  # the browser snapped it
         expect(readouts.nth(0)).to_have_text("0.5714", timeout=ACTION_TIMEOUT_MS)
         page.wait_for_timeout(1000)  # let the write-backs reach the kernel
         page.evaluate(RUN_CELL_JS, 1)
         page.wait_for_function("() => window.rmeRunCell !== undefined", timeout=UI_TIMEOUT_MS, polling=100)
-        output = page.locator(".jp-Cell").nth(1).locator(".jp-OutputArea-output")
+        output = page.locator(f"{panel} .jp-Cell").nth(1).locator(".jp-OutputArea-output")
         expect(output).to_contain_text("kernel:", timeout=ACTION_TIMEOUT_MS)
         _, free_kept, stepped_kept, plain = output.inner_text().split()
         assert abs(float(plain) - 0.57) < 1e-9, f"premise: the plain FloatSlider was not snapped ({plain})"
