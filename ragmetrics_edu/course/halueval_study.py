@@ -20,6 +20,7 @@ import json
 import math
 import time
 from dataclasses import dataclass
+from functools import lru_cache
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable
@@ -117,8 +118,16 @@ def _pairs_for(design: Design, split: str) -> list[halueval.HaluPair]:
 def pair_scores(design: str, split: str) -> list[dict[str, Any]]:
     """One row per pair: the design's score of the right and of the hallucinated answer, from the recording.
 
-    A NaN score (e.g. no claims under Ragas' rule) is kept as NaN; :func:`pairwise` counts such a pair as a tie."""
-    chosen, split = _design(design), _split(split)
+    A NaN score (e.g. no claims under Ragas' rule) is kept as NaN; :func:`pairwise` counts such a pair as a tie.
+    The shipped recordings do not change while the course runs, so each design and split is scored once per
+    process (:func:`record` forgets the scores when it writes a recording); the rows are copies."""
+    _design(design), _split(split)
+    return [dict(row) for row in _scored(design, split)]
+
+
+@lru_cache(maxsize=None)
+def _scored(design: str, split: str) -> tuple[dict[str, Any], ...]:
+    chosen = _design(design)
     judge = None
     if chosen.recording is not None:
         judge = ReplayJudge(path(f"recordings/{recording_name(chosen.recording, split)}.json"))
@@ -126,7 +135,7 @@ def pair_scores(design: str, split: str) -> list[dict[str, Any]]:
     for pair in _pairs_for(chosen, split):
         right, wrong = (_replayed(chosen, judge, pair, a) for a in (pair.right_answer, pair.hallucinated_answer))
         rows.append({"pair": pair.id, "right": right, "hallucinated": wrong, "outcome": _outcome(right, wrong)})
-    return rows
+    return tuple(rows)
 
 
 def _split(split: Any) -> str:
@@ -369,6 +378,7 @@ def record(pass_name: str, split: str, *, base_url: str, model: str, provenance:
                 "notes": "Recorded with ragmetrics_edu.course.halueval_study.record; replies validated against "
                          "each step's JSON schema (llama.cpp json_object + schema)."}
         write_recording(target, meta, calls)
+        _scored.cache_clear()  # the scores of a recording just written must be read anew
         say(f"{pass_name} {split} {i}/{len(pairs)} {pair.id}: {len(calls)} calls, "
             f"{time.monotonic() - started:.0f} s")
     return target
