@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 from .validate import flag
 from .validate import text as checked_text
@@ -53,7 +54,10 @@ def light_stem(word: str) -> str:
 
     Deliberately crude (``planets`` -> ``planet``, ``bodies`` -> ``body``) so every step
     can be checked by eye; words of three letters or fewer are left alone."""
-    word = checked_text("word", word)
+    return _stem(checked_text("word", word))
+
+
+def _stem(word: str) -> str:
     if len(word) > 4 and word.endswith("ies"):
         return word[:-3] + "y"
     if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
@@ -67,9 +71,14 @@ def tokenize(text: str, *, stem: bool = True) -> list[str]:
     Steps: lower-case; drop a possessive ``'s``; take runs of letters/digits (so
     ``weight-bearing`` gives two words and ``5,500`` gives ``5`` and ``500``); drop the
     :data:`STOP_WORDS`; then, with ``stem=True``, apply :func:`light_stem`."""
-    text, stem = checked_text("text", text), flag("stem", stem)
-    found = [w for w in words(re.sub(POSSESSIVE, "", text.lower())) if w not in STOP_WORDS]
-    return [light_stem(w) for w in found] if stem else found
+    return list(_tokens(checked_text("text", text), flag("stem", stem)))
+
+
+@lru_cache(maxsize=8192)
+def _tokens(text: str, stem: bool) -> tuple[str, ...]:
+    """:func:`tokenize`'s words, kept for texts met again (a passage is scored against many answers)."""
+    found = [w for w in re.findall(WORD, re.sub(POSSESSIVE, "", text.lower())) if w not in STOP_WORDS]
+    return tuple(_stem(w) for w in found) if stem else tuple(found)
 
 
 def normalize_text(text: str) -> str:
