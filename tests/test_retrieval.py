@@ -163,7 +163,7 @@ def test_corpus_integrity():
             assert 2 in q.qrels.values(), q.id
     assert sum(q.kind == "none" for q in corpus.questions) >= 3
     assert sum(q.total_relevant >= 3 for q in corpus.questions) >= 5  # several relevant passages
-    assert "by hand" in corpus.about and "written for" in corpus.about.lower()
+    assert "language model" in corpus.about and "written for" in corpus.about.lower()  # who graded, named honestly
     assert any("health benefits of exercise" in q.text for q in corpus.questions)
     assert corpus.pooling["k"] == 10 and len(corpus.pooling["systems"]) == 2
     assert "grade 0" in corpus.pooling["unjudged"]
