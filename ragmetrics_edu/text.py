@@ -77,7 +77,7 @@ def tokenize(text: str, *, stem: bool = True) -> list[str]:
 @lru_cache(maxsize=8192)
 def _tokens(text: str, stem: bool) -> tuple[str, ...]:
     """:func:`tokenize`'s words, kept for texts met again (a passage is scored against many answers)."""
-    found = [w for w in re.findall(WORD, re.sub(POSSESSIVE, "", text.lower())) if w not in STOP_WORDS]
+    found = [w for w in words(re.sub(POSSESSIVE, "", text.lower())) if w not in STOP_WORDS]
     return tuple(_stem(w) for w in found) if stem else tuple(found)
 
 

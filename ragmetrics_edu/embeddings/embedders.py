@@ -289,7 +289,7 @@ def _vector(field: str, value: Any) -> list[float]:
         except OverflowError:
             total = math.inf
         if total <= 1e150:  # False for NaN and inf too
-            return list(items) if kinds == {float} else [float(x) for x in items]
+            return items if kinds == {float} else [float(x) for x in items]  # as_list made items a new list
     out = []
     for i, x in enumerate(items):
         x = plain(x)
