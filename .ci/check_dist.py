@@ -5,7 +5,9 @@
 A notebook opened on its own loads its data, recordings, the example catalogue and the judge's
 prompts from the installed package, so each of those files in the source tree must be in the
 wheel (and in the sdist, which the wheel can be rebuilt from). Also: the licence file and the
-SPDX licence in the metadata, ``py.typed``, and nothing from outside the package (tests, slides).
+SPDX licence in the metadata, ``py.typed``, nothing from outside the package (tests, slides), the
+``ragmetrics-edu`` command, and the same dependencies and extras as pyproject.toml (so installing the
+wheel with its ``notebook`` extra gives the environment ``make lab`` builds from the source tree).
 Exit 1 with one line per problem.
 """
 
@@ -25,8 +27,8 @@ except ModuleNotFoundError:  # Python 3.10
 REPO = Path(__file__).resolve().parents[1]
 PACKAGE = REPO / "ragmetrics_edu"
 #: The shipped non-Python files, as globs under the package: pyproject.toml's package-data.
-SHIPPED = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))[
-    "tool"]["setuptools"]["package-data"]["ragmetrics_edu"]
+PYPROJECT = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
+SHIPPED = PYPROJECT["tool"]["setuptools"]["package-data"]["ragmetrics_edu"]
 #: Files that must be in the tree: a glob matching nothing would check nothing.
 MUST_EXIST = ["examples/catalogue.json", "data/deck_e_super_bowl.jsonl", "data/retrieval_corpus.json",
               "judges/prompts/system.txt", "py.typed"]
@@ -76,7 +78,37 @@ def check(dist: Path) -> list[str]:
     extras = metadata.get_all("Provides-Extra") or []
     if "notebook" not in extras:
         problems.append(f"METADATA has no 'notebook' extra (has {extras})")
+    problems += requirement_problems(metadata.get_all("Requires-Dist") or [])
+    problems += script_problems(zipfile.ZipFile(wheels[0]), wheel)
     return problems
+
+
+def _plain(requirement: str) -> str:
+    return requirement.replace(" ", "").replace('"', "'")
+
+
+def requirement_problems(requires: list[str]) -> list[str]:
+    """Every dependency pyproject.toml declares (plain and per extra) must be in the wheel's METADATA."""
+    found = {_plain(r) for r in requires}
+    project = PYPROJECT["project"]
+    wanted = [(r, "") for r in project.get("dependencies", [])]
+    wanted += [(r, extra) for extra, reqs in project.get("optional-dependencies", {}).items() for r in reqs]
+    problems = []
+    for requirement, extra in wanted:
+        name = _plain(requirement).split(";")[0]
+        hits = [r for r in found if r.split(";")[0] == name and (not extra or f"extra=='{extra}'" in r)]
+        if not hits:
+            problems.append(f"METADATA lacks Requires-Dist {requirement!r}" + (f" for extra {extra!r}" if extra else ""))
+    return problems
+
+
+def script_problems(archive: zipfile.ZipFile, names: list[str]) -> list[str]:
+    """The console scripts of pyproject.toml must be in the wheel's entry_points.txt."""
+    info = next((n for n in names if n.endswith(".dist-info/entry_points.txt")), None)
+    text = archive.read(info).decode() if info else ""
+    return [f"the wheel does not install the command {name!r} ({target})"
+            for name, target in PYPROJECT["project"].get("scripts", {}).items()
+            if f"{name} = {target}" not in text]
 
 
 def main(argv: list[str]) -> int:

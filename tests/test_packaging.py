@@ -225,7 +225,28 @@ def test_ci_checks_the_course_as_a_learner_gets_it():
     script = (REPO / ".ci" / "check_course").read_text()
     assert 'make install VENV="$WORK/lab"' in script          # the recipe `make lab` uses
     assert script.count("run_notebooks.py") == 2 and "check_dist.py" in script and "make dist" in script
-    assert '"$WHEEL[notebook]"' in script and "slides-assets" in script
+    assert '--no-deps --target "$WORK/wheel" "$WHEEL"' in script and '--package "$WORK/wheel"' in script
+    assert "slides-assets" in script
+
+
+def test_the_wheel_must_declare_what_pyproject_declares():
+    """Step 3 runs the wheel's files with the lab environment's dependencies: that stands for a venv
+    built from the wheel only because check_dist.py finds every requirement and the command in it."""
+    sys.path.insert(0, str(REPO / ".ci"))
+    try:
+        import check_dist
+    finally:
+        sys.path.pop(0)
+    project = check_dist.PYPROJECT["project"]
+    declared = list(project["dependencies"]) + [f"{r}; extra == '{extra}'" for extra, reqs in
+                                                 project["optional-dependencies"].items() for r in reqs]
+    assert check_dist.requirement_problems(declared) == []
+    missing = check_dist.requirement_problems([r for r in declared if not r.startswith("matplotlib")])
+    assert missing == ["METADATA lacks Requires-Dist 'matplotlib>=3.7' for extra 'notebook'"]
+    wrong_extra = [r.replace("extra == 'notebook'", "extra == 'llm'") if r.startswith("ipywidgets") else r
+                   for r in declared]
+    assert check_dist.requirement_problems(wrong_extra) == [
+        "METADATA lacks Requires-Dist 'ipywidgets>=8.0' for extra 'notebook'"]
 
 
 def test_every_data_file_in_the_package_tree_is_shipped_by_package_data():
