@@ -165,3 +165,48 @@ def click_summary(kind: str, record_property=None) -> tuple[int, float, float]:
     if record_property is not None:
         record_property("explorer_clicks", (kind, list(times)))
     return len(times), statistics.median(times), max(times)
+
+
+#: Layout of one explorer scrolled to the top of the notebook: elements that scroll sideways (the
+#: explorer, its output area or anything inside), selects too narrow for their longest label,
+#: buttons whose text is cut, numbers broken over two lines, and where its plot ends.
+LAYOUT_JS = """selector => {
+  const root = document.querySelector(`.jp-NotebookPanel:not(.lm-mod-hidden) ${selector}`);
+  root.scrollIntoView({block: 'start'});
+  const output = root.closest('.jp-OutputArea-output');
+  const scrollers = [output, root, ...root.querySelectorAll('*')].filter(e => {
+    const style = getComputedStyle(e);
+    const scrolls = e === root || e === output || ['auto', 'scroll'].includes(style.overflowX);
+    return e.offsetParent !== null && scrolls && e.scrollWidth > e.clientWidth;
+  }).map(e => `${e.className} (${e.scrollWidth} > ${e.clientWidth})`);
+  const ctx = document.createElement('canvas').getContext('2d');
+  const cut = [...root.querySelectorAll('select')].filter(s => s.offsetParent !== null).flatMap(s => {
+    const style = getComputedStyle(s);
+    ctx.font = style.font;
+    const room = s.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    return [...s.options].filter(o => ctx.measureText(o.text).width > room)
+      .map(o => `'${o.text}' (${Math.ceil(ctx.measureText(o.text).width)} px > ${Math.floor(room)} px)`);
+  });
+  const broken = [...root.querySelectorAll('td:not(.rme-text)')].filter(td => td.offsetParent !== null).filter(td => {
+    const range = document.createRange();
+    range.selectNodeContents(td);
+    return new Set([...range.getClientRects()].map(r => Math.round(r.top))).size > 1;
+  }).map(td => `'${td.textContent.trim()}'`);
+  const clipped = [...root.querySelectorAll('button')]
+    .filter(b => b.offsetParent !== null && b.scrollWidth > b.clientWidth).map(b => `'${b.textContent.trim()}'`);
+  const plot = root.querySelector('.rme-plot');
+  return {scrollers, cut, clipped, broken, plotBottom: plot ? plot.getBoundingClientRect().bottom : null, height: window.innerHeight};
+}"""
+
+
+def layout_faults(page, selector: str, name: str, plot: bool) -> list[str]:
+    """Sideways scrollbars, cut select labels and (``plot``) a plot reaching below the fold; screenshot."""
+    report = page.evaluate(LAYOUT_JS, selector)
+    page.screenshot(path=artifacts_dir("lab") / f"layout_{name}.png")
+    faults = [f"{name}: scrolls sideways: {s}" for s in report["scrollers"]]
+    faults += [f"{name}: dropdown label cut: {c}" for c in report["cut"]]
+    faults += [f"{name}: button text cut: {b}" for b in report["clipped"]]
+    faults += [f"{name}: number broken over lines: {n}" for n in report["broken"]]
+    if plot and (report["plotBottom"] is None or report["plotBottom"] > report["height"]):
+        faults.append(f"{name}: the plot ends at {report['plotBottom']} px, below the {report['height']} px window")
+    return faults

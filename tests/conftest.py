@@ -67,7 +67,7 @@ def pytest_terminal_summary(terminalreporter) -> None:
 
 #: The test files that take longest, slowest first: collected first, so that under pytest-xdist (``make
 #: test``, ``--dist loadfile``) they start at once and the many short files fill the other process.
-SLOW_FIRST = ("test_slides_browser.py", "test_api_walk.py", "test_packaging.py", "test_choosing_metrics.py")
+SLOW_FIRST = ("test_slides_browser.py", "test_browser_layout.py", "test_api_walk.py", "test_packaging.py", "test_choosing_metrics.py")
 
 
 def pytest_collection_modifyitems(items) -> None:

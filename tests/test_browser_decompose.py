@@ -20,11 +20,10 @@ from test_browser_lab import (
     UI_TIMEOUT_MS,
     lab,
     lab_root,
-    layout_faults,
     open_and_run_all,
 )
 
-from browser_support import CLICK_MEDIAN_MS, artifacts_dir, chromium, click_summary, timed_action
+from browser_support import CLICK_MEDIAN_MS, artifacts_dir, chromium, click_summary, layout_faults, timed_action
 from ragmetrics_edu.results import fmt
 from ragmetrics_edu.widgets.decompose_model import CASES, DecomposeModel
 

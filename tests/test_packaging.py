@@ -191,15 +191,6 @@ def test_slides_assets_fall_back_to_the_venv_npm_when_npm_is_not_on_path(tmp_pat
     assert (tmp_path / "slides" / "node_modules" / ".installed").is_file()
 
 
-def test_a_deck_build_prints_no_kernel_warning(tmp_path):
-    """ipykernel warned 'running over TCP without encryption' on every deck build (issue 9)."""
-    done = subprocess.run([sys.executable, str(REPO / "slides" / "build.py"), "02", "--out", str(tmp_path)],
-                          capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr
-    assert (tmp_path / "02_context_recall.html").is_file()
-    assert "WARNING" not in done.stderr.upper() and "Warning" not in done.stderr, done.stderr
-
-
 def test_readme_gives_a_path_without_make_and_no_install_from_pypi():
     """The package is not on PyPI: `pip install "ragmetrics-edu[...]"` cannot work (issue 9)."""
     readme = (REPO / "README.md").read_text()

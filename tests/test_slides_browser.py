@@ -24,6 +24,7 @@ import subprocess
 import sys
 import threading
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 
 import pytest
 
@@ -166,12 +167,26 @@ class _QuietHandler(SimpleHTTPRequestHandler):
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    """Every deck built into a temporary folder, served on 127.0.0.1 until the module ends."""
+def built(tmp_path_factory) -> tuple[Path, subprocess.CompletedProcess]:
+    """Every deck built into a temporary folder by ``slides/build.py``, as an instructor runs it."""
     out = tmp_path_factory.mktemp("slides")
     done = subprocess.run([sys.executable, str(SLIDES / "build.py"), "--out", str(out)], capture_output=True, text=True,
                           timeout=600)
     assert done.returncode == 0, f"slides/build.py failed:\n{done.stdout}\n{done.stderr}"
+    return out, done
+
+
+def test_a_build_prints_no_kernel_warning(built) -> None:
+    """ipykernel warned 'running over TCP without encryption' on every deck build (issue 9)."""
+    out, done = built
+    assert (out / "02_context_recall.html").is_file()
+    assert "WARNING" not in done.stderr.upper() and "Warning" not in done.stderr, done.stderr
+
+
+@pytest.fixture(scope="module")
+def site(built):
+    """Every deck built, served on 127.0.0.1 until the module ends."""
+    out, _ = built
     server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(out)))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
