@@ -31,7 +31,9 @@ def plot_agreement(result: Any, ax: Any = None):
 def _heatmap(result: Any, cells: list[list[float]], row_names: list[str], col_names: list[str], ylabel: str,
              xlabel: str, ax: Any, *, integers: bool, marked: set[tuple[int, int]] | None = None):
     n_rows, n_cols = max(len(row_names), 1), max(len(col_names), 1)
-    fig, ax = figure_and_axes(ax, figsize=(1.2 + 0.9 * n_cols, 1.2 + 0.7 * n_rows))
+    # a column as wide as its longest tick label at 8 pt (about 0.065 in a character), so labels never overlap
+    column = max(0.9, 0.065 * max((len(str(n)) for n in col_names), default=0) + 0.3)
+    fig, ax = figure_and_axes(ax, figsize=(1.6 + column * n_cols, 1.2 + 0.7 * n_rows))
     if cells and cells[0]:
         top = max(max(row) for row in cells) or 1
         ax.imshow(cells, cmap="Greens", vmin=0, vmax=top if integers else 1, aspect="auto")
