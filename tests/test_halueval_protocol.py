@@ -108,6 +108,26 @@ def test_the_test_part_cannot_be_scored_twice_nor_the_choice_rewritten(tmp_path)
         hs.score_test(copy)
 
 
+def test_a_comparator_can_be_rescored_but_never_the_choice_nor_the_baseline(tmp_path):
+    log = hs.choice_log()
+    copy = tmp_path / "log.json"
+    copy.write_text(json.dumps(log), encoding="utf-8")
+    for design in (log["chosen"]["design"], "word_overlap"):
+        with pytest.raises(InputError, match="scored once"):
+            hs.rescore_comparator(copy, design, "more pairs were recorded")
+    with pytest.raises(InputError, match="why"):
+        hs.rescore_comparator(copy, "library", "  ")
+    with pytest.raises(InputError, match="test table"):
+        hs.rescore_comparator(copy, "checked_defaults", "more pairs were recorded")
+    before = json.loads(copy.read_text(encoding="utf-8"))
+    after = hs.rescore_comparator(copy, "library", "more pairs were recorded")
+    library = next(r for r in after["test"]["table"] if r["design"] == "library")
+    assert library["pairs"] == len(hs.pair_scores("library", "test"))
+    assert after["test"]["rescored"][-1]["design"] == "library" and after["test"]["rescored"][-1]["pairs"] == library["pairs"]
+    assert after["test"]["table"][:2] == before["test"]["table"][:2]       # the choice and the baseline untouched
+    assert after["chosen"] == before["chosen"] and after["test"]["scored_at"] == before["test"]["scored_at"]
+
+
 def test_the_readme_quotes_the_choice_log():
     from conftest import REPO
 
@@ -123,4 +143,6 @@ def test_the_readme_quotes_the_choice_log():
     low, high = test[chosen]["difference_ci"]
     assert f"{low:+.3f}".replace("-", "−") in section and f"{high:+.3f}" in section
     assert f"{len(log['dev'])} configurations" in section
+    assert f"{dev['library']['pairwise']:.3f} on {dev['library']['pairs']} dev pairs" in section
+    assert f"{test['library']['pairwise']:.3f} on {test['library']['pairs']} test pairs" in section
     assert f"{dev[chosen]['tokens_per_answer']:.0f} tokens" in section

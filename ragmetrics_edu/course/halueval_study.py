@@ -34,12 +34,12 @@ from ..judges.errors import JudgeError
 from ..judges.files import write_recording
 from ..judges.openai_judge import OpenAIJudge
 from ..judges.replay import ReplayJudge
-from ..validate import identifier, number, records, text_list
+from ..validate import identifier, number, records, text, text_list
 from ..validate import path as checked_path
 
 __all__ = ["Design", "DESIGNS", "recording_name", "pair_scores", "pairwise", "choice_log", "record", "design_calls",
            "compare", "design_table", "detection", "best_threshold", "RULE", "choose", "freeze_choice", "score_test",
-           "LOG"]
+           "rescore_comparator", "LOG"]
 
 #: the choice log, shipped with the package
 LOG = "halueval_choice_log.json"
@@ -242,6 +242,34 @@ def score_test(target: str | Path, designs: tuple[str, ...] = ("library",)) -> d
              detection("word_overlap", "test", log["chosen"]["word_overlap_threshold"])]
     log["test"] = {"scored_at": datetime.now(timezone.utc).isoformat(timespec="seconds"), "table": table,
                    "detection": found}
+    target.write_text(json.dumps(_plain(log), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    return log
+
+
+def rescore_comparator(target: str | Path, design: str, why: str) -> dict[str, Any]:
+    """Recompute the test row of a design shown beside the choice (``library``, say) after its recording
+    was extended to more test pairs, and note when and ``why`` in the log.
+
+    Never the chosen design nor word overlap: their test figures are scored once. A comparator chooses
+    nothing, so more pairs only narrow its interval."""
+    target = checked_path("target", target, expected="the choice log, with its test part scored")
+    log = _log(target)
+    name = _design(design).name
+    why = text("why", why)
+    if not why.strip():
+        raise InputError("why", "a sentence saying why the comparator is rescored", why)
+    if not log.get("test") or not log.get("chosen"):
+        raise InputError("target", "a choice log whose test part is scored", str(target))
+    if name in (log["chosen"]["design"], "word_overlap"):
+        raise InputError("design", "a comparator, not the chosen design or word overlap (scored once)", name)
+    rows = log["test"]["table"]
+    at = next((i for i, r in enumerate(rows) if r["design"] == name), None)
+    if at is None:
+        raise InputError("design", f"a design in the log's test table ({[r['design'] for r in rows]})", name)
+    rows[at] = {**compare(name, "test"), **design_calls(name, "test")}
+    log["test"].setdefault("rescored", []).append(
+        {"design": name, "pairs": rows[at]["pairs"], "why": why,
+         "at": datetime.now(timezone.utc).isoformat(timespec="seconds")})
     target.write_text(json.dumps(_plain(log), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     return log
 
