@@ -302,3 +302,48 @@ def test_the_projects_labels_are_never_called_human():
     found = {name: sorted({m.group(0) for m in _HUMAN_WORDS.finditer(text)}) for name, text in texts.items()}
     assert not {k: v for k, v in found.items() if v}, found
     assert _HUMAN_WORDS.search("agreement with hand labels") and _HUMAN_WORDS.search("two people agreeing")
+
+
+_FRACTIONS = {1 / 10: "a tenth", 1 / 5: "a fifth", 1 / 4: "a quarter", 1 / 3: "a third", 1 / 2: "half",
+              2 / 3: "two thirds", 3 / 4: "three quarters"}
+_NUMBERS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+
+
+def _fraction(x):
+    """The plain fraction prose uses for ``x`` ("about half", "about a third"): the nearest within 0.05."""
+    nearest = min(_FRACTIONS, key=lambda f: abs(f - x))
+    assert abs(nearest - x) <= 0.05, f"{x:.3f} is no plain fraction"
+    return _FRACTIONS[nearest]
+
+
+def test_the_figures_in_notebook_11s_prose_are_the_librarys():
+    """Each figure notebook 11's Markdown states about its data or results, recomputed from the shipped data and
+    recordings ("the case's role fixes about half of the faithfulness labels by construction", ...)."""
+    from ragmetrics_edu.course import halueval_study, judge_eval, judge_report
+
+    prose = _text(_notebook("11_can_you_trust_the_judge"), kinds=("markdown",))
+    # the labelled set: a supported-role case has every claim labelled supported, so its labels are fixed
+    cases, final = judge_eval.load_cases(), judge_eval.final_labels()
+    fixed = [label.label for c in cases if c.role == "supported" for label in final.cases[c.id].faithfulness]
+    assert set(fixed) == {"supported"}
+    share = len(fixed) / len(judge_eval.unique_items("faithfulness", cases))
+    assert f"fixes about {_fraction(share)} of the faithfulness labels by construction" in prose
+    assert f"how a judge does on {_NUMBERS[len(judge_eval.METRICS)]} metrics" in prose
+    # the choice log's costs: claim pipelines 2-3 calls an answer, one re-answer call for both answers of a pair
+    dev = {r["design"]: r for r in halueval_study.choice_log()["dev"]}
+    designs = halueval_study.DESIGNS
+    claims = sorted({round(dev[d]["calls_per_answer"]) for d in dev if designs[d].pipeline in ("library", "checked")})
+    assert f"claim pipelines cost {' or '.join(_NUMBERS[c] for c in claims)} calls an answer" in prose
+    per_pair = {2 * dev[d]["calls_per_answer"] for d in dev if designs[d].pipeline == "reanswer"}
+    assert len(per_pair) == 1 and f"({_NUMBERS[round(per_pair.pop())]} call serves both answers of a pair)" in prose
+    # repeat runs, moved nodes
+    flips = {(r["temperature"], r["metric"]): r for r in judge_report.flip_table()}
+    runs = {t: {r["runs"] for (temp, _), r in flips.items() if temp == t} for t in ("0", "0.7")}
+    assert f"{_NUMBERS[runs['0'].pop()]} runs at temperature 0 and {_NUMBERS[runs['0.7'].pop()]} at 0.7" in prose
+    assert all(flips[("0", m)]["flipped"] == 0 for m in ("context_precision", "faithfulness"))
+    assert "At temperature 0 these recorded replies did not change between runs" in prose
+    hot = flips[("0.7", "faithfulness")]
+    assert f"faithfulness verdicts flipped on about {_fraction(hot['flipped'] / hot['items'])} the items" in prose
+    moved = _fraction(judge_report.position_summary()["effect"]["rate"])
+    assert f"changed about {moved} of its context-precision verdicts when only the order" in prose
+    assert f"Moving the nodes changed about {moved} of the verdicts" in prose
