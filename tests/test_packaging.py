@@ -215,7 +215,8 @@ def test_ci_checks_the_course_as_a_learner_gets_it():
     assert ".ci/check_course" in (REPO / ".ci" / "run").read_text()
     script = (REPO / ".ci" / "check_course").read_text()
     assert 'make install VENV="$WORK/lab"' in script          # the recipe `make lab` uses
-    assert script.count("run_notebooks.py") == 2 and "check_dist.py" in script and "make dist" in script
+    assert script.count("python3 .ci/run_notebooks.py") == 1 and "check_dist.py" in script and "make dist" in script
+    assert 'run_notebooks.py "$WORK/lab" --package "$WORK/wheel"' in script    # make lab's packages, the wheel's files
     assert '--no-deps --target "$WORK/wheel" "$WHEEL"' in script and '--package "$WORK/wheel"' in script
     assert "slides-assets" in script
 

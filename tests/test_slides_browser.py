@@ -10,8 +10,9 @@ of text, every formula and the smallest text in every figure is at least 24 px a
 (reveal's scale applied; a figure states its text size, see ``slides.figure``), no title
 overflows its own box, nothing shows a scrollbar (a title 2 px taller than its line once gave
 each its own) or runs past the slide's edges, and a slide that shows a table or a figure fills
-at least half the slide's height. A screenshot of every slide, and each deck's smallest sizes
-(``<deck>-back-row.json``), are saved under the test artifacts.
+at least half the slide's height. Each deck's first slide with a worked example and its smallest
+sizes (``<deck>-back-row.json``) are saved under the test artifacts; a screenshot of every slide too
+when ``RME_SLIDE_SHOTS=1`` (to look at a deck; they cost about a second a deck).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from __future__ import annotations
 import functools
 import importlib.util
 import json
+import os
 import re
 import subprocess
 import sys
@@ -260,6 +262,10 @@ def contains_number(text: str, number: str) -> bool:
     return re.search(rf"(?<![\d.]){re.escape(number)}(?!\d|\.\d)", text) is not None
 
 
+#: RME_SLIDE_SHOTS=1: a screenshot of every slide, not only of each deck's first worked example.
+EVERY_SLIDE_SHOT = os.environ.get("RME_SLIDE_SHOTS") == "1"
+
+
 @pytest.mark.parametrize("deck", DECKS)
 def test_deck_in_browser(deck: str, site, browser) -> None:
     base, out = site
@@ -303,7 +309,8 @@ def test_deck_in_browser(deck: str, site, browser) -> None:
                           "math_px": min((m["px"] for m in measured["math"]), default=None),
                           "figure_px": min((f["px"] or 0 for f in measured["figures"]), default=None),
                           "fill": round(measured["fill"]["share"], 3) if measured["fill"]["graphic"] else None})
-            page.screenshot(path=str(artifacts_dir("slides") / f"{deck}-{index + 1:02d}.png"))
+            if EVERY_SLIDE_SHOT:
+                page.screenshot(path=str(artifacts_dir("slides") / f"{deck}-{index + 1:02d}.png"))
             if slide["examples"] and shot is None:
                 shot = artifacts_dir("slides") / f"{deck}.png"
                 page.screenshot(path=str(shot))
