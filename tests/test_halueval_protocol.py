@@ -146,3 +146,31 @@ def test_the_readme_quotes_the_choice_log():
     assert f"{dev['library']['pairwise']:.3f} on {dev['library']['pairs']} dev pairs" in section
     assert f"{test['library']['pairwise']:.3f} on {test['library']['pairs']} test pairs" in section
     assert f"{dev[chosen]['tokens_per_answer']:.0f} tokens" in section
+
+
+@pytest.mark.parametrize("rows", [[], [{"pair": "p1", "right": math.nan, "hallucinated": 0.4, "outcome": 0.5},
+                                       {"pair": "p2", "right": 0.7, "hallucinated": math.nan, "outcome": 0.5}]])
+def test_a_design_without_scored_dev_pairs_has_a_nan_threshold_that_flags_nothing(monkeypatch, rows):
+    monkeypatch.setattr(hs, "pair_scores", lambda design, split: [dict(r) for r in rows])
+    assert math.isnan(hs.best_threshold("library"))
+    found = hs.detection("library", "dev", hs.best_threshold("library"))
+    assert (found["tp"], found["fp"], found["fn"], found["tn"]) == (0, 0, 0, 0)
+
+
+def test_a_null_threshold_in_the_log_is_scored_as_no_threshold(tmp_path):
+    log = hs.choice_log()
+    kept = log["chosen"]["word_overlap_threshold"]
+    log["test"], log["chosen"]["threshold"] = None, None
+    copy = tmp_path / "log.json"
+    copy.write_text(json.dumps(log), encoding="utf-8")
+    chosen_found, overlap_found = hs.score_test(copy, designs=())["test"]["detection"]
+    pairs = len([r for r in hs.pair_scores(log["chosen"]["design"], "test")
+                 if not (math.isnan(r["right"]) or math.isnan(r["hallucinated"]))])
+    assert math.isnan(chosen_found["threshold"])
+    assert (chosen_found["tp"], chosen_found["fp"], chosen_found["fn"], chosen_found["tn"]) == (0, 0, pairs, pairs)
+    assert chosen_found["precision"] == chosen_found["recall"] == chosen_found["f1"] == 0.0
+    assert overlap_found["threshold"] == kept and overlap_found["tp"] > 0     # the other threshold is used as written
+    written = json.loads(copy.read_text(encoding="utf-8"))
+    assert written["chosen"]["threshold"] is None and written["test"]["detection"][0]["threshold"] is None
+    with pytest.raises(InputError, match="threshold"):
+        hs.detection("word_overlap", "test", "0.5")

@@ -34,7 +34,7 @@ from ..judges.errors import JudgeError
 from ..judges.files import write_recording
 from ..judges.openai_judge import OpenAIJudge
 from ..judges.replay import ReplayJudge
-from ..validate import identifier, number, records, text, text_list
+from ..validate import identifier, number, plain, records, text, text_list
 from ..validate import path as checked_path
 
 __all__ = ["Design", "DESIGNS", "recording_name", "pair_scores", "pairwise", "choice_log", "record", "design_calls",
@@ -210,7 +210,8 @@ def _plain(value: Any) -> Any:
 def freeze_choice(target: str | Path) -> dict[str, Any]:
     """Write the dev half of the choice log: every design's dev row, the rule, the choice and its threshold.
 
-    Run once, before :func:`score_test`; it refuses to overwrite a log that already holds test figures."""
+    Run once, before :func:`score_test`; it refuses to overwrite a log that already holds test figures.
+    A threshold that is NaN (no scored dev pair, see :func:`best_threshold`) is written as ``null``."""
     target = checked_path("target", target, exists=False, expected="a path for the choice log (a .json file)")
     if target.exists() and _log(target).get("test"):
         raise InputError("target", "a choice log without test figures (the test part is scored once)", str(target))
@@ -229,7 +230,8 @@ def freeze_choice(target: str | Path) -> dict[str, Any]:
 
 def score_test(target: str | Path, designs: tuple[str, ...] = ("library",)) -> dict[str, Any]:
     """Score the frozen choice once on the test part, with word overlap and ``designs`` beside it, and
-    write the test half of the log. Refuses when the log has no choice, or already has test figures."""
+    write the test half of the log. Refuses when the log has no choice, or already has test figures.
+    A ``null`` threshold in the log is read as NaN: :func:`detection` then flags nothing."""
     target = checked_path("target", target, expected="the frozen choice log (freeze_choice())")
     others = [_design(d).name for d in text_list("designs", designs)]
     log = _log(target)
@@ -333,6 +335,14 @@ def _flags(rows: list[dict[str, Any]], threshold: float) -> tuple[int, int, int,
     return tp, fp, fn, tn
 
 
+def _threshold(value: Any) -> float:
+    """A finite threshold, or NaN for "none" (``None`` or a NaN), else an InputError naming ``threshold``."""
+    value = plain(value)
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return math.nan
+    return number("threshold", value, "a score threshold: a finite number, or None/NaN for none")
+
+
 def _prf(tp: int, fp: int, fn: int) -> tuple[float, float, float]:
     precision = tp / (tp + fp) if tp + fp else 0.0
     recall = tp / (tp + fn) if tp + fn else 0.0
@@ -340,19 +350,33 @@ def _prf(tp: int, fp: int, fn: int) -> tuple[float, float, float]:
     return precision, recall, f1
 
 
+def _scored_pairs(design: str, split: str) -> list[dict[str, Any]]:
+    """The design's rows on a part where both answers have a score (a NaN on either side is left out)."""
+    return [r for r in pair_scores(design, split) if not (math.isnan(r["right"]) or math.isnan(r["hallucinated"]))]
+
+
 def best_threshold(design: str) -> float:
     """The threshold chosen on dev: the one (among midpoints of the dev scores) with the best F1 for the
-    unfaithful class, an answer being flagged when its score is below it; ties go to the lower threshold."""
-    rows = [r for r in pair_scores(design, "dev") if not (math.isnan(r["right"]) or math.isnan(r["hallucinated"]))]
+    unfaithful class, an answer being flagged when its score is below it; ties go to the lower threshold.
+
+    NaN when the design has no dev pair with both answers scored: there is nothing to choose from.
+    :func:`freeze_choice` writes it as ``null`` and :func:`detection` flags nothing with it."""
+    rows = _scored_pairs(design, "dev")
+    if not rows:
+        return math.nan
     scores = sorted({r["right"] for r in rows} | {r["hallucinated"] for r in rows})
     candidates = [(x + y) / 2 for x, y in zip(scores, scores[1:], strict=False)] or scores
     return max(candidates, key=lambda t: (_prf(*_flags(rows, t)[:3])[2], -t))
 
 
-def detection(design: str, split: str, threshold: float) -> dict[str, Any]:
-    """Precision, recall and F1 of flagging hallucinated answers (score below ``threshold``) on a part."""
-    threshold = number("threshold", threshold, "a score threshold (a finite number)")
-    rows = [r for r in pair_scores(design, split) if not (math.isnan(r["right"]) or math.isnan(r["hallucinated"]))]
+def detection(design: str, split: str, threshold: float | None) -> dict[str, Any]:
+    """Precision, recall and F1 of flagging hallucinated answers (score below ``threshold``) on a part.
+
+    A NaN threshold (from :func:`best_threshold` when dev had no scored pair; ``None``, how the choice
+    log writes a NaN, counts as NaN) means no threshold: nothing is flagged, so tp = fp = 0, every
+    hallucinated answer is a miss and precision, recall and F1 are 0."""
+    threshold = _threshold(threshold)
+    rows = _scored_pairs(design, split)
     tp, fp, fn, tn = _flags(rows, threshold)
     precision, recall, f1 = _prf(tp, fp, fn)
     return {"design": design, "split": split, "threshold": threshold, "tp": tp, "fp": fp, "fn": fn, "tn": tn,
