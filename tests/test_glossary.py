@@ -128,3 +128,13 @@ def test_a_pipe_in_a_definition_does_not_break_the_markdown_table(monkeypatch):
     monkeypatch.setattr(glossary, "_INDEX", {"set size": glossary.TERMS[0]})
     row = glossary.markdown().splitlines()[-1]
     assert row.count("|") - row.count("\\|") == 4   # three cells: four unescaped separators
+
+
+def test_the_temperature_entry_claims_what_the_recordings_show_and_no_more():
+    from ragmetrics_edu.course import judge_report
+
+    text = glossary.define("temperature")
+    at_zero = [row for row in judge_report.flip_table() if row["temperature"] == "0"]
+    assert at_zero and all(row["flipped"] == 0 for row in at_zero)       # "repeated itself exactly"
+    assert {row["runs"] for row in at_zero} == {3} and "three runs" in text
+    assert "no guarantee" in text and "(nearly) repeatable" not in text

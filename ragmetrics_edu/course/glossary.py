@@ -116,8 +116,10 @@ TERMS: tuple[Term, ...] = (
        verdict) and the score and its steps refresh.""", ["explorers", "widget"]),
     _t("prompt", """The text sent to a language model. A judge's prompt holds the instructions, the texts to judge
        (inside delimiters) and the format of the reply (JSON).""", ["prompts", "prompt template"]),
-    _t("temperature", """A language model's sampling setting: 0 makes its replies (nearly) repeatable, higher
-       values vary them. A judge runs at temperature 0 with a fixed seed.""", ["sampling temperature"]),
+    _t("temperature", """A language model's sampling setting; higher values vary its replies. 0 asks for the most
+       likely token each time: this project's recorded judge then repeated itself exactly over three runs
+       (notebook 11), but the server, batching and hardware can still change a reply, so it is no guarantee.
+       A judge runs at temperature 0 with a fixed seed.""", ["sampling temperature"]),
     # --- the metrics -----------------------------------------------------------------------------
     _t("context precision", """Do the relevant nodes come first? Add precision@k at every rank k that holds a
        relevant node and divide by the number of relevant nodes in the list: the mean precision at the relevant
