@@ -5,6 +5,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from lab_server import lab, lab_root  # noqa: F401  (fixtures: one JupyterLab per test process)
 
 _STATE = Path(tempfile.mkdtemp(prefix="ragmetrics-tests-"))
 for _var, _sub in (("JUPYTER_CONFIG_DIR", "jupyter-config"), ("JUPYTER_DATA_DIR", "jupyter-data"),

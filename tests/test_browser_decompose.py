@@ -18,16 +18,12 @@ from test_browser_lab import (
     ACTION_TIMEOUT_MS,
     PLACEHOLDER_JS,
     UI_TIMEOUT_MS,
-    lab,
-    lab_root,
     open_and_run_all,
 )
 
 from browser_support import CLICK_MEDIAN_MS, artifacts_dir, chromium, click_summary, layout_faults, timed_action
 from ragmetrics_edu.results import fmt
 from ragmetrics_edu.widgets.decompose_model import CASES, DecomposeModel
-
-__all__ = ["lab", "lab_root"]  # the JupyterLab fixtures, imported so pytest finds them here
 
 EXPLORER = ".jp-NotebookPanel:not(.lm-mod-hidden) .rme-decompose"
 

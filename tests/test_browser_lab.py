@@ -13,23 +13,14 @@ No request may leave 127.0.0.1, and none may fail. Screenshots go to ``artifacts
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
-import signal
-import subprocess
-import sys
-import time
-import urllib.error
-import urllib.request
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Callable, Iterator
+from typing import Callable
 
 import pytest
 from playwright.sync_api import expect
 
-from browser_support import CLICK_MEDIAN_MS, REPO, artifacts_dir, chromium, click_summary, free_port, timed_action
+from browser_support import CLICK_MEDIAN_MS, artifacts_dir, chromium, click_summary, timed_action
 from ragmetrics_edu import metrics
 from ragmetrics_edu.results import fmt
 
@@ -37,20 +28,8 @@ NOTEBOOK = "01_context_precision.ipynb"
 EXPLORER = ".rme-reorder"
 #: The TagsInput's chips (its hidden text input carries the chip class too, but is not draggable).
 CHIPS = ".rme-tags .jupyter-widget-tag[draggable='true']"
-#: Seconds; generous for a loaded 2-core machine, where the whole test takes about 15 s.
-SERVER_TIMEOUT = 60
-STOP_TIMEOUT = 15
 UI_TIMEOUT_MS = 60_000
 ACTION_TIMEOUT_MS = 15_000
-
-#: User settings of the server's own config folder: start the kernel without the "Select
-#: Kernel" dialog, keep every cell in the DOM (no virtual scrolling), fetch no news.
-SETTINGS = {
-    "@jupyterlab/notebook-extension/tracker.jupyterlab-settings":
-        '{"autoStartDefaultKernel": true, "windowingMode": "none"}',
-    "@jupyterlab/apputils-extension/notification.jupyterlab-settings":
-        '{"fetchNews": "false", "checkForUpdates": false}',
-}
 
 #: True once the notebook is open, its file loaded and its kernel connected.
 NOTEBOOK_READY_JS = """path => {
@@ -94,92 +73,6 @@ class Shown:
     nodes: list[str]
     verdicts: list[int]
     chips: list[str]
-
-
-def lab_env(state: Path) -> dict[str, str]:
-    """The server's (and its kernel's) environment: HOME and every Jupyter/IPython/matplotlib folder under ``state``."""
-    dirs = {"HOME": "home", "JUPYTER_CONFIG_DIR": "config", "JUPYTER_DATA_DIR": "data",
-            "JUPYTER_RUNTIME_DIR": "runtime", "IPYTHONDIR": "ipython", "MPLCONFIGDIR": "matplotlib",
-            "JUPYTERLAB_SETTINGS_DIR": "config/lab/user-settings", "JUPYTERLAB_WORKSPACES_DIR": "config/lab/workspaces"}
-    env = {**os.environ, **{var: str(state / sub) for var, sub in dirs.items()}}
-    for sub in dirs.values():
-        (state / sub).mkdir(parents=True, exist_ok=True)
-    return env
-
-
-def write_settings(settings_dir: Path) -> None:
-    """Write :data:`SETTINGS` into a JupyterLab user-settings folder."""
-    for name, text in SETTINGS.items():
-        path = settings_dir / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
-
-
-def wait_for_server(base: str, proc: subprocess.Popen, log: Path) -> None:
-    """Poll ``/api/status`` until the server answers; fail with its log if it exits or takes too long."""
-    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
-    deadline = time.monotonic() + SERVER_TIMEOUT
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            pytest.fail(f"JupyterLab exited with {proc.returncode}:\n{log.read_text()[-3000:]}")
-        try:
-            with opener.open(f"{base}/api/status", timeout=2) as response:
-                if response.status == 200:
-                    return
-        except (urllib.error.URLError, OSError):
-            pass
-        time.sleep(0.2)
-    pytest.fail(f"JupyterLab did not answer within {SERVER_TIMEOUT} s:\n{log.read_text()[-3000:]}")
-
-
-def stop_server(proc: subprocess.Popen) -> None:
-    """Stop the server's process group: SIGTERM (the server shuts its kernels down), then SIGKILL.
-
-    A kernel runs in its own session, but exits by itself when the server is gone (ipykernel
-    watches its parent process).
-    """
-    if proc.poll() is not None:
-        return
-    os.killpg(proc.pid, signal.SIGTERM)
-    try:
-        proc.wait(timeout=STOP_TIMEOUT)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait(timeout=STOP_TIMEOUT)
-
-
-@pytest.fixture(scope="module")
-def lab_root(tmp_path_factory) -> Path:
-    """A temporary copy of ``notebooks/``, the folder the module's JupyterLab serves."""
-    root = tmp_path_factory.mktemp("lab") / "notebooks"
-    shutil.copytree(REPO / "notebooks", root, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
-    return root
-
-
-@pytest.fixture(scope="module")
-def lab(lab_root: Path) -> Iterator[str]:
-    """JupyterLab on 127.0.0.1 serving :func:`lab_root`, one per test module (each test opens its own
-    browser); yields its URL, stops it after the module's last test."""
-    root = lab_root
-    state = root.parent / "state"
-    env = lab_env(state)
-    write_settings(Path(env["JUPYTERLAB_SETTINGS_DIR"]))
-    port = free_port()
-    command = [sys.executable, "-m", "jupyterlab", "--no-browser", f"--ServerApp.root_dir={root}",
-               "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}", "--ServerApp.port_retries=0",
-               "--IdentityProvider.token=", "--ServerApp.password=", "--LabApp.expose_app_in_browser=True"]
-    if os.geteuid() == 0:
-        command.append("--allow-root")
-    log = state / "jupyterlab.log"
-    with log.open("wb") as out:
-        proc = subprocess.Popen(command, cwd=root, env=env, stdout=out, stderr=subprocess.STDOUT,
-                                start_new_session=True)
-    try:
-        base = f"http://127.0.0.1:{port}"
-        wait_for_server(base, proc, log)
-        yield base
-    finally:
-        stop_server(proc)
 
 
 def read_explorer(page) -> Shown:

@@ -18,15 +18,10 @@ from test_browser_lab import (
     EXPLORER,
     NOTEBOOK_READY_JS,
     UI_TIMEOUT_MS,
-    lab,
-    lab_root,
     open_and_run_all,
 )
 
 from browser_support import artifacts_dir, chromium, layout_faults
-
-__all__ = ["lab", "lab_root"]  # the JupyterLab fixtures, imported so pytest finds them here
-
 
 #: Background colours of the selected and of an unselected button of the first verdict toggle.
 VERDICT_COLOURS_JS = """selector => {

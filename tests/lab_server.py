@@ -1,0 +1,124 @@
+"""JupyterLab for the browser tests: one server per test process, shared by every module that asks.
+
+Started on 127.0.0.1 with fresh settings, config, data, runtime and HOME folders, serving a
+temporary copy of ``notebooks/`` (it autosaves; the committed notebooks are never served). The
+fixtures live here and are registered by ``conftest.py``, so pytest makes one server per session,
+not one per module that imports them.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+from browser_support import REPO, free_port
+
+#: Seconds; generous for a loaded 2-core machine, where the whole test takes about 15 s.
+SERVER_TIMEOUT = 60
+STOP_TIMEOUT = 15
+
+#: User settings of the server's own config folder: start the kernel without the "Select
+#: Kernel" dialog, keep every cell in the DOM (no virtual scrolling), fetch no news.
+SETTINGS = {
+    "@jupyterlab/notebook-extension/tracker.jupyterlab-settings":
+        '{"autoStartDefaultKernel": true, "windowingMode": "none"}',
+    "@jupyterlab/apputils-extension/notification.jupyterlab-settings":
+        '{"fetchNews": "false", "checkForUpdates": false}',
+}
+
+
+def lab_env(state: Path) -> dict[str, str]:
+    """The server's (and its kernel's) environment: HOME and every Jupyter/IPython/matplotlib folder under ``state``."""
+    dirs = {"HOME": "home", "JUPYTER_CONFIG_DIR": "config", "JUPYTER_DATA_DIR": "data",
+            "JUPYTER_RUNTIME_DIR": "runtime", "IPYTHONDIR": "ipython", "MPLCONFIGDIR": "matplotlib",
+            "JUPYTERLAB_SETTINGS_DIR": "config/lab/user-settings", "JUPYTERLAB_WORKSPACES_DIR": "config/lab/workspaces"}
+    env = {**os.environ, **{var: str(state / sub) for var, sub in dirs.items()}}
+    for sub in dirs.values():
+        (state / sub).mkdir(parents=True, exist_ok=True)
+    return env
+
+
+def write_settings(settings_dir: Path) -> None:
+    """Write :data:`SETTINGS` into a JupyterLab user-settings folder."""
+    for name, text in SETTINGS.items():
+        path = settings_dir / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+
+
+def wait_for_server(base: str, proc: subprocess.Popen, log: Path) -> None:
+    """Poll ``/api/status`` until the server answers; fail with its log if it exits or takes too long."""
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+    deadline = time.monotonic() + SERVER_TIMEOUT
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            pytest.fail(f"JupyterLab exited with {proc.returncode}:\n{log.read_text()[-3000:]}")
+        try:
+            with opener.open(f"{base}/api/status", timeout=2) as response:
+                if response.status == 200:
+                    return
+        except (urllib.error.URLError, OSError):
+            pass
+        time.sleep(0.2)
+    pytest.fail(f"JupyterLab did not answer within {SERVER_TIMEOUT} s:\n{log.read_text()[-3000:]}")
+
+
+def stop_server(proc: subprocess.Popen) -> None:
+    """Stop the server's process group: SIGTERM (the server shuts its kernels down), then SIGKILL.
+
+    A kernel runs in its own session, but exits by itself when the server is gone (ipykernel
+    watches its parent process).
+    """
+    if proc.poll() is not None:
+        return
+    os.killpg(proc.pid, signal.SIGTERM)
+    try:
+        proc.wait(timeout=STOP_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=STOP_TIMEOUT)
+
+
+@pytest.fixture(scope="session")
+def lab_root(tmp_path_factory) -> Path:
+    """A temporary copy of ``notebooks/``, the folder the session's JupyterLab serves."""
+    root = tmp_path_factory.mktemp("lab") / "notebooks"
+    shutil.copytree(REPO / "notebooks", root, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+    return root
+
+
+@pytest.fixture(scope="session")
+def lab(lab_root: Path) -> Iterator[str]:
+    """JupyterLab on 127.0.0.1 serving :func:`lab_root`, one per test process, shared by the browser
+    test modules (each test opens its own browser and resets the workspace); yields its URL, stops it
+    when the session ends."""
+    root = lab_root
+    state = root.parent / "state"
+    env = lab_env(state)
+    write_settings(Path(env["JUPYTERLAB_SETTINGS_DIR"]))
+    port = free_port()
+    command = [sys.executable, "-m", "jupyterlab", "--no-browser", f"--ServerApp.root_dir={root}",
+               "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}", "--ServerApp.port_retries=0",
+               "--IdentityProvider.token=", "--ServerApp.password=", "--LabApp.expose_app_in_browser=True"]
+    if os.geteuid() == 0:
+        command.append("--allow-root")
+    log = state / "jupyterlab.log"
+    with log.open("wb") as out:
+        proc = subprocess.Popen(command, cwd=root, env=env, stdout=out, stderr=subprocess.STDOUT,
+                                start_new_session=True)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        wait_for_server(base, proc, log)
+        yield base
+    finally:
+        stop_server(proc)
