@@ -314,3 +314,29 @@ def test_every_excerpt_is_in_the_cited_symbol_at_the_cited_commit(key):
         span = _span(source, row["symbol"])
         assert span, row
         assert any(row["excerpt"] in source[i].strip() for i in range(*span)), row
+
+
+#: a peer library named with a version-like number: "DeepEval 4.3", "Ragas 0.4.0+3" (also a score, "Ragas 0.0")
+PEER_NUMBER = re.compile(r"\b(DeepEval|Ragas) v?(\d+\.\d+(?:\.\d+)?(?:\+\d+)?)(?![\d.])", re.IGNORECASE)
+
+
+def test_the_package_docs_readme_and_decks_name_only_the_peer_versions_of_bridges_json():
+    from pathlib import Path
+
+    repo = Path(__file__).resolve().parents[1]
+    sources = bridges.sources().values()
+    allowed = {s["version"] for s in sources} | {s["label"].split()[-1] for s in sources}
+    allowed |= {"0.0", "1.0"}      # a score quoted beside a library's name ("DeepEval 1.0 and Ragas 0.0")
+    paths = [*sorted((repo / "ragmetrics_edu").rglob("*.py")), *sorted((repo / "docs").glob("*.md")),
+             repo / "README.md", *sorted((repo / "slides").glob("*.ipynb"))]
+    wrong = [f"{p.relative_to(repo)}: {m.group(0)}" for p in paths
+             for m in PEER_NUMBER.finditer(p.read_text(encoding="utf-8")) if m.group(2) not in allowed]
+    assert wrong == []
+
+
+def test_the_judge_schemas_docstring_points_to_bridges_json_for_versions():
+    from ragmetrics_edu.judges import schemas
+
+    doc = schemas.__doc__ or ""
+    assert "data/bridges.json" in doc
+    assert not re.search(r"\d+\.\d+", doc) and "issue" not in doc.lower()

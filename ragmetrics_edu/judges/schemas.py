@@ -5,10 +5,10 @@ Verdicts for n items are an object keyed ``node_1`` … ``node_n`` (or ``claim_i
 items, and a missing or extra key is caught by validation (``extra="forbid"``), so a
 wrong count is never padded or truncated. Verdict words are read case-insensitively;
 0/1 and true/false are read as no/yes, as everywhere else in the library. Where a step
-allows "idk" (faithfulness and answer-relevancy verdicts), ``borderline`` is read as idk:
-DeepEval's ``FaithfulnessVerdict`` (deepeval/metrics/faithfulness/schema.py) and
-``FaithfulnessMetric._calculate_score`` (faithfulness.py) use ``idk`` up to 4.1.10, and
-the issue this project tracks reports ``borderline`` as the word of DeepEval 4.3.
+allows "idk" (faithfulness and answer-relevancy verdicts), ``borderline`` is read as idk,
+for judges that use that word for "the context does not say". DeepEval's ``FaithfulnessVerdict``
+(deepeval/metrics/faithfulness/schema.py) and ``FaithfulnessMetric._calculate_score``
+(faithfulness.py) use ``idk`` in the version ``data/bridges.json`` was checked against.
 """
 
 from __future__ import annotations
