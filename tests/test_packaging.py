@@ -214,9 +214,10 @@ def test_ci_checks_the_course_as_a_learner_gets_it():
     """CI runs the notebooks in `make lab`'s environment and from the wheel, and the no-npm fallback."""
     assert ".ci/check_course" in (REPO / ".ci" / "run").read_text()
     script = (REPO / ".ci" / "check_course").read_text()
-    assert 'make install VENV="$WORK/lab"' in script          # the recipe `make lab` uses
+    assert 'make install VENV="$LAB"' in script          # the recipe `make lab` uses
+    assert 'make install VENV="$LAB_WORK/lab"' in (REPO / ".ci" / "run").read_text()   # or .ci/run's, the same
     assert script.count("python3 .ci/run_notebooks.py") == 1 and "check_dist.py" in script and "make dist" in script
-    assert 'run_notebooks.py "$WORK/lab" --package "$WORK/wheel"' in script    # make lab's packages, the wheel's files
+    assert 'run_notebooks.py "$LAB" --package "$WORK/wheel"' in script    # make lab's packages, the wheel's files
     assert '--no-deps --target "$WORK/wheel" "$WHEEL"' in script and '--package "$WORK/wheel"' in script
     assert "slides-assets" in script
 
