@@ -301,9 +301,14 @@ def per_k_table(flags: Sequence[int], total_relevant: int | None = None) -> dict
             "reciprocal rank": rr.score, f"nDCG@{len(flags)}": nd.score}
 
 
-#: The answer-correctness panel's sliders and their ranges (tp, fp and fn are whole numbers).
-_SLIDERS = {"tp": (0, 6), "fp": (0, 6), "fn": (0, 6), "similarity": (-1.0, 1.0), "beta": (0.25, 4.0),
-            "w_factual": (0.0, 1.0), "w_semantic": (0.0, 1.0)}
+#: The answer-correctness panel's sliders, the one place their ranges are written: name -> (low, high,
+#: step, label). An int range (tp, fp, fn) is a whole-number slider; a float one has no step (the exact
+#: value, no snapping) or the step its two-decimal readout shows. The panel builds its sliders and checks its start
+#: values from this table.
+_SLIDERS: dict[str, tuple[float, float, float | None, str]] = {
+    "tp": (0, 6, 1, "TP"), "fp": (0, 6, 1, "FP"), "fn": (0, 6, 1, "FN"), "similarity": (-1.0, 1.0, None, "similarity"),
+    "beta": (0.25, 4.0, 0.25, "beta"), "w_factual": (0.0, 1.0, 0.05, "w factual"),
+    "w_semantic": (0.0, 1.0, 0.05, "w semantic")}
 
 
 def _start(start: Any) -> dict[str, float]:
@@ -313,7 +318,7 @@ def _start(start: Any) -> dict[str, float]:
     for name, value in mapping("start", start, expected).items():
         if name not in _SLIDERS:
             raise InputError("start", expected, name)
-        low, high = _SLIDERS[name]
+        low, high = _SLIDERS[name][:2]
         out[name] = integer(f"start[{name!r}]", value, low=int(low), high=int(high)) if isinstance(low, int) \
             else number(f"start[{name!r}]", value, f"a number from {low} to {high}", low=low, high=high)
     return out
@@ -334,16 +339,15 @@ class CorrectnessPanel:
         from ..widgets.sliders import ExactFloatSlider  # keeps the exact value it was given (no snapping)
 
         self.start = _start(start)
-        self.sliders = {
-            "tp": widgets.IntSlider(min=0, max=6, description="TP"),
-            "fp": widgets.IntSlider(min=0, max=6, description="FP"),
-            "fn": widgets.IntSlider(min=0, max=6, description="FN"),
-            "similarity": ExactFloatSlider(min=-1.0, max=1.0, description="similarity"),
-            "beta": ExactFloatSlider(min=0.25, max=4.0, step=0.25, readout_format=".2f", description="beta"),
-            "w_factual": ExactFloatSlider(min=0.0, max=1.0, step=0.05, readout_format=".2f", description="w factual"),
-            "w_semantic": ExactFloatSlider(min=0.0, max=1.0, step=0.05, readout_format=".2f",
-                                           description="w semantic"),
-        }
+        self.sliders: dict[str, Any] = {}
+        for name, (low, high, step, label) in _SLIDERS.items():
+            if isinstance(low, int):
+                self.sliders[name] = widgets.IntSlider(min=low, max=high, step=step, description=label)
+            elif step is None:
+                self.sliders[name] = ExactFloatSlider(min=low, max=high, description=label)
+            else:
+                self.sliders[name] = ExactFloatSlider(min=low, max=high, step=step, readout_format=".2f",
+                                                      description=label)
         self.formula_view = widgets.HTMLMath()
         self.printout = widgets.Output()
         self.result: Any = None
