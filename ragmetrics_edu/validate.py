@@ -7,7 +7,9 @@ naming the parameter, what was expected and what was given. In detail:
 - **Lists** (verdicts, statements, nodes, scores) are lists, tuples or ranges, and also a
   numpy array or a pandas Series/Index, read with ``.tolist()`` (a column of relevance flags
   is a reasonable thing to pass). Strings, bytes, mappings, sets, generators and other
-  one-shot iterators are refused, and so is an object whose ``len()`` or iteration fails.
+  one-shot iterators are refused, and so is an object whose ``len()`` or iteration fails;
+  a parameter documented as any iterable reads iterators (and sets, dict views) once
+  (:func:`as_list`'s ``iterators`` and ``iterables``).
 - **Numpy scalars** count as the Python value they hold: ``numpy.int64(3)`` as 3,
   ``numpy.float64(0.5)`` as 0.5 and ``numpy.bool_(True)`` as True.
 - **Flags** (switches) take True or False only, ``numpy.bool_`` included; 0/1, "yes"/"no",
@@ -33,7 +35,7 @@ import math
 import os
 import sys
 from pathlib import Path
-from typing import Any, Iterator, Mapping, Sequence
+from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from .errors import InputError
 
@@ -70,19 +72,19 @@ def is_list(value: Any) -> bool:
     return is_array_like(value) or (isinstance(value, Sequence) and not isinstance(value, (str, bytes, bytearray, Mapping)))
 
 
-def as_list(field: str, value: Any, expected: str = "a list", *, iterators: bool = False) -> list[Any]:
+def as_list(field: str, value: Any, expected: str = "a list", *, iterators: bool = False,
+            iterables: bool = False) -> list[Any]:
     """``value`` read into a new plain list, or an InputError naming ``field``.
 
     Lists, tuples and ranges are copied; a numpy array or pandas Series/Index is read with
     ``.tolist()`` (numpy scalars become Python values). Strings, bytes, mappings, sets,
     generators, a 0-d array and an object whose ``len()`` or iteration fails are refused;
-    with ``iterators`` (for a parameter documented as any iterable) a generator or other
-    iterator is read once into the list."""
-    if iterators and isinstance(value, Iterator) and not isinstance(value, (str, bytes, Mapping)):
-        try:
-            return list(value)
-        except Exception as exc:  # noqa: BLE001 - a failing iterator is bad input, not a crash
-            raise InputError(field, expected, value, hint=f"reading it failed ({type(exc).__name__}: {exc})") from None
+    with ``iterators`` (a parameter that takes a generator) a generator or other iterator is
+    read once into the list; with ``iterables`` (a parameter documented as any iterable) so is
+    every iterable but a string, bytes or mapping, a set or dict view too (in its iteration order)."""
+    if not (is_array_like(value) or isinstance(value, (Sequence, str, bytes, bytearray, Mapping))) and (
+            (iterators and isinstance(value, Iterator)) or (iterables and isinstance(value, Iterable))):
+        return _read(field, value, expected)
     if is_array_like(value):
         try:
             items = value.tolist()
@@ -93,10 +95,16 @@ def as_list(field: str, value: Any, expected: str = "a list", *, iterators: bool
         return items
     if not isinstance(value, Sequence) or isinstance(value, (str, bytes, bytearray, Mapping)):
         raise InputError(field, expected, value)
+    return _read(field, value, expected, sized=True)
+
+
+def _read(field: str, value: Any, expected: str, *, sized: bool = False) -> list[Any]:
+    """``list(value)`` (and, ``sized``, a working ``len(value)``), or an InputError naming ``field``."""
     try:
         items = list(value)
-        len(value)
-    except Exception as exc:  # noqa: BLE001 - a broken __len__ or __iter__ is bad input, not a crash
+        if sized:
+            len(value)
+    except Exception as exc:  # noqa: BLE001 - a broken __iter__ or __len__ is bad input, not a crash
         raise InputError(field, expected, value, hint=f"reading it failed ({type(exc).__name__}: {exc})") from None
     return items
 

@@ -20,10 +20,11 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping
 
 from ..errors import InputError
 from ..results import MetricResult
+from ..validate import as_list
 from .base import Judge
 from .records import CallTally, tally
 from .requests import check_judge
@@ -76,11 +77,11 @@ def _workers(max_concurrency: Any, judge: Any) -> int:
     return workers
 
 
-def run_tasks(tasks: Sequence[Callable[[], Any]], judge: Any = None, *, max_concurrency: int | None = None,
+def run_tasks(tasks: Iterable[Callable[[], Any]], judge: Any = None, *, max_concurrency: int | None = None,
               progress: bool = False, keep: tuple[type[BaseException], ...] = (), interruptible: bool = False,
               desc: str = "judging", unit: str = "case",
               on_outcome: Callable[[int, Outcome], None] | None = None) -> Run:
-    """Run ``tasks`` (see the module) and return their outcomes in order.
+    """Run ``tasks`` (no-argument callables, any iterable of them; see the module) and return their outcomes in order.
 
     ``judge``: the judge the tasks ask (its ``max_concurrency`` and ``stopping``; None when
     no task asks one). ``keep``: error types kept in the outcome instead of stopping the run.
@@ -89,15 +90,19 @@ def run_tasks(tasks: Sequence[Callable[[], Any]], judge: Any = None, *, max_conc
     ``unit``) when tqdm is installed. ``on_outcome(index, outcome)`` is called in task order as
     outcomes arrive (a recorder writes its file after each).
     """
+    todo = as_list("tasks", tasks, "no-argument callables (a list of tasks)", iterables=True)
+    for i, one in enumerate(todo):
+        if not callable(one):
+            raise InputError(f"tasks[{i}]", "a no-argument callable (a task)", one)
     if not isinstance(progress, bool):
         raise InputError("progress", "True or False", progress)
     workers = _workers(max_concurrency, judge)
     stopping = judge.stopping if isinstance(judge, Judge) else None  # a task given a non-judge fails in the step
     run = Run()
-    bar = _progress(len(tasks), desc, unit) if progress else None
-    pool = ThreadPoolExecutor(max_workers=min(workers, max(1, len(tasks))), thread_name_prefix="ragmetrics-judge")
+    bar = _progress(len(todo), desc, unit) if progress else None
+    pool = ThreadPoolExecutor(max_workers=min(workers, max(1, len(todo))), thread_name_prefix="ragmetrics-judge")
     try:
-        futures = [pool.submit(_attempt, task, keep) for task in tasks]
+        futures = [pool.submit(_attempt, task, keep) for task in todo]
         if bar is not None:
             for future in futures:
                 future.add_done_callback(lambda _f: bar.update(1))
@@ -106,7 +111,7 @@ def run_tasks(tasks: Sequence[Callable[[], Any]], judge: Any = None, *, max_conc
                 outcome = future.result()
             except Exception as exc:
                 if hasattr(exc, "add_note"):
-                    exc.add_note(f"(in {unit} {index} of {len(tasks)})")
+                    exc.add_note(f"(in {unit} {index} of {len(todo)})")
                 raise
             run.append(outcome)
             if on_outcome is not None:
@@ -145,13 +150,7 @@ def score_cases(
     judge = check_judge(judge)
     if not callable(step):
         raise InputError("step", "a judge step such as judges.context_precision", step)
-    if isinstance(cases, (str, bytes, Mapping)) or not isinstance(cases, Iterable):
-        raise InputError("cases", "a list of dicts of the step's arguments", cases)
-    try:
-        cases = list(cases)
-    except Exception as exc:  # noqa: BLE001 - an iterable that breaks is bad input
-        raise InputError("cases", "a list of dicts of the step's arguments", cases,
-                         hint=f"reading it failed ({type(exc).__name__})") from None
+    cases = as_list("cases", cases, "a list of dicts of the step's arguments", iterables=True)
     for i, case in enumerate(cases):
         if not isinstance(case, Mapping) or not all(isinstance(k, str) for k in case):
             raise InputError(f"cases[{i}]", "a dict of the step's arguments (question=..., nodes=..., ...)", case)

@@ -21,6 +21,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Iterable
 
 from ..errors import InputError
+from ..validate import as_list
 
 
 @dataclass
@@ -109,13 +110,7 @@ class CallList(list):
     """A list of :class:`CallRecord` that shows as a table in a notebook."""
 
     def __init__(self, iterable: Iterable[CallRecord] = ()) -> None:
-        if isinstance(iterable, (str, bytes)) or not isinstance(iterable, Iterable):
-            raise InputError("iterable", "CallRecords (a list, or judge.calls)", iterable)
-        try:
-            items = list(iterable)
-        except Exception as exc:  # noqa: BLE001 - an iterable that breaks is bad input
-            raise InputError("iterable", "CallRecords (a list, or judge.calls)", iterable,
-                             hint=f"reading it failed ({type(exc).__name__})") from None
+        items = as_list("iterable", iterable, "CallRecords (a list, or judge.calls)", iterables=True)
         for i, item in enumerate(items):
             if not isinstance(item, CallRecord):
                 raise InputError(f"iterable[{i}]", "a CallRecord", item)
