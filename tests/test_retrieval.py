@@ -110,6 +110,26 @@ def test_embedding_retriever_accepts_any_embedder_and_explains_shared_features()
         EmbeddingRetriever(TOY, object())
 
 
+def test_collisions_are_the_pairs_explain_flags():
+    # a small table (64 slots) makes collisions common; explain() flags them one pair at a time
+    corpus = load_corpus()
+    small = EmbeddingRetriever(corpus, HashingEmbedder(dim=64))
+    queries = [q.text for q in corpus.questions[:6]]
+    flagged = [(q, p.id) for q in queries for p in corpus.passages
+               if any("collision" in note for note in small.explain(q, p.id).notes)]
+    assert flagged and len(flagged) < len(queries) * len(corpus.passages)
+    assert small.collisions(queries) == flagged
+    assert small.collisions(iter(queries[:2])) == [f for f in flagged if f[0] in queries[:2]]
+    assert EmbeddingRetriever(TOY, HashingEmbedder(dim=4096)).collisions(["cats chase"]) == []
+    with pytest.raises(InputError, match="^queries:"):
+        small.collisions("cats chase")
+    with pytest.raises(InputError, match="^embedder:"):
+        class Letters:
+            def embed(self, texts):
+                return [[float(len(t)), 1.0] for t in texts]
+        EmbeddingRetriever(TOY, Letters()).collisions(["cats"])
+
+
 def test_evaluate_retriever_equals_the_metrics_on_the_verdict_list():
     corpus = load_corpus()
     for retriever in (BM25Retriever(corpus), EmbeddingRetriever(corpus)):

@@ -247,6 +247,26 @@ class EmbeddingRetriever:
             notes=notes, inputs={"query": query, "passage_id": passage_id},
         )
 
+    def collisions(self, queries: Sequence[str]) -> list[tuple[str, str]]:
+        """The (query, passage id) pairs whose dot product differs from the sum over the features they
+        share, because two different features landed in one hashed slot: what :meth:`explain` notes for
+        one pair, for every pair at once (each query embedded once). Needs an embedder with ``tokens()``."""
+        tokens = getattr(self.embedder, "tokens", None)
+        if not callable(tokens):
+            raise InputError("embedder", "an embedder with tokens(text) (the hashing one)", self.embedder)
+        queries = [text("queries", q) for q in as_list("queries", queries, iterators=True)]
+        features = {p.id: Counter(tokens(p.text)) for p in self.passages}
+        found = []
+        for query in queries:
+            nonzero = [(i, x) for i, x in enumerate(self._embed_query(query)) if x]
+            qf = Counter(tokens(query))
+            for p in self.passages:
+                v, pf = self.vectors[p.id], features[p.id]
+                dot = math.fsum(x * v[i] for i, x in nonzero)
+                if abs(sum(qf[f] * pf[f] for f in qf if f in pf) - dot) > 1e-9:
+                    found.append((query, p.id))
+        return found
+
     def _text(self, passage_id: str) -> str:
         return next(p.text for p in self.passages if p.id == passage_id)
 
