@@ -3,10 +3,12 @@
     python3 .ci/run_notebooks.py VENV [--package DIR] [NOTEBOOK ...]
 
 What a student gets: the notebook copied by itself into a fresh temporary folder (as in Colab,
-VS Code or a download folder), run by ``VENV``'s own ``jupyter nbconvert --execute`` and kernel,
-with nothing from this checkout on ``PYTHONPATH``. So a notebook passes only if the packages that
-environment has, and the data inside the installed package, are enough. Fails (exit 1) on any
-cell error, and on any warning the run prints, to the terminal or into a cell's stderr (a newcomer reads a warning as breakage).
+VS Code or a download folder), run by ``VENV``'s own Python, nbclient and kernel (what ``jupyter
+nbconvert --execute`` uses; .ci/exec_notebooks.py), with nothing from this checkout on
+``PYTHONPATH``. So a notebook passes only if the packages that environment has, and the data inside
+the installed package, are enough. Two batches run at once (two cores), each in one process. Fails
+(exit 1) on any cell error, and on any warning a run prints, to the terminal or into a cell's stderr
+(a newcomer reads a warning as breakage).
 
 ``--package DIR``: a folder the built wheel was installed into (``pip install --no-deps --target DIR``),
 put first on the kernel's path so the notebooks import the wheel's copy of ``ragmetrics_edu`` (checked
@@ -17,8 +19,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -27,25 +27,22 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-#: Lines of a run's stderr that are not noise: nbconvert's own progress messages.
+WORKER = Path(__file__).resolve().parent / "exec_notebooks.py"
+MARKER = "=== run_notebooks: "   # exec_notebooks.py writes it to stderr before each notebook
+#: Variables that would let the checkout or a live judge leak into a learner's run.
 OUTSIDE = ("PYTHONPATH", "JUPYTER_PATH", "VIRTUAL_ENV", "OPENAI_API_KEY", "OPENAI_BASE_URL")
-PROGRESS = re.compile(r"^\[NbConvertApp\] (Converting notebook|Writing \d+ bytes|Executing notebook)")
+BATCHES = 2
 
 
-def kernel_flags(venv: Path) -> list[str]:
-    """Ask the kernel manager for CurveZMQ keys where it can: ipykernel 7 otherwise warns on every
-    start that it runs "over TCP without encryption" (slides/build.py and the Makefile do the same)."""
-    probe = ("import zmq; from jupyter_client import KernelManager as K; "
-             "print('transport_encryption' in K.class_trait_names() and zmq.has('curve'))")
-    done = subprocess.run([str(venv / "bin" / "python"), "-c", probe], capture_output=True, text=True)
-    return ["--KernelManager.transport_encryption=auto"] if done.stdout.strip() == "True" else []
-
-
-def cell_stderr(executed: Path) -> list[str]:
-    """What the cells wrote to stderr (warnings land there), as 'cell N: text' lines."""
-    cells = json.loads(executed.read_text(encoding="utf-8"))["cells"]
-    return [f"cell {i}: {line}" for i, cell in enumerate(cells) for out in cell.get("outputs", [])
-            if out.get("name") == "stderr" for line in "".join(out.get("text", "")).splitlines() if line.strip()]
+def environment(state: Path, package: Path | None) -> dict[str, str]:
+    """This process's environment without :data:`OUTSIDE`, with Jupyter's folders under ``state``."""
+    env = {k: v for k, v in os.environ.items() if k not in OUTSIDE}
+    env.update(JUPYTER_CONFIG_DIR=str(state / "config"), JUPYTER_DATA_DIR=str(state / "data"),
+               JUPYTER_RUNTIME_DIR=str(state / "runtime"), IPYTHONDIR=str(state / "ipython"),
+               MPLCONFIGDIR=str(state / "matplotlib"))
+    if package:
+        env["PYTHONPATH"] = str(package)
+    return env
 
 
 def imported_from(venv: Path, package: Path | None) -> str:
@@ -58,33 +55,45 @@ def imported_from(venv: Path, package: Path | None) -> str:
     return done.stdout.strip() or done.stderr.strip()
 
 
-def run(venv: Path, notebook: Path, state: Path, flags: list[str],
-        package: Path | None = None) -> tuple[Path, float, str]:
-    """Run one notebook in an empty folder; the problem as text ('' when it ran cleanly)."""
+def terminal_lines(stderr: str) -> dict[str, list[str]]:
+    """The batch's stderr split by the worker's markers: notebook path -> the lines printed while it ran."""
+    found: dict[str, list[str]] = {"": []}
+    current = ""
+    for line in stderr.splitlines():
+        if line.startswith(MARKER):
+            current = line[len(MARKER):]
+            found[current] = []
+        elif line.strip():
+            found[current].append(line)
+    return found
+
+
+def run_batch(venv: Path, notebooks: list[Path], env: dict[str, str]) -> list[tuple[Path, float, str]]:
+    """Run ``notebooks`` in one worker process; (notebook, seconds, problem or '') for each."""
     start = time.perf_counter()
-    with tempfile.TemporaryDirectory(prefix=f"nb-{notebook.stem[:2]}-") as folder:
-        copy = Path(folder) / notebook.name
-        shutil.copy2(notebook, copy)
-        env = {k: v for k, v in os.environ.items() if k not in OUTSIDE}
-        env.update(JUPYTER_CONFIG_DIR=str(state / "config"), JUPYTER_DATA_DIR=str(state / "data"),
-                   JUPYTER_RUNTIME_DIR=str(state / "runtime"), IPYTHONDIR=str(state / "ipython"),
-                   MPLCONFIGDIR=str(state / "matplotlib"))
-        if package:
-            env["PYTHONPATH"] = str(package)
-        done = subprocess.run(
-            [str(venv / "bin" / "jupyter"), "nbconvert", "--to", "notebook", "--execute",
-             "--ExecutePreprocessor.timeout=600", *flags, "--output", "executed", notebook.name],
-            cwd=folder, env=env, capture_output=True, text=True)
-        executed = Path(folder) / "executed.ipynb"
-        noise = cell_stderr(executed) if done.returncode == 0 and executed.exists() else []
-    seconds = time.perf_counter() - start
-    noise += [line for line in done.stderr.splitlines() if line.strip() and not PROGRESS.match(line)]
-    if done.returncode != 0:
-        tail = "\n".join(done.stderr.strip().splitlines()[-25:])
-        return notebook, seconds, f"failed (exit {done.returncode}):\n{tail}"
-    if noise:
-        return notebook, seconds, "ran, but printed:\n" + "\n".join(noise[:20])
-    return notebook, seconds, ""
+    with tempfile.TemporaryDirectory(prefix="nb-batch-") as folder:
+        done = subprocess.run([str(venv / "bin" / "python"), str(WORKER), *map(str, notebooks)],
+                              cwd=folder, env=env, capture_output=True, text=True)
+    printed = terminal_lines(done.stderr)
+    reports = {r["notebook"]: r for r in map(json.loads, filter(None, done.stdout.splitlines()))}
+    results = []
+    for notebook in notebooks:
+        report = reports.get(str(notebook))
+        if report is None:
+            tail = "\n".join(done.stderr.strip().splitlines()[-25:])
+            results.append((notebook, time.perf_counter() - start, f"not run (worker exit {done.returncode}):\n{tail}"))
+            continue
+        noise = report["stderr"] + printed.get(str(notebook), [])
+        if report["error"]:
+            problem = "failed:\n" + "\n".join(report["error"].strip().splitlines()[-25:])
+        elif noise:
+            problem = "ran, but printed:\n" + "\n".join(noise[:20])
+        else:
+            problem = ""
+        results.append((notebook, report["seconds"], problem))
+    if printed[""]:  # printed before the first notebook: the worker's own start-up
+        results.append((WORKER, 0.0, "printed:\n" + "\n".join(printed[""][:20])))
+    return results
 
 
 def main(argv: list[str]) -> int:
@@ -97,8 +106,8 @@ def main(argv: list[str]) -> int:
         package = Path(argv[at + 1]).resolve()
         argv = argv[:at] + argv[at + 2:]
     venv = Path(argv[0]).resolve()
-    if not (venv / "bin" / "jupyter").exists():
-        print(f"{venv}/bin/jupyter is missing: build the environment first (make install VENV=...)", file=sys.stderr)
+    if not (venv / "bin" / "python").exists():
+        print(f"{venv}/bin/python is missing: build the environment first (make install VENV=...)", file=sys.stderr)
         return 2
     notebooks = [Path(n).resolve() for n in argv[1:]] or sorted((REPO / "notebooks").glob("[0-9][0-9]_*.ipynb"))
     if package:
@@ -108,18 +117,19 @@ def main(argv: list[str]) -> int:
             return 1
         print(f"ragmetrics_edu from the wheel: {source}")
     start = time.perf_counter()
-    failed = 0
-    flags = kernel_flags(venv)
-    with tempfile.TemporaryDirectory(prefix="nb-state-") as state, ThreadPoolExecutor(2) as pool:
-        for notebook, seconds, problem in pool.map(lambda nb: run(venv, nb, Path(state), flags, package), notebooks):
-            print(f"{'ok  ' if not problem else 'FAIL'} {notebook.name} ({seconds:.0f} s)", flush=True)
-            if problem:
-                failed += 1
-                print("     " + problem.replace("\n", "\n     "), flush=True)
+    batches = [notebooks[i::BATCHES] for i in range(BATCHES) if notebooks[i::BATCHES]]
+    with tempfile.TemporaryDirectory(prefix="nb-state-") as state, ThreadPoolExecutor(len(batches)) as pool:
+        env = environment(Path(state), package)
+        results = [r for batch in pool.map(lambda b: run_batch(venv, b, env), batches) for r in batch]
+    for notebook, seconds, problem in sorted(results):
+        print(f"{'ok  ' if not problem else 'FAIL'} {notebook.name} ({seconds:.0f} s)", flush=True)
+        if problem:
+            print("     " + problem.replace("\n", "\n     "), flush=True)
+    failed = sum(1 for notebook, _, problem in results if problem and notebook != WORKER)
     print(f"{len(notebooks) - failed}/{len(notebooks)} notebooks ran cleanly with {venv}"
           f"{f' and the wheel in {package}' if package else ''} "
           f"in {time.perf_counter() - start:.0f} s")
-    return 1 if failed else 0
+    return 1 if any(problem for _, _, problem in results) else 0
 
 
 if __name__ == "__main__":
