@@ -250,3 +250,19 @@ def test_every_data_file_in_the_package_tree_is_shipped_by_package_data():
     finally:
         sys.path.pop(0)
     assert check_dist.unshipped() == []
+
+
+def test_ci_notebook_runs_tell_whose_warning_is_whose():
+    """.ci/run_notebooks.py runs a batch of notebooks in one process: the worker's stderr is split by its
+    markers, so a warning counts against the notebook that was running, and start-up noise stands apart."""
+    sys.path.insert(0, str(REPO / ".ci"))
+    try:
+        import exec_notebooks
+        import run_notebooks
+    finally:
+        sys.path.pop(0)
+    assert run_notebooks.MARKER == exec_notebooks.MARKER
+    stderr = "\n".join(["early noise", f"{run_notebooks.MARKER}/x/01.ipynb", "", f"{run_notebooks.MARKER}/x/02.ipynb",
+                        "UserWarning: careful", "  warnings.warn('careful')"])
+    assert run_notebooks.terminal_lines(stderr) == {
+        "": ["early noise"], "/x/01.ipynb": [], "/x/02.ipynb": ["UserWarning: careful", "  warnings.warn('careful')"]}
