@@ -145,6 +145,7 @@ def test_the_readme_quotes_the_choice_log():
     assert f"{len(log['dev'])} configurations" in section
     assert f"{dev['library']['pairwise']:.3f} on {dev['library']['pairs']} dev pairs" in section
     assert f"{test['library']['pairwise']:.3f} on {test['library']['pairs']} test pairs" in section
+    assert f"word overlap orders {test['library']['baseline_pairwise']:.3f} of the same pairs" in section
     assert f"{dev[chosen]['tokens_per_answer']:.0f} tokens" in section
 
 
