@@ -195,3 +195,14 @@ def test_deck_13_keeps_provenance_in_the_notes_one_table_a_slide_and_titles_that
             assert word not in body, f"provenance ({word}) on the body of {title!r}: speaker notes or a footnote"
     notes = "\n".join("".join(c["source"]) for slide in _slides(deck) for kind, c in slide if kind == "notes")
     assert "sha256" in notes, "the model file's sha256 belongs in the speaker notes"
+
+
+@pytest.mark.parametrize("path", DECK_FILES + sorted((REPO / "notebooks").glob("[0-9][0-9]_*.ipynb")),
+                         ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_every_cell_has_an_id(path):
+    """nbformat 4.5 requires cell ids; without them every build and run prints MissingIDFieldWarning
+    (a deck edited by hand once lost ten)."""
+    notebook = json.loads(path.read_text(encoding="utf-8"))
+    if (notebook["nbformat"], notebook["nbformat_minor"]) >= (4, 5):
+        missing = [i for i, cell in enumerate(notebook["cells"]) if not cell.get("id")]
+        assert missing == [], f"{path.name}: cells {missing} have no id"
