@@ -20,7 +20,7 @@ from typing import Callable
 import pytest
 from playwright.sync_api import expect
 
-from browser_support import CLICK_MEDIAN_MS, artifacts_dir, chromium, click_summary, timed_action
+from browser_support import CLICK_MEDIAN_MS, artifacts_dir, chromium, click_summary, layout_faults, timed_action
 from ragmetrics_edu import metrics
 from ragmetrics_edu.results import fmt
 
@@ -181,6 +181,14 @@ def test_reorder_explorer_in_jupyterlab(lab: str, record_property) -> None:
             shown = expect_shown(page, shown, shown.nodes, flipped(shown.verdicts, pos))
         n, median, worst = click_summary("reorder", record_property)
         assert median <= CLICK_MEDIAN_MS, f"reorder explorer: click -> score median {median:.0f} ms over {n} actions"
+
+        # Timing done: the same page on a 1440x900 laptop screen, where notebook 01's explorers must fit
+        # (test_browser_layout checks notebooks 02 and 08 the same way).
+        page.set_viewport_size({"width": 1440, "height": 900})
+        expect(page.locator(".rme-permutations .rme-score")).to_have_text(re.compile(r"\S"), timeout=UI_TIMEOUT_MS)
+        faults = layout_faults(page, EXPLORER, "reorder", plot=True)
+        faults += layout_faults(page, ".rme-permutations", "permutations", plot=True)
+        assert faults == [], "\n".join(faults)
 
         assert log.outside == [], f"requests left 127.0.0.1: {log.outside}"
         assert log.failed == [], f"requests failed: {log.failed}"
