@@ -101,14 +101,16 @@ register(
     ),
     Exercise(
         id="trust-2",
-        question=("Compute. A judge and an annotator agree on 90 of 100 verdicts (p_o = 0.90), but both say 'yes' to "
-                  "90 of them, so chance alone agrees p_e = 0.9*0.9 + 0.1*0.1 = 0.82. What is Cohen's kappa? "
-                  "(Then say to yourself why kappa falls while percent agreement stays high.)"),
+        question=("Diagnose. A vendor writes: 'our judge agrees with the annotators on 90 of 100 verdicts'. Both "
+                  "the judge and the annotators said 'yes' to 90 of the 100, so two raters guessing at those rates "
+                  "would agree p_e = 0.9*0.9 + 0.1*0.1 = 0.82 of the time. How much of the 0.90 is agreement beyond "
+                  "chance? Give Cohen's kappa, then say whether '90% agreement' shows a good judge."),
         answer=_kappa_from_parts, kind="number", tolerance=5e-3,
         hint="kappa = (p_o - p_e) / (1 - p_e); check with agreement.cohen_kappa on two lists built to match.",
-        explanation=("(0.90 - 0.82) / 0.18 = 0.444. When one class dominates, two raters who both mostly say 'yes' "
-                     "agree often by chance, so high percent agreement is cheap; kappa credits only the agreement "
-                     "beyond that."),
+        explanation=("(0.90 - 0.82) / 0.18 = 0.444: moderate, so '90% agreement' alone does not show a good judge. "
+                     "When one class dominates, two raters who both mostly say 'yes' agree often by chance, so high "
+                     "percent agreement is cheap; kappa credits only the agreement beyond that. Ask for kappa (with "
+                     "its interval) and for how often each side says 'yes'."),
         diagnose=_diagnose_kappa,
     ),
     Exercise(
