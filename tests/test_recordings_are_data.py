@@ -14,6 +14,7 @@ import pytest
 
 from ragmetrics_edu import InputError
 from ragmetrics_edu import judges as J
+from ragmetrics_edu.judges.records import tally
 from scripted_server import ScriptedServer, good
 
 FORMAT = "ragmetrics-edu/recording-1"
@@ -191,6 +192,21 @@ def cached(server: ScriptedServer, tmp_path):
 def test_a_good_cache_entry_answers_without_a_request(server: ScriptedServer, cached) -> None:
     judge = _judge(server, cached.parent)
     assert _ask(judge).score == 0.5 and judge.usage.cache_hits == 1 and server.hits == 1
+
+
+def test_a_cache_hit_keeps_the_seconds_the_model_took_and_a_recording_written_from_it_too(
+        server: ScriptedServer, cached, tmp_path) -> None:
+    # A run resumed from the cache writes its recording from cache hits: the model's seconds must survive
+    # (they were once replaced by the time it took to read the file), as a replayed reply keeps them.
+    entry = json.loads(cached.read_text())
+    entry["latency_s"] = 12.5
+    cached.write_text(json.dumps(entry))
+    judge = _judge(server, cached.parent)
+    _ask(judge)
+    (hit,) = [c for c in judge.calls if c.source == "cache"]
+    assert hit.latency_s == 12.5 and tally([hit]).latency_s == 0.0      # a cache hit costs no seconds now
+    target = J.write_recording(tmp_path / "resumed.json", {"model": "scripted-model", "server": "scripted"}, [hit])
+    assert json.loads(target.read_text())["replies"][0]["latency_s"] == 12.5
 
 
 @pytest.mark.parametrize("name, value", CACHE_PLANTS, ids=[f"{n}={json.dumps(v)}" for n, v in CACHE_PLANTS])

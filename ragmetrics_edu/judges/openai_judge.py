@@ -302,10 +302,11 @@ class OpenAIJudge(Judge):
         path = self._cache_path(key)
         if path is None or not path.exists():
             return None
-        start = time.perf_counter()
         entry = read_cache_entry(path, key)
+        # The seconds the model took when the reply was paid for, as a replayed reply carries them: a
+        # recording written after a resumed run keeps them (a tally counts no seconds for a cache hit).
         return Reply(text=entry["raw"], model=entry.get("model") or self.model, prompt_tokens=entry.get("prompt_tokens"),
-                     completion_tokens=entry.get("completion_tokens"), latency_s=time.perf_counter() - start,
+                     completion_tokens=entry.get("completion_tokens"), latency_s=float(entry.get("latency_s") or 0.0),
                      cached=True, source="cache", finish_reason=entry.get("finish_reason"))
 
     def _cache_write(self, key: str, reply: Reply) -> None:
