@@ -121,8 +121,7 @@ def pair_scores(design: str, split: str) -> list[dict[str, Any]]:
     A NaN score (e.g. no claims under Ragas' rule) is kept as NaN; :func:`pairwise` counts such a pair as a tie.
     The shipped recordings do not change while the course runs, so each design and split is scored once per
     process (:func:`record` forgets the scores when it writes a recording); the rows are copies."""
-    _design(design), _split(split)
-    return [dict(row) for row in _scored(design, split)]
+    return [dict(row) for row in _scored(_design(design).name, _split(split))]
 
 
 @lru_cache(maxsize=None)
@@ -224,7 +223,7 @@ def freeze_choice(target: str | Path) -> dict[str, Any]:
                       "word_overlap_threshold": best_threshold("word_overlap"),
                       "frozen_at": datetime.now(timezone.utc).isoformat(timespec="seconds")},
            "test": None}
-    target.write_text(json.dumps(_plain(log), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    _write_log(target, log)
     return log
 
 
@@ -244,7 +243,7 @@ def score_test(target: str | Path, designs: tuple[str, ...] = ("library",)) -> d
              detection("word_overlap", "test", log["chosen"]["word_overlap_threshold"])]
     log["test"] = {"scored_at": datetime.now(timezone.utc).isoformat(timespec="seconds"), "table": table,
                    "detection": found}
-    target.write_text(json.dumps(_plain(log), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    _write_log(target, log)
     return log
 
 
@@ -272,8 +271,13 @@ def rescore_comparator(target: str | Path, design: str, why: str) -> dict[str, A
     log["test"].setdefault("rescored", []).append(
         {"design": name, "pairs": rows[at]["pairs"], "why": why,
          "at": datetime.now(timezone.utc).isoformat(timespec="seconds")})
-    target.write_text(json.dumps(_plain(log), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    _write_log(target, log)
     return log
+
+
+def _write_log(target: Path, log: dict[str, Any]) -> None:
+    """Write the choice log as the package ships it (NaN as ``null``, floats to 6 places)."""
+    target.write_text(json.dumps(_plain(log), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
 def _log(target: Path) -> dict[str, Any]:
