@@ -4,6 +4,7 @@ recordings, prompt injection, honest messages and accounting, size limits."""
 from __future__ import annotations
 
 import _thread
+import itertools
 import json
 import math
 import threading
@@ -276,16 +277,27 @@ def test_the_calls_column_counts_the_requests_of_failed_rows(server: ScriptedSer
 
 
 def test_an_interrupted_evaluate_leaves_no_request_running(server: ScriptedServer) -> None:
-    server.responder = schema_responder(delay=0.25)
+    # Ctrl-C arrives while requests are in flight: the server presses it on its 4th request (not
+    # after a fixed time, which could land in evaluate()'s first imports on a slow machine), and
+    # again on its 10th should the first have been swallowed; once the run stops, at most the
+    # requests already on their way come in, so a second press means the first was lost.
+    answer = schema_responder(delay=0.25)
+    received = itertools.count(1)                   # next() is atomic: each request gets its own number
+    presses: list[int] = []
+
+    def respond(body: dict) -> Scripted:
+        number = next(received)
+        if number in (4, 10):
+            presses.append(number)
+            _thread.interrupt_main()
+        return answer(body)
+
+    server.responder = respond
     cases = [{"question": f"Q{i}?", "answer": "A.", "contexts": ["c1", "c2"], "ground_truth": "G."}
              for i in range(30)]
-    timer = threading.Timer(0.6, _thread.interrupt_main)
-    timer.start()
-    try:
-        frame = evaluate(cases, metrics=["context_precision", "faithfulness"], judge=make(server, max_concurrency=3),
-                         max_concurrency=3, progress=False)
-    finally:
-        timer.cancel()
+    frame = evaluate(cases, metrics=["context_precision", "faithfulness"], judge=make(server, max_concurrency=3),
+                     max_concurrency=3, progress=False)
+    assert presses == [4], f"Ctrl-C pressed at requests {presses}: the first was not acted on"
     assert frame.attrs["interrupted"] and len(frame) < 30
     assert not [t for t in threading.enumerate() if t.name.startswith("ragmetrics-eval")]
     hits = server.hits
