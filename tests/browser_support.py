@@ -9,6 +9,7 @@ is aborted and reported, so a test can assert that nothing left the machine.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import socket
 import tempfile
@@ -60,6 +61,12 @@ class RequestLog:
     outside: list[str] = field(default_factory=list)
     failed: list[str] = field(default_factory=list)
 
+    def clear(self) -> None:
+        """Forget what was logged so far (a page reused for the next check starts a fresh log)."""
+        self.urls.clear()
+        self.outside.clear()
+        self.failed.clear()
+
     def attach(self, context) -> None:
         def route(route) -> None:
             url = route.request.url
@@ -105,17 +112,6 @@ def new_context(browser, viewport: tuple[int, int] = (1280, 800)) -> tuple[objec
     log = RequestLog()
     log.attach(context)
     return context, log
-
-
-@contextmanager
-def chromium(viewport: tuple[int, int] = (1280, 800)) -> Iterator[tuple[object, RequestLog]]:
-    """A fresh headless Chromium context with its own profile and HOME; yields (context, request log)."""
-    with launch() as browser:
-        context, log = new_context(browser, viewport)
-        try:
-            yield context, log
-        finally:
-            context.close()
 
 
 #: The explorers' responsiveness budget: the median click → updated score, per explorer kind (ms).
@@ -210,3 +206,32 @@ def layout_faults(page, selector: str, name: str, plot: bool) -> list[str]:
     if plot and (report["plotBottom"] is None or report["plotBottom"] > report["height"]):
         faults.append(f"{name}: the plot ends at {report['plotBottom']} px, below the {report['height']} px window")
     return faults
+
+
+#: Background colours of the selected and of an unselected button of the first verdict toggle.
+VERDICT_COLOURS_JS = """selector => {
+  const buttons = [...document.querySelector(selector).querySelectorAll('.rme-verdict')[0]
+                   .querySelectorAll('button')];
+  const colour = b => getComputedStyle(b).backgroundColor;
+  return {selected: buttons.filter(b => b.classList.contains('mod-active')).map(colour),
+          other: buttons.filter(b => !b.classList.contains('mod-active')).map(colour)};
+}"""
+
+
+def contrast(first: str, second: str) -> float:
+    """WCAG contrast ratio of two CSS ``rgb(...)``/``rgba(...)`` colours (alpha ignored)."""
+    def luminance(colour: str) -> float:
+        channels = [float(v) / 255 for v in re.findall(r"[\d.]+", colour)[:3]]
+        linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+    high, low = sorted((luminance(first), luminance(second)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def verdict_contrast_faults(page, selector: str) -> list[str]:
+    """A fault when the selected button of the explorer's first verdict toggle hardly stands out
+    from the others (WCAG contrast below 3)."""
+    colours = page.evaluate(VERDICT_COLOURS_JS, selector)
+    assert len(colours["selected"]) == 1 and colours["other"], colours
+    ratios = [contrast(colours["selected"][0], other) for other in colours["other"]]
+    return [f"the selected verdict hardly stands out: {colours} (contrast {ratios})"] if min(ratios) < 3 else []

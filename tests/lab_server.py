@@ -3,7 +3,7 @@
 Started on 127.0.0.1 with fresh settings, config, data, runtime and HOME folders, serving a
 temporary copy of ``notebooks/`` (it autosaves; the committed notebooks are never served). The
 fixtures live here and are registered by ``conftest.py``, so pytest makes one server per session,
-not one per module that imports them.
+not one per module that imports them; one Chromium tab on it per module (:func:`lab_tab`).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from typing import Iterator
 
 import pytest
 
-from browser_support import REPO, free_port
+from browser_support import REPO, RequestLog, free_port, launch, new_context
 
 #: Seconds; generous for a loaded 2-core machine, where the whole test takes about 15 s.
 SERVER_TIMEOUT = 60
@@ -122,3 +122,21 @@ def lab(lab_root: Path) -> Iterator[str]:
         yield base
     finally:
         stop_server(proc)
+
+
+@pytest.fixture(scope="module")
+def lab_tab(lab: str) -> Iterator[tuple[object, RequestLog]]:
+    """One headless Chromium tab on :func:`lab`, shared by a module's browser tests: JupyterLab's
+    scripts load and compile once (a browser of its own per test cost each about 5 s of CPU). Each test
+    clears the request log, sets its viewport and opens its notebook with ``open_and_run_all``, which
+    closes what the test before left open. Yields (page, request log).
+
+    Module-scoped, not session-scoped: Playwright's sync API keeps an asyncio loop running in the
+    main thread while it is open, and a later module's ``asyncio.run`` would find it.
+    """
+    with launch() as browser:
+        context, log = new_context(browser, viewport=(1440, 900))
+        try:
+            yield context.new_page(), log
+        finally:
+            context.close()

@@ -201,9 +201,16 @@ def site(built):
 
 
 @pytest.fixture(scope="module")
-def browser():
-    with launch() as b:
-        yield b
+def tab():
+    """One browser tab for every deck, as a person opens the decks one after another: the cache keeps
+    reveal.js, MathJax and its fonts between decks (a fresh browser context per deck read and compiled
+    them anew, about 2 s of CPU a deck). Yields the page and its request log, cleared per deck."""
+    with launch() as browser:
+        context, log = new_context(browser, viewport=VIEWPORT)
+        try:
+            yield context.new_page(), log
+        finally:
+            context.close()
 
 
 def expected_numbers(example_id: str, case: str | None) -> list[tuple[str, str | None]]:
@@ -267,12 +274,16 @@ EVERY_SLIDE_SHOT = os.environ.get("RME_SLIDE_SHOTS") == "1"
 
 
 @pytest.mark.parametrize("deck", DECKS)
-def test_deck_in_browser(deck: str, site, browser) -> None:
+def test_deck_in_browser(deck: str, site, tab) -> None:
     base, out = site
-    context, log = new_context(browser, viewport=VIEWPORT)
-    page = context.new_page()
+    page, log = tab
+    log.clear()
     errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
+
+    def on_error(error) -> None:
+        errors.append(str(error))
+
+    page.on("pageerror", on_error)
     try:
         page.goto(f"{base}/{deck}.html")
         page.wait_for_selector(".reveal.ready", timeout=20_000)
@@ -322,7 +333,7 @@ def test_deck_in_browser(deck: str, site, browser) -> None:
         assert seen, f"{deck}: no worked example on any slide"
         assert shot is not None and shot.stat().st_size > 10_000
     finally:
-        context.close()
+        page.remove_listener("pageerror", on_error)
     assert log.outside == [], f"{deck}: requests left the machine: {log.outside}"
     assert log.failed == [], f"{deck}: requests failed: {log.failed}"
     assert errors == [], f"{deck}: script errors: {errors}"
