@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from nbconvert import SlidesExporter
     from traitlets.config import Config
 
 SLIDES = Path(__file__).resolve().parent
@@ -112,9 +113,8 @@ def quiet_kernels(config: Config) -> None:
             config.KernelManager.transport_encryption = "auto"
 
 
-def export(deck: Path, out: Path, timeout: int = 120) -> Path:
-    """Execute one deck and write ``out/<stem>.html``."""
-    import nbformat
+def exporter() -> "SlidesExporter":
+    """The reveal.js exporter every deck goes through (the decks are executed before, see :func:`export_group`)."""
     from nbconvert import SlidesExporter
     from traitlets.config import Config
 
@@ -130,18 +130,49 @@ def export(deck: Path, out: Path, timeout: int = 120) -> Path:
     config.TagRemovePreprocessor.enabled = True
     config.TagRemovePreprocessor.remove_input_tags = {"remove_input"}
     config.TagRemovePreprocessor.remove_cell_tags = {"remove_cell"}
-    config.ExecutePreprocessor.enabled = True
-    config.ExecutePreprocessor.timeout = timeout
+    return SlidesExporter(config=config, extra_template_basedirs=[str(TEMPLATES)], template_name="ragmetrics")
+
+
+def export_group(group: list[Path], out: Path, timeout: int = 120) -> list[Path]:
+    """Execute the decks of ``group`` one after another in one kernel and write each ``out/<stem>.html``.
+
+    One kernel for the group, not one per deck: starting a kernel and importing the library,
+    pandas and matplotlib costs about 2 s of CPU, more than most decks take to run. Between two
+    decks ``%reset -f`` deletes every name the first defined, its imports included, so a deck that
+    forgets an import still fails here as it would built alone.
+    """
+    import nbformat
+    from jupyter_core.utils import run_sync
+    from nbclient import NotebookClient
+    from nbclient.exceptions import CellExecutionError
+    from traitlets.config import Config
+
+    config = Config()
     quiet_kernels(config)
-    exporter = SlidesExporter(config=config, extra_template_basedirs=[str(TEMPLATES)], template_name="ragmetrics")
-    notebook = nbformat.read(deck, as_version=4)
-    try:
-        body, _ = exporter.from_notebook_node(notebook, resources={"metadata": {"path": str(SLIDES), "name": deck.stem}})
-    except Exception as error:  # a failing cell: say which deck, keep nbconvert's cell report
-        raise BuildError(f"{deck.name}: {error}") from error
-    target = out / f"{deck.stem}.html"
-    target.write_text(body, encoding="utf-8")
-    return target
+    notebooks = [nbformat.read(deck, as_version=4) for deck in group]
+    client = NotebookClient(notebooks[0], config=config, timeout=timeout, kernel_name="python3",
+                            resources={"metadata": {"path": str(SLIDES)}})
+    slides = exporter()
+    built = []
+    with client.setup_kernel():
+        info = client.wait_for_reply(client.kc.kernel_info())
+        for deck, notebook in zip(group, notebooks, strict=True):
+            if built:
+                run_sync(client.kc.execute_interactive)("%reset -f", silent=True, store_history=False, timeout=timeout)
+            client.nb = notebook
+            client.reset_execution_trackers()
+            notebook.metadata["language_info"] = info["content"]["language_info"]
+            try:
+                for index, cell in enumerate(notebook.cells):
+                    client.execute_cell(cell, index, execution_count=client.code_cells_executed + 1)
+            except CellExecutionError as error:  # a failing cell: say which deck, keep nbclient's cell report
+                raise BuildError(f"{deck.name}: {error}") from error
+            client.set_widgets_metadata()
+            body, _ = slides.from_notebook_node(notebook, resources={"metadata": {"name": deck.stem}})
+            target = out / f"{deck.stem}.html"
+            target.write_text(body, encoding="utf-8")
+            built.append(target)
+    return built
 
 
 def title(deck: Path) -> str:
@@ -170,25 +201,30 @@ def write_index(out: Path) -> Path:
 
 
 def build(names: list[str] | None = None, out: Path = BUILD, jobs: int | None = None) -> list[Path]:
-    """Build the chosen decks (all by default) into ``out``, ``jobs`` at a time, then the index page."""
+    """Build the chosen decks (all by default) into ``out`` in ``jobs`` processes, then the index page.
+
+    The decks are dealt round-robin into ``jobs`` groups; each process runs its group in one kernel.
+    """
     chosen = decks(names)
     out.mkdir(parents=True, exist_ok=True)
     copy_assets(out)
     jobs = jobs or min(len(chosen), os.cpu_count() or 1)
+    groups = [chosen[i::jobs] for i in range(jobs)]
     if jobs <= 1:
-        built = [export(deck, out) for deck in chosen]
+        built = export_group(chosen, out)
     else:
         with ProcessPoolExecutor(jobs) as pool:
-            built = list(pool.map(export, chosen, [out] * len(chosen)))
+            built = [path for group in pool.map(export_group, groups, [out] * jobs) for path in group]
     write_index(out)
-    return built
+    return sorted(built)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("names", nargs="*", help="decks to build (number or name); all when none are given")
     parser.add_argument("--out", type=Path, default=BUILD, help="output folder (default slides/_build)")
-    parser.add_argument("--jobs", type=int, default=None, help="decks built at once (default: the CPU count)")
+    parser.add_argument("--jobs", type=int, default=None,
+                        help="processes, each running its share of the decks in one kernel (default: the CPU count)")
     args = parser.parse_args(argv)
     start = time.perf_counter()
     try:

@@ -351,3 +351,16 @@ def test_index_links_every_deck(site) -> None:
     _, out = site
     index = (out / "index.html").read_text(encoding="utf-8")
     assert [f"{deck}.html" for deck in DECKS] == re.findall(r'href="(\d\d_[^"]+\.html)"', index)
+
+
+def test_decks_sharing_a_kernel_share_no_names(tmp_path) -> None:
+    """The build runs a group of decks in one kernel; a name the first deck defined (an import too)
+    is gone when the next deck runs, so a deck that forgets an import fails as it would alone."""
+    import nbformat
+
+    first, second = tmp_path / "90_defines.ipynb", tmp_path / "91_forgets_its_import.ipynb"
+    nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("import math\nx = math.pi")]), first)
+    nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("print(math.pi, x)")]), second)
+    with pytest.raises(build.BuildError, match="91_forgets_its_import.ipynb"):
+        build.export_group([first, second], tmp_path)
+    assert (tmp_path / "90_defines.html").is_file() and not (tmp_path / "91_forgets_its_import.html").exists()
