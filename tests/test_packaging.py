@@ -212,10 +212,13 @@ def test_instructors_get_a_lab_on_the_slides_too():
 
 def test_ci_checks_the_course_as_a_learner_gets_it():
     """CI runs the notebooks in `make lab`'s environment and from the wheel, and the no-npm fallback."""
-    assert ".ci/check_course" in (REPO / ".ci" / "run").read_text()
+    run = (REPO / ".ci" / "run").read_text()
+    steps = r"(?:lab|dist|notebooks|nonpm)"
+    calls = re.findall(rf"^[^#\n]*\.ci/check_course ({steps}(?: {steps})*)", run, flags=re.M)
+    assert sorted(" ".join(calls).split()) == ["dist", "lab", "nonpm", "notebooks"], calls   # every step, once
     script = (REPO / ".ci" / "check_course").read_text()
     assert 'make install VENV="$LAB"' in script          # the recipe `make lab` uses
-    assert 'make install VENV="$LAB_WORK/lab"' in (REPO / ".ci" / "run").read_text()   # or .ci/run's, the same
+    assert 'make install VENV="$WORK/lab"' in run        # or .ci/run's, the same
     assert script.count("python3 .ci/run_notebooks.py") == 1 and "check_dist.py" in script and "make dist" in script
     assert 'run_notebooks.py "$LAB" --package "$WORK/wheel"' in script    # make lab's packages, the wheel's files
     assert '--no-deps --target "$WORK/wheel" "$WHEEL"' in script and '--package "$WORK/wheel"' in script
