@@ -41,8 +41,10 @@ $(VENV)/.notebook-installed: pyproject.toml | $(BIN)/python
 	$(PIP) install --quiet -e ".[notebook]"
 	touch $@
 
+# --no-compile: pip would byte-compile every module of every package (about 50 s of CPU on 2 cores);
+# `make test` lets Python keep what it compiles of the modules the tests import.
 $(VENV)/.dev-installed: pyproject.toml | $(BIN)/python
-	$(PIP) install --quiet -e ".[dev]"
+	$(PIP) install --quiet --no-compile -e ".[dev]"
 	touch $@ $(VENV)/.notebook-installed
 
 install: $(VENV)/.notebook-installed
