@@ -37,12 +37,14 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(PIP) install --quiet --upgrade pip
 
+# --no-compile: pip would byte-compile every module of every package it installs (about 50 s of
+# CPU on a 2-core laptop, most of it for modules no notebook imports). Python compiles a module the
+# first time something imports it and keeps the result; the targets that run Python here (lab,
+# lab-slides, slides, test) see that it is kept even where PYTHONDONTWRITEBYTECODE is set.
 $(VENV)/.notebook-installed: pyproject.toml | $(BIN)/python
-	$(PIP) install --quiet -e ".[notebook]"
+	$(PIP) install --quiet --no-compile -e ".[notebook]"
 	touch $@
 
-# --no-compile: pip would byte-compile every module of every package (about 50 s of CPU on 2 cores);
-# `make test` lets Python keep what it compiles of the modules the tests import.
 $(VENV)/.dev-installed: pyproject.toml | $(BIN)/python
 	$(PIP) install --quiet --no-compile -e ".[dev]"
 	touch $@ $(VENV)/.notebook-installed
@@ -50,6 +52,7 @@ $(VENV)/.dev-installed: pyproject.toml | $(BIN)/python
 install: $(VENV)/.notebook-installed
 dev: $(VENV)/.dev-installed
 
+lab lab-slides slides: export PYTHONDONTWRITEBYTECODE =
 lab: $(VENV)/.notebook-installed
 	$(BIN)/jupyter lab --ServerApp.root_dir=notebooks --ip=127.0.0.1 $(KERNEL_ENCRYPTION) $(ROOT_FLAG) $(LAB_ARGS)
 

@@ -37,6 +37,7 @@ BATCHES = 2
 def environment(state: Path, package: Path | None) -> dict[str, str]:
     """This process's environment without :data:`OUTSIDE`, with Jupyter's folders under ``state``."""
     env = {k: v for k, v in os.environ.items() if k not in OUTSIDE}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # as `make lab` runs JupyterLab: compiled modules are kept
     env.update(JUPYTER_CONFIG_DIR=str(state / "config"), JUPYTER_DATA_DIR=str(state / "data"),
                JUPYTER_RUNTIME_DIR=str(state / "runtime"), IPYTHONDIR=str(state / "ipython"),
                MPLCONFIGDIR=str(state / "matplotlib"))

@@ -141,7 +141,7 @@ class ScriptedServer:
         with self._lock:
             self.requests.append(body)
             self.paths.append(path)
-            if not path.endswith("/chat/completions"):
+            if not path.endswith(("/chat/completions", "/embeddings")):
                 return Scripted(status=404, message=f"no route {path}")
             if self.script:
                 return self.script.popleft()

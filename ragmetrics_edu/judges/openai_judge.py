@@ -190,7 +190,7 @@ class OpenAIJudge(Judge):
             start = time.perf_counter()
             try:
                 response = self.client.chat.completions.create(
-                    model=self.model, messages=messages, **params)  # type: ignore[arg-type]  # plain role/content dicts
+                    model=self.model, messages=messages, **params)
             except openai.OpenAIError as exc:
                 raise self._explain(exc, request.step) from exc
             latency = time.perf_counter() - start
