@@ -13,6 +13,7 @@ import re
 import shutil
 import socket
 import tempfile
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -112,6 +113,26 @@ def new_context(browser, viewport: tuple[int, int] = (1280, 800)) -> tuple[objec
     log = RequestLog()
     log.attach(context)
     return context, log
+
+
+#: Set by ``make test`` for its timed tests: a file that appears once every other test has finished.
+QUIET_FILE_VAR = "RME_QUIET_FILE"
+
+
+def wait_until_quiet(limit_s: float = 1800.0) -> None:
+    """Block until the file named by ``$RME_QUIET_FILE`` exists (return at once when it is unset).
+
+    ``make test`` runs its timed tests beside the others: JupyterLab, Chromium and Run All need no
+    quiet machine, but a click timed to the updated score does, so the first click waits here.
+    """
+    path = os.environ.get(QUIET_FILE_VAR)
+    if not path:
+        return
+    deadline = time.monotonic() + limit_s
+    while not Path(path).exists():
+        if time.monotonic() > deadline:
+            pytest.fail(f"{path} (${QUIET_FILE_VAR}) did not appear within {limit_s:.0f} s", pytrace=False)
+        time.sleep(0.2)
 
 
 #: The explorers' responsiveness budget: the median click → updated score, per explorer kind (ms).

@@ -2,8 +2,10 @@
 
 JupyterLab is started on 127.0.0.1 with fresh settings, config, data, runtime and HOME folders,
 serving a temporary copy of ``notebooks/`` (it autosaves; the committed notebooks are never
-served); both tests drive one Chromium tab on it (``lab_server``), each with its notebook open alone.
+served); both tests drive one Chromium tab on it (``lab_server``), where both notebooks are open.
 These are ``make test``'s timed tests: each click is timed to the updated score (median <= 80 ms).
+``make test`` starts them beside its other tests: both notebooks are opened and run in one tab,
+then the first click waits until those tests are done.
 
 - ``01_context_precision.ipynb``: every cell runs and the reorder explorer is rendered as a widget
   (not the "Loading widget..." placeholder). A ↑ button, a verdict toggle and a chip drag each
@@ -35,12 +37,14 @@ from browser_support import (
     layout_faults,
     timed_action,
     verdict_contrast_faults,
+    wait_until_quiet,
 )
 from ragmetrics_edu import metrics
 from ragmetrics_edu.results import fmt
 from ragmetrics_edu.widgets.decompose_model import CASES, DecomposeModel
 
 NOTEBOOK = "01_context_precision.ipynb"
+DECOMPOSE_NOTEBOOK = "02_context_recall.ipynb"
 EXPLORER = ".rme-reorder"
 #: The TagsInput's chips (its hidden text input carries the chip class too, but is not draggable).
 CHIPS = ".rme-tags .jupyter-widget-tag[draggable='true']"
@@ -125,11 +129,12 @@ def first_changing(verdicts: list[int], candidates: range, change: Callable[[lis
     pytest.fail(f"no position in {candidates} changes the score of {verdicts}")
 
 
-#: Closes every document in JupyterLab's main area without saving (a run notebook is "dirty") and
-#: shuts its kernel down, then opens ``path``: what ``?reset`` on a reload gives, without reloading the app.
-REOPEN_JS = """async path => {
+#: Opens ``path`` in the loaded app; with ``alone``, first closes every document in JupyterLab's main
+#: area without saving (a run notebook is "dirty") and shuts its kernel down: what ``?reset`` on a
+#: reload gives, without reloading the app.
+OPEN_JS = """async ([path, alone]) => {
   const app = window.jupyterapp;
-  for (const widget of [...app.shell.widgets('main')]) {
+  for (const widget of alone ? [...app.shell.widgets('main')] : []) {
     if (widget.context) widget.context.model.dirty = false;
     if (widget.sessionContext) await widget.sessionContext.shutdown();
     widget.dispose();
@@ -137,22 +142,50 @@ REOPEN_JS = """async path => {
   await app.commands.execute('docmanager:open', {path});
 }"""
 
+#: Brings the open notebook ``path`` to the front; false when it is not open.
+SHOW_JS = """path => {
+  const app = window.jupyterapp;
+  const panel = [...app.shell.widgets('main')].find(w => w.context && w.context.path === path);
+  if (panel) app.shell.activateById(panel.id);
+  return !!panel;
+}"""
 
-def open_notebook(page, base: str, notebook: str) -> None:
-    """Open a notebook alone in JupyterLab (loading the app if the tab has not yet) and wait for its kernel."""
+
+def open_notebook(page, base: str, notebook: str, *, alone: bool = True) -> None:
+    """Open a notebook in JupyterLab, alone unless ``alone=False`` (loading the app if the tab has not
+    yet), and wait for its kernel."""
     if page.url.startswith(f"{base}/lab") and page.evaluate("() => !!window.jupyterapp"):
-        page.evaluate(REOPEN_JS, notebook)
+        page.evaluate(OPEN_JS, [notebook, alone])
     else:
         page.goto(f"{base}/lab/tree/{notebook}?reset")  # ?reset: no tabs restored from an earlier session
     page.wait_for_function(NOTEBOOK_READY_JS, arg=notebook, timeout=UI_TIMEOUT_MS, polling=100)
 
 
-def open_and_run_all(page, base: str, notebook: str = NOTEBOOK) -> None:
-    """Open a notebook alone in JupyterLab, wait for its kernel, run all cells and wait until they finished."""
-    open_notebook(page, base, notebook)
+def open_and_run_all(page, base: str, notebook: str = NOTEBOOK, *, alone: bool = True) -> None:
+    """Open a notebook in JupyterLab (alone unless ``alone=False``), wait for its kernel, run all cells
+    and wait until they finished."""
+    open_notebook(page, base, notebook, alone=alone)
     page.evaluate(RUN_ALL_JS)
     page.wait_for_function("() => window.rmeRunAll !== undefined", timeout=UI_TIMEOUT_MS, polling=100)
     assert page.evaluate("() => window.rmeRunAll") == "true", "Run All Cells did not complete without errors"
+
+
+def show_notebook(page, notebook: str) -> None:
+    """Bring an open notebook to the front of JupyterLab and wait until it is the current one."""
+    assert page.evaluate(SHOW_JS, notebook), f"{notebook} is not open"
+    page.wait_for_function(NOTEBOOK_READY_JS, arg=notebook, timeout=ACTION_TIMEOUT_MS, polling=100)
+
+
+@pytest.fixture(scope="module")
+def prepared(lab: str, lab_tab):
+    """The module's tab with notebooks 01 and 02 open and run (02 in front), held until the machine is
+    quiet: ``make test`` runs this module beside its other tests, and only the clicks need quiet
+    (:func:`browser_support.wait_until_quiet`). Yields (page, request log)."""
+    page, log = lab_tab
+    open_and_run_all(page, lab, NOTEBOOK)
+    open_and_run_all(page, lab, DECOMPOSE_NOTEBOOK, alone=False)
+    wait_until_quiet()
+    return page, log
 
 
 def expect_shown(page, before: Shown, nodes: list[str], verdicts: list[int]) -> Shown:
@@ -177,12 +210,11 @@ def screenshot(page, name: str) -> None:
     page.screenshot(path=artifacts_dir("lab") / f"{name}.png")
 
 
-def test_reorder_explorer_in_jupyterlab(lab: str, lab_tab, record_property) -> None:
-    page, log = lab_tab
-    log.clear()
+def test_reorder_explorer_in_jupyterlab(prepared, record_property) -> None:
+    page, log = prepared
     # Tall enough for the whole explorer (about 1150 px) below JupyterLab's menu and toolbar.
     page.set_viewport_size({"width": 1280, "height": 1400})
-    open_and_run_all(page, lab)
+    show_notebook(page, NOTEBOOK)
     # The score is filled in a moment after the widget appears.
     expect(page.locator(f"{EXPLORER} .rme-score-value")).to_have_text(re.compile(r"\S"), timeout=UI_TIMEOUT_MS)
     assert not page.evaluate(PLACEHOLDER_JS, EXPLORER), "the explorer's output still shows 'Loading widget...'"
@@ -251,11 +283,10 @@ def expect_decomposed(page, text: str, statements: int) -> None:
                                                                                   timeout=ACTION_TIMEOUT_MS)
 
 
-def test_decomposition_explorer_in_jupyterlab(lab: str, lab_tab, record_property) -> None:
-    page, log = lab_tab
-    log.clear()
+def test_decomposition_explorer_in_jupyterlab(prepared, record_property) -> None:
+    page, log = prepared
     page.set_viewport_size({"width": 1440, "height": 900})
-    open_and_run_all(page, lab, "02_context_recall.ipynb")
+    show_notebook(page, DECOMPOSE_NOTEBOOK)
     score = page.locator(f"{DECOMPOSE} .rme-score-value")
     expect(score).to_have_text(re.compile(r"\S"), timeout=UI_TIMEOUT_MS)
     assert not page.evaluate(PLACEHOLDER_JS, DECOMPOSE), "the explorer still shows 'Loading widget...'"
