@@ -66,7 +66,9 @@ lab-slides: $(VENV)/.notebook-installed
 # one process). The second takes the JupyterLab tests in one process: the untimed layout checks,
 # then the timed explorers, whose first click waits until the first run and the lint are done
 # ($RME_QUIET_FILE appears), so the clicks measure what a student's laptop sees, not a machine also
-# running other tests; their set-up (JupyterLab, Chromium, Run All) needs no quiet machine. Each run
+# running other tests; their set-up (JupyterLab, Chromium, Run All) needs no quiet machine. (At nice
+# 19 that run still took a third of the CPU, slowing the first by 46 s: JupyterLab and its kernels
+# run in sessions of their own, which Linux's autogroup scheduling weighs as equals.) Each run
 # prints its slowest tests. The judge's concurrency speed-up is timed too, but its replies wait 100 ms
 # each: it holds, 7x against the 4x it asks, on a machine kept busy by three other processes.
 # Python may keep compiled files here even where PYTHONDONTWRITEBYTECODE is set (some containers):

@@ -1,7 +1,7 @@
 """Notebook 08's explorer on a laptop screen, and the exact slider, in a real JupyterLab (Chromium).
 
-Not timed, so not in ``make test``'s timed step: this module runs beside the other untimed tests,
-on the process's JupyterLab and Chromium tab (``lab_server``). Notebook 08 is run at 1440x900 and
+Not timed: ``make test`` runs this module first in its JupyterLab run, beside the other tests and
+before the timed ones, in a JupyterLab and a Chromium tab of its own (``lab_server``). Notebook 08 is run at 1440x900 and
 its reorder explorer must fit the width, show its plot above the fold and never break a number over
 two lines (the timed tests check notebook 01's explorers and notebook 02's the same way, on the
 notebooks they run anyway); notebook 07's exact slider value must survive the browser's snapping.
