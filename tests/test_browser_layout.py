@@ -1,8 +1,8 @@
 """Notebook 08's explorer on a laptop screen, and the exact slider, in a real JupyterLab (Chromium).
 
 Not timed: ``make test`` runs this module first in its JupyterLab run, beside the other tests and
-before the timed ones, in a JupyterLab and a Chromium tab of its own (``lab_server``). Notebook 08 is run at 1440x900 and
-its reorder explorer must fit the width, show its plot above the fold and never break a number over
+before the timed ones, on that run's JupyterLab in a Chromium tab of its own (``lab_server``).
+Notebook 08 is run at 1440x900 and its reorder explorer must fit the width, show its plot above the fold and never break a number over
 two lines (the timed tests check notebook 01's explorers and notebook 02's the same way, on the
 notebooks they run anyway); notebook 07's exact slider value must survive the browser's snapping.
 Screenshots go to ``artifacts_dir("lab")``.
