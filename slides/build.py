@@ -208,7 +208,7 @@ def build(names: list[str] | None = None, out: Path = BUILD, jobs: int | None = 
     chosen = decks(names)
     out.mkdir(parents=True, exist_ok=True)
     copy_assets(out)
-    jobs = jobs or min(len(chosen), os.cpu_count() or 1)
+    jobs = max(1, min(jobs or os.cpu_count() or 1, len(chosen)))  # never a process (and a kernel) with no deck
     groups = [chosen[i::jobs] for i in range(jobs)]
     if jobs <= 1:
         built = export_group(chosen, out)

@@ -115,6 +115,18 @@ def new_context(browser, viewport: tuple[int, int] = (1280, 800)) -> tuple[objec
     return context, log
 
 
+@contextmanager
+def tab(viewport: tuple[int, int] = (1280, 800)) -> Iterator[tuple[object, RequestLog]]:
+    """One page in a fresh headless Chromium (own profile and HOME), for a module's tests to share:
+    its cache keeps scripts and fonts between the pages it loads. Yields (page, request log)."""
+    with launch() as browser:
+        context, log = new_context(browser, viewport)
+        try:
+            yield context.new_page(), log
+        finally:
+            context.close()
+
+
 #: Set by ``make test`` for its timed tests: a file that appears once every other test has finished.
 QUIET_FILE_VAR = "RME_QUIET_FILE"
 

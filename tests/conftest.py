@@ -5,7 +5,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from lab_server import lab, lab_root, lab_tab  # noqa: F401  (fixtures: one JupyterLab and one tab on it per test process)
+from lab_server import lab, lab_root, lab_tab  # noqa: F401  (fixtures: one JupyterLab per test process, a tab on it per module)
 
 _STATE = Path(tempfile.mkdtemp(prefix="ragmetrics-tests-"))
 for _var, _sub in (("JUPYTER_CONFIG_DIR", "jupyter-config"), ("JUPYTER_DATA_DIR", "jupyter-data"),
@@ -68,7 +68,7 @@ def pytest_terminal_summary(terminalreporter) -> None:
 
 #: The test files that take longest, slowest first: collected first, so that under pytest-xdist (``make
 #: test``, ``--dist loadfile``) they start at once and the many short files fill the other process.
-SLOW_FIRST = ("test_slides_browser.py", "test_browser_layout.py", "test_api_walk.py", "test_junk_inputs.py", "test_packaging.py", "test_choosing_metrics.py")
+SLOW_FIRST = ("test_slides_browser.py", "test_api_walk.py", "test_junk_inputs.py", "test_packaging.py", "test_choosing_metrics.py")
 
 
 def pytest_collection_modifyitems(items) -> None:

@@ -21,7 +21,7 @@ from typing import Iterator
 
 import pytest
 
-from browser_support import REPO, RequestLog, free_port, launch, new_context
+from browser_support import REPO, RequestLog, free_port, tab
 
 #: Seconds; generous for a loaded 2-core machine, where the whole test takes about 15 s.
 SERVER_TIMEOUT = 60
@@ -134,9 +134,5 @@ def lab_tab(lab: str) -> Iterator[tuple[object, RequestLog]]:
     Module-scoped, not session-scoped: Playwright's sync API keeps an asyncio loop running in the
     main thread while it is open, and a later module's ``asyncio.run`` would find it.
     """
-    with launch() as browser:
-        context, log = new_context(browser, viewport=(1440, 900))
-        try:
-            yield context.new_page(), log
-        finally:
-            context.close()
+    with tab(viewport=(1440, 900)) as (page, log):
+        yield page, log

@@ -30,7 +30,8 @@ from pathlib import Path
 
 import pytest
 
-from browser_support import REPO, artifacts_dir, launch, new_context
+from browser_support import REPO, artifacts_dir
+from browser_support import tab as browser_tab
 from ragmetrics_edu import examples
 from ragmetrics_edu.results import fmt
 
@@ -205,12 +206,8 @@ def tab():
     """One browser tab for every deck, as a person opens the decks one after another: the cache keeps
     reveal.js, MathJax and its fonts between decks (a fresh browser context per deck read and compiled
     them anew, about 2 s of CPU a deck). Yields the page and its request log, cleared per deck."""
-    with launch() as browser:
-        context, log = new_context(browser, viewport=VIEWPORT)
-        try:
-            yield context.new_page(), log
-        finally:
-            context.close()
+    with browser_tab(viewport=VIEWPORT) as (page, log):
+        yield page, log
 
 
 def expected_numbers(example_id: str, case: str | None) -> list[tuple[str, str | None]]:
