@@ -74,7 +74,7 @@ lab-slides: $(VENV)/.notebook-installed
 # Python may keep compiled files here even where PYTHONDONTWRITEBYTECODE is set (some containers):
 # every test process, kernel and pytest run otherwise recompiles the tests (pytest rewrites their
 # asserts) and the package, about 8 s of CPU a process.
-LAB_TESTS := tests/test_browser_layout.py tests/test_browser_lab.py
+LAB_TESTS := tests/test_browser_lab.py
 test: export PYTHONDONTWRITEBYTECODE =
 test: $(VENV)/.dev-installed slides/node_modules/.installed chromium
 	@start=$$(date +%s); work=$$(mktemp -d); \

@@ -25,6 +25,7 @@ import re
 import subprocess
 import sys
 import threading
+import time
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -361,3 +362,31 @@ def test_decks_sharing_a_kernel_share_no_names(tmp_path) -> None:
     with pytest.raises(build.BuildError, match="91_forgets_its_import.ipynb"):
         build.export_group([first, second], tmp_path)
     assert (tmp_path / "90_defines.html").is_file() and not (tmp_path / "91_forgets_its_import.html").exists()
+
+
+def test_the_browser_sends_nothing_beyond_the_machine(site, tab) -> None:
+    """The guard every browser test relies on: a page on 127.0.0.1 asking for a named host and for a
+    bare address (192.0.2.1, TEST-NET-1) gets neither, at once, and the request log names both."""
+    base, _ = site
+    page, log = tab
+    log.clear()
+    failures: list[tuple[str, str]] = []
+
+    def on_failed(request) -> None:
+        failures.append((request.url, request.failure or ""))
+
+    page.on("requestfailed", on_failed)
+    outside = ["http://example.com/logo.png", "http://192.0.2.1/logo.png"]
+    try:
+        page.goto(f"{base}/index.html")
+        start = time.monotonic()
+        sent = page.evaluate("urls => Promise.all(urls.map(url => fetch(url).then(() => 'sent', () => 'refused')))",
+                             outside)
+        seconds = time.monotonic() - start
+    finally:
+        page.remove_listener("requestfailed", on_failed)
+    assert sent == ["refused", "refused"] and seconds < 5, (sent, seconds)
+    assert sorted(log.outside) == sorted(outside), log.outside
+    # Refused by the dead proxy (no route out was even tried), not by a network that happens to be missing.
+    assert sorted(failures) == sorted((url, "net::ERR_PROXY_CONNECTION_FAILED") for url in outside), failures
+    assert any(url.startswith(f"{base}/index.html") for url in log.urls) and log.failed == []
