@@ -6,16 +6,26 @@ exact p-value (permutation_type='samples', all 2^n sign flips); the sign test sc
 binomtest p-value and Clopper-Pearson ("exact") interval.
 """
 
+import functools
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from scipy import stats as scipy_stats
 
 from ragmetrics_edu import stats
 from ragmetrics_edu.stats.binomial import clopper_pearson, two_sided_p
 
 A = [0.8, 0.6, 0.9, 0.4, 0.7, 1.0, 0.3, 0.5, 0.6, 0.9, 0.0, 0.2, 0.75, 0.1]
+@functools.cache
+def scipy_stats():
+    """scipy.stats, imported by the first test that needs it: it costs about a second of CPU, which every
+    pytest-xdist worker would otherwise pay while collecting, whether or not it runs these tests."""
+    from scipy import stats
+
+    return stats
+
+
 B = [0.7, 0.6, 0.5, 0.5, 0.4, 0.8, 0.3, 0.1, 0.6, 0.7, 0.0, 0.3, 0.5, 0.35]
 
 
@@ -26,7 +36,7 @@ def mean_difference(x, y, axis=-1):
 @pytest.mark.parametrize("seed, ci, n_resamples", [(0, 0.95, 2000), (7, 0.9, 999), (123, 0.99, 5000)])
 def test_bootstrap_ci_matches_scipy_percentile(seed, ci, n_resamples):
     ours = stats.bootstrap_ci(A, ci=ci, n_resamples=n_resamples, seed=seed)
-    theirs = scipy_stats.bootstrap((np.array(A),), np.mean, confidence_level=ci, n_resamples=n_resamples,
+    theirs = scipy_stats().bootstrap((np.array(A),), np.mean, confidence_level=ci, n_resamples=n_resamples,
                                    method="percentile", rng=np.random.default_rng(seed), vectorized=True)
     assert ours.ci == pytest.approx(tuple(theirs.confidence_interval), abs=1e-12)
     assert ours.values["resampled_sd"] == pytest.approx(theirs.standard_error, rel=1e-9)
@@ -35,7 +45,7 @@ def test_bootstrap_ci_matches_scipy_percentile(seed, ci, n_resamples):
 @pytest.mark.parametrize("seed, ci", [(0, 0.95), (42, 0.8)])
 def test_paired_bootstrap_matches_scipy_paired_percentile(seed, ci):
     ours = stats.paired_bootstrap(A, B, ci=ci, n_resamples=3000, seed=seed)
-    theirs = scipy_stats.bootstrap((np.array(A), np.array(B)), mean_difference, paired=True, confidence_level=ci,
+    theirs = scipy_stats().bootstrap((np.array(A), np.array(B)), mean_difference, paired=True, confidence_level=ci,
                                    n_resamples=3000, method="percentile", rng=np.random.default_rng(seed),
                                    vectorized=True)
     assert ours.ci == pytest.approx(tuple(theirs.confidence_interval), abs=1e-12)
@@ -45,13 +55,13 @@ def test_bootstrap_ci_close_to_scipy_with_other_draws():
     """Statistically close even when the draws differ (different seeds, many resamples)."""
     values = [((i * 37) % 11) / 10 for i in range(40)]
     ours = stats.bootstrap_ci(values, n_resamples=20_000, seed=1)
-    theirs = scipy_stats.bootstrap((np.array(values),), np.mean, n_resamples=20_000, method="percentile",
+    theirs = scipy_stats().bootstrap((np.array(values),), np.mean, n_resamples=20_000, method="percentile",
                                    rng=np.random.default_rng(99), vectorized=True).confidence_interval
     assert ours.ci == pytest.approx(tuple(theirs), abs=0.01)
 
 
 def scipy_exact_p(a, b):
-    return scipy_stats.permutation_test((np.array(a), np.array(b)), mean_difference, permutation_type="samples",
+    return scipy_stats().permutation_test((np.array(a), np.array(b)), mean_difference, permutation_type="samples",
                                         n_resamples=np.inf, vectorized=True, alternative="two-sided").pvalue
 
 
@@ -86,7 +96,7 @@ def test_sign_test_matches_binomtest():
     ours = stats.sign_test(A, B, ci=0.9)
     wins = sum(x > y for x, y in zip(A, B, strict=True))
     m = sum(x != y for x, y in zip(A, B, strict=True))
-    theirs = scipy_stats.binomtest(wins, m)
+    theirs = scipy_stats().binomtest(wins, m)
     assert ours.p_value == pytest.approx(theirs.pvalue, abs=1e-12)
     assert ours.ci == pytest.approx(tuple(theirs.proportion_ci(confidence_level=0.9, method="exact")),
                                           abs=1e-9)
@@ -95,11 +105,11 @@ def test_sign_test_matches_binomtest():
 @pytest.mark.parametrize("n", [1, 2, 5, 12, 31, 60])
 def test_two_sided_binomial_p_matches_binomtest_for_every_k(n):
     for k in range(n + 1):
-        assert two_sided_p(k, n) == pytest.approx(scipy_stats.binomtest(k, n).pvalue, abs=1e-12)
+        assert two_sided_p(k, n) == pytest.approx(scipy_stats().binomtest(k, n).pvalue, abs=1e-12)
 
 
 @pytest.mark.parametrize("k, n, level", [(0, 10, 0.95), (10, 10, 0.95), (3, 10, 0.9), (1, 2000, 0.95),
                                          (513, 10_000, 0.999), (9990, 10_000, 0.95)])
 def test_clopper_pearson_matches_scipy(k, n, level):
-    theirs = scipy_stats.binomtest(k, n).proportion_ci(confidence_level=level, method="exact")
+    theirs = scipy_stats().binomtest(k, n).proportion_ci(confidence_level=level, method="exact")
     assert clopper_pearson(k, n, level) == pytest.approx((theirs.low, theirs.high), abs=1e-9)
