@@ -26,11 +26,14 @@ REPO = Path(__file__).resolve().parents[1]
 CHROMIUM = os.environ.get("RME_CHROMIUM", "/usr/bin/chromium")
 #: A port on 127.0.0.1 where no proxy listens: every request Chromium would send beyond 127.0.0.1 goes there and fails.
 DEAD_PROXY = "http://127.0.0.1:9"
-#: Flags for a headless run on a machine with no network but the package registries. The last two keep
-#: every request on the machine without intercepting any (see :meth:`RequestLog.attach`): no host name
-#: resolves but 127.0.0.1 and localhost, and anything not on the loopback goes to :data:`DEAD_PROXY`
-#: (Chromium never sends loopback requests through a proxy).
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-background-networking",
+#: Flags for a headless run on a machine with no network but the package registries. With no GPU, the
+#: compositor runs in the browser process and rasterises on one thread (``--in-process-gpu``,
+#: ``--num-raster-threads=1``): on 2 cores that cut Chromium's CPU by a tenth (decks and JupyterLab alike).
+#: The last two keep every request on the machine without intercepting any (see :meth:`RequestLog.attach`):
+#: no host name resolves but 127.0.0.1 and localhost, and anything not on the loopback goes to
+#: :data:`DEAD_PROXY` (Chromium never sends loopback requests through a proxy).
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--in-process-gpu", "--num-raster-threads=1",
+                 "--disable-quic", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-default-apps",
                  "--disable-extensions", "--mute-audio",
                  "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost",
@@ -236,16 +239,28 @@ LAYOUT_JS = """selector => {
 }"""
 
 
+#: ``RME_LAB_SHOTS=1``: the JupyterLab tests save a screenshot after every step, not only where a check
+#: failed (each costs Chromium about a third of a second of CPU; ``make test`` runs without).
+EVERY_SHOT = os.environ.get("RME_LAB_SHOTS") == "1"
+
+
+def lab_shot(page, name: str, *, always: bool = False) -> None:
+    """Save the page as ``artifacts_dir("lab")/<name>.png`` when ``always`` or with ``RME_LAB_SHOTS=1``."""
+    if always or EVERY_SHOT:
+        page.screenshot(path=artifacts_dir("lab") / f"{name}.png")
+
+
 def layout_faults(page, selector: str, name: str, plot: bool) -> list[str]:
-    """Sideways scrollbars, cut select labels and (``plot``) a plot reaching below the fold; screenshot."""
+    """Sideways scrollbars, cut select labels and (``plot``) a plot reaching below the fold; a screenshot
+    ``layout_<name>.png`` when there is a fault (or with ``RME_LAB_SHOTS=1``)."""
     report = page.evaluate(LAYOUT_JS, selector)
-    page.screenshot(path=artifacts_dir("lab") / f"layout_{name}.png")
     faults = [f"{name}: scrolls sideways: {s}" for s in report["scrollers"]]
     faults += [f"{name}: dropdown label cut: {c}" for c in report["cut"]]
     faults += [f"{name}: button text cut: {b}" for b in report["clipped"]]
     faults += [f"{name}: number broken over lines: {n}" for n in report["broken"]]
     if plot and (report["plotBottom"] is None or report["plotBottom"] > report["height"]):
         faults.append(f"{name}: the plot ends at {report['plotBottom']} px, below the {report['height']} px window")
+    lab_shot(page, f"layout_{name}", always=bool(faults))
     return faults
 
 

@@ -66,6 +66,26 @@ def pytest_terminal_summary(terminalreporter) -> None:
                                     f"max {max(times):6.1f} ms  (budget: median <= {CLICK_MEDIAN_MS:g} ms)")
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A browser test that fails leaves a picture of its page: ``FAILED-<test>.png`` under the test artifacts
+    (the browser tests take few screenshots otherwise; see ``browser_support.lab_shot``)."""
+    report = yield
+    if report.failed and call.when == "call":
+        tab = next((item.funcargs[name] for name in ("prepared", "lab_tab", "tab") if name in item.funcargs), None)
+        if tab is not None:
+            import re
+
+            from browser_support import artifacts_dir
+
+            where = "lab" if "lab" in item.module.__name__ else "slides"
+            try:
+                tab[0].screenshot(path=artifacts_dir(where) / f"FAILED-{re.sub(r'[^A-Za-z0-9_.-]', '_', item.name)}.png")
+            except Exception as error:  # noqa: BLE001 - a page too broken to picture must not hide the failure
+                report.sections.append(("screenshot", f"no screenshot of the failed page: {error}"))
+    return report
+
+
 #: The test files that take longest, slowest first: collected first, so that under pytest-xdist (``make
 #: test``, ``--dist loadfile``) they start at once and the many short files fill the other process.
 SLOW_FIRST = ("test_slides_browser.py", "test_api_walk.py", "test_junk_inputs.py", "test_packaging.py", "test_choosing_metrics.py")

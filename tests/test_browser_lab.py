@@ -37,8 +37,9 @@ from playwright.sync_api import expect
 
 from browser_support import (
     CLICK_MEDIAN_MS,
-    artifacts_dir,
+    EVERY_SHOT,
     click_summary,
+    lab_shot,
     layout_faults,
     timed_action,
     verdict_contrast_faults,
@@ -231,7 +232,7 @@ def test_slider_keeps_the_value_it_was_given(lab: str, lab_root: Path, lab_tab) 
     _, free_kept, stepped_kept, plain = output.inner_text().split()
     assert abs(float(plain) - 0.57) < 1e-9, f"premise: the plain FloatSlider was not snapped ({plain})"
     assert (free_kept, stepped_kept) == ("True", "True"), f"exact value lost (free, stepped): {free_kept, stepped_kept}"
-    page.screenshot(path=artifacts_dir("lab") / "slider.png")
+    lab_shot(page, "slider")
     assert log.outside == [] and log.failed == [], (log.outside, log.failed)
 
 
@@ -284,10 +285,12 @@ def expect_shown(page, before: Shown, nodes: list[str], verdicts: list[int]) -> 
     return after
 
 
-def screenshot(page, name: str) -> None:
-    """Save the JupyterLab window, scrolled so the explorer starts at the top, as ``test-artifacts/lab/<name>.png``."""
-    page.locator(EXPLORER).evaluate("e => e.scrollIntoView({block: 'start'})")
-    page.screenshot(path=artifacts_dir("lab") / f"{name}.png")
+def screenshot(page, name: str, *, always: bool = False) -> None:
+    """Scroll the explorer to the top of JupyterLab's window and save it as ``test-artifacts/lab/<name>.png``
+    (``always``, or after every step with ``RME_LAB_SHOTS=1``; see :func:`browser_support.lab_shot`)."""
+    if always or EVERY_SHOT:
+        page.locator(EXPLORER).evaluate("e => e.scrollIntoView({block: 'start'})")
+        lab_shot(page, name, always=True)
 
 
 def test_notebooks_01_and_02_fit_a_laptop_screen(prepared) -> None:
@@ -322,7 +325,7 @@ def test_reorder_explorer_in_jupyterlab(prepared, record_property) -> None:
     start = read_explorer(page)
     assert len(start.nodes) >= 2 and start.chips == start.nodes
     assert start.score == score_text(start.verdicts), "after Run All the score is not the library's"
-    screenshot(page, "01_after_run_all")
+    screenshot(page, "01_after_run_all", always=True)  # one default picture of the explorer
 
     wait_until_quiet()  # the clicks are timed: in `make test`, only once the other tests are done
     # ↑ on the first row whose move changes the score: that node and its verdict go one rank up.
@@ -405,7 +408,7 @@ def test_decomposition_explorer_in_jupyterlab(prepared, record_property) -> None
     # Deck A as the deck cuts it: two statements.
     start = expected_decomposed("A-cr-what-is-ai")
     expect_decomposed(page, start, 2)
-    page.screenshot(path=artifacts_dir("lab") / "decompose_1_deck_a.png")
+    lab_shot(page, "decompose_1_deck_a")
 
     wait_until_quiet()  # timed clicks next (the test above waited already, unless run alone)
     # ✂ off: the expected output as one statement, which the strict judge does not support.
@@ -420,7 +423,7 @@ def test_decomposition_explorer_in_jupyterlab(prepared, record_property) -> None
     lenient = expected_decomposed("A-cr-what-is-ai", cuts=[False], lenient=True)
     assert lenient != merged
     expect_decomposed(page, lenient, 1)
-    page.screenshot(path=artifacts_dir("lab") / "decompose_2_deck_a_merged_lenient.png")
+    lab_shot(page, "decompose_2_deck_a_merged_lenient")
 
     # The menu: deck E's low Einstein answer, two claims, then one.
     page.locator(f"{DECOMPOSE} .rme-decompose-case select").select_option(label=CASES["E-faith-einstein"].title)
@@ -438,6 +441,6 @@ def test_decomposition_explorer_in_jupyterlab(prepared, record_property) -> None
         expect_decomposed(page, two if i % 2 == 0 else one, 2 if i % 2 == 0 else 1)
     n, median, worst = click_summary("decomposition", record_property)
     assert median <= CLICK_MEDIAN_MS, f"decomposition explorer: click -> score median {median:.0f} ms over {n} actions"
-    page.screenshot(path=artifacts_dir("lab") / "decompose_3_deck_e_one_claim.png")
+    lab_shot(page, "decompose_3_deck_e_one_claim")
 
     assert log.outside == [] and log.failed == [], (log.outside, log.failed)
