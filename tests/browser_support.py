@@ -66,7 +66,7 @@ def is_local(url: str) -> bool:
 
 @dataclass
 class RequestLog:
-    """Every URL a browser context asked for, and those that were not local (aborted)."""
+    """Every URL a browser context asked for, those that were not local (refused by the browser), and failed responses."""
 
     urls: list[str] = field(default_factory=list)
     outside: list[str] = field(default_factory=list)
