@@ -19,7 +19,8 @@ from .validate import as_list, integer, text, text_list
 
 def fmt(x: Any, digits: int = 4) -> str:
     """Format a number the way it is written on a board: at most ``digits`` decimals."""
-    digits = integer("digits", digits, low=0, high=17)
+    if type(digits) is not int or not 0 <= digits <= 17:  # the check itself, only when it can fail
+        digits = integer("digits", digits, low=0, high=17)
     if x is None:
         return "–"
     if isinstance(x, bool):
