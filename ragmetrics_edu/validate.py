@@ -82,7 +82,7 @@ def as_list(field: str, value: Any, expected: str = "a list", *, iterators: bool
     with ``iterators`` (a parameter that takes a generator) a generator or other iterator is
     read once into the list; with ``iterables`` (a parameter documented as any iterable) so is
     every iterable but a string, bytes or mapping, a set or dict view too (in its iteration order)."""
-    if type(value) is list or type(value) is tuple:  # the common case, first: no subclass can break len or iter
+    if type(value) is list or type(value) is tuple:  # the common case first: an exact list or tuple cannot fail
         return list(value)
     if not (is_array_like(value) or isinstance(value, (Sequence, str, bytes, bytearray, Mapping))) and (
             (iterators and isinstance(value, Iterator)) or (iterables and isinstance(value, Iterable))):

@@ -244,9 +244,12 @@ LAYOUT_JS = """selector => {
 EVERY_SHOT = os.environ.get("RME_LAB_SHOTS") == "1"
 
 
-def lab_shot(page, name: str, *, always: bool = False) -> None:
-    """Save the page as ``artifacts_dir("lab")/<name>.png`` when ``always`` or with ``RME_LAB_SHOTS=1``."""
+def lab_shot(page, name: str, *, always: bool = False, scroll_to: str | None = None) -> None:
+    """Save the page as ``artifacts_dir("lab")/<name>.png`` when ``always`` or with ``RME_LAB_SHOTS=1``,
+    first scrolled so that the element ``scroll_to`` (a CSS selector) starts at the top of the window."""
     if always or EVERY_SHOT:
+        if scroll_to is not None:
+            page.locator(scroll_to).first.evaluate("e => e.scrollIntoView({block: 'start'})")
         page.screenshot(path=artifacts_dir("lab") / f"{name}.png")
 
 

@@ -68,7 +68,7 @@ def pytest_terminal_summary(terminalreporter) -> None:
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(item, call):
-    """A browser test that fails leaves a picture of its page: ``FAILED-<test>.png`` under the test artifacts
+    """A browser test that fails leaves a picture of its page: ``failed/<test>.png`` under the test artifacts
     (the browser tests take few screenshots otherwise; see ``browser_support.lab_shot``)."""
     report = yield
     if report.failed and call.when == "call":
@@ -78,9 +78,8 @@ def pytest_runtest_makereport(item, call):
 
             from browser_support import artifacts_dir
 
-            where = "lab" if "lab" in item.module.__name__ else "slides"
             try:
-                tab[0].screenshot(path=artifacts_dir(where) / f"FAILED-{re.sub(r'[^A-Za-z0-9_.-]', '_', item.name)}.png")
+                tab[0].screenshot(path=artifacts_dir("failed") / f"{re.sub(r'[^A-Za-z0-9_.-]', '_', item.name)}.png")
             except Exception as error:  # noqa: BLE001 - a page too broken to picture must not hide the failure
                 report.sections.append(("screenshot", f"no screenshot of the failed page: {error}"))
     return report

@@ -130,8 +130,8 @@ def lab(lab_root: Path) -> Iterator[str]:
 def lab_tab(lab: str) -> Iterator[tuple[object, RequestLog]]:
     """One headless Chromium tab on :func:`lab`, shared by a module's browser tests: JupyterLab's
     scripts load and compile once (a browser of its own per test cost each about 5 s of CPU). Each test
-    clears the request log, sets its viewport and opens its notebook with ``open_and_run_all``, which
-    closes what the test before left open. Yields (page, request log).
+    clears the request log, sets its viewport and opens its notebook (``open_notebook``, alone by
+    default: it closes what the test before left open). Yields (page, request log).
 
     Module-scoped, not session-scoped: Playwright's sync API keeps an asyncio loop running in the
     main thread while it is open, and a later module's ``asyncio.run`` would find it.

@@ -37,7 +37,6 @@ from playwright.sync_api import expect
 
 from browser_support import (
     CLICK_MEDIAN_MS,
-    EVERY_SHOT,
     click_summary,
     lab_shot,
     layout_faults,
@@ -285,14 +284,6 @@ def expect_shown(page, before: Shown, nodes: list[str], verdicts: list[int]) -> 
     return after
 
 
-def screenshot(page, name: str, *, always: bool = False) -> None:
-    """Scroll the explorer to the top of JupyterLab's window and save it as ``test-artifacts/lab/<name>.png``
-    (``always``, or after every step with ``RME_LAB_SHOTS=1``; see :func:`browser_support.lab_shot`)."""
-    if always or EVERY_SHOT:
-        page.locator(EXPLORER).evaluate("e => e.scrollIntoView({block: 'start'})")
-        lab_shot(page, name, always=True)
-
-
 def test_notebooks_01_and_02_fit_a_laptop_screen(prepared) -> None:
     """After Run All, on a 1440x900 laptop screen: notebook 01's reorder and permutations explorers fit
     its width and show their plots above the fold; notebook 02's decomposition and statements
@@ -325,7 +316,7 @@ def test_reorder_explorer_in_jupyterlab(prepared, record_property) -> None:
     start = read_explorer(page)
     assert len(start.nodes) >= 2 and start.chips == start.nodes
     assert start.score == score_text(start.verdicts), "after Run All the score is not the library's"
-    screenshot(page, "01_after_run_all", always=True)  # one default picture of the explorer
+    lab_shot(page, "01_after_run_all", always=True, scroll_to=EXPLORER)  # one default picture of the explorer
 
     wait_until_quiet()  # the clicks are timed: in `make test`, only once the other tests are done
     # ↑ on the first row whose move changes the score: that node and its verdict go one rank up.
@@ -333,20 +324,20 @@ def test_reorder_explorer_in_jupyterlab(prepared, record_property) -> None:
     pos = first_changing(start.verdicts, range(1, len(start.verdicts)), lambda v, p: moved(v, p, p - 1))
     timed_action(page, "reorder", score, page.locator(f"{EXPLORER} .rme-up-{pos}").click)
     up = expect_shown(page, start, moved(start.nodes, pos, pos - 1), moved(start.verdicts, pos, pos - 1))
-    screenshot(page, "02_after_up")
+    lab_shot(page, "02_after_up", scroll_to=EXPLORER)
 
     # The first toggle whose flip changes the score: only that verdict changes.
     pos = first_changing(up.verdicts, range(len(up.verdicts)), flipped)
     timed_action(page, "reorder", score, page.locator(f"{EXPLORER} .rme-toggle-{pos}").click)
     toggled = expect_shown(page, up, up.nodes, flipped(up.verdicts, pos))
-    screenshot(page, "03_after_toggle")
+    lab_shot(page, "03_after_toggle", scroll_to=EXPLORER)
 
     # Drag the chip of the first node whose move to rank 1 changes the score onto the first chip.
     pos = first_changing(toggled.verdicts, range(1, len(toggled.verdicts)), lambda v, p: moved(v, p, 0))
     chips = page.locator(f"{EXPLORER} {CHIPS}")
     timed_action(page, "reorder", score, lambda: chips.nth(pos).drag_to(chips.nth(0)))
     dragged = expect_shown(page, toggled, moved(toggled.nodes, pos, 0), moved(toggled.verdicts, pos, 0))
-    screenshot(page, "04_after_drag")
+    lab_shot(page, "04_after_drag", scroll_to=EXPLORER)
 
     # Ten more flips of one verdict, each timed from the click to the new score, each checked. The
     # toggle was just clicked as a person would (Playwright waited until it was visible, stable and

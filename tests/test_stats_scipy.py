@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from ragmetrics_edu import stats
 from ragmetrics_edu.stats.binomial import clopper_pearson, two_sided_p
 
-A = [0.8, 0.6, 0.9, 0.4, 0.7, 1.0, 0.3, 0.5, 0.6, 0.9, 0.0, 0.2, 0.75, 0.1]
+
 @functools.cache
 def scipy_stats():
     """scipy.stats, imported by the first test that needs it: it costs about a second of CPU, which every
@@ -26,6 +26,7 @@ def scipy_stats():
     return stats
 
 
+A = [0.8, 0.6, 0.9, 0.4, 0.7, 1.0, 0.3, 0.5, 0.6, 0.9, 0.0, 0.2, 0.75, 0.1]
 B = [0.7, 0.6, 0.5, 0.5, 0.4, 0.8, 0.3, 0.1, 0.6, 0.7, 0.0, 0.3, 0.5, 0.35]
 
 
