@@ -12,6 +12,7 @@ the error, if any. The caller decides what fails.
 
 from __future__ import annotations
 
+import atexit
 import json
 import shutil
 import sys
@@ -20,6 +21,9 @@ import time
 from pathlib import Path
 
 MARKER = "=== run_notebooks: "
+EXIT = "(exit)"
+#: What jupyter_client raises when a kernel process exits before its first reply.
+STARTUP_DEATH = "Kernel died before replying to kernel_info"
 
 
 def kernel_config():
@@ -42,22 +46,34 @@ def cell_stderr(notebook) -> list[str]:
 
 
 def run(source: Path, config) -> dict:
+    """Execute ``source`` in a copy; a kernel that dies before it answers is replaced once, as
+    JupyterLab restarts a dead kernel (no cell has run by then), and the report says so."""
     import nbformat
     from nbclient import NotebookClient
 
     start = time.perf_counter()
-    error = ""
+    error = restarted = ""
     with tempfile.TemporaryDirectory(prefix=f"nb-{source.stem[:2]}-") as folder:
         copy = Path(folder) / source.name
         shutil.copy2(source, copy)
-        notebook = nbformat.read(copy, as_version=4)
-        client = NotebookClient(notebook, timeout=600, config=config, resources={"metadata": {"path": folder}})
-        try:
-            client.execute()
-        except Exception as exc:  # a failing cell: report it, run the next notebook
-            error = f"{type(exc).__name__}: {exc}"
+        for attempt in (1, 2):
+            notebook = nbformat.read(copy, as_version=4)
+            client = NotebookClient(notebook, timeout=600, config=config, resources={"metadata": {"path": folder}})
+            try:
+                client.execute()
+                error = ""
+            except Exception as exc:  # a failing cell: report it, run the next notebook
+                error = f"{type(exc).__name__}: {exc}"
+                # nbclient leaves its exit handler registered when the kernel fails to start; the
+                # kernel is already cleaned up, and the handler would fail at exit
+                atexit.unregister(client._cleanup_kernel)
+            if attempt == 1 and STARTUP_DEATH in error:
+                restarted = error
+                print(f"{MARKER}{source} (restarted)", file=sys.stderr, flush=True)
+                continue
+            break
     return {"notebook": str(source), "seconds": round(time.perf_counter() - start, 1),
-            "stderr": cell_stderr(notebook), "error": error[-4000:]}
+            "stderr": cell_stderr(notebook), "error": error[-4000:], "restarted": restarted}
 
 
 def main(argv: list[str]) -> int:
@@ -65,6 +81,7 @@ def main(argv: list[str]) -> int:
     for name in argv:
         print(f"{MARKER}{name}", file=sys.stderr, flush=True)
         print(json.dumps(run(Path(name), config)), flush=True)
+    print(f"{MARKER}{EXIT}", file=sys.stderr, flush=True)  # what exit handlers print is the worker's own
     return 0
 
 

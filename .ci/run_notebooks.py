@@ -8,7 +8,8 @@ nbconvert --execute`` uses; .ci/exec_notebooks.py), with nothing from this check
 ``PYTHONPATH``. So a notebook passes only if the packages that environment has, and the data inside
 the installed package, are enough. Two batches run at once (two cores), each in one process. Fails
 (exit 1) on any cell error, and on any warning a run prints, to the terminal or into a cell's stderr
-(a newcomer reads a warning as breakage).
+(a newcomer reads a warning as breakage). A kernel that dies before its first reply (no cell has
+run) is replaced once, as JupyterLab restarts a dead kernel; the output says so, with what it printed.
 
 ``--package DIR``: a folder the built wheel was installed into (``pip install --no-deps --target DIR``),
 put first on the kernel's path so the notebooks import the wheel's copy of ``ragmetrics_edu`` (checked
@@ -29,6 +30,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 WORKER = Path(__file__).resolve().parent / "exec_notebooks.py"
 MARKER = "=== run_notebooks: "   # exec_notebooks.py writes it to stderr before each notebook
+EXIT = "(exit)"  # ... and with this after the last
 #: Variables that would let the checkout or a live judge leak into a learner's run.
 OUTSIDE = ("PYTHONPATH", "JUPYTER_PATH", "VIRTUAL_ENV", "OPENAI_API_KEY", "OPENAI_BASE_URL")
 BATCHES = 2
@@ -69,8 +71,10 @@ def terminal_lines(stderr: str) -> dict[str, list[str]]:
     return found
 
 
-def run_batch(venv: Path, notebooks: list[Path], env: dict[str, str]) -> list[tuple[Path, float, str]]:
-    """Run ``notebooks`` in one worker process; (notebook, seconds, problem or '') for each."""
+def run_batch(venv: Path, notebooks: list[Path], env: dict[str, str]) -> list[tuple[Path, float, str, str]]:
+    """Run ``notebooks`` in one worker process; (notebook, seconds, problem or '', note or '') for each.
+    A note says the first kernel died before it answered, and what it printed: the worker ran the
+    notebook with a second kernel, whose run alone decides."""
     start = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="nb-batch-") as folder:
         done = subprocess.run([str(venv / "bin" / "python"), str(WORKER), *map(str, notebooks)],
@@ -82,18 +86,24 @@ def run_batch(venv: Path, notebooks: list[Path], env: dict[str, str]) -> list[tu
         report = reports.get(str(notebook))
         if report is None:
             tail = "\n".join(done.stderr.strip().splitlines()[-25:])
-            results.append((notebook, time.perf_counter() - start, f"not run (worker exit {done.returncode}):\n{tail}"))
+            results.append((notebook, time.perf_counter() - start, f"not run (worker exit {done.returncode}):\n{tail}", ""))
             continue
-        noise = report["stderr"] + printed.get(str(notebook), [])
-        if report["error"]:
-            problem = "failed:\n" + "\n".join(report["error"].strip().splitlines()[-25:])
+        note = ""
+        if report.get("restarted"):
+            note = "\n".join([f"its first kernel died at start ({report['restarted']}); a second kernel ran it",
+                              *printed.get(str(notebook), [])[:40]])
+        noise = report["stderr"] + printed.get(f"{notebook} (restarted)" if note else str(notebook), [])
+        if report["error"]:  # with what the kernel printed: a kernel that died at start says why there
+            problem = "\n".join(["failed:", *report["error"].strip().splitlines()[-25:],
+                                  *(["printed while it ran:", *noise[:40]] if noise else [])])
         elif noise:
             problem = "ran, but printed:\n" + "\n".join(noise[:20])
         else:
             problem = ""
-        results.append((notebook, report["seconds"], problem))
-    if printed[""]:  # printed before the first notebook: the worker's own start-up
-        results.append((WORKER, 0.0, "printed:\n" + "\n".join(printed[""][:20])))
+        results.append((notebook, report["seconds"], problem, note))
+    own = printed[""] + printed.get(EXIT, [])  # before the first notebook or after the last: the worker's
+    if own:
+        results.append((WORKER, 0.0, "printed:\n" + "\n".join(own[:20]), ""))
     return results
 
 
@@ -122,15 +132,15 @@ def main(argv: list[str]) -> int:
     with tempfile.TemporaryDirectory(prefix="nb-state-") as state, ThreadPoolExecutor(len(batches)) as pool:
         env = environment(Path(state), package)
         results = [r for batch in pool.map(lambda b: run_batch(venv, b, env), batches) for r in batch]
-    for notebook, seconds, problem in sorted(results):
+    for notebook, seconds, problem, note in sorted(results):
         print(f"{'ok  ' if not problem else 'FAIL'} {notebook.name} ({seconds:.0f} s)", flush=True)
-        if problem:
-            print("     " + problem.replace("\n", "\n     "), flush=True)
-    failed = sum(1 for notebook, _, problem in results if problem and notebook != WORKER)
+        for text in filter(None, (note and f"note: {note}", problem)):
+            print("     " + text.replace("\n", "\n     "), flush=True)
+    failed = sum(1 for notebook, _, problem, _ in results if problem and notebook != WORKER)
     print(f"{len(notebooks) - failed}/{len(notebooks)} notebooks ran cleanly with {venv}"
           f"{f' and the wheel in {package}' if package else ''} "
           f"in {time.perf_counter() - start:.0f} s")
-    return 1 if any(problem for _, _, problem in results) else 0
+    return 1 if any(problem for _, _, problem, _ in results) else 0
 
 
 if __name__ == "__main__":

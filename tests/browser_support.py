@@ -119,7 +119,7 @@ def launch() -> Iterator[object]:
 
 
 def new_context(browser, viewport: tuple[int, int] = (1280, 800)) -> tuple[object, RequestLog]:
-    """A fresh browser context whose every request is logged (and aborted unless local)."""
+    """A fresh browser context whose every request is logged (Chromium refuses any beyond 127.0.0.1)."""
     context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]})
     log = RequestLog()
     log.attach(context)

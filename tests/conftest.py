@@ -1,6 +1,8 @@
 """Keep Jupyter, IPython and matplotlib state out of $HOME while tests (and nbval) run."""
 
+import atexit
 import os
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -8,6 +10,7 @@ import pytest
 from lab_server import lab, lab_root, lab_tab  # noqa: F401  (fixtures: one JupyterLab per test process, a tab on it per module)
 
 _STATE = Path(tempfile.mkdtemp(prefix="ragmetrics-tests-"))
+atexit.register(shutil.rmtree, _STATE, ignore_errors=True)  # by then its servers and kernels are stopped
 for _var, _sub in (("JUPYTER_CONFIG_DIR", "jupyter-config"), ("JUPYTER_DATA_DIR", "jupyter-data"),
                    ("JUPYTER_RUNTIME_DIR", "jupyter-runtime"), ("IPYTHONDIR", "ipython"),
                    ("MPLCONFIGDIR", "matplotlib")):

@@ -30,6 +30,7 @@ sample of it runs (every target, every kind and every parameter at least once), 
 from __future__ import annotations
 
 import argparse
+import atexit
 import collections
 import contextlib
 import functools
@@ -40,6 +41,7 @@ import io
 import math
 import os
 import pkgutil
+import shutil
 import signal
 import sys
 import tempfile
@@ -82,7 +84,12 @@ class BrokenIter(list):
         raise RuntimeError("broken __iter__")
 
 
-_DIR = Path(tempfile.mkdtemp(prefix="api-walk-dir-"))
+#: This process's scratch folder, removed when it exits: the calls' working folders, the files the
+#: walk writes, and an existing directory given where a file is expected.
+_SCRATCH = Path(tempfile.mkdtemp(prefix="api-walk-"))
+atexit.register(shutil.rmtree, _SCRATCH, ignore_errors=True)
+_DIR = _SCRATCH / "a-directory"
+_DIR.mkdir()
 
 
 def _generator():
@@ -205,7 +212,7 @@ def _request():
 
 @functools.lru_cache(maxsize=None)
 def _recording_file():
-    path = _DIR.parent / "api-walk-recording.json"
+    path = _SCRATCH / "recording.json"
     if not path.exists():
         from ragmetrics_edu.judges import write_recording
 
@@ -219,7 +226,7 @@ def _scored_choice_log():
     fresh path it would replay every design on every dev pair first, minutes over the walk's time limit)."""
     import json
 
-    path = _DIR.parent / "api-walk-choice-log.json"
+    path = _SCRATCH / "choice-log.json"
     path.write_text(json.dumps({"chosen": {"design": "word_overlap", "threshold": 0.5}, "test": {"table": []}}))
     return path
 
@@ -837,7 +844,7 @@ def plan(targets: list[Target], full: bool = False, per_param: int = 0) -> list[
 def _in_tmp_dir():
     """Run in a scratch folder, so nothing a call writes lands in the repository."""
     here = os.getcwd()
-    scratch = tempfile.mkdtemp(prefix="api-walk-")
+    scratch = tempfile.mkdtemp(prefix="cwd-", dir=_SCRATCH)
     os.chdir(scratch)
     try:
         yield Path(scratch)

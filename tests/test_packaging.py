@@ -1,9 +1,14 @@
 """Set-up: environment.yml agrees with pyproject.toml; importing metrics stays light."""
 
+import importlib
+import json
+import os
 import re
 import subprocess
 import sys
+from pathlib import Path
 
+import nbformat
 import pytest
 import yaml
 
@@ -14,6 +19,15 @@ try:
     import tomllib
 except ModuleNotFoundError:  # Python 3.10
     import tomli as tomllib
+
+
+def _ci(module: str):
+    """A module of .ci/ (the CI scripts are not a package)."""
+    sys.path.insert(0, str(REPO / ".ci"))
+    try:
+        return importlib.import_module(module)
+    finally:
+        sys.path.pop(0)
 
 
 def _name(requirement: str) -> str:
@@ -228,11 +242,7 @@ def test_ci_checks_the_course_as_a_learner_gets_it():
 def test_the_wheel_must_declare_what_pyproject_declares():
     """Step 3 runs the wheel's files with the lab environment's dependencies: that stands for a venv
     built from the wheel only because check_dist.py finds every requirement and the command in it."""
-    sys.path.insert(0, str(REPO / ".ci"))
-    try:
-        import check_dist
-    finally:
-        sys.path.pop(0)
+    check_dist = _ci("check_dist")
     project = check_dist.PYPROJECT["project"]
     declared = list(project["dependencies"]) + [f"{r}; extra == '{extra}'" for extra, reqs in
                                                  project["optional-dependencies"].items() for r in reqs]
@@ -247,25 +257,45 @@ def test_the_wheel_must_declare_what_pyproject_declares():
 
 def test_every_data_file_in_the_package_tree_is_shipped_by_package_data():
     """A new data folder (judge_eval/) was once left out of the wheel: .ci/check_dist.py now names it."""
-    sys.path.insert(0, str(REPO / ".ci"))
-    try:
-        import check_dist
-    finally:
-        sys.path.pop(0)
+    check_dist = _ci("check_dist")
     assert check_dist.unshipped() == []
 
 
 def test_ci_notebook_runs_tell_whose_warning_is_whose():
     """.ci/run_notebooks.py runs a batch of notebooks in one process: the worker's stderr is split by its
     markers, so a warning counts against the notebook that was running, and start-up noise stands apart."""
-    sys.path.insert(0, str(REPO / ".ci"))
-    try:
-        import exec_notebooks
-        import run_notebooks
-    finally:
-        sys.path.pop(0)
-    assert run_notebooks.MARKER == exec_notebooks.MARKER
+    exec_notebooks, run_notebooks = _ci("exec_notebooks"), _ci("run_notebooks")
+    assert (run_notebooks.MARKER, run_notebooks.EXIT) == (exec_notebooks.MARKER, exec_notebooks.EXIT)
     stderr = "\n".join(["early noise", f"{run_notebooks.MARKER}/x/01.ipynb", "", f"{run_notebooks.MARKER}/x/02.ipynb",
-                        "UserWarning: careful", "  warnings.warn('careful')"])
+                        "UserWarning: careful", "  warnings.warn('careful')", f"{run_notebooks.MARKER}(exit)", "late"])
     assert run_notebooks.terminal_lines(stderr) == {
-        "": ["early noise"], "/x/01.ipynb": [], "/x/02.ipynb": ["UserWarning: careful", "  warnings.warn('careful')"]}
+        "": ["early noise"], "/x/01.ipynb": [], "/x/02.ipynb": ["UserWarning: careful", "  warnings.warn('careful')"],
+        "(exit)": ["late"]}
+
+
+@pytest.mark.parametrize("dies", ["once", "always"])
+def test_ci_notebook_runs_replace_a_kernel_that_dies_at_start_once_and_say_so(tmp_path, dies):
+    """A kernel that exits before its first reply (no cell has run) is replaced once, as JupyterLab
+    restarts a dead kernel: the run passes with a note of what the dead kernel printed. One that
+    dies again fails the notebook, with its words."""
+    run_notebooks = _ci("run_notebooks")
+    flag, spec = tmp_path / "died", tmp_path / "data" / "kernels" / "dies"
+    spec.mkdir(parents=True)
+    (spec / "kernel.sh").write_text(
+        f'#!/bin/sh\nif [ -e "{flag}" ] && [ "{dies}" = once ]; then exec "{sys.executable}" -m ipykernel_launcher "$@"; fi\n'
+        f'touch "{flag}"; echo "dying on purpose" >&2; exit 3\n')
+    (spec / "kernel.sh").chmod(0o755)
+    (spec / "kernel.json").write_text(json.dumps({"argv": [str(spec / "kernel.sh"), "-f", "{connection_file}"],
+                                                  "display_name": "dies", "language": "python",
+                                                  "metadata": {"supported_encryption": ["curve"]}}))
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("print(6 * 7)")])
+    notebook.metadata["kernelspec"] = {"name": "dies", "display_name": "dies", "language": "python"}
+    nbformat.write(notebook, tmp_path / "tiny.ipynb")
+    env = {**os.environ, "JUPYTER_DATA_DIR": str(tmp_path / "data")}
+    [(path, _, problem, note)] = run_notebooks.run_batch(Path(sys.prefix), [tmp_path / "tiny.ipynb"], env)
+    assert path == tmp_path / "tiny.ipynb"
+    assert "its first kernel died at start" in note and "dying on purpose" in note
+    if dies == "once":
+        assert problem == ""
+    else:
+        assert problem.startswith("failed:") and "Kernel died before replying" in problem and "dying on purpose" in problem
