@@ -72,21 +72,27 @@ def terminal_lines(stderr: str) -> dict[str, list[str]]:
 
 
 def run_batch(venv: Path, notebooks: list[Path], env: dict[str, str]) -> list[tuple[Path, float, str, str]]:
-    """Run ``notebooks`` in one worker process; (notebook, seconds, problem or '', note or '') for each.
-    A note says the first kernel died before it answered, and what it printed: the worker ran the
-    notebook with a second kernel, whose run alone decides."""
+    """Run ``notebooks`` in one worker process; what :func:`judge` makes of its output."""
     start = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="nb-batch-") as folder:
         done = subprocess.run([str(venv / "bin" / "python"), str(WORKER), *map(str, notebooks)],
                               cwd=folder, env=env, capture_output=True, text=True)
-    printed = terminal_lines(done.stderr)
-    reports = {r["notebook"]: r for r in map(json.loads, filter(None, done.stdout.splitlines()))}
+    return judge(notebooks, done.stdout, done.stderr, done.returncode, time.perf_counter() - start)
+
+
+def judge(notebooks: list[Path], stdout: str, stderr: str, returncode: int,
+          seconds: float) -> list[tuple[Path, float, str, str]]:
+    """(notebook, seconds, problem or '', note or '') for each notebook a worker was given, from its
+    output. A note says the first kernel died before it answered, and what it printed: the worker ran
+    the notebook with a second kernel, whose run alone decides."""
+    printed = terminal_lines(stderr)
+    reports = {r["notebook"]: r for r in map(json.loads, filter(None, stdout.splitlines()))}
     results = []
     for notebook in notebooks:
         report = reports.get(str(notebook))
         if report is None:
-            tail = "\n".join(done.stderr.strip().splitlines()[-25:])
-            results.append((notebook, time.perf_counter() - start, f"not run (worker exit {done.returncode}):\n{tail}", ""))
+            tail = "\n".join(stderr.strip().splitlines()[-25:])
+            results.append((notebook, seconds, f"not run (worker exit {returncode}):\n{tail}", ""))
             continue
         note = ""
         if report.get("restarted"):
