@@ -3,10 +3,10 @@ recordings, prompt injection, honest messages and accounting, size limits."""
 
 from __future__ import annotations
 
-import _thread
 import itertools
 import json
 import math
+import signal
 import threading
 import time
 import warnings
@@ -289,7 +289,10 @@ def test_an_interrupted_evaluate_leaves_no_request_running(server: ScriptedServe
         number = next(received)
         if number in (4, 10):
             presses.append(number)
-            _thread.interrupt_main()
+            # a real SIGINT to the main thread, as Ctrl-C or JupyterLab's interrupt sends: it also wakes a
+            # wait the main thread is blocked in (_thread.interrupt_main only sets a flag, seen when
+            # the wait ends: on a busy machine, requests later)
+            signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
         return answer(body)
 
     server.responder = respond

@@ -140,10 +140,22 @@ class OpenAIJudge(Judge):
         if mode == "auto":
             mode = "json_schema" if self.base_url is None or "api.openai.com" in self.base_url else "json"
         self.mode = mode
-        self.client = openai.OpenAI(api_key=key, base_url=self._url, timeout=self.timeout,
-                                    max_retries=max_retries)
+        url = self._url
+        self._new_client = lambda: openai.OpenAI(api_key=key, base_url=url, timeout=self.timeout,
+                                                 max_retries=max_retries)
+        self._client: Any = None
+        self._client_lock = threading.Lock()
         self._slots = threading.BoundedSemaphore(max_concurrency)
         self._cache_warned = False
+
+    @property
+    def client(self) -> Any:
+        """The ``openai.OpenAI`` client, built at the first request: building one loads the system's
+        CA certificates (about 50 ms), which a judge that only reads its cache never needs."""
+        with self._client_lock:
+            if self._client is None:
+                self._client = self._new_client()
+            return self._client
 
     # -- what is sent ----------------------------------------------------------------
     @property
