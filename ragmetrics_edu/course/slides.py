@@ -21,6 +21,7 @@ from typing import Any, Iterable, Sequence
 
 from .. import examples
 from ..errors import InputError
+from ..plots import PNG_OPTIONS
 from ..results import MetricResult, cut, display_math, exact, fmt
 from ..results import steps_html as _steps_html
 from ..validate import as_list, flag, identifier, instance, integer, mapping, number, text_list
@@ -388,7 +389,7 @@ def figure(fig: Any, width: float, height: float, *, text_px: float = FIGURE_TEX
             text.set_fontsize(smallest_pt)
     fig.set_layout_engine("constrained")
     buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=FIGURE_DPI)
+    fig.savefig(buffer, format="png", dpi=FIGURE_DPI, pil_kwargs=PNG_OPTIONS)
     smallest = min((t.get_fontsize() for t in texts), default=smallest_pt) * FIGURE_DPI / 72
     data = base64.b64encode(buffer.getvalue()).decode("ascii")
     return Fragment(f"<img class='rme-figure' alt='{html.escape(alt)}' data-text-px='{smallest:.1f}' "
