@@ -46,7 +46,18 @@ def server():
 _CLICKS: dict[str, list[float]] = {}
 
 
+#: Notebook -> seconds its cells took under nbval, kernel start included (set-up, call and teardown of
+#: each cell's test: nbval starts the kernel in the first cell's set-up and stops it in the last's teardown).
+_NOTEBOOK_SECONDS: dict[str, float] = {}
+#: What a notebook may take under nbval (issue 21): printed beside each notebook's time, not enforced
+#: (a busy or slow machine is not a broken notebook).
+NOTEBOOK_BUDGET_S = 10.0
+
+
 def pytest_runtest_logreport(report) -> None:
+    path = report.nodeid.split("::")[0]
+    if path.endswith(".ipynb"):
+        _NOTEBOOK_SECONDS[path] = _NOTEBOOK_SECONDS.get(path, 0.0) + report.duration
     if report.when == "call":
         for name, value in report.user_properties:
             if name == "explorer_clicks":
@@ -55,11 +66,19 @@ def pytest_runtest_logreport(report) -> None:
 
 
 def pytest_terminal_summary(terminalreporter) -> None:
-    """Print each explorer kind's click -> score times, measured by the browser tests."""
+    """Print each notebook's time under nbval, and each explorer kind's click -> score times."""
     import statistics
 
     from browser_support import CLICK_MEDIAN_MS
 
+    if _NOTEBOOK_SECONDS:
+        terminalreporter.section("notebooks under nbval: seconds each, kernel start included")
+        for path, seconds in sorted(_NOTEBOOK_SECONDS.items()):
+            over = "  OVER BUDGET" if seconds > NOTEBOOK_BUDGET_S else ""
+            terminalreporter.write_line(f"{seconds:5.1f} s  {path}{over}")
+        slowest = max(_NOTEBOOK_SECONDS, key=_NOTEBOOK_SECONDS.__getitem__)
+        terminalreporter.write_line(f"slowest {_NOTEBOOK_SECONDS[slowest]:.1f} s ({slowest}); "
+                                    f"budget: each <= {NOTEBOOK_BUDGET_S:g} s")
     if not _CLICKS:
         return
     terminalreporter.section("explorers: click -> updated score in a real JupyterLab")
