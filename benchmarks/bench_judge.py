@@ -88,6 +88,7 @@ def throughput(server: ScriptedServer, cases: int) -> None:
     timings = {}
     for concurrency in (1, 8):
         judge = judge_for(server, concurrency=concurrency)
+        judge.client  # built before the clock starts (OpenAIJudge builds it at the first request)
         start = time.perf_counter()
         judges.score_cases(judges.context_precision, work, judge)
         timings[concurrency] = time.perf_counter() - start

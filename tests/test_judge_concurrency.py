@@ -20,6 +20,7 @@ def test_eight_at_once_is_several_times_faster_than_one(slow_server):
     for concurrency in (1, 8):
         judge = judges.OpenAIJudge("scripted-model", base_url=slow_server.base_url, api_key="k", mode="json_schema",
                                    timeout=10.0, max_retries=0, max_concurrency=concurrency)
+        assert judge.client is not None  # built before the clock starts: this times requests in flight only
         start = time.perf_counter()
         results = judges.score_cases(judges.context_precision, work, judge)
         seconds[concurrency] = time.perf_counter() - start
