@@ -22,6 +22,7 @@ from pathlib import Path
 
 MARKER = "=== run_notebooks: "
 EXIT = "(exit)"
+RESTARTED = " (restarted)"  # after a notebook's path: its second kernel's lines follow
 #: What jupyter_client raises when a kernel process exits before its first reply.
 STARTUP_DEATH = "Kernel died before replying to kernel_info"
 
@@ -69,7 +70,7 @@ def run(source: Path, config) -> dict:
                 atexit.unregister(client._cleanup_kernel)
             if attempt == 1 and STARTUP_DEATH in error:
                 restarted = error
-                print(f"{MARKER}{source} (restarted)", file=sys.stderr, flush=True)
+                print(f"{MARKER}{source}{RESTARTED}", file=sys.stderr, flush=True)
                 continue
             break
     return {"notebook": str(source), "seconds": round(time.perf_counter() - start, 1),

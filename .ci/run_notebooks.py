@@ -31,6 +31,7 @@ REPO = Path(__file__).resolve().parents[1]
 WORKER = Path(__file__).resolve().parent / "exec_notebooks.py"
 MARKER = "=== run_notebooks: "   # exec_notebooks.py writes it to stderr before each notebook
 EXIT = "(exit)"  # ... and with this after the last
+RESTARTED = " (restarted)"  # ... and with the path and this before a second kernel's run
 #: Variables that would let the checkout or a live judge leak into a learner's run.
 OUTSIDE = ("PYTHONPATH", "JUPYTER_PATH", "VIRTUAL_ENV", "OPENAI_API_KEY", "OPENAI_BASE_URL")
 BATCHES = 2
@@ -98,7 +99,7 @@ def judge(notebooks: list[Path], stdout: str, stderr: str, returncode: int,
         if report.get("restarted"):
             note = "\n".join([f"its first kernel died at start ({report['restarted']}); a second kernel ran it",
                               *printed.get(str(notebook), [])[:40]])
-        noise = report["stderr"] + printed.get(f"{notebook} (restarted)" if note else str(notebook), [])
+        noise = report["stderr"] + printed.get(f"{notebook}{RESTARTED}" if note else str(notebook), [])
         if report["error"]:  # with what the kernel printed: a kernel that died at start says why there
             problem = "\n".join(["failed:", *report["error"].strip().splitlines()[-25:],
                                   *(["printed while it ran:", *noise[:40]] if noise else [])])

@@ -38,6 +38,8 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--in-process-gp
                  "--disable-extensions", "--mute-audio",
                  "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost",
                  f"--proxy-server={DEAD_PROXY}"]
+#: CSS for the notebook in front in JupyterLab (the others stay in the DOM, hidden in their tabs).
+FRONT = ".jp-NotebookPanel:not(.lm-mod-hidden)"
 LOCAL_SCHEMES = {"file", "data", "blob", "about"}
 
 

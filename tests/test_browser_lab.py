@@ -37,6 +37,7 @@ from playwright.sync_api import expect
 
 from browser_support import (
     CLICK_MEDIAN_MS,
+    FRONT,
     click_summary,
     lab_shot,
     layout_faults,
@@ -218,7 +219,7 @@ def test_slider_keeps_the_value_it_was_given(lab: str, lab_root: Path, lab_tab) 
     page.set_viewport_size({"width": 1280, "height": 800})
     open_notebook(page, lab, name)
     page.evaluate(RUN_CELL_JS, 0)
-    panel = ".jp-NotebookPanel:not(.lm-mod-hidden)"  # the server's other notebooks may be open in tabs too
+    panel = FRONT  # the server's other notebooks may be open in tabs too
     readouts = page.locator(f"{panel} .widget-slider .widget-readout")
     expect(readouts).to_have_count(3, timeout=UI_TIMEOUT_MS)
     expect(readouts.nth(2)).to_have_text("0.5700", timeout=ACTION_TIMEOUT_MS)  # the browser snapped it
@@ -242,7 +243,7 @@ def test_notebook_08_explorer_fits_a_laptop_screen(lab: str, lab_tab) -> None:
     log.clear()
     page.set_viewport_size({"width": 1440, "height": 900})
     open_and_run_all(page, lab, "08_ranking_measures.ipynb")
-    visible = f".jp-NotebookPanel:not(.lm-mod-hidden) {EXPLORER}"
+    visible = f"{FRONT} {EXPLORER}"
     expect(page.locator(f"{visible} .rme-score-value")).to_have_text(re.compile(r"\S"), timeout=UI_TIMEOUT_MS)
     faults = layout_faults(page, EXPLORER, "reorder (08)", plot=True)
     assert faults == [], "\n".join(faults)
@@ -295,12 +296,12 @@ def test_notebooks_01_and_02_fit_a_laptop_screen(prepared) -> None:
                                 (DECOMPOSE_NOTEBOOK, {".rme-decompose": False, ".rme-statements": False})):
         show_notebook(page, notebook)
         for selector, plot in explorers.items():
-            visible = f".jp-NotebookPanel:not(.lm-mod-hidden) {selector}"
+            visible = f"{FRONT} {selector}"
             expect(page.locator(f"{visible} .rme-score-value").first).to_have_text(re.compile(r"\S"),
                                                                                   timeout=UI_TIMEOUT_MS)
             assert not page.evaluate(PLACEHOLDER_JS, visible), f"{notebook}: {selector} still shows 'Loading widget...'"
             faults += layout_faults(page, selector, selector.removeprefix(".rme-"), plot=plot)  # it adds the panel prefix
-    faults += verdict_contrast_faults(page, ".jp-NotebookPanel:not(.lm-mod-hidden) .rme-statements")
+    faults += verdict_contrast_faults(page, f"{FRONT} .rme-statements")
     assert faults == [], "\n".join(faults)
     assert log.outside == [] and log.failed == [], (log.outside, log.failed)
 
@@ -356,7 +357,7 @@ def test_reorder_explorer_in_jupyterlab(prepared, record_property) -> None:
 
 
 # -- notebook 02's decomposition explorer ------------------------------------------------------------
-DECOMPOSE = ".jp-NotebookPanel:not(.lm-mod-hidden) .rme-decompose"
+DECOMPOSE = f"{FRONT} .rme-decompose"
 
 
 def expected_decomposed(key: str, *, cuts: list[bool] | None = None, lenient: bool = False) -> str:

@@ -265,9 +265,10 @@ def test_ci_notebook_runs_tell_whose_warning_is_whose():
     """.ci/run_notebooks.py runs a batch of notebooks in one process: the worker's stderr is split by its
     markers, so a warning counts against the notebook that was running, and start-up noise stands apart."""
     exec_notebooks, run_notebooks = _ci("exec_notebooks"), _ci("run_notebooks")
-    assert (run_notebooks.MARKER, run_notebooks.EXIT) == (exec_notebooks.MARKER, exec_notebooks.EXIT)
+    assert ((run_notebooks.MARKER, run_notebooks.EXIT, run_notebooks.RESTARTED)
+            == (exec_notebooks.MARKER, exec_notebooks.EXIT, exec_notebooks.RESTARTED))
     stderr = "\n".join(["early noise", f"{run_notebooks.MARKER}/x/01.ipynb", "", f"{run_notebooks.MARKER}/x/02.ipynb",
-                        "UserWarning: careful", "  warnings.warn('careful')", f"{run_notebooks.MARKER}(exit)", "late"])
+                        "UserWarning: careful", "  warnings.warn('careful')", f"{run_notebooks.MARKER}{run_notebooks.EXIT}", "late"])
     assert run_notebooks.terminal_lines(stderr) == {
         "": ["early noise"], "/x/01.ipynb": [], "/x/02.ipynb": ["UserWarning: careful", "  warnings.warn('careful')"],
         "(exit)": ["late"]}
@@ -301,7 +302,7 @@ def test_ci_notebook_runs_fail_a_notebook_whose_second_kernel_dies_too():
     run_notebooks = _ci("run_notebooks")
     died = "RuntimeError: Kernel died before replying to kernel_info"
     stdout = json.dumps({"notebook": "/x/01.ipynb", "seconds": 2.0, "stderr": [], "error": died, "restarted": died})
-    stderr = "\n".join([f"{run_notebooks.MARKER}/x/01.ipynb", "first words", f"{run_notebooks.MARKER}/x/01.ipynb (restarted)",
+    stderr = "\n".join([f"{run_notebooks.MARKER}/x/01.ipynb", "first words", f"{run_notebooks.MARKER}/x/01.ipynb{run_notebooks.RESTARTED}",
                         "second words", f"{run_notebooks.MARKER}{run_notebooks.EXIT}", "Exception ignored in atexit"])
     [(_, _, problem, note), (worker, _, own, _)] = run_notebooks.judge([Path("/x/01.ipynb")], stdout, stderr, 0, 2.0)
     assert problem.startswith(f"failed:\n{died}") and problem.endswith("second words")
