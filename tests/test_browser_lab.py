@@ -319,7 +319,7 @@ def test_reorder_explorer_in_jupyterlab(prepared, record_property) -> None:
     assert start.score == score_text(start.verdicts), "after Run All the score is not the library's"
     lab_shot(page, "01_after_run_all", always=True, scroll_to=EXPLORER)  # one default picture of the explorer
 
-    wait_until_quiet()  # the clicks are timed: in `make test`, only once the other tests are done
+    wait_until_quiet(page)  # the clicks are timed: in `make test`, only once the other tests are done
     # ↑ on the first row whose move changes the score: that node and its verdict go one rank up.
     score = f"{EXPLORER} .rme-score-value"
     pos = first_changing(start.verdicts, range(1, len(start.verdicts)), lambda v, p: moved(v, p, p - 1))
@@ -402,7 +402,7 @@ def test_decomposition_explorer_in_jupyterlab(prepared, record_property) -> None
     expect_decomposed(page, start, 2)
     lab_shot(page, "decompose_1_deck_a")
 
-    wait_until_quiet()  # timed clicks next (the test above waited already, unless run alone)
+    wait_until_quiet(page)  # timed clicks next (the test above waited already, unless run alone)
     # ✂ off: the expected output as one statement, which the strict judge does not support.
     cut, shown = page.locator(f"{DECOMPOSE} .rme-cut-0"), f"{DECOMPOSE} .rme-score-value"
     timed_action(page, "decomposition", shown, cut.click)
