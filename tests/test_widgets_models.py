@@ -643,3 +643,27 @@ def test_step_tables_never_break_inside_a_number():
         cells = re.findall(r"<td([^>]*)>([^<]*)</td>", table)
         numeric = [(attrs, text) for attrs, text in cells if re.fullmatch(r"-?[\d.]+", text)]
         assert numeric and all("white-space:nowrap" in attrs.replace(" ", "") for attrs, _ in numeric), numeric[:3]
+
+
+def test_explorers_of_one_layout_share_a_chart_and_each_keeps_its_own_picture():
+    """Explorers with the same chart layout draw on one shared chart in turn (widgets.plots.shared_chart):
+    each picture is the one its own chart would draw, whatever the other explorers drew in between."""
+    from ragmetrics_edu.widgets import PermutationExplorer, ReorderExplorer, plots
+
+    first = ReorderExplorer(nodes=NODES, verdicts=VERDICTS, metric="context_precision")
+    alone = bytes(first.image.value)
+    other = ReorderExplorer(nodes=NODES, verdicts=[1, 1, 0, 0, 1], metric="ndcg_at_k")  # other bars, title, y label
+    assert other._chart is first._chart and bytes(other.image.value) != alone
+    first.refresh()
+    assert bytes(first.image.value) == alone
+    plots._SHARED.clear()                                 # the other explorer's picture on a chart of its own
+    assert bytes(ReorderExplorer(nodes=NODES, verdicts=[1, 1, 0, 0, 1], metric="ndcg_at_k").image.value) == \
+        bytes(other.image.value)
+
+    wide = PermutationExplorer(nodes=NODES, verdicts=VERDICTS)
+    narrow = PermutationExplorer(nodes=NODES, verdicts=[1, 0, 0, 0, 0])  # another y range
+    picture = bytes(wide.image.value)
+    assert narrow._chart is wide._chart and bytes(narrow.image.value) != picture
+    wide.refresh()
+    assert bytes(wide.image.value) == picture
+    assert len(plots._SHARED) <= plots.SHARED_CHARTS

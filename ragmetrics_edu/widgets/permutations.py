@@ -17,7 +17,7 @@ import ipywidgets as widgets
 from ..results import fmt
 from ._common import Explorer, Reorderable, classed, model_of, side_by_side
 from .permutations_model import PermutationModel, PermutationSummary
-from .plots import ACCENT, MARKER, BarChart
+from .plots import ACCENT, MARKER, BarChart, shared_chart
 from .reorder import NodeList, NodeListAccess, RankingControls
 
 BINS = 20
@@ -106,7 +106,7 @@ class PermutationExplorer(NodeListAccess, Reorderable, Explorer):
         shares = summary.histogram(BINS)
         if self._chart is None:
             centres = [(b + 0.5) / BINS for b in range(BINS)]
-            self._chart = BarChart(
+            self._chart = shared_chart(
                 centres, width=1 / BINS * 0.92, xlim=(-0.01, 1.01), ypercent=True, xticks=[t / 10 for t in range(11)],
                 xlabel="score", ylabel="share of orderings", title="Scores of every ordering",
                 legend=[("orderings", _BAR)],

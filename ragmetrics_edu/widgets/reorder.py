@@ -15,7 +15,7 @@ import ipywidgets as widgets
 
 from ..results import MetricResult, steps_html
 from ._common import Explorer, Reorderable, classed, formula_html, model_of, notes_html, score_html, side_by_side
-from .plots import ACCENT, IRRELEVANT, IRRELEVANT_OUTSIDE, MARKER, RELEVANT, RELEVANT_OUTSIDE, BarChart
+from .plots import ACCENT, IRRELEVANT, IRRELEVANT_OUTSIDE, MARKER, RELEVANT, RELEVANT_OUTSIDE, BarChart, shared_chart
 from .reorder_model import RANKING_CHOICES, ReorderModel
 
 _LABELS = dict(RANKING_CHOICES)
@@ -275,9 +275,9 @@ class ReorderExplorer(NodeListAccess, Reorderable, Explorer):
         series = ranking_series(self.model, result)
         if self._chart is None:
             ranks = list(range(1, self.model.n + 1))
-            self._chart = BarChart(
-                ranks, xticks=ranks, xlabel="rank k", ylabel=series["ylabel"], ylim=(0.0, 1.05),
-                xlim=(0.4, self.model.n + 0.6), title=series["title"],
+            self._chart = shared_chart(
+                ranks, xticks=ranks, xlabel="rank k", ylim=(0.0, 1.05),  # title and y label: set_axes, below
+                xlim=(0.4, self.model.n + 0.6),
                 legend=[("relevant", RELEVANT), ("not relevant", IRRELEVANT)],
                 lines={"score": ("h", MARKER, "--", "score"), "cutoff": ("v", ACCENT, ":", "cut-off k")})
         chart = self._chart
