@@ -21,6 +21,7 @@ notebook 12              ``metric_map`` (which metric when, and what it costs), 
                          (the regression gate's recorded runs and exercise cases)
 notebook 13              ``capstone`` (two RAG systems, recorded), ``diagnosis`` (tags and
                          tables), ``capstone_checks``, ``capstone_summary`` (the take-away)
-HaluEval                 ``halueval_study`` (designs recorded and scored on HaluEval QA)
+HaluEval                 ``halueval_study`` (designs scored on HaluEval QA from recordings), ``halueval_record``
+                         (recording them with a local judge server)
 =======================  ======================================================================
 """

@@ -11,19 +11,19 @@ hallucinated one (a tie counts half; 0.5 is chance). Every interval resamples pa
 The designs (:data:`DESIGNS`) are the configurations tried on dev; the choice log
 (``data/halueval_choice_log.json``) records each one's dev figure, the one chosen and why, and
 then the single test figure. Recordings of the real model live in ``data/recordings/halueval/``;
-:func:`record` makes them against a running ``make judge-server`` (cached, resumable).
+:func:`ragmetrics_edu.course.halueval_record.record` makes them against a running ``make judge-server``
+(cached, resumable).
 """
 
 from __future__ import annotations
 
 import json
 import math
-import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from .. import judges, stats
 from ..baselines import answer_overlap
@@ -31,13 +31,12 @@ from ..data import halueval, path
 from ..errors import InputError
 from ..judges.checked import faithfulness_checked
 from ..judges.errors import JudgeError
-from ..judges.files import write_recording
-from ..judges.openai_judge import OpenAIJudge
+from ..judges.reanswer import reanswer_reply, score_reanswer
 from ..judges.replay import ReplayJudge
-from ..validate import identifier, number, plain, records, text, text_list
+from ..validate import number, plain, records, text, text_list
 from ..validate import path as checked_path
 
-__all__ = ["Design", "DESIGNS", "recording_name", "pair_scores", "pairwise", "choice_log", "record", "design_calls",
+__all__ = ["Design", "DESIGNS", "recording_name", "pair_scores", "pairwise", "choice_log", "design_calls",
            "compare", "design_table", "detection", "best_threshold", "RULE", "choose", "freeze_choice", "score_test",
            "rescore_comparator", "LOG"]
 
@@ -89,7 +88,8 @@ def _design(name: Any) -> Design:
     return DESIGNS[name]
 
 
-def _score_answer(design: Design, judge: Any, pair: halueval.HaluPair, answer: str) -> float:
+def score_answer(design: Design, judge: Any, pair: halueval.HaluPair, answer: str) -> float:
+    """The design's score of one answer of ``pair``, asking ``judge`` (a live one when recording)."""
     context = [pair.knowledge]
     if design.pipeline == "word_overlap":
         return answer_overlap(answer, context)
@@ -105,12 +105,13 @@ def _score_answer(design: Design, judge: Any, pair: halueval.HaluPair, answer: s
 def _replayed(design: Design, judge: Any, pair: halueval.HaluPair, answer: str) -> float:
     """The design's score of one answer; NaN when the recorded judge gave no usable reply for it."""
     try:
-        return _score_answer(design, judge, pair, answer)
+        return score_answer(design, judge, pair, answer)
     except JudgeError:
         return math.nan
 
 
-def _pairs_for(design: Design, split: str) -> list[halueval.HaluPair]:
+def pairs_for(design: Design, split: str) -> list[halueval.HaluPair]:
+    """The pairs of ``split`` the design is scored on (an expensive design: the first few only)."""
     limit = design.dev_limit if split == "dev" else design.test_limit
     return halueval.pairs(split, limit=limit)
 
@@ -120,21 +121,46 @@ def pair_scores(design: str, split: str) -> list[dict[str, Any]]:
 
     A NaN score (e.g. no claims under Ragas' rule) is kept as NaN; :func:`pairwise` counts such a pair as a tie.
     The shipped recordings do not change while the course runs, so each design and split is scored once per
-    process (:func:`record` forgets the scores when it writes a recording); the rows are copies."""
+    process (:func:`forget_scores` forgets them, as the recorder does after writing one); the rows are copies."""
     return [dict(row) for row in _scored(_design(design).name, _split(split))]
 
 
 @lru_cache(maxsize=None)
 def _scored(design: str, split: str) -> tuple[dict[str, Any], ...]:
     chosen = _design(design)
-    judge = None
-    if chosen.recording is not None:
-        judge = ReplayJudge(path(f"recordings/{recording_name(chosen.recording, split)}.json"))
+    judge = None if chosen.recording is None else _replay_judge(chosen.recording, split)
     rows = []
-    for pair in _pairs_for(chosen, split):
-        right, wrong = (_replayed(chosen, judge, pair, a) for a in (pair.right_answer, pair.hallucinated_answer))
+    for pair in pairs_for(chosen, split):
+        answers = (pair.right_answer, pair.hallucinated_answer)
+        if chosen.pipeline == "reanswer":
+            reply = _judge_answer(chosen.recording or "", split, pair)
+            right, wrong = (math.nan if reply is None else
+                            score_reanswer(a, reply, [pair.knowledge], **dict(chosen.options)).score for a in answers)
+        else:
+            right, wrong = (_replayed(chosen, judge, pair, a) for a in answers)
         rows.append({"pair": pair.id, "right": right, "hallucinated": wrong, "outcome": _outcome(right, wrong)})
     return tuple(rows)
+
+
+@lru_cache(maxsize=None)
+def _replay_judge(recording: str, split: str) -> ReplayJudge:
+    return ReplayJudge(path(f"recordings/{recording_name(recording, split)}.json"))
+
+
+@lru_cache(maxsize=None)
+def _judge_answer(recording: str, split: str, pair: halueval.HaluPair) -> str | None:
+    """The recorded judge's own answer for ``pair`` (None: no usable reply, the design scores NaN). It depends
+    on neither the answer scored nor the design's options, so the re-answer designs replay it once."""
+    try:
+        return reanswer_reply(_replay_judge(recording, split), [pair.knowledge], question=pair.question)
+    except JudgeError:
+        return None
+
+
+def forget_scores() -> None:
+    """Forget every score and replay judge: a recording was just written."""
+    for cached in (_scored, _replay_judge, _judge_answer):
+        cached.cache_clear()
 
 
 def _split(split: Any) -> str:
@@ -163,7 +189,7 @@ def pairwise(rows: list[dict[str, Any]]) -> float:
 def design_calls(design: str, split: str) -> dict[str, float]:
     """Calls and tokens the design's recording holds, per answer scored (0 for word overlap)."""
     chosen, split = _design(design), _split(split)
-    n_answers = 2 * len(_pairs_for(chosen, split))
+    n_answers = 2 * len(pairs_for(chosen, split))
     if chosen.recording is None:
         return {"calls_per_answer": 0.0, "tokens_per_answer": 0.0, "seconds_per_answer": 0.0}
     data = json.loads(path(f"recordings/{recording_name(chosen.recording, split)}.json").read_text("utf-8"))
@@ -385,59 +411,6 @@ def detection(design: str, split: str, threshold: float | None) -> dict[str, Any
     precision, recall, f1 = _prf(tp, fp, fn)
     return {"design": design, "split": split, "threshold": threshold, "tp": tp, "fp": fp, "fn": fn, "tn": tn,
             "precision": precision, "recall": recall, "f1": f1}
-
-
-#: a cap on each reply: a 1.5B model sometimes repeats itself until the context is full (one claims reply ran
-#: to 3,786 tokens and 10 minutes); a capped reply that is cut off fails validation and is never kept
-MAX_TOKENS = 512
-
-
-# -- recording (needs a running local judge server) ------------------------------------------------
-def record(pass_name: str, split: str, *, base_url: str, model: str, provenance: dict[str, Any], out_dir: str,
-           cache_dir: str, say: Callable[[str], None] = print) -> Path:
-    """Record one pass (``reanswer``, ``library`` or ``checked``) on one part with a local model.
-
-    Every validated reply is cached in ``cache_dir``, so a cut-off run resumes; the recording is
-    rewritten after every pair. ``provenance`` must hold ``server`` (name, version, build, threads) and
-    ``gguf`` (file name, sha256 and header of the weights the server loaded); the date is added on writing.
-    """
-    pass_name = identifier("pass_name", pass_name, "reanswer, library or checked")
-    designs = [d for d in DESIGNS.values() if d.recording == pass_name]
-    if not designs:
-        raise InputError("pass_name", "reanswer, library or checked", pass_name)
-    if not isinstance(provenance, dict) or not {"server", "gguf"} <= set(provenance):
-        raise InputError("provenance", "a dict with 'server' and 'gguf' (file, sha256, header)", provenance)
-    judge = OpenAIJudge(model, base_url=base_url, api_key="local", mode="json_object_schema", temperature=0.0,
-                        seed=7, timeout=600.0, max_retries=1, max_concurrency=1, cache_dir=cache_dir,
-                        max_tokens=MAX_TOKENS)
-    target = Path(out_dir) / f"{recording_name(pass_name, split)}.json"
-    started = time.monotonic()
-    pairs = _pairs_for(designs[0], split)
-    for i, pair in enumerate(pairs, start=1):
-        for answer in (pair.right_answer, pair.hallucinated_answer):
-            try:
-                _score_answer(designs[0], judge, pair, answer)
-            except JudgeError as exc:  # kept out of the recording; replay scores this answer NaN
-                say(f"{pair.id}: judge error, answer left unscored: {str(exc)[:120]}")
-        seen, calls = set(), []
-        for c in judge.calls:
-            if c.source in ("api", "cache") and (c.key, c.attempt) not in seen:
-                seen.add((c.key, c.attempt))
-                calls.append(c)
-        meta = {"model": model, "base_url": base_url,
-                "server": provenance["server"],
-                "parameters": {"temperature": 0.0, "seed": 7, "mode": judge.mode, "max_tokens": MAX_TOKENS},
-                "gguf": provenance["gguf"],
-                "pass": {"name": pass_name, "split": split, "pairs": len(pairs), "source": halueval.SOURCE},
-                "machine_time_s": round(sum(c.latency_s or 0.0 for c in calls), 1),
-                "wall_time_s": round(time.monotonic() - started, 1),
-                "notes": "Recorded with ragmetrics_edu.course.halueval_study.record; replies validated against "
-                         "each step's JSON schema (llama.cpp json_object + schema)."}
-        write_recording(target, meta, calls)
-        _scored.cache_clear()  # the scores of a recording just written must be read anew
-        say(f"{pass_name} {split} {i}/{len(pairs)} {pair.id}: {len(calls)} calls, "
-            f"{time.monotonic() - started:.0f} s")
-    return target
 
 
 # -- figures ---------------------------------------------------------------------------------------

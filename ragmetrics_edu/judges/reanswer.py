@@ -86,16 +86,27 @@ def faithfulness_reanswer(
                                   or not 0 <= threshold <= 1):
         raise InputError("threshold", "a number between 0 and 1, or None", threshold)
     calls = CallList()
-    reply = ask(judge, make_request("faithfulness.reanswer", "faithfulness_reanswer", schema_models().GeneratedAnswer,
-                                 'a JSON object {"answer": "..."}',
-                                 shorthand=lambda a: {"answer": a} if isinstance(a, str) else a, legacy=False,
-                                 data={"question": question_text, "context": Texts("node", nodes, "(no context)")}),
-                 calls)
-    judge_answer = reply.data["answer"]
+    judge_answer = reanswer_reply(judge, nodes, question=question_text, calls=calls)
     result = score_reanswer(answer_text, judge_answer, nodes, compare=compare, grounding_weight=weight,
                             threshold=threshold)
     result.inputs["question"] = question_text
     return finish(result, judge, calls, False)
+
+
+def reanswer_reply(judge: Judge, context: Sequence[str], *, question: str, calls: CallList | None = None) -> str:
+    """The judge's own answer to ``question`` from ``context``: the one call of :func:`faithfulness_reanswer`.
+
+    It does not depend on the answer being scored, so one reply serves every answer to the question
+    (and every ``compare`` and ``grounding_weight``). The call's record is added to ``calls`` when given."""
+    judge = check_judge(judge)
+    nodes = text_list("context", context)
+    reply = ask(judge, make_request("faithfulness.reanswer", "faithfulness_reanswer", schema_models().GeneratedAnswer,
+                                 'a JSON object {"answer": "..."}',
+                                 shorthand=lambda a: {"answer": a} if isinstance(a, str) else a, legacy=False,
+                                 data={"question": text("question", question),
+                                       "context": Texts("node", nodes, "(no context)")}),
+                 CallList() if calls is None else calls)
+    return reply.data["answer"]
 
 
 def _weight(value: Any) -> float:
