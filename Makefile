@@ -57,16 +57,25 @@ $(VENV)/.dev-installed: pyproject.toml | $(BIN)/python
 	$(PIP) install --quiet --no-compile -e ".[dev]"
 	touch $@ $(VENV)/.notebook-installed
 
-install: $(VENV)/.notebook-installed
+# JupyterLab asks on its first start whether to fetch Jupyter's news from the internet. The course
+# runs offline, so this environment answers for every user: no news, no update check (JupyterLab's
+# settings overrides; tests/lab_server.py gives the test JupyterLab the same NO_NEWS).
+LAB_OVERRIDES := $(VENV)/share/jupyter/lab/settings/overrides.json
+NO_NEWS := {"@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": false}}
+$(LAB_OVERRIDES): Makefile
+	mkdir -p $(@D)
+	printf '%s\n' '$(NO_NEWS)' > $@
+
+install: $(VENV)/.notebook-installed $(LAB_OVERRIDES)
 dev: $(VENV)/.dev-installed
 
 lab lab-slides slides: export PYTHONDONTWRITEBYTECODE =
-lab: $(VENV)/.notebook-installed
+lab: $(VENV)/.notebook-installed $(LAB_OVERRIDES)
 	$(BIN)/jupyter lab --ServerApp.root_dir=notebooks --ip=127.0.0.1 $(KERNEL_ENCRYPTION) $(ROOT_FLAG) $(LAB_ARGS)
 
 # For instructors: the same environment, serving the repository root so slides/ (the decks) and
 # notebooks/ (the course) are both in the file browser.
-lab-slides: $(VENV)/.notebook-installed
+lab-slides: $(VENV)/.notebook-installed $(LAB_OVERRIDES)
 	$(BIN)/jupyter lab --ServerApp.root_dir=. --ip=127.0.0.1 $(KERNEL_ENCRYPTION) $(ROOT_FLAG) $(LAB_ARGS)
 
 # The tests in two pytest runs at once, and the lint beside them. The first run takes every test but

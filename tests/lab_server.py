@@ -8,7 +8,9 @@ not one per module that imports them; one Chromium tab on it per module (:func:`
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -27,15 +29,22 @@ from browser_support import REPO, RequestLog, free_port, tab
 SERVER_TIMEOUT = 60
 STOP_TIMEOUT = 15
 
-#: User settings of the server's own config folder: start the kernel without the "Select
-#: Kernel" dialog, fetch no news. Windowing as a learner's JupyterLab has it by default
+def make_lab_overrides() -> dict[str, dict]:
+    """The settings ``make lab`` gives every JupyterLab user (the Makefile's ``NO_NEWS``: no news prompt)."""
+    line = re.search(r"^NO_NEWS := (.*)$", (REPO / "Makefile").read_text(encoding="utf-8"), flags=re.M)
+    assert line, "the Makefile no longer sets NO_NEWS"
+    return json.loads(line.group(1))
+
+
+#: User settings of the server's own config folder: start the kernel without the "Select Kernel"
+#: dialog; what `make lab` sets (no news prompt). Windowing as a learner's JupyterLab has it by default
 #: ("contentVisibility": every cell in the DOM, the browser skips drawing those off screen; "none",
 #: used before, drew every cell of a notebook, at about 3% more of Chromium's CPU).
 SETTINGS = {
     "@jupyterlab/notebook-extension/tracker.jupyterlab-settings":
         '{"autoStartDefaultKernel": true, "windowingMode": "contentVisibility"}',
-    "@jupyterlab/apputils-extension/notification.jupyterlab-settings":
-        '{"fetchNews": "false", "checkForUpdates": false}',
+    **{f"{plugin.replace(':', '/')}.jupyterlab-settings": json.dumps(values)
+       for plugin, values in make_lab_overrides().items()},
 }
 
 

@@ -308,3 +308,16 @@ def test_ci_notebook_runs_fail_a_notebook_whose_second_kernel_dies_too():
     assert problem.startswith(f"failed:\n{died}") and problem.endswith("second words")
     assert note.startswith("its first kernel died at start") and note.endswith("first words")
     assert worker == run_notebooks.WORKER and own == "printed:\nException ignored in atexit"
+
+
+def test_make_lab_asks_no_question_about_news_from_the_internet(tmp_path):
+    """On its first start JupyterLab asks whether to fetch Jupyter's news from the internet; the environment
+    `make install`, `make lab` and `make lab-slides` set up answers no for every user (settings overrides)."""
+    makefile = (REPO / "Makefile").read_text()
+    for target in ("install", "lab", "lab-slides"):
+        assert re.search(rf"^{target}:[^\n]*\$\(LAB_OVERRIDES\)", makefile, flags=re.M), target
+    venv = tmp_path / "venv"
+    overrides = venv / "share" / "jupyter" / "lab" / "settings" / "overrides.json"
+    subprocess.run(["make", "-s", f"VENV={venv}", str(overrides)], cwd=REPO, check=True, capture_output=True, timeout=60)
+    assert json.loads(overrides.read_text())["@jupyterlab/apputils-extension:notification"] == \
+        {"fetchNews": "false", "checkForUpdates": False}
