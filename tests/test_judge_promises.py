@@ -3,13 +3,13 @@ recordings, prompt injection, honest messages and accounting, size limits."""
 
 from __future__ import annotations
 
-import itertools
 import json
 import math
-import signal
-import threading
+import subprocess
+import sys
 import time
 import warnings
+from pathlib import Path
 
 import pytest
 
@@ -276,47 +276,19 @@ def test_the_calls_column_counts_the_requests_of_failed_rows(server: ScriptedSer
     assert frame.loc[0, "calls"] == server.hits == 3
 
 
-#: Seconds within which a Ctrl-C stops an evaluate() run (its requests take 0.25 s each).
-PATIENCE = 3.0
-
-
-def test_an_interrupted_evaluate_leaves_no_request_running(server: ScriptedServer) -> None:
-    # Ctrl-C arrives while requests are in flight: the server presses it on its 4th request (not
-    # after a fixed time, which could land in evaluate()'s first imports on a slow machine). Once the
-    # run stops, at most the requests already on their way come in; should a request still arrive
-    # PATIENCE seconds after the press, the press was lost, and the server presses again so that the
-    # run ends and the test can say so. (A second press at a fixed request number, six requests or
-    # half a second later, once fired on a machine so busy that the first took longer to act on.)
-    answer = schema_responder(delay=0.25)
-    received = itertools.count(1)                   # next() is atomic: each request gets its own number
-    presses: list[tuple[int, float]] = []
-
-    def press(number: int) -> None:
-        presses.append((number, time.monotonic()))
-        # a real SIGINT to the main thread, as Ctrl-C or JupyterLab's interrupt sends: it also wakes a
-        # wait the main thread is blocked in (_thread.interrupt_main only sets a flag, seen when
-        # the wait ends: on a busy machine, requests later)
-        signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
-
-    def respond(body: dict) -> Scripted:
-        number = next(received)
-        if number == 4:
-            press(number)
-        elif len(presses) == 1 and time.monotonic() - presses[0][1] > PATIENCE:
-            press(number)
-        return answer(body)
-
-    server.responder = respond
-    cases = [{"question": f"Q{i}?", "answer": "A.", "contexts": ["c1", "c2"], "ground_truth": "G."}
-             for i in range(30)]
-    frame = evaluate(cases, metrics=["context_precision", "faithfulness"], judge=make(server, max_concurrency=3),
-                     max_concurrency=3, progress=False)
-    assert [n for n, _ in presses] == [4], f"Ctrl-C pressed at requests {presses}: the first was not acted on"
-    assert frame.attrs["interrupted"] and len(frame) < 30
-    assert not [t for t in threading.enumerate() if t.name.startswith("ragmetrics-eval")]
-    hits = server.hits
-    time.sleep(0.8)
-    assert server.hits == hits                      # nothing keeps asking in the background
+def test_an_interrupted_evaluate_leaves_no_request_running() -> None:
+    # Ctrl-C while requests are in flight (see interrupted_evaluate.py), in a fresh Python process as a
+    # kernel is one. Run inside this long-lived test process, the first press went unanswered for 3 s in
+    # two full `make test` runs (Python's own SIGINT handler in place; the cause was not found), while
+    # 0 of 17 runs alone missed it.
+    done = subprocess.run([sys.executable, str(Path(__file__).with_name("interrupted_evaluate.py"))],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-3000:]
+    report = json.loads(done.stdout.strip().splitlines()[-1])
+    assert [n for n, _ in report["presses"]] == [4], f"Ctrl-C pressed at requests {report['presses']}: the first was not acted on"
+    assert report["interrupted"] and report["rows"] < 30, report
+    assert report["running"] == [], report          # no pool thread left
+    assert report["requests_after"] == 0, report    # nothing keeps asking in the background
 
 
 # -- size ---------------------------------------------------------------------------------------------
