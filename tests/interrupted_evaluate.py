@@ -19,8 +19,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from ragmetrics_edu import evaluate  # noqa: E402
-from ragmetrics_edu import judges as J  # noqa: E402
-from scripted_server import Scripted, ScriptedServer, schema_responder  # noqa: E402
+from scripted_server import Scripted, ScriptedServer, schema_responder, scripted_judge  # noqa: E402
 
 #: Seconds within which a Ctrl-C stops an evaluate() run (its requests take 0.25 s each).
 PATIENCE = 3.0
@@ -47,8 +46,7 @@ def main() -> None:
         return answer(body)
 
     server.responder = respond
-    judge = J.OpenAIJudge("scripted-model", api_key="test-key", seed=7, mode="json_schema", timeout=5.0,
-                          max_retries=0, base_url=server.base_url, max_concurrency=3)
+    judge = scripted_judge(server, max_concurrency=3)
     cases = [{"question": f"Q{i}?", "answer": "A.", "contexts": ["c1", "c2"], "ground_truth": "G."} for i in range(30)]
     try:
         frame = evaluate(cases, metrics=["context_precision", "faithfulness"], judge=judge, max_concurrency=3,

@@ -182,3 +182,13 @@ def schema_responder(delay: float = 0.0) -> Callable[[dict[str, Any]], Scripted]
         schema = fmt["json_schema"]["schema"] if fmt.get("type") == "json_schema" else fmt.get("schema", {})
         return Scripted(content=json.dumps(fake_value(schema)), delay=delay)
     return respond
+
+
+def scripted_judge(server: ScriptedServer, **kwargs: Any) -> Any:
+    """An ``OpenAIJudge`` on ``server`` as the judge tests make one: JSON-schema mode, a 5 s timeout, no
+    retry, seed 7 (``kwargs`` override any of these)."""
+    from ragmetrics_edu.judges import OpenAIJudge
+
+    options = {"mode": "json_schema", "timeout": 5.0, "max_retries": 0, "base_url": server.base_url,
+               "api_key": "test-key", "seed": 7, **kwargs}
+    return OpenAIJudge("scripted-model", **options)

@@ -15,7 +15,7 @@ import pytest
 
 from ragmetrics_edu import InputError, evaluate
 from ragmetrics_edu import judges as J
-from scripted_server import Scripted, ScriptedServer, good, schema_responder
+from scripted_server import Scripted, ScriptedServer, good, schema_responder, scripted_judge
 
 QUESTION = "What is AI?"
 EXPECTED = "AI is the simulation of human intelligence by machines."
@@ -23,12 +23,7 @@ NODES = ["NVIDIA makes AI chips.", "AI is the simulation of human intelligence."
 DECK = {"node_1": "no", "node_2": "yes"}
 
 
-def make(server: ScriptedServer, **kwargs) -> J.OpenAIJudge:
-    kwargs.setdefault("mode", "json_schema")
-    kwargs.setdefault("timeout", 5.0)
-    kwargs.setdefault("max_retries", 0)
-    kwargs.setdefault("base_url", server.base_url)
-    return J.OpenAIJudge("scripted-model", api_key="test-key", seed=7, **kwargs)
+make = scripted_judge  # the judge these tests ask (kwargs override its defaults)
 
 
 def cp(judge: J.Judge, nodes: list[str] = NODES):

@@ -132,8 +132,8 @@ def _scored(design: str, split: str) -> tuple[dict[str, Any], ...]:
     rows = []
     for pair in pairs_for(chosen, split):
         answers = (pair.right_answer, pair.hallucinated_answer)
-        if chosen.pipeline == "reanswer":
-            reply = _judge_answer(chosen.recording or "", split, pair)
+        if chosen.pipeline == "reanswer" and chosen.recording is not None:
+            reply = _judge_answer(chosen.recording, split, pair)
             right, wrong = (math.nan if reply is None else
                             score_reanswer(a, reply, [pair.knowledge], **dict(chosen.options)).score for a in answers)
         else:
