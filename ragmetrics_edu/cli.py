@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import ipaddress
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -161,9 +162,16 @@ def _judge_server(args: argparse.Namespace) -> int:
           "mode='json_object_schema')", flush=True)
     command = [sys.executable, "-m", "llama_cpp.server", "--model", args.model, "--host", host,
                "--port", str(args.port), "--n_threads", str(args.threads), "--n_ctx", str(args.ctx)]
+    # The command becomes the server (exec): a plain `kill PID` of the command, from a script, a notebook or
+    # a test, stops the server itself, instead of leaving a child holding the model (~2 GB) and the port.
+    if os.name == "posix":
+        os.execv(sys.executable, command)
+    child = subprocess.Popen(command)  # Windows has no exec that keeps the PID: wait, and stop the child with us
     try:
-        return subprocess.call(command)
+        return child.wait()
     except KeyboardInterrupt:
+        child.terminate()
+        child.wait()
         return 0
 
 

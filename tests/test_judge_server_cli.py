@@ -1,9 +1,14 @@
 """`ragmetrics-edu judge-server` and `make judge-server`: host and port, and the mode the notebook advises."""
 
 import json
+import os
 import re
 import shutil
+import signal
+import socket
 import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -22,7 +27,12 @@ def _serve(monkeypatch, tmp_path, capsys, *extra):
     real = importlib.util.find_spec
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: object() if name == "llama_cpp" else real(name, *a))
     ran = []
-    monkeypatch.setattr(subprocess, "call", lambda command: ran.append(command) or 0)
+
+    def execv(program, command):  # the command would become the server: stop here instead
+        ran.append(command[1:])
+        raise SystemExit(0)
+
+    monkeypatch.setattr(os, "execv", execv)
     assert cli.main(["judge-server", "--model", str(model), *extra]) == 0
     return ran[0], capsys.readouterr()
 
@@ -100,3 +110,57 @@ def test_readme_says_what_building_the_server_needs_and_how_to_reach_it():
     assert "C/C++ compiler and CMake" in section and "7–15 minutes on 2 cores" in section
     assert "HOST=" in section and "PORT=" in section and 'mode="json_object_schema"' in section
     assert "`question` and `answer`" in readme
+
+
+# A stand-in for llama_cpp.server: it listens on the port it is given until it is stopped.
+FAKE_SERVER = """
+import socket, sys, time
+port = int(sys.argv[sys.argv.index("--port") + 1])
+listener = socket.socket()
+listener.bind(("127.0.0.1", port))
+listener.listen()
+print("listening", flush=True)
+while True:
+    time.sleep(1)
+"""
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _port_taken(port: int) -> bool:
+    with socket.socket() as s:
+        return s.connect_ex(("127.0.0.1", port)) == 0
+
+
+@pytest.mark.skipif(os.name != "posix", reason="exec keeps the PID on POSIX only")
+def test_the_command_stopped_by_pid_leaves_no_server_behind(tmp_path):
+    fake = tmp_path / "fake" / "llama_cpp"
+    (fake / "server").mkdir(parents=True)
+    (fake / "__init__.py").write_text("")
+    (fake / "server" / "__init__.py").write_text("")
+    (fake / "server" / "__main__.py").write_text(FAKE_SERVER)
+    model = tmp_path / "tiny.gguf"
+    model.write_bytes(b"GGUF")
+    port = _free_port()
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path / "fake"), str(REPO)])}
+    command = subprocess.Popen([sys.executable, "-m", "ragmetrics_edu.cli", "judge-server", "--model", str(model),
+                                "--port", str(port)], env=env, stdout=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while not _port_taken(port):
+            assert command.poll() is None, "the command ended before its server listened"
+            assert time.monotonic() < deadline, "the server never listened"
+            time.sleep(0.1)
+        os.kill(command.pid, signal.SIGTERM)  # a plain `kill PID` of the command
+        command.wait(timeout=20)
+        deadline = time.monotonic() + 10
+        while _port_taken(port) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not _port_taken(port), "the port is still taken: a server outlived its command"
+    finally:
+        if command.poll() is None:
+            command.kill()
