@@ -29,6 +29,7 @@ recordings, notes, ``repr``, error messages) carries ``***@`` instead.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import math
@@ -147,6 +148,8 @@ class OpenAIJudge(Judge):
         self._client_lock = threading.Lock()
         self._slots = threading.BoundedSemaphore(max_concurrency)
         self._cache_warned = False
+        self._in_flight: dict[str, _Flight] = {}
+        self._flight_lock = threading.Lock()
 
     @property
     def client(self) -> Any:
@@ -196,6 +199,28 @@ class OpenAIJudge(Judge):
         hit = self._cache_read(key)
         if hit is not None:
             return hit
+        # Identical requests in flight at once (two answers to one question ask the same re-answer call) share
+        # one call: the first sends it, the others wait for its reply and count it as a cache hit, not a call.
+        with self._flight_lock:
+            flight = self._in_flight.get(key)
+            leader = flight is None
+            if leader:
+                flight = self._in_flight[key] = _Flight()
+        assert flight is not None
+        if not leader:
+            flight.done.wait()
+            if flight.reply is not None:
+                return dataclasses.replace(flight.reply, cached=True, source="shared", cache_key=None)
+            return self._send(request, messages, params, key)  # the first one failed: ask for ourselves
+        try:
+            flight.reply = self._send(request, messages, params, key)
+            return flight.reply
+        finally:
+            with self._flight_lock:
+                del self._in_flight[key]
+            flight.done.set()
+
+    def _send(self, request: Request, messages: Messages, params: dict[str, Any], key: str) -> Reply:
         import openai  # lazy: openai is an optional extra (llm)
 
         with self._slots:
@@ -348,6 +373,14 @@ class OpenAIJudge(Judge):
                                "max_tokens": self.max_tokens},
                 "notes": notes}
         return files.write_recording(path, meta, [c for c in self.calls if c.source in ("api", "cache")])
+
+
+class _Flight:
+    """A request on its way: the others asking the same wait for ``done`` and reuse ``reply``."""
+
+    def __init__(self) -> None:
+        self.done = threading.Event()
+        self.reply: Reply | None = None
 
 
 def read_cache_entry(path: Path, key: str | None = None) -> dict[str, Any]:

@@ -30,7 +30,8 @@ class CallRecord:
 
     ``attempt`` is 0 for the first request of a step and 1 for the repair request;
     ``source`` says where the reply came from: ``"api"`` (a live server), ``"cache"``
-    (the on-disk cache, then ``cached`` is True), ``"replay"`` (a recording) or
+    (the on-disk cache, then ``cached`` is True), ``"shared"`` (an identical request
+    in flight at the same time was sent once and its reply shared; ``cached`` is True), ``"replay"`` (a recording) or
     ``"given"`` (typed by a person). ``parsed`` holds the validated reply (None when it
     could not be used, and ``error`` then says why). Token counts are those the server
     reported for the original request (None when it reported none).
