@@ -99,7 +99,7 @@ def gguf_header(path: str | Path) -> dict[str, Any]:
     return found
 
 
-def _server_version() -> str:
+def server_version() -> str:
     try:
         return f"llama-cpp-python {version('llama-cpp-python')}"
     except PackageNotFoundError:
@@ -111,7 +111,7 @@ def record_passes(names: list[str], *, base_url: str, model: str, gguf: str, out
     """Record each named pass; print one line per row and the machine time per pass."""
     header = gguf_header(gguf)
     sha = sha256_of(gguf)
-    server = (f"{_server_version()} server (llama.cpp, portable AVX2 build, {threads} CPU threads, n_ctx 4096) "
+    server = (f"{server_version()} server (llama.cpp, portable AVX2 build, {threads} CPU threads, n_ctx 4096) "
               f"on 127.0.0.1; GGUF header: general.name {header.get('general.name')!r}, architecture "
               f"{header.get('general.architecture')}, file type {header.get('file_type_name')}")
     for name in names:

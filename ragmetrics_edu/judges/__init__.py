@@ -38,6 +38,7 @@ _WHERE = {
     "context_entity_recall": "steps", "faithfulness": "steps", "answer_relevancy": "steps",
     "answer_relevancy_embedding": "steps", "answer_correctness": "steps",
     "faithfulness_reanswer": "reanswer", "faithfulness_checked": "checked",
+    "g_eval": "rubric", "aspect_critic": "rubric", "evaluation_steps": "rubric",
 }
 
 __all__ = sorted(list(_WHERE) + ["JudgeAPIError", "JudgeError", "JudgeSetupError"])

@@ -62,11 +62,14 @@ class Request:
     check: Callable[[dict[str, Any]], str | None] | None = None
     shorthand: Callable[[Any], Any] | None = None
     legacy_messages: Messages | None = None  # the same step in the version-1 prompts (no data blocks)
+    top_logprobs: int = 0  # > 0: ask the server for each reply token's most likely alternatives (G-Eval's weights)
+    sample: int | None = None  # the n-th of several sampled replies to one prompt (a vote, a sampled score)
+    temperature: float | None = None  # the sampling temperature of a sampled request (None: the judge's own)
 
     @property
     def key(self) -> str:
-        """sha256 of the step, its messages and schema: the same request, whatever the judge."""
-        return _key(self.step, self.messages, self.schema)
+        """sha256 of the step, its messages and schema (and the sample number): the same request, whatever the judge."""
+        return _key(self.step, self.messages, self.schema, self.sample)
 
     @property
     def legacy_key(self) -> str | None:
@@ -93,8 +96,11 @@ class Request:
         return clean, None
 
 
-def _key(step: str, messages: Messages, schema: dict[str, Any]) -> str:
-    blob = json.dumps({"step": step, "messages": messages, "schema": schema}, sort_keys=True, ensure_ascii=False)
+def _key(step: str, messages: Messages, schema: dict[str, Any], sample: int | None = None) -> str:
+    what: dict[str, Any] = {"step": step, "messages": messages, "schema": schema}
+    if sample is not None:  # only sampled requests carry it, so every older key stays the same
+        what["sample"] = sample
+    blob = json.dumps(what, sort_keys=True, ensure_ascii=False)
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()
 
 
@@ -112,6 +118,7 @@ class Reply:
     finish_reason: str | None = None
     sent: Messages | None = None  # the messages as originally sent, when a recording supplies them
     cache_key: str | None = None  # where a judge with a cache keeps this reply once it has validated
+    logprobs: list[dict[str, Any]] | None = None  # per reply token: token, logprob, top (alternatives), when asked
 
 
 @dataclass
@@ -139,6 +146,9 @@ STEPS: dict[str, str] = {
                            "(judges.checked)",
     "faithfulness.supported": '{"claim_1": {"verdict": "supported"|"not_supported", "quote": str}, ...} '
                               "(judges.checked)",
+    "g_eval.steps": '{"steps": [str]}: G-Eval\'s evaluation steps from the criteria (judges.rubric); short form: a list',
+    "g_eval.score": '{"score": int} on the rubric\'s scale (judges.rubric); short form: the number',
+    "aspect_critic": '{"verdict": "yes"|"no"} on a written aspect (judges.rubric); short form: the verdict',
     "generate.answer": '{"answer": str}: the capstone RAG system answering from its passages (not a judge step)',
     "faithfulness.contradiction": '{"claim_1": "yes"|"no", ...} for the claims not supported (judges.checked)',
     "answer_relevancy.statements": '{"statements": [str]}; short form: a list of statements',
@@ -262,7 +272,7 @@ class Judge(ABC):
                 step=request.step, messages=reply.sent or messages, raw=reply.text, parsed=data, model=reply.model,
                 prompt_tokens=reply.prompt_tokens, completion_tokens=reply.completion_tokens,
                 latency_s=reply.latency_s, cached=reply.cached, source=reply.source, attempt=attempt,
-                error=problem or None, key=request.key,
+                error=problem or None, key=request.key, logprobs=reply.logprobs,
             )
             self._keep(record)
             records.append(record)

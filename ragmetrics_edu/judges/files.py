@@ -99,8 +99,30 @@ def check_recording(data: Any) -> dict[tuple[str, int], dict[str, Any]]:
         latency = entry.get("latency_s", 0.0)
         if latency is not None and not _seconds(latency):
             raise bad(f"{at}.latency_s", f"must be a number of seconds, got {_clip(latency)}", latency)
+        if entry.get("logprobs") is not None:
+            problem = logprobs_problem(entry["logprobs"])
+            if problem:
+                raise bad(f"{at}.logprobs", problem, entry["logprobs"])
         replies[(entry["request_key"], attempt)] = entry
     return replies
+
+
+def logprobs_problem(value: Any) -> str | None:
+    """None when ``value`` is a reply's token probabilities as stored ({token, logprob, top}), else the problem."""
+    if not isinstance(value, list):
+        return f"must be a list of tokens, got {_clip(value)}"
+    for i, token in enumerate(value):
+        if not (isinstance(token, dict) and isinstance(token.get("token"), str) and _logprob(token.get("logprob"))
+                and isinstance(token.get("top"), list)
+                and all(isinstance(t, list) and len(t) == 2 and isinstance(t[0], str) and _logprob(t[1])
+                        for t in token["top"])):
+            return f"token {i} must be {{token: str, logprob: number <= 0, top: [[str, number], ...]}}, got {_clip(token)}"
+    return None
+
+
+def _logprob(value: Any) -> bool:
+    return (not isinstance(value, bool) and isinstance(value, (int, float)) and not math.isnan(value)
+            and value <= 0)
 
 
 def _seconds(value: Any) -> bool:
@@ -161,7 +183,8 @@ def write_recording(path: str | os.PathLike[str], meta: Mapping[str, Any], calls
     replies = [{"request_key": c.key, "attempt": c.attempt, "step": c.step, "model": c.model,
                 "messages": c.messages, "raw": c.raw, "prompt_tokens": c.prompt_tokens,
                 "completion_tokens": c.completion_tokens,
-                "latency_s": round(c.latency_s, 3) if _seconds(c.latency_s) else c.latency_s} for c in calls]
+                "latency_s": round(c.latency_s, 3) if _seconds(c.latency_s) else c.latency_s,
+                **({"logprobs": c.logprobs} if c.logprobs is not None else {})} for c in calls]
     document = {"format": FORMAT, **dict(meta),
                 "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
                 "library": f"ragmetrics-edu {__version__}", "replies": replies}

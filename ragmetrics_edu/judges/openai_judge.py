@@ -174,6 +174,13 @@ class OpenAIJudge(Judge):
         params: dict[str, Any] = {"temperature": self.temperature}
         if self.seed is not None:
             params["seed"] = self.seed
+        if request.sample is not None:  # the n-th sample of one prompt: its own seed, and the step's temperature
+            params["seed"] = (self.seed or 0) + request.sample
+            if request.temperature is not None:
+                params["temperature"] = request.temperature
+        if request.top_logprobs:
+            params["logprobs"] = True
+            params["top_logprobs"] = request.top_logprobs
         if self.max_tokens is not None:
             params["max_tokens"] = self.max_tokens
         if self.mode == "json_schema":
@@ -245,6 +252,7 @@ class OpenAIJudge(Judge):
             text=text if isinstance(text, str) else str(text), model=getattr(response, "model", None) or self.model,
             prompt_tokens=getattr(usage, "prompt_tokens", None), completion_tokens=getattr(usage, "completion_tokens", None),
             latency_s=latency, source="api", finish_reason=getattr(choice, "finish_reason", None), cache_key=key,
+            logprobs=token_logprobs(choice) if request.top_logprobs else None,
         )
 
     def accepted(self, reply: Reply) -> None:
@@ -344,7 +352,8 @@ class OpenAIJudge(Judge):
         # recording written after a resumed run keeps them (a tally counts no seconds for a cache hit).
         return Reply(text=entry["raw"], model=entry.get("model") or self.model, prompt_tokens=entry.get("prompt_tokens"),
                      completion_tokens=entry.get("completion_tokens"), latency_s=float(entry.get("latency_s") or 0.0),
-                     cached=True, source="cache", finish_reason=entry.get("finish_reason"))
+                     cached=True, source="cache", finish_reason=entry.get("finish_reason"),
+                     logprobs=entry.get("logprobs"))
 
     def _cache_write(self, key: str, reply: Reply) -> None:
         path = self._cache_path(key)
@@ -354,6 +363,8 @@ class OpenAIJudge(Judge):
                  "prompt_tokens": reply.prompt_tokens, "completion_tokens": reply.completion_tokens,
                  "latency_s": reply.latency_s, "finish_reason": reply.finish_reason,
                  "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+        if reply.logprobs is not None:
+            entry["logprobs"] = reply.logprobs
         files.write_atomic(path, json.dumps(entry, ensure_ascii=False, indent=1))
 
     # -- recordings ---------------------------------------------------------------------
@@ -415,7 +426,28 @@ def read_cache_entry(path: Path, key: str | None = None) -> dict[str, Any]:
     latency = entry.get("latency_s")
     if latency is not None and not (_real(latency) and latency >= 0):
         raise bad(f"latency_s must be a number of seconds >= 0, got {_clip(latency, 80)}")
+    if entry.get("logprobs") is not None:
+        problem = files.logprobs_problem(entry["logprobs"])
+        if problem:
+            raise bad(f"logprobs {problem}")
     return entry
+
+
+def token_logprobs(choice: Any) -> list[dict[str, Any]] | None:
+    """The reply's tokens with their log-probabilities and top alternatives, as stored; None when the server sent none."""
+    content = getattr(getattr(choice, "logprobs", None), "content", None)
+    if not isinstance(content, list):
+        return None
+    out = []
+    for token in content:
+        logprob = getattr(token, "logprob", None)
+        if not isinstance(getattr(token, "token", None), str) or not _real(logprob):
+            return None
+        top = [[t.token, float(t.logprob)] for t in (getattr(token, "top_logprobs", None) or [])
+               if isinstance(getattr(t, "token", None), str) and _real(getattr(t, "logprob", None))]
+        out.append({"token": token.token, "logprob": min(0.0, float(logprob)),
+                    "top": [[t, min(0.0, lp)] for t, lp in top]})
+    return out
 
 
 def redact_url(url: str) -> str:

@@ -54,9 +54,12 @@ class Block:
 Untrusted = str | Texts | None
 
 
-def fence_for(texts: Sequence[str]) -> str:
-    """A fence no text contains: ``data-`` and 8 hex digits of a hash of the texts (re-drawn on a clash)."""
-    seed = hashlib.sha256("\x00".join(texts).encode("utf-8")).hexdigest()
+def fence_for(texts: Sequence[str], seed_texts: Sequence[str] | None = None) -> str:
+    """A fence no text contains: ``data-`` and 8 hex digits of a hash of the texts (re-drawn on a clash).
+
+    ``seed_texts``: hash only these (still checked against every text), so requests that share them share
+    their system prompt, and a server that keeps the last prompt's prefix reads it once."""
+    seed = hashlib.sha256("\x00".join(texts if seed_texts is None else seed_texts).encode("utf-8")).hexdigest()
     counter = 0
     while True:
         fence = "data-" + hashlib.sha256(f"{seed}:{counter}".encode()).hexdigest()[:8]
@@ -107,9 +110,12 @@ def _plain(name: str, value: Untrusted) -> str:
 
 
 def messages(template_name: str, data: Mapping[str, Untrusted], values: Mapping[str, Any],
-             system: str = "system") -> Messages:
-    """The system and user messages of a step: untrusted ``data`` fenced, trusted ``values`` as they are."""
-    fence = fence_for(_all_texts(data))
+             system: str = "system", fence_from: Sequence[str] | None = None) -> Messages:
+    """The system and user messages of a step: untrusted ``data`` fenced, trusted ``values`` as they are.
+
+    ``fence_from``: the data names the fence is drawn from (default: all; see :func:`fence_for`)."""
+    seed = None if fence_from is None else _all_texts({k: v for k, v in data.items() if k in fence_from})
+    fence = fence_for(_all_texts(data), seed)
     filled = {name: _fenced(name, value, fence) for name, value in data.items()}
     return [{"role": "system", "content": render(system, fence=fence)},
             {"role": "user", "content": render(template_name, **filled, **values)}]

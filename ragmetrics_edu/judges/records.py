@@ -50,6 +50,7 @@ class CallRecord:
     attempt: int = 0
     error: str | None = None
     key: str | None = None
+    logprobs: list[dict[str, Any]] | None = None  # per reply token {token, logprob, top: [[token, logprob], ...]}
 
     @property
     def ok(self) -> bool:

@@ -85,7 +85,8 @@ class ReplayJudge(Judge):
                 step=request.step)
         return Reply(text=entry["raw"], model=str(entry.get("model") or self.model),
                      prompt_tokens=entry.get("prompt_tokens"), completion_tokens=entry.get("completion_tokens"),
-                     latency_s=float(entry.get("latency_s") or 0.0), source="replay", sent=entry.get("messages"))
+                     latency_s=float(entry.get("latency_s") or 0.0), source="replay", sent=entry.get("messages"),
+                     logprobs=entry.get("logprobs"))
 
 
 def _read(path: Path) -> Any:

@@ -29,15 +29,18 @@ def key_names(prefix: str, n: int) -> tuple[str, ...]:
 def make_request(step: str, template_name: str, model: Any, expected: str, *,
              check: Callable[[dict[str, Any]], str | None] | None = None,
              shorthand: Callable[[Any], Any] | None = None, data: Mapping[str, Untrusted],
-             legacy: bool = True, **values: Any) -> Request:
+             legacy: bool = True, fence_from: tuple[str, ...] | None = None, top_logprobs: int = 0,
+             sample: int | None = None, temperature: float | None = None, **values: Any) -> Request:
     """A step's request: the untrusted ``data`` in fenced blocks (see :mod:`.prompting`), ``values`` as they are.
 
-    ``legacy=False`` for a step the version-1 prompts never had (no old recording can hold it)."""
+    ``legacy=False`` for a step the version-1 prompts never had (no old recording can hold it);
+    ``fence_from``, ``top_logprobs``, ``sample`` and ``temperature``: see :class:`.base.Request`."""
     from .schemas import schema_of  # lazy: schemas import pydantic, loaded with the first request
 
-    return Request(step=step, messages=prompting.messages(template_name, data, values), model=model,
-                   schema=schema_of(model), expected=expected, check=check, shorthand=shorthand,
-                   legacy_messages=prompting.legacy_messages(template_name, data, values) if legacy else None)
+    return Request(step=step, messages=prompting.messages(template_name, data, values, fence_from=fence_from),
+                   model=model, schema=schema_of(model), expected=expected, check=check, shorthand=shorthand,
+                   legacy_messages=prompting.legacy_messages(template_name, data, values) if legacy else None,
+                   top_logprobs=top_logprobs, sample=sample, temperature=temperature)
 
 
 def verdict_request(step: str, template_name: str, prefix: str, n: int, *, idk: bool,

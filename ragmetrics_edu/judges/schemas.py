@@ -134,6 +134,25 @@ _VALUE_TYPES: dict[str, Any] = {
 }
 
 
+class EvaluationSteps(_Strict):
+    """G-Eval's evaluation steps, written by the judge from the criteria (step 1)."""
+
+    steps: list[str]
+
+
+class Verdict(_Strict):
+    """An aspect critic's vote: does the answer meet the aspect?"""
+
+    verdict: YesNo
+
+
+@lru_cache(maxsize=16)
+def rubric_score(low: int, high: int) -> type[BaseModel]:
+    """G-Eval's score reply: one whole number from ``low`` to ``high`` (an enum, so a grammar allows only these)."""
+    choices = Literal[tuple(range(low, high + 1))]  # type: ignore[valid-type]
+    return create_model(f"RubricScore_{low}_{high}", __config__=ConfigDict(extra="forbid"), score=(choices, ...))
+
+
 @lru_cache(maxsize=256)
 def keyed(name: str, keys: tuple[str, ...], kind: str) -> type[BaseModel]:
     """A model with exactly the given keys, each holding a value of ``kind``."""

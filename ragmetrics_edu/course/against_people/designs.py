@@ -1,0 +1,87 @@
+"""The faithfulness designs measured against people, each as what it asks a judge and how it scores.
+
+A *pass* is one recorded judge run (one kind of request over a set of answers); several designs read
+the same pass (G-Eval weighted and G-Eval's raw reply read one recording). Every score is "higher is
+more faithful", so a hallucinated answer should score low.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Callable
+
+from ...baselines import coverage
+from ...judges.base import Judge
+from ...judges.checked import faithfulness_checked
+from ...judges.reanswer import faithfulness_reanswer
+from ...judges.rubric import aspect_critic, g_eval
+from ...judges.steps import faithfulness as faithfulness_claims
+from ...metrics.rubric import g_eval_score
+from ...results import MetricResult
+from .items import Item
+
+__all__ = ["Design", "DESIGNS", "PASSES", "ask_pass"]
+
+#: pass name -> what the pass asks of the judge for one answer (its MetricResult carries the calls)
+PASSES: dict[str, Callable[[Judge, Item], MetricResult]] = {
+    "reanswer": lambda j, i: faithfulness_reanswer(j, i.answer, list(i.context), question=i.question),
+    "g_eval": lambda j, i: g_eval(j, i.answer, list(i.context), question=i.question),
+    "critic": lambda j, i: aspect_critic(j, i.answer, list(i.context), question=i.question, strictness=3),
+    "claims": lambda j, i: faithfulness_claims(j, i.answer, list(i.context), question=i.question),
+    "checked": lambda j, i: faithfulness_checked(j, i.answer, list(i.context), question=i.question),
+}
+
+
+def ask_pass(name: str, judge: Judge, item: Item) -> MetricResult:
+    """Ask ``judge`` what pass ``name`` asks for ``item``."""
+    return PASSES[name](judge, item)
+
+
+def _deepeval_rule(r: MetricResult) -> float:
+    probs = {row["score"]: row["probability"] for row in r.rows if not math.isnan(row["probability"])}
+    if not probs:
+        return r.score
+    return g_eval_score(probs, variant="deepeval", scale=(r.values["low"], r.values["high"])).score
+
+
+def _claims_ragas(r: MetricResult) -> float:
+    verdicts = [row["verdict"] for row in r.rows]
+    return sum(v == "yes" for v in verdicts) / len(verdicts) if verdicts else math.nan
+
+
+@dataclass(frozen=True)
+class Design:
+    """One way to score faithfulness: the pass it reads (None: no judge), and its score from that pass's result."""
+
+    name: str
+    label: str
+    recording: str | None
+    calls: str                              # calls per answer, in words
+    score: Callable[[MetricResult | None, Item], float]
+
+
+DESIGNS: dict[str, Design] = {d.name: d for d in (
+    Design("word_overlap", "word overlap (share of the answer's content words in the passages)", None, "0",
+           lambda r, i: coverage(i.answer, "\n".join(i.context))),
+    Design("reanswer", "re-answer: 0.9 x word overlap + 0.1 x agreement with the judge's own answer", "reanswer",
+           "1 per question", lambda r, i: r.score if r else math.nan),
+    Design("reanswer_judge_only", "re-answer, agreement with the judge's answer alone (weight 0)", "reanswer",
+           "1 per question", lambda r, i: r.values["agreement"] if r else math.nan),
+    Design("g_eval", "G-Eval, 1-5 weighted by the score tokens' probabilities", "g_eval", "1 (+1 per criterion)",
+           lambda r, i: r.score if r else math.nan),
+    Design("g_eval_deepeval_rule", "G-Eval with DeepEval's rule (scores under 1 % dropped)", "g_eval",
+           "1 (+1 per criterion)", lambda r, i: _deepeval_rule(r) if r else math.nan),
+    Design("g_eval_reply", "G-Eval, the reply's own 1-5 score (no weighting)", "g_eval", "1 (+1 per criterion)",
+           lambda r, i: (r.values["reply_score"] - 1) / 4 if r else math.nan),
+    Design("critic_majority", "aspect critic, majority of 3 votes (Ragas' AspectCritic, strictness 3)", "critic", "3",
+           lambda r, i: r.score if r else math.nan),
+    Design("critic_yes_share", "aspect critic, share of yes among 3 votes", "critic", "3",
+           lambda r, i: r.values["yes_share"] if r else math.nan),
+    Design("critic_p_yes", "aspect critic, the first vote's probability of yes", "critic", "1",
+           lambda r, i: r.values["p_yes"] if r else math.nan),
+    Design("claims_deepeval", "claims then verdicts, DeepEval's rule (idk counts as faithful)", "claims", "2",
+           lambda r, i: r.score if r else math.nan),
+    Design("claims_ragas", "claims then verdicts, Ragas' rule (only yes counts)", "claims", "2",
+           lambda r, i: _claims_ragas(r) if r else math.nan),
+)}

@@ -1,0 +1,61 @@
+"""The answers a faithfulness design is measured on, from RAGTruth QA and HaluEval QA, in one shape."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ...data import halueval, ragtruth
+from ...errors import InputError
+
+__all__ = ["Item", "items", "DATASETS"]
+
+#: the two labelled sets: people's span labels (RAGTruth), constructed pairs (HaluEval)
+DATASETS = ("ragtruth", "halueval")
+
+
+@dataclass(frozen=True)
+class Item:
+    """One answer to judge: ``hallucinated`` is the label (people's spans, or HaluEval's construction)."""
+
+    id: str
+    dataset: str
+    split: str
+    group: str          # the independent unit intervals resample: a RAGTruth source, a HaluEval pair
+    question: str
+    context: tuple[str, ...]
+    answer: str
+    hallucinated: bool
+    model: str          # who wrote the answer (RAGTruth's six models; HaluEval: "hotpotqa" or "chatgpt")
+    span_kind: str      # RAGTruth's span type ("none" when faithful); HaluEval: "constructed"
+
+
+@lru_cache(maxsize=8)
+def _items(dataset: str, split: str) -> tuple[Item, ...]:
+    if dataset == "ragtruth":
+        return tuple(Item(id=a.id, dataset=dataset, split=a.split, group=f"source-{a.source_id}", question=a.question,
+                          context=tuple(a.context), answer=a.answer, hallucinated=a.hallucinated, model=a.model,
+                          span_kind=a.span_kind)
+                     for a in ragtruth.answers(split))
+    out = []
+    for p in halueval.pairs(split):
+        for wrong, answer in ((False, p.right_answer), (True, p.hallucinated_answer)):
+            out.append(Item(id=f"{p.id}-{'hallucinated' if wrong else 'right'}", dataset=dataset, split=p.split,
+                            group=p.id, question=p.question, context=(p.knowledge,), answer=answer, hallucinated=wrong,
+                            model="chatgpt" if wrong else "hotpotqa", span_kind="constructed" if wrong else "none"))
+    return tuple(out)
+
+
+def items(dataset: str, split: str, *, groups: int | None = None) -> list[Item]:
+    """The answers of one data set's part; ``groups`` keeps those of the first n sources (or pairs)."""
+    if dataset not in DATASETS:
+        raise InputError("dataset", "one of " + ", ".join(DATASETS), dataset)
+    if split not in ("dev", "test"):
+        raise InputError("split", "'dev' or 'test'", split)
+    chosen = list(_items(dataset, split))
+    if groups is not None:
+        if isinstance(groups, bool) or not isinstance(groups, int) or groups < 0:
+            raise InputError("groups", "an integer >= 0 or None", groups)
+        keep = set(list(dict.fromkeys(i.group for i in chosen))[:groups])
+        chosen = [i for i in chosen if i.group in keep]
+    return chosen

@@ -1,0 +1,97 @@
+"""Recording one pass of the judges-against-people study with a local model (needs ``make judge-server``).
+
+    python -m ragmetrics_edu.course.against_people.record g_eval ragtruth dev --groups 20 \\
+        --base-url http://127.0.0.1:8080/v1 --gguf MODEL.gguf --cache-dir .judge-cache
+
+Every validated reply is cached, so a cut-off run resumes where it stopped; the recording is rewritten
+after every answer, and names the model, the sha256 and header of its weights, the server and the date.
+The study (:mod:`.study`) only replays what this writes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+from typing import Any
+
+from ...judges.errors import JudgeError
+from ...judges.files import write_recording
+from ...judges.openai_judge import OpenAIJudge
+from ..judge_recording import server_version, gguf_header, sha256_of
+from .designs import PASSES, ask_pass
+from .items import DATASETS, items
+
+__all__ = ["record", "recording_name", "MODEL", "MAX_TOKENS"]
+
+#: the model name recordings carry (the server serves whatever GGUF it loaded; its header is recorded too)
+MODEL = "qwen2.5-coder-1.5b-instruct-q4_k_m"
+
+#: a cap on each reply: a claims list can run on until the context is full; a cut-off reply fails validation
+MAX_TOKENS = 512
+
+
+def recording_name(pass_name: str, dataset: str, split: str) -> str:
+    """The shipped recording's name (under ``data/recordings/against_people/``)."""
+    return f"{MODEL}_{pass_name}_{dataset}-{split}"
+
+
+def record(pass_name: str, dataset: str, split: str, *, groups: int | None, base_url: str, gguf: str,
+           out_dir: str, cache_dir: str, threads: int = 2) -> Path:
+    """Record pass ``pass_name`` on the first ``groups`` sources (pairs) of a data set's part."""
+    header, sha = gguf_header(gguf), sha256_of(gguf)
+    server = (f"{server_version()} server (llama.cpp, portable AVX2 build, {threads} CPU threads, n_ctx 4096) "
+              f"on 127.0.0.1; GGUF header: general.name {header.get('general.name')!r}, architecture "
+              f"{header.get('general.architecture')}, file type {header.get('file_type_name')}")
+    judge = OpenAIJudge(MODEL, base_url=base_url, api_key="local", mode="json_object_schema", temperature=0.0, seed=7,
+                        timeout=900.0, max_retries=1, max_concurrency=1, cache_dir=cache_dir, max_tokens=MAX_TOKENS)
+    chosen = items(dataset, split, groups=groups)
+    target = Path(out_dir) / f"{recording_name(pass_name, dataset, split)}.json"
+    started = time.monotonic()
+    failed: list[str] = []
+    for n, item in enumerate(chosen, start=1):
+        try:
+            ask_pass(pass_name, judge, item)
+        except JudgeError as exc:  # kept out of the recording; the study scores this answer NaN and counts it
+            failed.append(item.id)
+            print(f"{item.id}: judge error, left unscored: {str(exc)[:120]}", flush=True)
+        seen, calls = set(), []
+        for c in judge.calls:
+            if c.source in ("api", "cache") and (c.key, c.attempt) not in seen:
+                seen.add((c.key, c.attempt))
+                calls.append(c)
+        meta: dict[str, Any] = {
+            "model": MODEL, "base_url": base_url, "server": server,
+            "parameters": {"temperature": 0.0, "seed": 7, "mode": judge.mode, "max_tokens": MAX_TOKENS},
+            "gguf": {"file": Path(gguf).name, "sha256": sha, **header},
+            "pass": {"name": pass_name, "dataset": dataset, "split": split, "groups": groups,
+                     "answers": len(chosen), "answers_done": n, "failed": failed},
+            "machine_time_s": round(sum(c.latency_s or 0.0 for c in calls), 1),
+            "wall_time_s": round(time.monotonic() - started, 1),
+            "notes": "Recorded with ragmetrics_edu.course.against_people.record; replies validated against each "
+                     "step's JSON schema (llama.cpp json_object + schema)."}
+        write_recording(target, meta, calls)
+        print(f"{pass_name} {dataset} {split} {n}/{len(chosen)} {item.id}: {len(calls)} calls, "
+              f"{time.monotonic() - started:.0f} s", flush=True)
+    return target
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("pass_name", choices=sorted(PASSES))
+    parser.add_argument("dataset", choices=DATASETS)
+    parser.add_argument("split", choices=("dev", "test"))
+    parser.add_argument("--groups", type=int, default=None, help="only the first n sources (pairs)")
+    parser.add_argument("--base-url", required=True)
+    parser.add_argument("--gguf", required=True, help="the GGUF file the server loaded (hashed into the recording)")
+    parser.add_argument("--out-dir", default=str(Path(__file__).resolve().parents[2] / "data" / "recordings"
+                                                 / "against_people"))
+    parser.add_argument("--cache-dir", required=True)
+    args = parser.parse_args(argv)
+    record(args.pass_name, args.dataset, args.split, groups=args.groups, base_url=args.base_url, gguf=args.gguf,
+           out_dir=args.out_dir, cache_dir=args.cache_dir)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,177 @@
+"""Rubric judges' arithmetic: G-Eval's weighted score and an aspect critic's majority vote.
+
+Pure functions of what a judge said (the score tokens' probabilities, sampled scores, votes); the
+requests that get them live in :mod:`ragmetrics_edu.judges.rubric`.
+
+**G-Eval** (Liu et al., 2023) asks for a score on a small scale and reads it as an expectation:
+``weighted = Σ p(s) · s`` over the scale's scores, where ``p`` is the model's probability for each
+score token, renormalised over the scores in range. Where a server gives no probabilities, the paper
+itself estimates the same expectation by sampling n scores and averaging them. Variants:
+
+- ``"paper"``: every score token in range counts; scale 1–5 by default;
+- ``"deepeval"``: DeepEval's ``GEval`` rule: tokens under 1 % probability are dropped before
+  renormalising; scale 0–10 by default.
+
+Both report ``score = (weighted − low) / (high − low)`` in [0, 1] (DeepEval divides its 0–10 score by
+10, the same thing), and keep the weighted score on its scale and the most likely score beside it.
+
+**Aspect critic** (Ragas' ``AspectCritic``): a yes/no verdict on a written aspect, asked n times; the
+score is the majority (1 or 0). Ragas forces n odd (``strictness`` 2 becomes 3); ``yes_share`` keeps the
+share of yes votes, a graded score for ranking answers.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Mapping, Sequence
+
+from ..errors import InputError
+from ..results import MetricResult, fmt
+from ..validate import choice
+
+__all__ = ["g_eval_score", "aspect_critic_score", "G_EVAL_VARIANTS", "DEEPEVAL_MIN_PROBABILITY", "scale_of"]
+
+G_EVAL_VARIANTS = ("paper", "deepeval")
+
+#: DeepEval's GEval drops score tokens whose probability is under 1 % before weighting
+DEEPEVAL_MIN_PROBABILITY = 0.01
+
+
+def scale_of(variant: str, scale: tuple[int, int] | None) -> tuple[int, int]:
+    """The score range of a G-Eval variant: ``scale`` when given, else 1–5 (paper) or 0–10 (DeepEval)."""
+    if scale is None:
+        return (0, 10) if variant == "deepeval" else (1, 5)
+    if (not isinstance(scale, (tuple, list)) or len(scale) != 2
+            or not all(isinstance(v, int) and not isinstance(v, bool) for v in scale) or not 0 <= scale[0] < scale[1] <= 100):
+        raise InputError("scale", "two whole numbers (low, high) with 0 <= low < high <= 100", scale)
+    return int(scale[0]), int(scale[1])
+
+
+def _probabilities(value: Any, low: int, high: int) -> dict[int, float]:
+    if not isinstance(value, Mapping):
+        raise InputError("probabilities", "a dict mapping each score to its probability", value)
+    out: dict[int, float] = {}
+    for key, p in value.items():
+        if isinstance(key, bool) or not isinstance(key, int) or not low <= key <= high:
+            raise InputError("probabilities", f"scores from {low} to {high} as keys", key)
+        if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0 <= p <= 1 or math.isnan(p):
+            raise InputError(f"probabilities[{key}]", "a probability between 0 and 1", p)
+        out[key] = float(p)
+    return out
+
+
+def g_eval_score(probabilities: Mapping[int, float] | None = None, *, samples: Sequence[int] | None = None,
+                 reply_score: int | None = None, variant: str = "paper", scale: tuple[int, int] | None = None,
+                 threshold: float | None = None) -> MetricResult:
+    """G-Eval's score from the score tokens' ``probabilities`` (score -> p), else from sampled scores.
+
+    ``samples``: the scores of n sampled replies (the paper's estimate where no probabilities exist).
+    ``reply_score``: the score the reply wrote (shown beside the weighted one). With neither
+    probabilities nor samples the reply's own score is used, and the result says so.
+    """
+    variant = choice("variant", variant, G_EVAL_VARIANTS)
+    low, high = scale_of(variant, scale)
+    notes: list[str] = []
+    rows: list[dict[str, Any]] = []
+    if probabilities is not None:
+        probs = _probabilities(probabilities, low, high)
+        kept = {s: p for s, p in probs.items() if variant != "deepeval" or p >= DEEPEVAL_MIN_PROBABILITY}
+        total = sum(kept.values())
+        if total <= 0:
+            raise InputError("probabilities", "at least one score with a probability above 0", probabilities)
+        for s in range(low, high + 1):
+            p = probs.get(s, 0.0)
+            share = kept.get(s, 0.0) / total
+            rows.append({"score": s, "probability": p, "kept": s in kept, "share": share, "share_x_score": share * s})
+        weighted = sum(r["share_x_score"] for r in rows)
+        most_likely = max(kept, key=lambda s: (kept[s], -s))
+        source = "probabilities"
+        if variant == "deepeval" and len(kept) < len([p for p in probs.values() if p > 0]):
+            notes.append("DeepEval's rule: scores under 1 % probability were dropped before renormalising.")
+        if total < 0.5:
+            notes.append(f"The scores in range hold only {fmt(total)} of the probability at the score's position; "
+                         "the rest went to other tokens.")
+    elif samples is not None:
+        if isinstance(samples, (str, bytes)) or not isinstance(samples, Sequence) or not samples:
+            raise InputError("samples", "a non-empty list of sampled scores", samples)
+        for i, s in enumerate(samples):
+            if isinstance(s, bool) or not isinstance(s, int) or not low <= s <= high:
+                raise InputError(f"samples[{i}]", f"a whole score from {low} to {high}", s)
+        counts = {s: list(samples).count(s) for s in range(low, high + 1)}
+        n = len(samples)
+        for s in range(low, high + 1):
+            share = counts[s] / n
+            rows.append({"score": s, "probability": math.nan, "kept": counts[s] > 0, "share": share,
+                         "share_x_score": share * s})
+        weighted = sum(samples) / n
+        most_likely = max(counts, key=lambda s: (counts[s], -s))
+        source = f"the mean of {n} sampled scores"
+        notes.append(f"No token probabilities: the expectation is estimated from {n} sampled scores, as the G-Eval "
+                     "paper does.")
+    elif reply_score is not None:
+        if isinstance(reply_score, bool) or not isinstance(reply_score, int) or not low <= reply_score <= high:
+            raise InputError("reply_score", f"a whole score from {low} to {high}", reply_score)
+        weighted = float(reply_score)
+        most_likely = reply_score
+        rows = [{"score": s, "probability": math.nan, "kept": s == reply_score, "share": float(s == reply_score),
+                 "share_x_score": float(s == reply_score) * s} for s in range(low, high + 1)]
+        source = "the reply's own score"
+        notes.append("No token probabilities and no samples: the score is the reply's own, unweighted (DeepEval "
+                     "falls back the same way without saying so).")
+    else:
+        raise InputError("probabilities", "the score tokens' probabilities, sampled scores or the reply's score", None)
+    if reply_score is not None and (isinstance(reply_score, bool) or not isinstance(reply_score, int)):
+        raise InputError("reply_score", "a whole score or None", reply_score)
+    score = (weighted - low) / (high - low)
+    formula = (r"\text{weighted} = " + " + ".join(f"{fmt(r['share'])} \\cdot {r['score']}" for r in rows if r["share"])
+               + f" = {fmt(weighted)};\\quad \\text{{score}} = \\frac{{{fmt(weighted)} - {low}}}{{{high} - {low}}} = {fmt(score)}")
+    narrative = [f"Scale {low} to {high}; weights from {source}.",
+                 f"Weighted score: {fmt(weighted)} (the most likely score is {most_likely}"
+                 + (f"; the reply wrote {reply_score}" if reply_score is not None else "") + ").",
+                 f"Score on [0, 1]: ({fmt(weighted)} - {low}) / ({high} - {low}) = {fmt(score)}."]
+    return MetricResult(
+        metric="g_eval", score=score, variant=variant,
+        columns=("score", "probability", "kept", "share", "share_x_score"), rows=rows,
+        values={"weighted": weighted, "most_likely": most_likely, "reply_score": reply_score, "low": low,
+                "high": high, "weights_from": source},
+        formula=formula, formula_general=r"\text{score} = \frac{\sum_s p(s)\, s - \text{low}}{\text{high} - \text{low}}",
+        narrative=narrative, notes=notes, threshold=threshold,
+        inputs={"probabilities": None if probabilities is None else dict(probabilities),
+                "samples": None if samples is None else list(samples), "variant": variant, "scale": [low, high]})
+
+
+_YES = {"yes": True, "no": False, "1": True, "0": False}
+
+
+def _vote(i: int, value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int) and value in (0, 1):
+        return bool(value)
+    if isinstance(value, str) and value.strip().lower() in _YES:
+        return _YES[value.strip().lower()]
+    raise InputError(f"votes[{i}]", "yes or no, 1 or 0, or True/False", value)
+
+
+def aspect_critic_score(votes: Sequence[Any], *, aspect: str = "", threshold: float | None = None) -> MetricResult:
+    """An aspect critic's verdict: the majority of ``votes`` (yes/no each); ``yes_share`` keeps the share of yes.
+
+    An even number of votes is refused: Ragas makes ``strictness`` odd so a majority always exists."""
+    if isinstance(votes, (str, bytes)) or not isinstance(votes, Sequence) or not votes:
+        raise InputError("votes", "a non-empty list of yes/no votes", votes)
+    flags = [_vote(i, v) for i, v in enumerate(votes)]
+    if len(flags) % 2 == 0:
+        raise InputError("votes", "an odd number of votes (Ragas turns strictness 2 into 3)", f"{len(flags)} votes")
+    yes = sum(flags)
+    share = yes / len(flags)
+    score = 1.0 if yes * 2 > len(flags) else 0.0
+    rows = [{"vote": i, "verdict": "yes" if f else "no"} for i, f in enumerate(flags, start=1)]
+    return MetricResult(
+        metric="aspect_critic", score=score, variant="ragas",
+        columns=("vote", "verdict"), rows=rows,
+        values={"yes": yes, "votes": len(flags), "yes_share": share, "aspect": aspect},
+        formula=rf"\text{{score}} = [\,{yes} > {len(flags)}/2\,] = {fmt(score)}",
+        formula_general=r"\text{score} = [\,\#\text{yes} > n/2\,]",
+        narrative=[f"Aspect: {aspect!r}." if aspect else "Aspect: (not given).",
+                   f"{yes} of {len(flags)} votes say yes (share {fmt(share)}); the majority decides: {fmt(score)}."],
+        notes=[], threshold=threshold, inputs={"votes": [("yes" if f else "no") for f in flags], "aspect": aspect})
