@@ -8,7 +8,11 @@
   and measure extraction quality (precision, recall, F1) apart from verdict quality;
 * :func:`pairwise_accuracy` – the share of answer pairs the judge orders the way the human
   does (the measure the Ragas paper reports on WikiEval), with a bootstrap interval;
-* :func:`mean_absolute_error` – the mean |human − judge| score difference, with a bootstrap interval.
+* :func:`mean_absolute_error` – the mean |human − judge| score difference, with a bootstrap interval;
+* :func:`validation_report` – a judge's scores against people's labels in one call: AUC with a cluster
+  interval, P/R/F1 of the failing class at a threshold, calibration, worst misses, a breakdown by group;
+  :func:`auc_difference` (paired), :func:`best_threshold` and :func:`corrected_pass_rate` (the share of
+  a system's answers that really pass, given the judge's measured TPR and TNR).
 
 Each returns an :class:`AgreementResult` (``.value``, ``.ci`` as (low, high), ``steps``,
 ``explain()``, ``to_dict()``, ``plot()``). numpy, pandas and matplotlib are imported only
@@ -20,6 +24,9 @@ from __future__ import annotations
 from .kappa import cohen_kappa
 from .matching import match_items
 from .result import AgreementResult
+from .figures import plot_roc
 from .scores import mean_absolute_error, pairwise_accuracy
+from .validation import auc_difference, best_threshold, corrected_pass_rate, roc_auc, validation_report
 
-__all__ = ["AgreementResult", "cohen_kappa", "match_items", "mean_absolute_error", "pairwise_accuracy"]
+__all__ = ["AgreementResult", "auc_difference", "best_threshold", "cohen_kappa", "corrected_pass_rate", "match_items",
+           "mean_absolute_error", "pairwise_accuracy", "plot_roc", "roc_auc", "validation_report"]

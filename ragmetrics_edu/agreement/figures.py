@@ -25,7 +25,43 @@ def plot_agreement(result: Any, ax: Any = None):
         return _heatmap(result, [[r[c] for c in columns[1:]] for r in rows], [r[""] for r in rows],
                         list(columns[1:]), "reference items", "judged items", ax, integers=False,
                         marked={(i, j) for i, j, _ in result.values["pairs"]})
+    if result.figure_kind == "roc":
+        return plot_roc([(result.measure, result.values["failed"], result.values["scores"], result.ci)], ax)
     return _histogram(result, ax)
+
+
+def roc_points(failed: list[bool], scores: list[float]) -> tuple[list[float], list[float]]:
+    """The ROC curve of flagging an answer when its score is below a threshold: (false, true) flag rates."""
+    n_fail = sum(failed)
+    n_pass = len(failed) - n_fail
+    xs, ys = [0.0], [0.0]
+    for cut in sorted(set(scores)):
+        flagged = [s <= cut for s in scores]
+        ys.append(sum(f and g for f, g in zip(failed, flagged, strict=True)) / max(n_fail, 1))
+        xs.append(sum(g and not f for f, g in zip(failed, flagged, strict=True)) / max(n_pass, 1))
+    return xs, ys
+
+
+def plot_roc(curves: list[tuple[str, list[bool], list[float], Any]], ax: Any = None, *, title: str = ""):
+    """ROC curves, one per (label, failed, scores, interval-or-None): the failing class is the one flagged."""
+    from ..agreement.validation import roc_auc
+
+    fig, ax = figure_and_axes(ax, figsize=(5.2, 4.2))
+    ax.plot([0, 1], [0, 1], color="0.7", linestyle="--", linewidth=1, label="chance (AUC 0.5)")
+    for label, failed, scores, ci in curves:
+        xs, ys = roc_points(failed, scores)
+        auc = roc_auc(failed, scores)
+        where = f" [{fmt(ci[0], 2)}, {fmt(ci[1], 2)}]" if ci else ""
+        ax.plot(xs, ys, linewidth=1.8, label=f"{label}: AUC {fmt(auc, 3)}{where}")
+    ax.set_xlabel("passing answers flagged (false positive rate)")
+    ax.set_ylabel("failing answers flagged (recall)")
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1.02)
+    ax.legend(fontsize=7, loc="lower right")
+    if title:
+        ax.set_title(title, fontsize=9)
+    fig.tight_layout()
+    return fig
 
 
 def _heatmap(result: Any, cells: list[list[float]], row_names: list[str], col_names: list[str], ylabel: str,

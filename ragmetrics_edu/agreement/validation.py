@@ -1,0 +1,390 @@
+"""Validating a judge against people's labels: what a user needs before trusting its scores.
+
+* :func:`validation_report` – one call: ROC AUC with a cluster-bootstrap interval, the confusion matrix
+  and precision / recall / F1 of the failing class at a threshold (with the base rate beside them), a
+  calibration table, the worst misses with their texts, and a breakdown by any group column;
+* :func:`auc_difference` – "judge A beats judge B": the paired AUC difference on the same answers, with
+  an interval from the same resamples of both;
+* :func:`best_threshold` – the threshold that maximises the failing class's F1 (choose it on dev);
+* :func:`corrected_pass_rate` – the share of a system's answers that really pass, given the judge's
+  measured true and false positive rates: θ = (p_obs + TNR − 1) / (TPR + TNR − 1) (Rogan and Gladen,
+  1978), with a bootstrap interval that carries the labelled set's uncertainty as well as the system's.
+
+Conventions: ``failed`` is True for an answer people labelled as failing (hallucinated); ``scores`` are
+the judge's, higher meaning "passes" (more faithful). AUC is the probability that a passing answer
+scores above a failing one (ties count half). ``groups`` names each answer's independent unit (the
+source whose passages several answers share): intervals resample groups, never answers. Under 10
+groups no interval is given.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Hashable, Sequence
+
+from ..errors import InputError
+from ..results import fmt
+from ..validate import as_list
+from .result import AgreementResult
+
+__all__ = ["validation_report", "auc_difference", "best_threshold", "corrected_pass_rate", "roc_auc", "MIN_GROUPS"]
+
+#: fewer independent units than this and no interval is given
+MIN_GROUPS = 10
+
+
+def _labels(value: Any) -> list[bool]:
+    out = as_list("failed", value, "a list of True/False (True: people labelled the answer as failing)")
+    for i, v in enumerate(out):
+        if not isinstance(v, bool) and not (isinstance(v, int) and v in (0, 1)):
+            raise InputError(f"failed[{i}]", "True or False (or 1/0)", v)
+    return [bool(v) for v in out]
+
+
+def _scores(field: str, value: Any, n: int) -> list[float]:
+    out = as_list(field, value, "a list of numbers (higher: passes)")
+    if len(out) != n:
+        raise InputError(field, f"one score per label ({n})", f"{len(out)} scores")
+    for i, v in enumerate(out):
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or math.isnan(float(v)):
+            raise InputError(f"{field}[{i}]", "a number (drop or impute the unscored answers first)", v)
+    return [float(v) for v in out]
+
+
+def _group_list(value: Any, n: int) -> list[Hashable]:
+    if value is None:
+        return list(range(n))
+    out = as_list("groups", value, "one group label per answer")
+    if len(out) != n:
+        raise InputError("groups", f"one group label per answer ({n})", f"{len(out)} labels")
+    for i, g in enumerate(out):
+        try:
+            hash(g)
+        except TypeError:
+            raise InputError(f"groups[{i}]", "a hashable label (a string or an integer)", g) from None
+    return out
+
+
+def _level(value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < 1:
+        raise InputError("level", "a confidence level between 0 and 1, e.g. 0.95", value)
+    return float(value)
+
+
+def roc_auc(failed: Sequence[bool], scores: Sequence[float]) -> float:
+    """P(a passing answer scores above a failing one), ties counting half; NaN when a class is empty."""
+    failed = _labels(failed)
+    values = _scores("scores", scores, len(failed))
+    passing = [s for s, f in zip(values, failed, strict=True) if not f]
+    failing = [s for s, f in zip(values, failed, strict=True) if f]
+    if not passing or not failing:
+        return math.nan
+    ordered = sorted(failing)
+    import bisect
+
+    total = 0.0
+    for s in passing:
+        below = bisect.bisect_left(ordered, s)
+        ties = bisect.bisect_right(ordered, s) - below
+        total += below + 0.5 * ties
+    return total / (len(passing) * len(failing))
+
+
+def _pair_matrix(failed: list[bool], scores: list[float]) -> tuple[Any, list[int], list[int]]:
+    import numpy as np  # lazy
+
+    pos = [i for i, f in enumerate(failed) if not f]
+    neg = [i for i, f in enumerate(failed) if f]
+    p = np.array([scores[i] for i in pos])[:, None]
+    q = np.array([scores[i] for i in neg])[None, :]
+    return (p > q) + 0.5 * (p == q), pos, neg
+
+
+def _draw_weights(groups: list[Hashable], n_resamples: int, seed: int | None) -> Any:
+    """Per resample, how many times each answer is drawn (its group's draw count): resamples x answers."""
+    import numpy as np  # lazy
+
+    order = list(dict.fromkeys(groups))
+    index = {g: k for k, g in enumerate(order)}
+    member = np.array([index[g] for g in groups])
+    rng = np.random.default_rng(seed)
+    drawn = rng.integers(0, len(order), (n_resamples, len(order)))
+    counts = np.zeros((n_resamples, len(order)))
+    np.add.at(counts, (np.arange(n_resamples)[:, None], drawn), 1)
+    return counts[:, member]
+
+
+def _resampled_auc(matrix: Any, pos: list[int], neg: list[int], weights: Any) -> Any:
+    import numpy as np  # lazy
+
+    wp, wn = weights[:, pos], weights[:, neg]
+    num = np.einsum("rp,pn,rn->r", wp, matrix, wn)
+    den = wp.sum(axis=1) * wn.sum(axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(den > 0, num / np.where(den > 0, den, 1), np.nan)
+
+
+def _interval(dist: Any, level: float) -> tuple[float, float]:
+    import numpy as np  # lazy
+
+    finite = dist[np.isfinite(dist)]
+    a = (1 - level) / 2
+    return float(np.quantile(finite, a)), float(np.quantile(finite, 1 - a))
+
+
+def _confusion(failed: list[bool], scores: list[float], threshold: float) -> dict[str, Any]:
+    flagged = [s < threshold for s in scores]
+    tp = sum(f and g for f, g in zip(failed, flagged, strict=True))   # failing, flagged
+    fn = sum(f and not g for f, g in zip(failed, flagged, strict=True))
+    fp = sum(g and not f for f, g in zip(failed, flagged, strict=True))
+    tn = sum(not f and not g for f, g in zip(failed, flagged, strict=True))
+    precision = tp / (tp + fp) if tp + fp else math.nan
+    recall = tp / (tp + fn) if tp + fn else math.nan
+    f1 = 2 * tp / (2 * tp + fp + fn) if tp + fp + fn else math.nan
+    return {"tp": tp, "fp": fp, "fn": fn, "tn": tn, "precision": precision, "recall": recall, "f1": f1,
+            "tpr_pass": tn / (tn + fp) if tn + fp else math.nan,      # passing answers the judge passes
+            "tnr_fail": tp / (tp + fn) if tp + fn else math.nan}      # failing answers the judge flags
+
+
+def best_threshold(failed: Sequence[bool], scores: Sequence[float]) -> float:
+    """The threshold (flag when score < threshold) that maximises the failing class's F1; ties: the lowest."""
+    labels = _labels(failed)
+    values = _scores("scores", scores, len(labels))
+    candidates = sorted(set(values))
+    cuts = [c + 1e-12 for c in candidates]  # flag everything at or below each observed score
+    best, best_f1 = cuts[0] if cuts else 0.5, -1.0
+    for cut in cuts:
+        f1 = _confusion(labels, values, cut)["f1"]
+        if not math.isnan(f1) and f1 > best_f1 + 1e-12:
+            best, best_f1 = cut, f1
+    return best
+
+
+def validation_report(failed: Sequence[bool], scores: Sequence[float], *, threshold: float | None = None,
+                      groups: Sequence[Hashable] | None = None, by: Sequence[Any] | None = None,
+                      texts: Sequence[str] | None = None, bins: int = 5, worst: int = 5, level: float = 0.95,
+                      n_resamples: int = 2000, seed: int | None = 0) -> AgreementResult:
+    """A judge's scores against people's labels, in one call (see the module for the conventions).
+
+    ``threshold``: flag an answer as failing when its score is below it (None: the F1-best threshold on
+    these very labels, which flatters the judge: choose it on dev and pass it here for test). ``by``: a
+    group column (e.g. the model that wrote each answer) for the breakdown. ``texts``: the answers, shown
+    with the worst misses. The result's ``value`` is the AUC; ``tables`` hold the rest.
+    """
+    labels = _labels(failed)
+    n = len(labels)
+    values = _scores("scores", scores, n)
+    groups_ = _group_list(groups, n)
+    level = _level(level)
+    if isinstance(n_resamples, bool) or not isinstance(n_resamples, int) or not 100 <= n_resamples <= 100_000:
+        raise InputError("n_resamples", "an integer from 100 to 100000", n_resamples)
+    if isinstance(bins, bool) or not isinstance(bins, int) or not 1 <= bins <= 50:
+        raise InputError("bins", "an integer from 1 to 50", bins)
+    if by is not None:
+        by = as_list("by", by, "one group value per answer")
+        if len(by) != n:
+            raise InputError("by", f"one value per answer ({n})", f"{len(by)} values")
+    if texts is not None:
+        texts = as_list("texts", texts, "one text per answer")
+        if len(texts) != n:
+            raise InputError("texts", f"one text per answer ({n})", f"{len(texts)} texts")
+    notes: list[str] = []
+    chosen_here = threshold is None
+    if threshold is None:
+        threshold = best_threshold(labels, values)
+        notes.append("The threshold was chosen on these same labels (the F1-best): its precision and recall flatter "
+                     "the judge. Choose it on a dev part and pass it for test.")
+    elif isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or math.isnan(threshold):
+        raise InputError("threshold", "a number (flag when score < threshold) or None", threshold)
+    auc = roc_auc(labels, values)
+    n_groups = len(set(groups_))
+    ci = None
+    dist = None
+    if n_groups >= MIN_GROUPS and not math.isnan(auc):
+        matrix, pos, neg = _pair_matrix(labels, values)
+        dist = _resampled_auc(matrix, pos, neg, _draw_weights(groups_, n_resamples, seed))
+        ci = _interval(dist, level)
+    else:
+        notes.append(f"{n_groups} independent groups: too few for an interval (at least {MIN_GROUPS}).")
+    c = _confusion(labels, values, float(threshold))
+    base_rate = sum(labels) / n if n else math.nan
+    confusion_rows = [
+        {"": "people: failing", "judge flags": c["tp"], "judge passes": c["fn"]},
+        {"": "people: passing", "judge flags": c["fp"], "judge passes": c["tn"]},
+    ]
+    calibration = _calibration(labels, values, bins)
+    misses = _misses(labels, values, texts, groups_, worst)
+    tables: dict[str, tuple[tuple[str, ...], list[dict[str, Any]]]] = {
+        "confusion matrix": (("", "judge flags", "judge passes"), confusion_rows),
+        "calibration": (("bin", "scores", "answers", "failing", "share failing"), calibration),
+        "worst misses": (("kind", "score", "group", "text"), misses),
+    }
+    if by is not None:
+        tables["breakdown"] = (("group", "answers", "failing", "auc", "auc_low", "auc_high"),
+                               _breakdown(labels, values, groups_, list(by), level, n_resamples, seed))
+    narrative = [
+        f"{n} answers in {n_groups} groups; people labelled {sum(labels)} as failing (base rate {fmt(base_rate)}).",
+        f"ROC AUC: a passing answer scores above a failing one with probability {fmt(auc)}"
+        + (f" ({fmt(100 * level)}% cluster-bootstrap interval {fmt(ci[0])} to {fmt(ci[1])})." if ci else "."),
+        f"At threshold {fmt(threshold)} (flag below it): precision {fmt(c['precision'])}, recall {fmt(c['recall'])}, "
+        f"F1 {fmt(c['f1'])} for the failing class. Precision depends on the base rate: with rarer failures it falls.",
+    ]
+    return AgreementResult(
+        measure="ROC AUC", value=auc, tables=tables, ci=ci, level=level,
+        method=f"cluster bootstrap over {n_groups} groups, {n_resamples} resamples" if ci else "",
+        distribution=dist, figure_kind="roc",
+        values={"threshold": float(threshold), "threshold_chosen_here": chosen_here, "base_rate": base_rate,
+                "answers": n, "groups": n_groups, **c, "failed": labels, "scores": values},
+        narrative=narrative, notes=notes,
+        formula=r"\mathrm{AUC} = P(s_{\text{pass}} > s_{\text{fail}}) + \tfrac12 P(s_{\text{pass}} = s_{\text{fail}})")
+
+
+def _calibration(labels: list[bool], values: list[float], bins: int) -> list[dict[str, Any]]:
+    order = sorted(range(len(values)), key=lambda i: values[i])
+    rows = []
+    for b in range(bins):
+        part = order[b * len(order) // bins:(b + 1) * len(order) // bins]
+        if not part:
+            continue
+        failing = sum(labels[i] for i in part)
+        rows.append({"bin": b + 1, "scores": f"{fmt(values[part[0]], 3)} to {fmt(values[part[-1]], 3)}",
+                     "answers": len(part), "failing": failing, "share failing": failing / len(part)})
+    return rows
+
+
+def _misses(labels: list[bool], values: list[float], texts: Sequence[str] | None, groups: list[Hashable],
+            worst: int) -> list[dict[str, Any]]:
+    failing = sorted((i for i in range(len(values)) if labels[i]), key=lambda i: -values[i])[:worst]
+    passing = sorted((i for i in range(len(values)) if not labels[i]), key=lambda i: values[i])[:worst]
+    rows = []
+    for kind, chosen in (("failing, scored high", failing), ("passing, scored low", passing)):
+        for i in chosen:
+            rows.append({"kind": kind, "score": values[i], "group": groups[i],
+                         "text": "" if texts is None else str(texts[i])})
+    return rows
+
+
+def _breakdown(labels: list[bool], values: list[float], groups: list[Hashable], by: list[Any], level: float,
+               n_resamples: int, seed: int | None) -> list[dict[str, Any]]:
+    rows = []
+    for value in dict.fromkeys(by):
+        idx = [i for i, b in enumerate(by) if b == value]
+        sub_labels, sub_values, sub_groups = [labels[i] for i in idx], [values[i] for i in idx], [groups[i] for i in idx]
+        auc = roc_auc(sub_labels, sub_values)
+        low = high = math.nan
+        if not math.isnan(auc) and len(set(sub_groups)) >= MIN_GROUPS:
+            matrix, pos, neg = _pair_matrix(sub_labels, sub_values)
+            low, high = _interval(_resampled_auc(matrix, pos, neg, _draw_weights(sub_groups, n_resamples, seed)), level)
+        rows.append({"group": value, "answers": len(idx), "failing": sum(sub_labels), "auc": auc,
+                     "auc_low": low, "auc_high": high})
+    return rows
+
+
+def auc_difference(failed: Sequence[bool], scores_a: Sequence[float], scores_b: Sequence[float], *,
+                   groups: Sequence[Hashable] | None = None, names: tuple[str, str] = ("A", "B"),
+                   level: float = 0.95, n_resamples: int = 2000, seed: int | None = 0) -> AgreementResult:
+    """AUC(A) − AUC(B) on the same answers, with a paired cluster-bootstrap interval (the same draws for both)."""
+    labels = _labels(failed)
+    a = _scores("scores_a", scores_a, len(labels))
+    b = _scores("scores_b", scores_b, len(labels))
+    groups_ = _group_list(groups, len(labels))
+    level = _level(level)
+    auc_a, auc_b = roc_auc(labels, a), roc_auc(labels, b)
+    diff = auc_a - auc_b
+    n_groups = len(set(groups_))
+    ci = dist = None
+    notes: list[str] = []
+    if n_groups >= MIN_GROUPS and not math.isnan(diff):
+        weights = _draw_weights(groups_, n_resamples, seed)
+        ma, pos, neg = _pair_matrix(labels, a)
+        mb, _, _ = _pair_matrix(labels, b)
+        dist = _resampled_auc(ma, pos, neg, weights) - _resampled_auc(mb, pos, neg, weights)
+        ci = _interval(dist, level)
+        if ci[0] <= 0 <= ci[1]:
+            notes.append("The interval includes 0: these data cannot tell the two apart.")
+    else:
+        notes.append(f"{n_groups} independent groups: too few for an interval (at least {MIN_GROUPS}).")
+    return AgreementResult(
+        measure=f"AUC difference ({names[0]} - {names[1]})", value=diff, ci=ci, level=level, distribution=dist,
+        method=f"paired cluster bootstrap over {n_groups} groups, {n_resamples} resamples" if ci else "",
+        values={"auc_a": auc_a, "auc_b": auc_b, "names": list(names), "groups": n_groups},
+        narrative=[f"AUC of {names[0]}: {fmt(auc_a)}; of {names[1]}: {fmt(auc_b)}; difference {fmt(diff)}."],
+        notes=notes)
+
+
+def corrected_pass_rate(system_passes: Sequence[bool], labelled_failed: Sequence[bool],
+                        labelled_passes: Sequence[bool], *, labelled_groups: Sequence[Hashable] | None = None,
+                        system_groups: Sequence[Hashable] | None = None, level: float = 0.95,
+                        n_resamples: int = 2000, seed: int | None = 0) -> AgreementResult:
+    """The share of a system's answers that really pass, corrected for the judge's measured errors.
+
+    ``system_passes``: the judge's verdict (True: passes) on each of the system's answers (unlabelled).
+    ``labelled_failed`` / ``labelled_passes``: people's labels and the judge's verdicts on a labelled set,
+    from which TPR (passing answers the judge passes) and TNR (failing answers it flags) are measured.
+    θ = (p_obs + TNR − 1) / (TPR + TNR − 1), clipped to [0, 1]; undefined (NaN) when TPR + TNR ≤ 1
+    (a judge no better than chance corrects nothing). The interval resamples both sets.
+    """
+    observed = [bool(v) for v in _labels(system_passes)]
+    labels = _labels(labelled_failed)
+    verdicts = _labels(labelled_passes)
+    if len(verdicts) != len(labels):
+        raise InputError("labelled_passes", f"one verdict per label ({len(labels)})", f"{len(verdicts)} verdicts")
+    if not observed:
+        raise InputError("system_passes", "at least one verdict", system_passes)
+    level = _level(level)
+    lab_groups = _group_list(labelled_groups, len(labels))
+    sys_groups = _group_list(system_groups, len(observed))
+
+    def theta(p_obs: float, tpr: float, tnr: float) -> float:
+        denom = tpr + tnr - 1
+        if not denom > 0:
+            return math.nan
+        return min(1.0, max(0.0, (p_obs + tnr - 1) / denom))
+
+    passing = [i for i, f in enumerate(labels) if not f]
+    failing = [i for i, f in enumerate(labels) if f]
+    if not passing or not failing:
+        raise InputError("labelled_failed", "both passing and failing answers (TPR and TNR need both)", labels)
+    tpr = sum(verdicts[i] for i in passing) / len(passing)
+    tnr = sum(not verdicts[i] for i in failing) / len(failing)
+    p_obs = sum(observed) / len(observed)
+    value = theta(p_obs, tpr, tnr)
+    notes = []
+    if tpr + tnr <= 1:
+        notes.append(f"TPR + TNR = {fmt(tpr + tnr)} is not above 1: the judge is no better than chance, so its "
+                     "verdicts say nothing about the true pass rate.")
+    elif value in (0.0, 1.0):
+        notes.append("The formula fell outside [0, 1] and was clipped: the observed rate is outside what the "
+                     "measured error rates allow.")
+    ci = dist = None
+    if len(set(lab_groups)) >= MIN_GROUPS and len(set(sys_groups)) >= MIN_GROUPS and not math.isnan(value):
+        import numpy as np  # lazy
+
+        wl = _draw_weights(lab_groups, n_resamples, seed)
+        ws = _draw_weights(sys_groups, n_resamples, None if seed is None else seed + 1)
+        lab_pass = np.array([1.0 if not f else 0.0 for f in labels])
+        judged = np.array([1.0 if v else 0.0 for v in verdicts])
+        tprs = (wl * lab_pass * judged).sum(1) / (wl * lab_pass).sum(1)
+        tnrs = (wl * (1 - lab_pass) * (1 - judged)).sum(1) / (wl * (1 - lab_pass)).sum(1)
+        p_obss = (ws * np.array([1.0 if v else 0.0 for v in observed])).sum(1) / ws.sum(1)
+        dist = np.array([theta(p, t, r) for p, t, r in zip(p_obss, tprs, tnrs, strict=True)])
+        ci = _interval(dist, level)
+    else:
+        notes.append(f"Too few groups for an interval (at least {MIN_GROUPS} in each set).")
+    formula = (rf"\theta = \frac{{p_{{obs}} + \mathrm{{TNR}} - 1}}{{\mathrm{{TPR}} + \mathrm{{TNR}} - 1}} = "
+               rf"\frac{{{fmt(p_obs)} + {fmt(tnr)} - 1}}{{{fmt(tpr)} + {fmt(tnr)} - 1}} = {fmt(value)}")
+    return AgreementResult(
+        measure="corrected pass rate", value=value, ci=ci, level=level, distribution=dist,
+        method=f"bootstrap of both sets, {n_resamples} resamples" if ci else "",
+        values={"p_obs": p_obs, "tpr": tpr, "tnr": tnr, "labelled": len(labels), "system_answers": len(observed)},
+        tables={"rates": (("rate", "value", "from"), [
+            {"rate": "p_obs", "value": p_obs, "from": f"the judge passes {sum(observed)} of {len(observed)} answers"},
+            {"rate": "TPR", "value": tpr, "from": f"{sum(verdicts[i] for i in passing)} of {len(passing)} passing "
+                                                   "labelled answers passed"},
+            {"rate": "TNR", "value": tnr, "from": f"{sum(not verdicts[i] for i in failing)} of {len(failing)} failing "
+                                                   "labelled answers flagged"}])},
+        narrative=[f"The judge passes {fmt(p_obs)} of the system's answers.",
+                   f"On the labelled set it passes {fmt(tpr)} of the passing answers (TPR) and flags {fmt(tnr)} of "
+                   "the failing ones (TNR).",
+                   f"Corrected share really passing: {fmt(value)}."],
+        notes=notes, formula=formula)
