@@ -31,6 +31,7 @@ class Scripted:
     completion_tokens: int = 7
     body: str | None = None          # sent as is instead of a chat completion (e.g. a proxy's HTML page)
     content_type: str = "application/json"
+    logprobs: list[dict[str, Any]] | None = None  # OpenAI's choices[0].logprobs.content, as a server sends it
 
 
 def good(data: dict[str, Any], **kwargs: Any) -> Scripted:
@@ -104,7 +105,8 @@ class ScriptedServer:
                         "id": f"chatcmpl-{owner.hits}", "object": "chat.completion", "created": 1_700_000_000,
                         "model": body.get("model", "scripted"),
                         "choices": [{"index": 0, "finish_reason": "stop",
-                                     "message": {"role": "assistant", "content": reply.content}}],
+                                     "message": {"role": "assistant", "content": reply.content},
+                                     "logprobs": None if reply.logprobs is None else {"content": reply.logprobs}}],
                         "usage": {"prompt_tokens": reply.prompt_tokens, "completion_tokens": reply.completion_tokens,
                                   "total_tokens": reply.prompt_tokens + reply.completion_tokens},
                     }
@@ -192,3 +194,16 @@ def scripted_judge(server: ScriptedServer, **kwargs: Any) -> Any:
     options = {"mode": "json_schema", "timeout": 5.0, "max_retries": 0, "base_url": server.base_url,
                "api_key": "test-key", "seed": 7, **kwargs}
     return OpenAIJudge("scripted-model", **options)
+
+
+def score_tokens(score: int, alternatives: dict[str, float]) -> list[dict[str, Any]]:
+    """The logprobs of a reply ``{"score": N}`` as a server sends them: the digit's alternatives as given
+    (token -> probability), every other token certain."""
+    import math
+
+    def certain(token: str) -> dict[str, Any]:
+        return {"token": token, "logprob": 0.0, "bytes": None, "top_logprobs": [{"token": token, "logprob": 0.0,
+                                                                                   "bytes": None}]}
+    digit = {"token": str(score), "logprob": math.log(alternatives[str(score)]), "bytes": None,
+             "top_logprobs": [{"token": t, "logprob": math.log(p), "bytes": None} for t, p in alternatives.items()]}
+    return [certain('{"'), certain("score"), certain('":'), certain(" "), digit, certain("}")]

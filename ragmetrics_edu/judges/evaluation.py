@@ -28,7 +28,7 @@ from .. import metrics, validate
 from ..errors import InputError
 from ..metrics.registry import MetricTable
 from ..results import MetricResult
-from . import steps
+from . import rubric, steps
 from .base import Judge
 from .batch import Outcome, run_tasks
 from .checked import faithfulness_checked
@@ -44,6 +44,7 @@ class Evaluated:
 
     needs: tuple[str, ...]
     ask: Callable[..., MetricResult]
+    takes_criteria: bool = False  # a rubric judge: the user's written criterion goes to it (evaluate(criteria=...))
 
 
 #: metric name -> the columns it needs and how evaluate() asks for it (semantic similarity needs no judge).
@@ -71,13 +72,23 @@ EVALUATED: MetricTable[Evaluated] = MetricTable("the metrics evaluate() scores",
                                     lambda j, q, a, c, g, e: steps.answer_correctness(j, q, a, g, embedder=e)),
     "semantic_similarity": Evaluated(("answer", "ground_truth"),
                                      lambda j, q, a, c, g, e: metrics.semantic_similarity(a, g, e)),
-}, also=("faithfulness_claims", "faithfulness_checked"))
+    # rubric judges on a criterion the user writes (evaluate(criteria=...)); by default, faithfulness to the context
+    "g_eval": Evaluated(("question", "answer", "contexts"),
+                        lambda j, q, a, c, g, e, criteria=None: rubric.g_eval(
+                            j, a, c, question=q, criteria=criteria or rubric.FAITHFULNESS_CRITERIA), True),
+    "aspect_critic": Evaluated(("question", "answer", "contexts"),
+                               lambda j, q, a, c, g, e, criteria=None: rubric.aspect_critic(
+                                   j, a, c, question=q, definition=criteria or rubric.FAITHFULNESS_ASPECT), True),
+}, also=("faithfulness_claims", "faithfulness_checked", "g_eval", "aspect_critic"))
 METRICS = tuple(EVALUATED)
 
 
-def _call(name: str, judge: Any, case: Mapping[str, Any], embedder: Any) -> MetricResult:
+def _call(name: str, judge: Any, case: Mapping[str, Any], embedder: Any, criteria: str | None = None) -> MetricResult:
     fields: list[Any] = [case.get(k) for k in ("question", "answer", "contexts", "ground_truth")]
-    return EVALUATED[name].ask(judge, *fields, embedder)
+    spec = EVALUATED[name]
+    if spec.takes_criteria:
+        return spec.ask(judge, *fields, embedder, criteria=criteria)
+    return spec.ask(judge, *fields, embedder)
 
 
 def load_cases(data: Any) -> list[dict[str, Any]]:
@@ -180,6 +191,7 @@ def evaluate(
     embedder: Any = None,
     max_concurrency: int | None = None,
     progress: bool = True,
+    criteria: str | None = None,
 ):
     """Score every case with every metric; return a pandas DataFrame, one row per case.
 
@@ -191,14 +203,17 @@ def evaluate(
     The MetricResults themselves are in ``frame.attrs["results"]`` (one dict per case). Each
     metric on each case is one task of :func:`~ragmetrics_edu.judges.batch.run_tasks`: at most
     ``max_concurrency`` run at once (default: the judge's); a KeyboardInterrupt returns the
-    cases scored so far (``frame.attrs["interrupted"]``).
+    cases scored so far (``frame.attrs["interrupted"]``). ``criteria``: what the rubric judges
+    (``"g_eval"``, ``"aspect_critic"``) grade, in your words (default: faithfulness to the contexts).
     """
     import pandas as pd  # lazy: pandas loads only when a table is asked for
 
     names = _names(metrics)
     cases = load_cases(data)
     _check(cases, names, judge)
-    tasks = [partial(_call, name, judge, case, embedder) for case in cases for name in names]
+    if criteria is not None and (not isinstance(criteria, str) or not criteria.strip()):
+        raise InputError("criteria", "the criterion the rubric judges grade, in words (or None)", criteria)
+    tasks = [partial(_call, name, judge, case, embedder, criteria) for case in cases for name in names]
     run = run_tasks(tasks, judge, max_concurrency=max_concurrency, progress=progress, keep=(Exception,),
                     interruptible=True, desc="evaluating", unit="score")
     done = len(run) // len(names)  # an interrupted run keeps the cases scored in full
