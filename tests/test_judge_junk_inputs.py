@@ -54,6 +54,8 @@ METRIC_CALLS: dict[str, tuple[Callable[..., Any], dict[str, Any]]] = {
     "answer_relevancy": (judges.answer_relevancy, {"question": "Q?", "answer": "A."}),
     "answer_relevancy_embedding": (judges.answer_relevancy_embedding, {"question": "Q?", "answer": "A.", "n": 2}),
     "answer_correctness": (judges.answer_correctness, {"question": "Q?", "answer": "A.", "ground_truth": "G."}),
+    "g_eval": (judges.g_eval, {"answer": "A.", "context": NODES, "question": "Q?", "criteria": "Faithful."}),
+    "aspect_critic": (judges.aspect_critic, {"answer": "A.", "context": NODES, "question": "Q?", "strictness": 3}),
 }
 OPTIONAL = {"variant": "deepeval", "threshold": 0.5, "reason": False}
 
@@ -74,7 +76,7 @@ def accept(call: Callable[[], Any], check: Callable[[Any], bool]) -> None:
 
 def test_every_public_callable_is_covered() -> None:
     covered = set(METRIC_CALLS) | {"GivenJudge", "OpenAIJudge", "ReplayJudge", "score_cases", "parse_json_reply",
-                                   "write_recording"}
+                                   "write_recording", "evaluation_steps"}
     data_types = {"Judge", "Request", "Answer", "Reply", "CallRecord", "CallList", "Usage", "STEPS",
                   "JudgeError", "JudgeAPIError", "JudgeSetupError"}
     assert set(judges.__all__) == covered | data_types, set(judges.__all__) ^ (covered | data_types)

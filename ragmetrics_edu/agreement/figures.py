@@ -9,6 +9,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from ..plots import figure_and_axes
+from ..validate import as_list
 from ..results import fmt
 from ..stats.figures import plot_stat_result
 
@@ -44,7 +45,10 @@ def roc_points(failed: list[bool], scores: list[float]) -> tuple[list[float], li
 
 def plot_roc(curves: list[tuple[str, list[bool], list[float], Any]], ax: Any = None, *, title: str = ""):
     """ROC curves, one per (label, failed, scores, interval-or-None): the failing class is the one flagged."""
-    from ..agreement.validation import roc_auc
+    from ..agreement.validation import checked_curve, roc_auc
+
+    curves = [checked_curve(i, c) for i, c in enumerate(as_list("curves", curves, "a list of (label, failed, "
+                                                                 "scores, interval or None)"))]
 
     fig, ax = figure_and_axes(ax, figsize=(5.2, 4.2))
     ax.plot([0, 1], [0, 1], color="0.7", linestyle="--", linewidth=1, label="chance (AUC 0.5)")

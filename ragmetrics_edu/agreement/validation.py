@@ -71,6 +71,17 @@ def _level(value: Any) -> float:
     return float(value)
 
 
+def checked_curve(index: int, curve: Any) -> tuple[str, list[bool], list[float], Any]:
+    """One ROC curve's (label, failed, scores, interval or None), checked (for :func:`.figures.plot_roc`)."""
+    if not isinstance(curve, (tuple, list)) or len(curve) != 4:
+        raise InputError(f"curves[{index}]", "a (label, failed, scores, interval or None) tuple", curve)
+    label, failed, scores, ci = curve
+    labels = _labels(failed)
+    if ci is not None and not (isinstance(ci, (tuple, list)) and len(ci) == 2):
+        raise InputError(f"curves[{index}]", "an interval (low, high) or None as its fourth item", ci)
+    return str(label), labels, _scores("scores", scores, len(labels)), ci
+
+
 def roc_auc(failed: Sequence[bool], scores: Sequence[float]) -> float:
     """P(a passing answer scores above a failing one), ties counting half; NaN when a class is empty."""
     failed = _labels(failed)
@@ -284,6 +295,10 @@ def auc_difference(failed: Sequence[bool], scores_a: Sequence[float], scores_b: 
                    groups: Sequence[Hashable] | None = None, names: tuple[str, str] = ("A", "B"),
                    level: float = 0.95, n_resamples: int = 2000, seed: int | None = 0) -> AgreementResult:
     """AUC(A) − AUC(B) on the same answers, with a paired cluster-bootstrap interval (the same draws for both)."""
+    names_ = as_list("names", names, "two names (A, B)")
+    if len(names_) != 2 or not all(isinstance(x, str) for x in names_):
+        raise InputError("names", "two names (A, B)", names)
+    names = (names_[0], names_[1])
     labels = _labels(failed)
     a = _scores("scores_a", scores_a, len(labels))
     b = _scores("scores_b", scores_b, len(labels))

@@ -171,6 +171,8 @@ class OpenAIJudge(Judge):
 
     def parameters(self, request: Request) -> dict[str, Any]:
         """The request parameters besides model and messages (part of the cache key)."""
+        if not isinstance(request, Request):
+            raise InputError("request", "a judges.Request (built by a metric step)", request)
         params: dict[str, Any] = {"temperature": self.temperature}
         if self.seed is not None:
             params["seed"] = self.seed

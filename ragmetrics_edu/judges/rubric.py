@@ -68,6 +68,8 @@ def _count(field: str, value: Any, low: int) -> int:
 def evaluation_steps(judge: Judge, criteria: str, calls: CallList | None = None) -> list[str]:
     """G-Eval's first step: the judge's evaluation steps for ``criteria`` (one call, shared by every case)."""
     judge = check_judge(judge)
+    if calls is not None and not isinstance(calls, CallList):
+        raise InputError("calls", "a CallList the call's record is added to, or None", calls)
     request = make_request("g_eval.steps", "g_eval_steps", schema_models().EvaluationSteps,
                            'a JSON object {"steps": ["...", ...]} with three or four steps',
                            shorthand=list_field("steps"), data={}, legacy=False,

@@ -27,7 +27,7 @@ from typing import Any, Mapping, Sequence
 
 from ..errors import InputError
 from ..results import MetricResult, fmt
-from ..validate import choice
+from ..validate import as_list, choice
 
 __all__ = ["g_eval_score", "aspect_critic_score", "G_EVAL_VARIANTS", "DEEPEVAL_MIN_PROBABILITY", "scale_of"]
 
@@ -41,7 +41,8 @@ def scale_of(variant: str, scale: tuple[int, int] | None) -> tuple[int, int]:
     """The score range of a G-Eval variant: ``scale`` when given, else 1–5 (paper) or 0–10 (DeepEval)."""
     if scale is None:
         return (0, 10) if variant == "deepeval" else (1, 5)
-    if (not isinstance(scale, (tuple, list)) or len(scale) != 2
+    scale = tuple(as_list("scale", scale, "two whole numbers (low, high)"))  # type: ignore[assignment]
+    if (len(scale) != 2
             or not all(isinstance(v, int) and not isinstance(v, bool) for v in scale) or not 0 <= scale[0] < scale[1] <= 100):
         raise InputError("scale", "two whole numbers (low, high) with 0 <= low < high <= 100", scale)
     return int(scale[0]), int(scale[1])

@@ -18,6 +18,7 @@ from ...judges.reanswer import faithfulness_reanswer
 from ...judges.rubric import aspect_critic, g_eval
 from ...judges.steps import faithfulness as faithfulness_claims
 from ...metrics.rubric import g_eval_score
+from ...errors import InputError
 from ...results import MetricResult
 from .items import Item
 
@@ -35,6 +36,10 @@ PASSES: dict[str, Callable[[Judge, Item], MetricResult]] = {
 
 def ask_pass(name: str, judge: Judge, item: Item) -> MetricResult:
     """Ask ``judge`` what pass ``name`` asks for ``item``."""
+    if not isinstance(name, str) or name not in PASSES:
+        raise InputError("name", "one of " + ", ".join(PASSES), name)
+    if not isinstance(item, Item):
+        raise InputError("item", "an Item (from against_people.items.items)", item)
     return PASSES[name](judge, item)
 
 

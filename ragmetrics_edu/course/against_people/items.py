@@ -48,9 +48,9 @@ def _items(dataset: str, split: str) -> tuple[Item, ...]:
 
 def items(dataset: str, split: str, *, groups: int | None = None) -> list[Item]:
     """The answers of one data set's part; ``groups`` keeps those of the first n sources (or pairs)."""
-    if dataset not in DATASETS:
+    if not isinstance(dataset, str) or dataset not in DATASETS:
         raise InputError("dataset", "one of " + ", ".join(DATASETS), dataset)
-    if split not in ("dev", "test"):
+    if not isinstance(split, str) or split not in ("dev", "test"):
         raise InputError("split", "'dev' or 'test'", split)
     chosen = list(_items(dataset, split))
     if groups is not None:
