@@ -21,10 +21,10 @@ when a function that needs them runs.
 
 from __future__ import annotations
 
+from .figures import plot_roc
 from .kappa import cohen_kappa
 from .matching import match_items
 from .result import AgreementResult
-from .figures import plot_roc
 from .scores import mean_absolute_error, pairwise_accuracy
 from .validation import auc_difference, best_threshold, corrected_pass_rate, roc_auc, validation_report
 

@@ -9,9 +9,10 @@ from types import SimpleNamespace
 from typing import Any
 
 from ..plots import figure_and_axes
-from ..validate import as_list
 from ..results import fmt
 from ..stats.figures import plot_stat_result
+from ..validate import as_list
+from .roc import checked_curve, roc_auc, roc_points
 
 
 def plot_agreement(result: Any, ax: Any = None):
@@ -31,22 +32,8 @@ def plot_agreement(result: Any, ax: Any = None):
     return _histogram(result, ax)
 
 
-def roc_points(failed: list[bool], scores: list[float]) -> tuple[list[float], list[float]]:
-    """The ROC curve of flagging an answer when its score is below a threshold: (false, true) flag rates."""
-    n_fail = sum(failed)
-    n_pass = len(failed) - n_fail
-    xs, ys = [0.0], [0.0]
-    for cut in sorted(set(scores)):
-        flagged = [s <= cut for s in scores]
-        ys.append(sum(f and g for f, g in zip(failed, flagged, strict=True)) / max(n_fail, 1))
-        xs.append(sum(g and not f for f, g in zip(failed, flagged, strict=True)) / max(n_pass, 1))
-    return xs, ys
-
-
 def plot_roc(curves: list[tuple[str, list[bool], list[float], Any]], ax: Any = None, *, title: str = ""):
     """ROC curves, one per (label, failed, scores, interval-or-None): the failing class is the one flagged."""
-    from ..agreement.validation import checked_curve, roc_auc
-
     curves = [checked_curve(i, c) for i, c in enumerate(as_list("curves", curves, "a list of (label, failed, "
                                                                  "scores, interval or None)"))]
 

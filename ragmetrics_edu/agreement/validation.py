@@ -26,29 +26,12 @@ from ..errors import InputError
 from ..results import fmt
 from ..validate import as_list
 from .result import AgreementResult
+from .roc import labels_of, roc_auc, scores_of
 
 __all__ = ["validation_report", "auc_difference", "best_threshold", "corrected_pass_rate", "roc_auc", "MIN_GROUPS"]
 
 #: fewer independent units than this and no interval is given
 MIN_GROUPS = 10
-
-
-def _labels(value: Any) -> list[bool]:
-    out = as_list("failed", value, "a list of True/False (True: people labelled the answer as failing)")
-    for i, v in enumerate(out):
-        if not isinstance(v, bool) and not (isinstance(v, int) and v in (0, 1)):
-            raise InputError(f"failed[{i}]", "True or False (or 1/0)", v)
-    return [bool(v) for v in out]
-
-
-def _scores(field: str, value: Any, n: int) -> list[float]:
-    out = as_list(field, value, "a list of numbers (higher: passes)")
-    if len(out) != n:
-        raise InputError(field, f"one score per label ({n})", f"{len(out)} scores")
-    for i, v in enumerate(out):
-        if isinstance(v, bool) or not isinstance(v, (int, float)) or math.isnan(float(v)):
-            raise InputError(f"{field}[{i}]", "a number (drop or impute the unscored answers first)", v)
-    return [float(v) for v in out]
 
 
 def _group_list(value: Any, n: int) -> list[Hashable]:
@@ -69,36 +52,6 @@ def _level(value: Any) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < 1:
         raise InputError("level", "a confidence level between 0 and 1, e.g. 0.95", value)
     return float(value)
-
-
-def checked_curve(index: int, curve: Any) -> tuple[str, list[bool], list[float], Any]:
-    """One ROC curve's (label, failed, scores, interval or None), checked (for :func:`.figures.plot_roc`)."""
-    if not isinstance(curve, (tuple, list)) or len(curve) != 4:
-        raise InputError(f"curves[{index}]", "a (label, failed, scores, interval or None) tuple", curve)
-    label, failed, scores, ci = curve
-    labels = _labels(failed)
-    if ci is not None and not (isinstance(ci, (tuple, list)) and len(ci) == 2):
-        raise InputError(f"curves[{index}]", "an interval (low, high) or None as its fourth item", ci)
-    return str(label), labels, _scores("scores", scores, len(labels)), ci
-
-
-def roc_auc(failed: Sequence[bool], scores: Sequence[float]) -> float:
-    """P(a passing answer scores above a failing one), ties counting half; NaN when a class is empty."""
-    failed = _labels(failed)
-    values = _scores("scores", scores, len(failed))
-    passing = [s for s, f in zip(values, failed, strict=True) if not f]
-    failing = [s for s, f in zip(values, failed, strict=True) if f]
-    if not passing or not failing:
-        return math.nan
-    ordered = sorted(failing)
-    import bisect
-
-    total = 0.0
-    for s in passing:
-        below = bisect.bisect_left(ordered, s)
-        ties = bisect.bisect_right(ordered, s) - below
-        total += below + 0.5 * ties
-    return total / (len(passing) * len(failing))
 
 
 def _pair_matrix(failed: list[bool], scores: list[float]) -> tuple[Any, list[int], list[int]]:
@@ -159,8 +112,8 @@ def _confusion(failed: list[bool], scores: list[float], threshold: float) -> dic
 
 def best_threshold(failed: Sequence[bool], scores: Sequence[float]) -> float:
     """The threshold (flag when score < threshold) that maximises the failing class's F1; ties: the lowest."""
-    labels = _labels(failed)
-    values = _scores("scores", scores, len(labels))
+    labels = labels_of(failed)
+    values = scores_of("scores", scores, len(labels))
     candidates = sorted(set(values))
     cuts = [c + 1e-12 for c in candidates]  # flag everything at or below each observed score
     best, best_f1 = cuts[0] if cuts else 0.5, -1.0
@@ -182,9 +135,9 @@ def validation_report(failed: Sequence[bool], scores: Sequence[float], *, thresh
     group column (e.g. the model that wrote each answer) for the breakdown. ``texts``: the answers, shown
     with the worst misses. The result's ``value`` is the AUC; ``tables`` hold the rest.
     """
-    labels = _labels(failed)
+    labels = labels_of(failed)
     n = len(labels)
-    values = _scores("scores", scores, n)
+    values = scores_of("scores", scores, n)
     groups_ = _group_list(groups, n)
     level = _level(level)
     if isinstance(n_resamples, bool) or not isinstance(n_resamples, int) or not 100 <= n_resamples <= 100_000:
@@ -299,9 +252,9 @@ def auc_difference(failed: Sequence[bool], scores_a: Sequence[float], scores_b: 
     if len(names_) != 2 or not all(isinstance(x, str) for x in names_):
         raise InputError("names", "two names (A, B)", names)
     names = (names_[0], names_[1])
-    labels = _labels(failed)
-    a = _scores("scores_a", scores_a, len(labels))
-    b = _scores("scores_b", scores_b, len(labels))
+    labels = labels_of(failed)
+    a = scores_of("scores_a", scores_a, len(labels))
+    b = scores_of("scores_b", scores_b, len(labels))
     groups_ = _group_list(groups, len(labels))
     level = _level(level)
     auc_a, auc_b = roc_auc(labels, a), roc_auc(labels, b)
@@ -339,9 +292,9 @@ def corrected_pass_rate(system_passes: Sequence[bool], labelled_failed: Sequence
     θ = (p_obs + TNR − 1) / (TPR + TNR − 1), clipped to [0, 1]; undefined (NaN) when TPR + TNR ≤ 1
     (a judge no better than chance corrects nothing). The interval resamples both sets.
     """
-    observed = [bool(v) for v in _labels(system_passes)]
-    labels = _labels(labelled_failed)
-    verdicts = _labels(labelled_passes)
+    observed = [bool(v) for v in labels_of(system_passes)]
+    labels = labels_of(labelled_failed)
+    verdicts = labels_of(labelled_passes)
     if len(verdicts) != len(labels):
         raise InputError("labelled_passes", f"one verdict per label ({len(labels)})", f"{len(verdicts)} verdicts")
     if not observed:

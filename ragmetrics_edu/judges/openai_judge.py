@@ -46,6 +46,7 @@ from ..validate import as_list, plain
 from ..validate import path as validate_path
 from . import files
 from .base import Judge, Messages, Reply, Request, render
+from .cache_entries import clip, read_cache_entry, real, token_logprobs
 from .errors import JudgeAPIError, JudgeSetupError
 
 MODES = ("auto", "json_schema", "json_object_schema", "json")
@@ -101,9 +102,9 @@ class OpenAIJudge(Judge):
         for name, value, low in (("max_retries", max_retries, 0), ("max_concurrency", max_concurrency, 1)):
             if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= 10_000:
                 raise InputError(name, f"an integer from {low} to 10000", value)
-        if not _real(timeout) or timeout <= 0:
+        if not real(timeout) or timeout <= 0:
             raise InputError("timeout", "a finite number of seconds > 0", timeout)
-        if not _real(temperature) or not 0 <= temperature <= 2:
+        if not real(temperature) or not 0 <= temperature <= 2:
             raise InputError("temperature", "a number from 0 to 2 (0: as repeatable as the server allows)", temperature)
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
             raise InputError("seed", "an integer or None", seed)
@@ -243,7 +244,7 @@ class OpenAIJudge(Judge):
         choices = getattr(response, "choices", None)
         if not isinstance(choices, list):
             raise JudgeAPIError(
-                f"{self.server} answered with HTTP 200 but not a chat completion (it sent {_clip(response)}). "
+                f"{self.server} answered with HTTP 200 but not a chat completion (it sent {clip(response)}). "
                 "A proxy or a login page may sit in front of the server: check base_url (it usually ends in /v1).",
                 step=request.step)
         choice = choices[0] if choices else None
@@ -361,7 +362,7 @@ class OpenAIJudge(Judge):
         path = self._cache_path(key)
         if path is None:
             return
-        entry = {"key": key, "model": reply.model, "base_url": self.server, "raw": reply.text,
+        entry: dict[str, Any] = {"key": key, "model": reply.model, "base_url": self.server, "raw": reply.text,
                  "prompt_tokens": reply.prompt_tokens, "completion_tokens": reply.completion_tokens,
                  "latency_s": reply.latency_s, "finish_reason": reply.finish_reason,
                  "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
@@ -396,62 +397,6 @@ class _Flight:
         self.reply: Reply | None = None
 
 
-def read_cache_entry(path: Path, key: str | None = None) -> dict[str, Any]:
-    """One cache entry, every field checked; a malformed one raises JudgeSetupError naming the
-    file and the field (and is left as it is: delete it to ask the server again)."""
-    def bad(what: str) -> JudgeSetupError:
-        return JudgeSetupError(f"The cache entry {path} is not usable: {what}. The cache keeps one JSON object per "
-                               "reply (key, model, base_url, raw, tokens, latency_s, finish_reason, created); delete "
-                               "this file to ask the server again.")
-
-    try:
-        entry = json.loads(path.read_text(encoding="utf-8"))
-    except UnicodeDecodeError as exc:
-        raise bad(f"it is not UTF-8 text ({exc.reason})") from None
-    except ValueError as exc:
-        raise bad(f"it is not JSON ({exc})") from None
-    except OSError as exc:
-        raise bad(f"it cannot be read ({exc.strerror or exc})") from None
-    if not isinstance(entry, dict):
-        raise bad(f"expected a JSON object, got {type(entry).__name__}")
-    if not isinstance(entry.get("raw"), str):
-        raise bad(f"raw must be the reply's text (a string), got {_clip(entry.get('raw'), 80)}")
-    if entry.get("key") is not None and (not isinstance(entry["key"], str) or (key is not None and entry["key"] != key)):
-        raise bad(f"key must be the file's own key {key!r}, got {_clip(entry['key'], 80)}")
-    for name in ("model", "base_url", "finish_reason", "created"):
-        if entry.get(name) is not None and not isinstance(entry[name], str):
-            raise bad(f"{name} must be a string or null, got {_clip(entry[name], 80)}")
-    for name in ("prompt_tokens", "completion_tokens"):
-        value = entry.get(name)
-        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
-            raise bad(f"{name} must be a whole number or null, got {_clip(value, 80)}")
-    latency = entry.get("latency_s")
-    if latency is not None and not (_real(latency) and latency >= 0):
-        raise bad(f"latency_s must be a number of seconds >= 0, got {_clip(latency, 80)}")
-    if entry.get("logprobs") is not None:
-        problem = files.logprobs_problem(entry["logprobs"])
-        if problem:
-            raise bad(f"logprobs {problem}")
-    return entry
-
-
-def token_logprobs(choice: Any) -> list[dict[str, Any]] | None:
-    """The reply's tokens with their log-probabilities and top alternatives, as stored; None when the server sent none."""
-    content = getattr(getattr(choice, "logprobs", None), "content", None)
-    if not isinstance(content, list):
-        return None
-    out = []
-    for token in content:
-        logprob = getattr(token, "logprob", None)
-        if not isinstance(getattr(token, "token", None), str) or not _real(logprob):
-            return None
-        top = [[t.token, float(t.logprob)] for t in (getattr(token, "top_logprobs", None) or [])
-               if isinstance(getattr(t, "token", None), str) and _real(getattr(t, "logprob", None))]
-        out.append({"token": token.token, "logprob": min(0.0, float(logprob)),
-                    "top": [[t, min(0.0, lp)] for t, lp in top]})
-    return out
-
-
 def redact_url(url: str) -> str:
     """``url`` with any ``user:password@`` replaced by ``***@`` (what is stored and shown)."""
     try:
@@ -470,16 +415,6 @@ def _scheme(url: str) -> str:
     except ValueError:
         return ""
     return parts.scheme if parts.hostname else ""
-
-
-def _real(value: Any) -> bool:
-    """A finite int or float (not a bool, not an int too large for a float)."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return False
-    try:
-        return math.isfinite(float(value))
-    except OverflowError:
-        return False
 
 
 def _cache_folder(cache_dir: Any) -> Path | None:
@@ -514,7 +449,3 @@ def _retries_said(exc: Exception, client: Any, max_retries: int) -> str:
         return "not retried: the server said x-should-retry: false"
     return f"after up to {max_retries} retr{'y' if max_retries == 1 else 'ies'}"
 
-
-def _clip(value: Any, limit: int = 200) -> str:
-    text = repr(value)
-    return text if len(text) <= limit else text[: limit - 3] + "..."

@@ -130,7 +130,7 @@ def g_eval(judge: Judge, answer: str, context: Sequence[str], *, question: str |
             raise InputError("steps", "at least one evaluation step, or None to ask the judge", steps)
     data = {"question_block": None if question is None else text("question", question), "context": _context(context),
             "answer": text("answer", answer)}
-    values = {"criteria": criteria, "steps": "\n".join(f"{i}. {s}" for i, s in enumerate(steps, start=1)),
+    values: dict[str, Any] = {"criteria": criteria, "steps": "\n".join(f"{i}. {s}" for i, s in enumerate(steps, start=1)),
               "low": low, "high": high}
 
     def request(sample: int | None) -> Any:

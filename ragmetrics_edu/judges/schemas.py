@@ -149,7 +149,7 @@ class Verdict(_Strict):
 @lru_cache(maxsize=16)
 def rubric_score(low: int, high: int) -> type[BaseModel]:
     """G-Eval's score reply: one whole number from ``low`` to ``high`` (an enum, so a grammar allows only these)."""
-    choices = Literal[tuple(range(low, high + 1))]  # type: ignore[valid-type]
+    choices: Any = Literal[tuple(range(low, high + 1))]
     return create_model(f"RubricScore_{low}_{high}", __config__=ConfigDict(extra="forbid"), score=(choices, ...))
 
 

@@ -41,11 +41,11 @@ def scale_of(variant: str, scale: tuple[int, int] | None) -> tuple[int, int]:
     """The score range of a G-Eval variant: ``scale`` when given, else 1–5 (paper) or 0–10 (DeepEval)."""
     if scale is None:
         return (0, 10) if variant == "deepeval" else (1, 5)
-    scale = tuple(as_list("scale", scale, "two whole numbers (low, high)"))  # type: ignore[assignment]
-    if (len(scale) != 2
-            or not all(isinstance(v, int) and not isinstance(v, bool) for v in scale) or not 0 <= scale[0] < scale[1] <= 100):
+    pair = as_list("scale", scale, "two whole numbers (low, high)")
+    if (len(pair) != 2
+            or not all(isinstance(v, int) and not isinstance(v, bool) for v in pair) or not 0 <= pair[0] < pair[1] <= 100):
         raise InputError("scale", "two whole numbers (low, high) with 0 <= low < high <= 100", scale)
-    return int(scale[0]), int(scale[1])
+    return int(pair[0]), int(pair[1])
 
 
 def _probabilities(value: Any, low: int, high: int) -> dict[int, float]:

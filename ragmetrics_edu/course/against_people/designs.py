@@ -12,13 +12,13 @@ from dataclasses import dataclass
 from typing import Callable
 
 from ...baselines import coverage
+from ...errors import InputError
 from ...judges.base import Judge
 from ...judges.checked import faithfulness_checked
 from ...judges.reanswer import faithfulness_reanswer
 from ...judges.rubric import aspect_critic, g_eval
 from ...judges.steps import faithfulness as faithfulness_claims
 from ...metrics.rubric import g_eval_score
-from ...errors import InputError
 from ...results import MetricResult
 from .items import Item
 
