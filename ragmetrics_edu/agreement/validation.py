@@ -164,12 +164,15 @@ def validation_report(failed: Sequence[bool], scores: Sequence[float], *, thresh
     n_groups = len(set(groups_))
     ci = None
     dist = None
-    if n_groups >= MIN_GROUPS and not math.isnan(auc):
+    fail_groups = len({g for g, f in zip(groups_, labels, strict=True) if f})
+    pass_groups = len({g for g, f in zip(groups_, labels, strict=True) if not f})
+    if min(fail_groups, pass_groups) >= MIN_GROUPS and not math.isnan(auc):
         matrix, pos, neg = _pair_matrix(labels, values)
         dist = _resampled_auc(matrix, pos, neg, _draw_weights(groups_, n_resamples, seed))
         ci = _interval(dist, level)
     else:
-        notes.append(f"{n_groups} independent groups: too few for an interval (at least {MIN_GROUPS}).")
+        notes.append(f"Failing answers in {fail_groups} groups, passing in {pass_groups}: too few for an interval "
+                     f"(at least {MIN_GROUPS} of each).")
     c = _confusion(labels, values, float(threshold))
     base_rate = sum(labels) / n if n else math.nan
     confusion_rows = [
@@ -236,7 +239,9 @@ def _breakdown(labels: list[bool], values: list[float], groups: list[Hashable], 
         sub_labels, sub_values, sub_groups = [labels[i] for i in idx], [values[i] for i in idx], [groups[i] for i in idx]
         auc = roc_auc(sub_labels, sub_values)
         low = high = math.nan
-        if not math.isnan(auc) and len(set(sub_groups)) >= MIN_GROUPS:
+        fail_groups = len({g for g, f in zip(sub_groups, sub_labels, strict=True) if f})
+        pass_groups = len({g for g, f in zip(sub_groups, sub_labels, strict=True) if not f})
+        if not math.isnan(auc) and min(fail_groups, pass_groups) >= MIN_GROUPS:
             matrix, pos, neg = _pair_matrix(sub_labels, sub_values)
             low, high = _interval(_resampled_auc(matrix, pos, neg, _draw_weights(sub_groups, n_resamples, seed)), level)
         rows.append({"group": value, "answers": len(idx), "failing": sum(sub_labels), "auc": auc,

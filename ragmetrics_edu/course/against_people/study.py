@@ -1,0 +1,302 @@
+"""The judges-against-people study: replay every design's recording, measure it against the labels, choose on
+dev by a rule written before any figure was seen, and score test once.
+
+The figures live in a choice log shipped with the package (``data/against_people_choice_log.json``): each
+answer's score under each design, so a notebook computes every AUC, interval and breakdown in well under a
+second, and :func:`check_log` (run by the tests) replays the recordings again and finds the same scores.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from ... import data
+from ...agreement import auc_difference, validation_report
+from ...errors import InputError
+from ...judges.errors import JudgeError
+from ...judges.replay import ReplayJudge
+from .designs import DESIGNS, ask_pass
+from .items import Item, items
+from .record import recording_name
+
+__all__ = ["RULE", "DEV_SAMPLE_SOURCES", "build_log", "load_log", "check_log", "dev_table", "test_table",
+           "breakdown", "choose", "LOG_NAME", "scored", "threshold_of", "by_model"]
+
+LOG_NAME = "against_people_choice_log.json"
+
+#: the rubric and claims passes were recorded on the first 20 RAGTruth dev sources (116 answers) and the first 40
+#: HaluEval dev pairs; every design is compared on those same answers
+DEV_SAMPLE_SOURCES = {"ragtruth": 20, "halueval": 40}
+
+#: written before any dev figure was computed (see the notebook's choice log)
+RULE = ("Candidates: the designs of at most 3 calls an answer with dev figures on both RAGTruth and HaluEval. "
+        "A candidate whose HaluEval dev AUC is significantly below word overlap's (the paired 95 % interval of "
+        "the difference lies wholly below 0) is excluded. Among the rest, the highest RAGTruth dev AUC wins, but "
+        "it replaces word overlap only if its paired 95 % interval against word overlap on RAGTruth dev lies "
+        "wholly above 0; otherwise counting words stays the choice. The threshold (flag below it) is the F1-best "
+        "on RAGTruth dev.")
+
+
+def _recording(pass_name: str, dataset: str, split: str) -> Path | None:
+    if pass_name == "reanswer" and dataset == "halueval":
+        name = f"halueval/reanswer_{split}"
+    else:
+        name = f"against_people/{recording_name(pass_name, dataset, split)}"
+    try:
+        return data.recording(name)
+    except InputError:
+        return None
+
+
+def _cost(results: list[Any]) -> dict[str, float]:
+    """Calls, tokens and recorded seconds per answer; a call two answers share (one question's) counts once."""
+    done = [r for r in results if r is not None]
+    unique = {(c.key, c.attempt): c for r in done for c in r.calls}.values()
+    n = max(len(done), 1)
+    return {"calls": len(unique) / n,
+            "tokens": sum((c.prompt_tokens or 0) + (c.completion_tokens or 0) for c in unique) / n,
+            "seconds": sum(c.latency_s or 0.0 for c in unique) / n}
+
+
+def scored(dataset: str, split: str, groups: int | None = None) -> dict[str, Any]:
+    """Every design's score on each answer of a part (NaN where its pass was not recorded or failed), and costs."""
+    chosen = items(dataset, split, groups=groups)
+    scores: dict[str, list[float]] = {}
+    costs: dict[str, dict[str, float]] = {}
+    results: dict[str, list[Any]] = {}
+    for design in DESIGNS.values():
+        if design.recording is None:
+            scores[design.name] = [design.score(None, item) for item in chosen]
+            costs[design.name] = {"calls": 0.0, "tokens": 0.0, "seconds": 0.0}
+            continue
+        path = _recording(design.recording, dataset, split)
+        if path is None:
+            continue
+        if design.recording not in results:
+            judge = ReplayJudge(path)
+            results[design.recording] = [_replayed(design.recording, judge, item) for item in chosen]
+        found = results[design.recording]
+        if all(r is None for r in found):
+            continue
+        scores[design.name] = [math.nan if r is None else float(design.score(r, item))
+                               for r, item in zip(found, chosen, strict=True)]
+        costs[design.name] = _cost(found)
+    return {"items": [_item_row(i) for i in chosen], "scores": scores, "costs": costs}
+
+
+def _replayed(pass_name: str, judge: ReplayJudge, item: Item) -> Any:
+    try:
+        return ask_pass(pass_name, judge, item)
+    except JudgeError:
+        return None
+
+
+def _item_row(item: Item) -> dict[str, Any]:
+    return {"id": item.id, "group": item.group, "failed": item.hallucinated, "model": item.model,
+            "span_kind": item.span_kind}
+
+
+def _complete(part: dict[str, Any], names: list[str]) -> list[int]:
+    """The answers every named design scored."""
+    n = len(part["items"])
+    return [i for i in range(n) if all(not math.isnan(part["scores"][d][i]) for d in names)]
+
+
+def _figures(part: dict[str, Any], design: str, idx: list[int], threshold: float | None) -> dict[str, Any]:
+    failed = [part["items"][i]["failed"] for i in idx]
+    values = [part["scores"][design][i] for i in idx]
+    groups = [part["items"][i]["group"] for i in idx]
+    report = validation_report(failed, values, groups=groups, threshold=threshold)
+    return {"auc": report.value, "ci": report.ci, "threshold": report.values["threshold"],
+            "precision": report.values["precision"], "recall": report.values["recall"], "f1": report.values["f1"],
+            "base_rate": report.values["base_rate"], "answers": len(idx), "groups": report.values["groups"]}
+
+
+def _paired(part: dict[str, Any], a: str, b: str, idx: list[int]) -> dict[str, Any]:
+    d = auc_difference([part["items"][i]["failed"] for i in idx], [part["scores"][a][i] for i in idx],
+                       [part["scores"][b][i] for i in idx], groups=[part["items"][i]["group"] for i in idx],
+                       names=(a, b))
+    return {"difference": d.value, "ci": d.ci}
+
+
+def choose(dev: dict[str, Any]) -> tuple[str, list[str]]:
+    """Apply :data:`RULE` to the dev figures: the chosen design and the reasons, line by line."""
+    reasons = []
+    candidates = []
+    for name, row in dev["designs"].items():
+        if row["calls_max"] > 3:
+            reasons.append(f"{name}: more than 3 calls an answer, not a candidate.")
+            continue
+        if row.get("halueval") is None or row.get("ragtruth") is None:
+            reasons.append(f"{name}: no dev figure on both data sets, not a candidate.")
+            continue
+        versus = row["halueval_vs_overlap"]
+        if name != "word_overlap" and versus["ci"] is not None and versus["ci"][1] < 0:
+            reasons.append(f"{name}: significantly below word overlap on HaluEval dev, excluded.")
+            continue
+        candidates.append(name)
+    best = max(candidates, key=lambda n: dev["designs"][n]["ragtruth"]["auc"])
+    if best == "word_overlap":
+        reasons.append("word_overlap has the best RAGTruth dev AUC: it stays the choice.")
+        return best, reasons
+    versus = dev["designs"][best]["ragtruth_vs_overlap"]
+    if versus["ci"] is not None and versus["ci"][0] > 0:
+        reasons.append(f"{best}: best RAGTruth dev AUC and significantly above word overlap: chosen.")
+        return best, reasons
+    reasons.append(f"{best} has the best RAGTruth dev AUC, but its paired interval against word overlap includes 0: "
+                   "counting words stays the choice.")
+    return "word_overlap", reasons
+
+
+def build_log(*, test: bool) -> dict[str, Any]:
+    """Compute the whole log from the recordings; ``test=True`` also scores the test parts (do it once)."""
+    parts = {f"{ds}-dev": scored(ds, "dev", DEV_SAMPLE_SOURCES[ds]) for ds in ("ragtruth", "halueval")}
+    parts["ragtruth-dev-all"] = scored("ragtruth", "dev")  # the designs recorded on every dev source
+    designs: dict[str, Any] = {}
+    rt, he = parts["ragtruth-dev"], parts["halueval-dev"]
+    for name, design in DESIGNS.items():
+        row: dict[str, Any] = {"label": design.label, "calls": design.calls,
+                               "calls_max": max(rt["costs"].get(name, {}).get("calls", 0.0), 0.0)}
+        for key, part in (("ragtruth", rt), ("halueval", he)):
+            if name not in part["scores"]:
+                row[key] = None
+                continue
+            idx = _complete(part, [name, "word_overlap"])
+            row[key] = _figures(part, name, idx, None)
+            row[key]["cost"] = part["costs"][name]
+            row[f"{key}_vs_overlap"] = _paired(part, name, "word_overlap", idx)
+        designs[name] = row
+    dev = {"designs": designs}
+    chosen, reasons = choose(dev)
+    log: dict[str, Any] = {"rule": RULE, "dev_sample_sources": DEV_SAMPLE_SOURCES, "dev": dev, "chosen": chosen,
+                           "reasons": reasons, "parts": parts}
+    if test:
+        threshold = designs[chosen]["ragtruth"]["threshold"]
+        part = scored("ragtruth", "test")
+        log["parts"]["ragtruth-test"] = part
+        log["test"] = {name: _figures(part, name, _complete(part, [name]), designs[name]["ragtruth"]["threshold"])
+                       for name in part["scores"] if designs.get(name, {}).get("ragtruth")}
+        log["test_threshold"] = threshold
+    return log
+
+
+@lru_cache(maxsize=1)
+def load_log() -> dict[str, Any]:
+    """The shipped choice log (see the module)."""
+    return json.loads(data.path(LOG_NAME).read_text(encoding="utf-8"))
+
+
+def check_log() -> list[str]:
+    """Replay the recordings again and list every score that differs from the shipped log (none: it holds)."""
+    log = load_log()
+    problems = []
+    for key, part in log["parts"].items():
+        dataset, split = key.split("-")[:2]
+        groups = None if split == "test" or key.endswith("-all") else log["dev_sample_sources"][dataset]
+        fresh = scored(dataset, split, groups)
+        for name, values in part["scores"].items():
+            again = fresh["scores"].get(name)
+            if again is None or len(again) != len(values) or any(
+                    not (math.isnan(a) and (b is None or math.isnan(b))) and (b is None or abs(a - b) > 1e-9)
+                    for a, b in zip(again, values, strict=True)):
+                problems.append(f"{key}: {name} differs from a fresh replay")
+    return problems
+
+
+def dev_table(log: dict[str, Any] | None = None) -> Any:
+    """Every design's dev figures: RAGTruth and HaluEval AUC with intervals, F1 at the dev threshold, cost."""
+    import pandas as pd  # lazy
+
+    log = log or load_log()
+    rows = []
+    for name, row in log["dev"]["designs"].items():
+        rt, he = row.get("ragtruth"), row.get("halueval")
+        rows.append({"design": name, "calls": row["calls"],
+                     "ragtruth_auc": rt["auc"] if rt else math.nan,
+                     "ragtruth_ci": _ci(rt["ci"]) if rt else "",
+                     "vs_overlap": _ci(row["ragtruth_vs_overlap"]["ci"], row["ragtruth_vs_overlap"]["difference"])
+                     if rt else "",
+                     "f1": rt["f1"] if rt else math.nan,
+                     "halueval_auc": he["auc"] if he else math.nan,
+                     "sec_per_answer": rt["cost"]["seconds"] if rt else math.nan})
+    return pd.DataFrame(rows)
+
+
+def _ci(ci: Any, value: float | None = None) -> str:
+    if ci is None:
+        return "(too few groups)"
+    head = "" if value is None else f"{value:+.3f} "
+    return f"{head}[{ci[0]:.3f}, {ci[1]:.3f}]"
+
+
+def test_table(log: dict[str, Any] | None = None) -> Any:
+    """The test figures, scored once after the choice: AUC with interval, P/R/F1 at the dev threshold."""
+    import pandas as pd  # lazy
+
+    log = log or load_log()
+    if "test" not in log:
+        raise InputError("log", "a choice log with test figures", "a log without them")
+    return pd.DataFrame([{"design": name, "auc": row["auc"], "ci": _ci(row["ci"]), "threshold": row["threshold"],
+                          "precision": row["precision"], "recall": row["recall"], "f1": row["f1"],
+                          "base_rate": row["base_rate"], "answers": row["answers"]}
+                         for name, row in log["test"].items()])
+
+
+def breakdown(design: str, by: str, part: str = "ragtruth-dev", log: dict[str, Any] | None = None) -> Any:
+    """AUC of ``design`` per generating model (``by="model"``) or span kind (``"span_kind"``), with intervals."""
+    log = log or load_log()
+    if not isinstance(part, str) or part not in log["parts"]:
+        raise InputError("part", "one of " + ", ".join(log["parts"]), part)
+    p = log["parts"][part]
+    if not isinstance(design, str) or design not in p["scores"]:
+        raise InputError("design", "one of " + ", ".join(p["scores"]), design)
+    if by not in ("model", "span_kind"):
+        raise InputError("by", "'model' or 'span_kind'", by)
+    import pandas as pd  # lazy
+
+    idx = _complete(p, [design])
+    if by == "model":
+        report = validation_report([p["items"][i]["failed"] for i in idx], [p["scores"][design][i] for i in idx],
+                                   groups=[p["items"][i]["group"] for i in idx], by=[p["items"][i][by] for i in idx],
+                                   threshold=0.5)
+        return report.table("breakdown")
+    # a span kind holds failing answers only: each kind is ranked against every passing answer of the part
+    passing = [i for i in idx if not p["items"][i]["failed"]]
+    rows = []
+    for kind in dict.fromkeys(p["items"][i]["span_kind"] for i in idx if p["items"][i]["failed"]):
+        chosen = passing + [i for i in idx if p["items"][i]["span_kind"] == kind]
+        r = validation_report([p["items"][i]["failed"] for i in chosen], [p["scores"][design][i] for i in chosen],
+                              groups=[p["items"][i]["group"] for i in chosen], threshold=0.5)
+        rows.append({"group": kind, "answers": len(chosen) - len(passing), "failing": len(chosen) - len(passing),
+                     "auc": r.value, "auc_low": r.ci[0] if r.ci else math.nan,
+                     "auc_high": r.ci[1] if r.ci else math.nan})
+    return pd.DataFrame(rows, columns=["group", "answers", "failing", "auc", "auc_low", "auc_high"])
+
+
+def by_model(design: str, part: str = "ragtruth-dev-all", log: dict[str, Any] | None = None) -> Any:
+    """Per generating model: answers, share labelled hallucinated and the design's mean score (the confound)."""
+    import pandas as pd  # lazy
+
+    log = log or load_log()
+    if not isinstance(part, str) or part not in log["parts"]:
+        raise InputError("part", "one of " + ", ".join(log["parts"]), part)
+    p = log["parts"][part]
+    if not isinstance(design, str) or design not in p["scores"]:
+        raise InputError("design", "one of " + ", ".join(p["scores"]), design)
+    idx = _complete(p, [design])
+    rows = []
+    for model in dict.fromkeys(p["items"][i]["model"] for i in idx):
+        mine = [i for i in idx if p["items"][i]["model"] == model]
+        rows.append({"model": model, "answers": len(mine),
+                     "share_hallucinated": sum(p["items"][i]["failed"] for i in mine) / len(mine),
+                     f"mean_{design}": sum(p["scores"][design][i] for i in mine) / len(mine)})
+    return pd.DataFrame(rows).sort_values("share_hallucinated").reset_index(drop=True)
+
+
+def threshold_of(log: dict[str, Any], design: str) -> float:
+    """The F1-best threshold of ``design`` on RAGTruth dev (as the log holds it)."""
+    return float(log["dev"]["designs"][design]["ragtruth"]["threshold"])
