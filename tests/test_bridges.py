@@ -42,7 +42,8 @@ def shown_names(e):
 
 def test_metrics_cover_every_metric_the_course_teaches():
     assert KEYS == ["context_precision", "context_recall", "contextual_relevancy", "context_entity_recall",
-                    "faithfulness", "answer_relevancy", "semantic_similarity", "answer_correctness", "ranking"]
+                    "faithfulness", "answer_relevancy", "semantic_similarity", "answer_correctness", "ranking",
+                    "g_eval", "aspect_critic"]
 
 
 @pytest.mark.parametrize("key", KEYS)
@@ -208,6 +209,7 @@ CALLS = {
     "answer_relevancy_embedding": ("a question", ["a question"]), "semantic_similarity": ("a b", "a c"),
     "answer_correctness": (["t"], [], [], 0.5), "context_precision_without_reference": (["yes"],),
     "precision_at_k": ([1, 0],), "recall_at_k": ([1, 0],),
+    "g_eval_score": ({7: 0.6, 8: 0.4},), "aspect_critic_score": (["yes", "no", "yes"],),
 }
 
 
@@ -247,6 +249,10 @@ PEER_RULES = {
     ("answer_relevancy", "ragas.metrics.collections", "AnswerRelevancy"): (("q", []), 0.0),
     ("answer_correctness", "ragas.metrics", "AnswerCorrectness"): (([], ["x"], [], 0.9), 0.225),
     ("answer_correctness", "ragas.metrics.collections", "AnswerCorrectness"): (([], ["x"], [], 0.9), 0.975),
+    # calculate_weighted_summed_score: the 6 (0.5 %, under 1 %) is dropped, sum(p*s) / sum(p) over 7 and 8; / 10
+    ("g_eval", "deepeval", "GEval"): (({6: 0.005, 7: 0.6, 8: 0.3},), (7 * 0.6 + 8 * 0.3) / (0.6 + 0.3) / 10),
+    # AspectCritic._ascore asks once; _compute_score returns that one verdict
+    ("aspect_critic", "ragas.metrics", "AspectCritic"): ((["no"],), 0.0),
 }
 
 
@@ -273,6 +279,9 @@ def test_the_peer_rules_tell_the_variants_apart():
     assert metrics.context_precision(["no", "yes"], "ragas").score != 0.5
     assert not math.isnan(metrics.context_recall([], [], variant="deepeval").score)
     assert metrics.answer_relevancy_embedding("q", [], variant="ragas_collections").score == 0.0
+    from ragmetrics_edu.metrics.rubric import g_eval_score
+    assert g_eval_score({6: 0.005, 7: 0.6, 8: 0.3}, variant="paper", scale=(0, 10)).score != pytest.approx(
+        (7 * 0.6 + 8 * 0.3) / (0.6 + 0.3) / 10, rel=1e-12, abs=0)
 
 
 def test_every_equal_variant_in_the_metric_notebooks_is_covered_by_a_peer_rule():

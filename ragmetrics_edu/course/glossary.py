@@ -255,6 +255,20 @@ TERMS: tuple[Term, ...] = (
     _t("recording", """A stored run of a real model (its prompts and replies) replayed offline by ReplayJudge,
        so the notebooks run without a key and give the same numbers every time.""",
        ["replay", "replay judge", "replayjudge"]),
+    _t("G-Eval", """A rubric judge: the judge turns written criteria into evaluation steps, then scores an answer
+       1 to 5; the score is weighted by the probabilities the model gives each score token (DeepEval's GEval,
+       0 to 10; notebook 13).""", ["geval", "g eval"], ["aspect critic"]),
+    _t("aspect critic", """A rubric judge that answers yes or no to a written aspect, asked several times; the
+       majority decides (Ragas' AspectCritic, strictness votes; notebook 13).""", ["aspectcritic"], ["G-Eval"]),
+    _t("ROC AUC", """The probability that a passing answer scores above a failing one (ties count half): 0.5 is
+       chance, 1 a perfect ranking. It needs no threshold (notebook 14).""", ["AUC", "area under the curve"]),
+    _t("base rate", """The share of failing items in a set. Precision depends on it: the rarer the failures, the
+       more of a judge's flags are false alarms, with the same judge (notebook 14).""", ["prevalence"]),
+    _t("corrected pass rate", """The share of a system's answers that really pass, estimated from the share the
+       judge passes and the judge's measured true and false positive rates on labelled data (notebook 14).""",
+       ["rogan-gladen"], ["base rate"]),
+    _t("span label", """A stretch of an answer that a person marked as hallucinated, with its kind (evident or
+       subtle, conflict or baseless); RAGTruth's labels (notebook 14).""", ["span", "hallucination span"]),
 )
 
 _SPACE = re.compile(r"[\s_\-]+")

@@ -13,9 +13,10 @@ The requests live here; the arithmetic in :mod:`ragmetrics_edu.metrics.rubric`.
    and averaged, as the G-Eval paper does; with neither, the reply's score is used and the result says so.
 
 **Aspect critic** (:func:`aspect_critic`): ``{"verdict": "yes"|"no"}`` on a written aspect, asked
-``strictness`` times (sampled at ``temperature`` when more than once) and decided by the majority,
-as Ragas' ``AspectCritic``; the first vote's probability of "yes" is kept as ``p_yes`` where the
-server gives token probabilities (a graded score from one call).
+``strictness`` times (sampled when more than once) and decided by the majority, as Ragas documents its
+``AspectCritic`` (Ragas 0.4.0+3 asks once whatever the strictness: ``strictness=1`` equals it); the first
+vote's probability of "yes" is kept as ``p_yes`` where the server gives token probabilities (a graded score
+from one call).
 
 Both put the texts under evaluation in data blocks (see :mod:`.prompting`), and draw the blocks'
 fence from the question and context only, so the answers to one question share their prompt's
@@ -167,7 +168,8 @@ def _p_yes(logprobs: Any) -> float | None:
 def aspect_critic(judge: Judge, answer: str, context: Sequence[str], *, question: str | None = None,
                   definition: str = FAITHFULNESS_ASPECT, strictness: int = 1,
                   threshold: float | None = None) -> MetricResult:
-    """An aspect critic on one answer: ``strictness`` yes/no votes (made odd, as Ragas does), the majority wins.
+    """An aspect critic on one answer: ``strictness`` yes/no votes (made odd, as Ragas does), the majority wins
+    (Ragas documents the majority; its 0.4.0+3 code asks once, which ``strictness=1`` reproduces).
 
     One vote is asked at the judge's own temperature; more are sampled at :data:`SAMPLE_TEMPERATURE`, each with
     its own seed. ``values["p_yes"]``: the first vote's probability of "yes" where the server gives it."""

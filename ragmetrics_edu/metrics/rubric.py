@@ -15,8 +15,10 @@ itself estimates the same expectation by sampling n scores and averaging them. V
 Both report ``score = (weighted − low) / (high − low)`` in [0, 1] (DeepEval divides its 0–10 score by
 10, the same thing), and keep the weighted score on its scale and the most likely score beside it.
 
-**Aspect critic** (Ragas' ``AspectCritic``): a yes/no verdict on a written aspect, asked n times; the
-score is the majority (1 or 0). Ragas forces n odd (``strictness`` 2 becomes 3); ``yes_share`` keeps the
+**Aspect critic** (after Ragas' ``AspectCritic``): a yes/no verdict on a written aspect, asked n times; the
+score is the majority (1 or 0), as Ragas documents ``strictness``; like Ragas, an even n is made odd
+(2 becomes 3). Ragas 0.4.0+3 itself asks the model once (``_ascore`` generates with n=1), so its score is
+that single verdict whatever the strictness: ours with ``strictness=1`` equals it. ``yes_share`` keeps the
 share of yes votes, a graded score for ranking answers.
 """
 

@@ -79,7 +79,7 @@ DESIGNS: dict[str, Design] = {d.name: d for d in (
            "1 (+1 per criterion)", lambda r, i: _deepeval_rule(r) if r else math.nan),
     Design("g_eval_reply", "G-Eval, the reply's own 1-5 score (no weighting)", "g_eval", "1 (+1 per criterion)",
            lambda r, i: (r.values["reply_score"] - 1) / 4 if r else math.nan),
-    Design("critic_majority", "aspect critic, majority of 3 votes (Ragas' AspectCritic, strictness 3)", "critic", "3",
+    Design("critic_majority", "aspect critic, majority of 3 votes (AspectCritic's documented strictness 3)", "critic", "3",
            lambda r, i: r.score if r else math.nan),
     Design("critic_yes_share", "aspect critic, share of yes among 3 votes", "critic", "3",
            lambda r, i: r.values["yes_share"] if r else math.nan),

@@ -10,10 +10,13 @@ from typing import Any, Sequence
 from ...agreement import plot_roc, validation_report
 from ...data import ragtruth
 from ...errors import InputError
+from ...judges.replay import ReplayJudge
 from ...plots import figure_and_axes
 from ...results import MetricResult, fmt
+from .items import items
+from .study import breakdown, recording_path, replay, replayed_or_none
 
-__all__ = ["score_distribution", "roc_curves", "auc_by_group", "span_view", "SpanView"]
+__all__ = ["score_distribution", "roc_curves", "auc_by_group", "span_view", "SpanView", "flagged_claims", "span_counts"]
 
 
 def score_distribution(result: MetricResult, ax: Any = None):
@@ -65,8 +68,6 @@ def roc_curves(log: dict[str, Any], designs: Sequence[str], part: str = "ragtrut
 
 def auc_by_group(log: dict[str, Any], design: str, by: str = "model", part: str = "ragtruth-dev", ax: Any = None):
     """AUC of one design within each generating model (or span kind): dots with their interval as whiskers."""
-    from .study import breakdown
-
     table = breakdown(design, by, part, log)
     fig, ax = figure_and_axes(ax, figsize=(6.0, 0.45 * len(table) + 1.2))
     for row_number, row in enumerate(table.itertuples()):
@@ -135,3 +136,35 @@ def span_view(answer: ragtruth.RagAnswer, flagged: Sequence[str], judge: str = "
     if isinstance(flagged, str) or not all(isinstance(f, str) for f in flagged):
         raise InputError("flagged", "a list of the texts the judge flagged", flagged)
     return SpanView(answer, flagged, str(judge))
+
+
+def flagged_claims(item_id: str) -> tuple[Any, list[str]]:
+    """One answer of the claims sample and the claims its recorded judge did not find supported (not "yes")."""
+    answer = next((a for a in ragtruth.answers("dev") if a.id == item_id), None)
+    if answer is None:
+        raise InputError("item_id", "the id of a RAGTruth dev answer", item_id)
+    result = replay("claims", item_id)
+    return answer, [row["claim"] for row in result.rows if row["verdict"] != "yes"]
+
+
+def span_counts() -> str:
+    """Over every answer of the claims sample: people's spans caught by a flagged claim, and flags people did not mark."""
+    path = recording_path("claims", "ragtruth", "dev")
+    if path is None:
+        raise InputError("claims", "a recorded claims pass", None)
+    judge = ReplayJudge(path)
+    caught = spans = unmarked = flags = answers = 0
+    for item in items("ragtruth", "dev"):
+        result = replayed_or_none("claims", judge, item)
+        if result is None:
+            continue
+        answer = next(a for a in ragtruth.answers("dev") if a.id == item.id)
+        view = span_view(answer, [row["claim"] for row in result.rows if row["verdict"] != "yes"])
+        found = view.caught()
+        answers += 1
+        caught += sum(c for _, c in found)
+        spans += len(found)
+        unmarked += len(view.unmarked_flags())
+        flags += len(view.flagged)
+    return (f"over the {answers} answers of the claims sample: {caught} of {spans} people's spans caught by a flagged "
+            f"claim; {unmarked} of {flags} flagged claims touch no span people marked")

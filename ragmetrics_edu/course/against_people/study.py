@@ -16,6 +16,7 @@ from typing import Any
 
 from ... import data
 from ...agreement import auc_difference, validation_report
+from ...data import ragtruth
 from ...errors import InputError
 from ...judges.errors import JudgeError
 from ...judges.replay import ReplayJudge
@@ -24,7 +25,7 @@ from .items import Item, items
 from .record import recording_name
 
 __all__ = ["RULE", "DEV_SAMPLE_SOURCES", "build_log", "load_log", "check_log", "dev_table", "test_table",
-           "breakdown", "choose", "LOG_NAME", "scored", "threshold_of", "by_model"]
+           "breakdown", "choose", "LOG_NAME", "scored", "threshold_of", "by_model", "replay", "recorded_by", "compare_labels", "corrected_example", "RELABEL", "recording_path", "replayed_or_none"]
 
 LOG_NAME = "against_people_choice_log.json"
 
@@ -41,7 +42,7 @@ RULE = ("Candidates: the designs of at most 3 calls an answer with dev figures o
         "on RAGTruth dev.")
 
 
-def _recording(pass_name: str, dataset: str, split: str) -> Path | None:
+def recording_path(pass_name: str, dataset: str, split: str) -> Path | None:
     if pass_name == "reanswer" and dataset == "halueval":
         name = f"halueval/reanswer_{split}"
     else:
@@ -73,12 +74,12 @@ def scored(dataset: str, split: str, groups: int | None = None) -> dict[str, Any
             scores[design.name] = [design.score(None, item) for item in chosen]
             costs[design.name] = {"calls": 0.0, "tokens": 0.0, "seconds": 0.0}
             continue
-        path = _recording(design.recording, dataset, split)
+        path = recording_path(design.recording, dataset, split)
         if path is None:
             continue
         if design.recording not in results:
             judge = ReplayJudge(path)
-            results[design.recording] = [_replayed(design.recording, judge, item) for item in chosen]
+            results[design.recording] = [replayed_or_none(design.recording, judge, item) for item in chosen]
         found = results[design.recording]
         if all(r is None for r in found):
             continue
@@ -88,7 +89,7 @@ def scored(dataset: str, split: str, groups: int | None = None) -> dict[str, Any
     return {"items": [_item_row(i) for i in chosen], "scores": scores, "costs": costs}
 
 
-def _replayed(pass_name: str, judge: ReplayJudge, item: Item) -> Any:
+def replayed_or_none(pass_name: str, judge: ReplayJudge, item: Item) -> Any:
     try:
         return ask_pass(pass_name, judge, item)
     except JudgeError:
@@ -300,3 +301,69 @@ def by_model(design: str, part: str = "ragtruth-dev-all", log: dict[str, Any] | 
 def threshold_of(log: dict[str, Any], design: str) -> float:
     """The F1-best threshold of ``design`` on RAGTruth dev (as the log holds it)."""
     return float(log["dev"]["designs"][design]["ragtruth"]["threshold"])
+
+
+def replay(pass_name: str, item_id: str, dataset: str = "ragtruth", split: str = "dev") -> Any:
+    """One answer's result under a recorded pass, replayed offline (every step and call kept)."""
+    path = recording_path(pass_name, dataset, split) if isinstance(pass_name, str) else None
+    if path is None:
+        raise InputError("pass_name", "a pass recorded on this part (reanswer, g_eval, critic, claims)", pass_name)
+    found = [i for i in items(dataset, split) if i.id == item_id]
+    if not found:
+        raise InputError("item_id", f"the id of an answer of {dataset} {split}", item_id)
+    return ask_pass(pass_name, ReplayJudge(path), found[0])
+
+
+def recorded_by(pass_name: str = "g_eval", dataset: str = "ragtruth", split: str = "dev") -> str:
+    """Who made a pass's recording: model, server, weights and date, in one line."""
+    path = recording_path(pass_name, dataset, split) if isinstance(pass_name, str) else None
+    if path is None:
+        raise InputError("pass_name", "a pass recorded on this part", pass_name)
+    return ReplayJudge(path).describe()
+
+
+#: three RAGTruth dev answers the learner relabels, chosen to hold one the annotators found faithful and two with
+#: spans of different kinds (baseless and conflict)
+RELABEL = ("ragtruth-14353-gpt-4-0613", "ragtruth-14394-llama-2-70b-chat", "ragtruth-14418-mistral-7B-instruct")
+
+
+def compare_labels(mine: Any, ids: tuple[str, ...] = RELABEL) -> str:
+    """Your labels (True: hallucinated) for the answers ``ids``, set beside the annotators' (spans included)."""
+    answers = {a.id: a for a in ragtruth.answers("dev")}
+    if mine is None:
+        return f"Write one True/False per answer ({len(ids)}) in `mine` and run the cell again."
+    if isinstance(mine, (str, bytes)) or not hasattr(mine, "__len__") or len(mine) != len(ids) or not all(
+            isinstance(m, bool) for m in mine):
+        raise InputError("mine", f"a list of {len(ids)} True/False labels (True: hallucinated)", mine)
+    lines, same = [], 0
+    for label, answer_id in zip(mine, ids, strict=True):
+        theirs = answers[answer_id].hallucinated
+        same += label == theirs
+        spans = "; ".join(f"[{s.label_type}] {s.text}" for s in answers[answer_id].spans) or "no span"
+        lines.append(f"{answer_id}: you {label}, the annotators {theirs} ({spans})")
+    return "\n".join(lines + [f"You agree with the annotators on {same} of {len(ids)}."])
+
+
+def corrected_example(design: str, model: str, log: dict[str, Any] | None = None) -> Any:
+    """The corrected pass rate of one model's RAGTruth test answers: the judge's TPR/TNR measured on RAGTruth dev
+    (all sources where the design was recorded), its verdicts at the dev threshold, and the people's true rate."""
+    from ...agreement import corrected_pass_rate
+
+    log = log or load_log()
+    if "ragtruth-test" not in log["parts"]:
+        raise InputError("log", "a choice log with test scores", "a log without them")
+    threshold = threshold_of(log, design)
+    dev = log["parts"]["ragtruth-dev-all" if design in log["parts"]["ragtruth-dev-all"]["scores"] else "ragtruth-dev"]
+    idx = _complete(dev, [design])
+    test = log["parts"]["ragtruth-test"]
+    mine = [i for i in _complete(test, [design]) if test["items"][i]["model"] == model]
+    if not mine:
+        raise InputError("model", "a model with answers in the test part", model)
+    result = corrected_pass_rate([test["scores"][design][i] >= threshold for i in mine],
+                                 [dev["items"][i]["failed"] for i in idx],
+                                 [dev["scores"][design][i] >= threshold for i in idx],
+                                 labelled_groups=[dev["items"][i]["group"] for i in idx],
+                                 system_groups=[test["items"][i]["group"] for i in mine])
+    truth = 1 - sum(test["items"][i]["failed"] for i in mine) / len(mine)
+    return result, truth
+
