@@ -89,6 +89,8 @@ def test_both_rubric_judges_run_in_evaluate_with_the_users_criterion():
                      metrics=["g_eval", "aspect_critic"], judge=judge, progress=False, criteria=criterion)
     assert table.loc[0, "g_eval"] == 1.0 and table.loc[0, "aspect_critic"] == 1.0
     assert criterion in seen[0]
+    assert table.loc[0, "g_eval_design"] == "g_eval (paper)"          # the output names the design
+    assert table.loc[0, "aspect_critic_design"] == "aspect_critic (ragas)"
     with pytest.raises(InputError, match="criteria"):
         evaluate([{"question": "q", "answer": "a", "contexts": ["c"]}], metrics=["g_eval"], judge=judge,
                  progress=False, criteria="  ")

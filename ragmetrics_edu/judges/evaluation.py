@@ -171,6 +171,7 @@ def _row(index: int, case: dict[str, Any], names: Sequence[str], outcomes: Seque
         result = outcome.result
         results[name] = result
         row[name] = result.score
+        row[f"{name}_design"] = result.metric + (f" ({result.variant})" if result.variant else "")
         row[f"{name}_values"] = dict(result.values)
         if "verdict" in result.columns or "relevant" in result.columns:
             column = "verdict" if "verdict" in result.columns else "relevant"
@@ -196,7 +197,8 @@ def evaluate(
     """Score every case with every metric; return a pandas DataFrame, one row per case.
 
     Columns: ``case``, ``question``, ``answer`` (so rows that share a question can be told
-    apart), a score column per metric, ``<metric>_values`` and ``<metric>_verdicts`` (the
+    apart), a score column per metric, ``<metric>_design`` (the design and variant the score came
+    from, e.g. ``faithfulness_reanswer (recall, grounding_weight 0.9)``), ``<metric>_values`` and ``<metric>_verdicts`` (the
     intermediates), ``calls`` (requests the judge answered by asking its server, recording or
     person, repairs included), ``repairs``, ``cache_hits`` (answered from the on-disk cache),
     token counts and ``error`` (see :mod:`ragmetrics_edu.judges.records` for what a call is).
