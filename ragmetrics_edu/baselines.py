@@ -26,7 +26,7 @@ from typing import Any, Mapping, Sequence
 
 from . import validate
 from .errors import InputError
-from .text import tokenize
+from .metrics.overlap import shared_words
 from .validate import text, text_list
 
 __all__ = ["THRESHOLD", "coverage", "answer_overlap", "verdicts", "case_verdicts"]
@@ -35,16 +35,10 @@ __all__ = ["THRESHOLD", "coverage", "answer_overlap", "verdicts", "case_verdicts
 THRESHOLD = 0.5
 
 
-def _words(value: str) -> set[str]:
-    return set(tokenize(value))
-
-
 def coverage(item: str, against: str) -> float:
     """The share of ``item``'s content words that occur in ``against`` (0.0 for an item with none)."""
-    words = _words(text("item", item))
-    if not words:
-        return 0.0
-    return len(words & _words(text("against", against))) / len(words)
+    words, found = shared_words(text("item", item), text("against", against))
+    return len(found) / len(words) if words else 0.0
 
 
 def answer_overlap(answer: str, contexts: Sequence[str]) -> float:

@@ -1,5 +1,5 @@
 """The capstone's judge checks (answer relevancy's idk, context recall's statements) on synthetic rows,
-and what notebook 13's prose says about the recorded rows."""
+and what notebook 15's prose says about the recorded rows."""
 
 from __future__ import annotations
 
@@ -65,7 +65,7 @@ def test_bad_input_names_the_field():
         cc.check_rows("rows")
 
 
-def test_the_prose_of_notebook_13_about_the_two_metrics_holds():
+def test_the_prose_of_notebook_15_about_the_two_metrics_holds():
     rows = capstone.scored()
     checks = {(c["question"], c["system"]): c for c in cc.check_rows(rows)}
     assert all(c["ar"] == 1.0 for c in checks.values())              # "answer relevancy is 1.0 on every row"
@@ -81,7 +81,7 @@ def test_the_prose_of_notebook_13_about_the_two_metrics_holds():
     assert sum(recall["bm25"]) / len(recall["bm25"]) > sum(recall["minilm"]) / len(recall["minilm"])  # "points the wrong way"
 
 
-def test_the_prose_of_notebook_13_about_retrieval_misses_holds():
+def test_the_prose_of_notebook_15_about_retrieval_misses_holds():
     from ragmetrics_edu.course import diagnosis
 
     counts = {c["system"]: c["retrieval_miss"] for c in diagnosis.count_table(diagnosis.tag_rows(capstone.scored()))}

@@ -1,4 +1,4 @@
-"""Notebook 13's data: the project's references and its annotator's reading (a language model's), and what
+"""Notebook 15's data: the project's references and its annotator's reading (a language model's), and what
 the notebook prints and says."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from ragmetrics_edu import data
 from ragmetrics_edu.course import capstone, capstone_summary, diagnosis
 from ragmetrics_edu.retrieval.corpus import load_corpus
 
-NOTEBOOK = REPO / "notebooks" / "13_capstone_diagnose_a_rag_system.ipynb"
+NOTEBOOK = REPO / "notebooks" / "15_capstone_diagnose_a_rag_system.ipynb"
 
 
 def _questions():
@@ -68,7 +68,7 @@ def _outputs(nb):
                 yield "".join(out.get("text", ""))
 
 
-@pytest.mark.skipif(not NOTEBOOK.exists(), reason="notebook 13 not written")
+@pytest.mark.skipif(not NOTEBOOK.exists(), reason="notebook 15 not written")
 def test_notebook_prints_the_library_counts_and_names_its_sources():
     nb = json.loads(NOTEBOOK.read_text(encoding="utf-8"))
     text = "\n".join(_outputs(nb))
@@ -76,7 +76,7 @@ def test_notebook_prints_the_library_counts_and_names_its_sources():
                                  ["tag", *capstone.SYSTEMS, "all"])
     assert table in text
     source = "\n".join("".join(c["source"]) for c in nb["cells"])
-    assert 'course_plan.opening("13")' in source and 'course_plan.closing("13")' in source
+    assert 'course_plan.opening("15")' in source and 'course_plan.closing("15")' in source
     assert "recorded from Qwen2.5-Coder-1.5B" in source and "exercises.solution(" in source
     assert all(len(line) <= 100 for line in text.splitlines()), "a printed line is wider than 100 columns"
 
@@ -96,7 +96,7 @@ def test_the_readings_data_says_its_annotators_are_language_models():
         assert "language model" in about and "by hand" not in about.lower(), name
 
 
-@pytest.mark.skipif(not NOTEBOOK.exists(), reason="notebook 13 not written")
+@pytest.mark.skipif(not NOTEBOOK.exists(), reason="notebook 15 not written")
 def test_notebook_never_calls_the_annotators_reading_hand_made_or_human():
     nb = _notebook()
     text = _markdown_text(nb) + "\n".join(_outputs(nb)) + "\n".join(
@@ -106,7 +106,7 @@ def test_notebook_never_calls_the_annotators_reading_hand_made_or_human():
     assert "a language model" in _markdown_text(nb)
 
 
-@pytest.mark.skipif(not NOTEBOOK.exists(), reason="notebook 13 not written")
+@pytest.mark.skipif(not NOTEBOOK.exists(), reason="notebook 15 not written")
 def test_notebook_opens_with_the_take_away_computed_by_the_library():
     nb = _notebook()
     headings = [i for i, c in enumerate(nb["cells"]) if c["cell_type"] == "markdown" and "".join(c["source"]).startswith("## ")]
@@ -124,7 +124,7 @@ def test_notebook_opens_with_the_take_away_computed_by_the_library():
     assert "too few to tell" in flat_text
 
 
-@pytest.mark.skipif(not NOTEBOOK.exists(), reason="notebook 13 not written")
+@pytest.mark.skipif(not NOTEBOOK.exists(), reason="notebook 15 not written")
 def test_notebook_gives_no_interval_on_under_ten_questions_and_no_project_history():
     nb = _notebook()
     printed = "\n".join(_outputs(nb))
@@ -135,7 +135,7 @@ def test_notebook_gives_no_interval_on_under_ten_questions_and_no_project_histor
     assert history == [], f"project history in a lesson: {history}"
 
 
-@pytest.mark.skipif(not NOTEBOOK.exists(), reason="notebook 13 not written")
+@pytest.mark.skipif(not NOTEBOOK.exists(), reason="notebook 15 not written")
 def test_notebook_is_saved_with_the_exercise_answers_empty_and_its_answers_hidden():
     nb = _notebook()
     for cell in nb["cells"]:
@@ -151,7 +151,7 @@ def test_notebook_is_saved_with_the_exercise_answers_empty_and_its_answers_hidde
         assert "<details><summary>Answer" in "".join(cell["source"])
 
 
-# --- the figures notebook 13's Markdown states, each recomputed with the library -------------------------------
+# --- the figures notebook 15's Markdown states, each recomputed with the library -------------------------------
 
 _WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
 _TENS = {50: "fifty"}
@@ -183,8 +183,8 @@ def test_the_words_and_fractions_helpers():
         _fraction(0.6)
 
 
-@pytest.mark.skipif(not NOTEBOOK.exists(), reason="notebook 13 not written")
-def test_the_prose_of_notebook_13_states_the_systems_and_data_as_computed():
+@pytest.mark.skipif(not NOTEBOOK.exists(), reason="notebook 15 not written")
+def test_the_prose_of_notebook_15_states_the_systems_and_data_as_computed():
     from ragmetrics_edu.course import judge_study
     from ragmetrics_edu.judges import ReplayJudge
 
@@ -210,8 +210,8 @@ def test_the_prose_of_notebook_13_states_the_systems_and_data_as_computed():
     assert f"{_words(len(diagnosis.TAGS)).capitalize()} tags, each with a rule" in prose
 
 
-@pytest.mark.skipif(not NOTEBOOK.exists(), reason="notebook 13 not written")
-def test_the_prose_of_notebook_13_states_the_scores_and_tags_as_computed():
+@pytest.mark.skipif(not NOTEBOOK.exists(), reason="notebook 15 not written")
+def test_the_prose_of_notebook_15_states_the_scores_and_tags_as_computed():
     from ragmetrics_edu.course import capstone_checks
 
     prose, rows = _prose(), capstone.scored()
@@ -261,8 +261,8 @@ def test_the_prose_of_notebook_13_states_the_scores_and_tags_as_computed():
     assert sum(v == "yes" for _, v in invented) > len(invented) / 2      # "then passed most of them"
 
 
-@pytest.mark.skipif(not NOTEBOOK.exists(), reason="notebook 13 not written")
-def test_the_prose_of_notebook_13_states_the_comparison_and_the_noise_as_computed():
+@pytest.mark.skipif(not NOTEBOOK.exists(), reason="notebook 15 not written")
+def test_the_prose_of_notebook_15_states_the_comparison_and_the_noise_as_computed():
     from ragmetrics_edu.course import judge_report
     from ragmetrics_edu.retrieval import comparison, retrievers
 

@@ -1,4 +1,4 @@
-"""The capstone's shared take-away (notebook 13 and deck 13) and its paired tests, on hand-checkable rows."""
+"""The capstone's shared take-away (notebook 15 and deck 15) and its paired tests, on hand-checkable rows."""
 
 from __future__ import annotations
 
@@ -93,14 +93,14 @@ def _sources(path):
     return ["".join(c["source"]) for c in json.loads(path.read_text(encoding="utf-8"))["cells"]]
 
 
-def test_notebook_13_deck_13_and_the_course_plan_tell_the_same_take_away():
-    notebook = "\n".join(_sources(REPO / "notebooks" / "13_capstone_diagnose_a_rag_system.ipynb"))
-    deck = _sources(REPO / "slides" / "13_capstone.ipynb")
+def test_notebook_15_deck_15_and_the_course_plan_tell_the_same_take_away():
+    notebook = "\n".join(_sources(REPO / "notebooks" / "15_capstone_diagnose_a_rag_system.ipynb"))
+    deck = _sources(REPO / "slides" / "15_capstone.ipynb")
     assert "capstone_summary.takeaway_lines(" in notebook
     take = [i for i, s in enumerate(deck) if s.startswith("## Take-aways")]
     assert len(take) == 1 and "capstone_summary.takeaway_lines(summary)" in deck[take[0] + 1]
     assert "summary = capstone_summary.takeaway(rows)" in deck[0]
     deck_text = "\n".join(deck)
     assert "Fix the component the tags point at" not in deck_text          # the contradicted take-away
-    plan = " ".join(course_plan.get("13").takeaways)
+    plan = " ".join(course_plan.get("15").takeaways)
     assert "too few to tell" in plan and "retriever alone" in plan

@@ -12,18 +12,20 @@ from ragmetrics_edu.course import course_plan, glossary
 NOTEBOOKS = REPO / "notebooks"
 #: The notebooks this helper owns: each shows the plan's opening and closing.
 OWNED = ["00", "04", "05", "06", "07", "08", "09", "12"]
+#: Every id of the plan, in course order: 00-12, then the capstone 15 (lessons 13 and 14 are to come).
+PLAN_IDS = [f"{i:02d}" for i in range(13)] + ["15"]
 
 
 def _present_ids():
     return sorted({p.name[:2] for p in NOTEBOOKS.glob("*.ipynb")})
 
 
-def test_every_notebook_present_and_the_lead_s_10_11_13_have_an_entry():
-    assert set(_present_ids()) | {"10", "11", "13"} <= set(course_plan.ids())
-    assert course_plan.ids() == [f"{i:02d}" for i in range(14)]
+def test_every_notebook_present_and_the_lead_s_10_11_15_have_an_entry():
+    assert set(_present_ids()) | {"10", "11", "15"} <= set(course_plan.ids())
+    assert course_plan.ids() == PLAN_IDS
 
 
-@pytest.mark.parametrize("notebook_id", [f"{i:02d}" for i in range(14)])
+@pytest.mark.parametrize("notebook_id", PLAN_IDS)
 def test_each_entry_is_complete(notebook_id):
     nb = course_plan.get(notebook_id)
     assert nb.title and nb.summary and 5 <= nb.minutes <= 120
@@ -35,7 +37,7 @@ def test_each_entry_is_complete(notebook_id):
     assert all(r.url.startswith("https://") for r in nb.reading if r.url)
 
 
-@pytest.mark.parametrize("notebook_id", [f"{i:02d}" for i in range(14)])
+@pytest.mark.parametrize("notebook_id", PLAN_IDS)
 def test_where_next_lists_every_later_notebook_in_the_closing(notebook_id):
     later = [i for i in course_plan.ids() if i > notebook_id]
     assert [n.id for n in course_plan.where_next(notebook_id)] == later

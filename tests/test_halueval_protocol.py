@@ -73,15 +73,16 @@ def test_the_library_default_is_the_design_the_log_chose():
     assert defaults == dict(hs.DESIGNS[chosen].options)
 
 
-def test_evaluate_scores_faithfulness_with_the_chosen_design_and_keeps_the_peers_by_name():
+def test_evaluate_keeps_the_halueval_choice_and_the_peers_by_name():
     from ragmetrics_edu import evaluate
 
     case = {"question": "Capital of France?", "answer": "Paris", "contexts": ["Paris is the capital of France."]}
     judge = judges.GivenJudge({"faithfulness.reanswer": "Paris", "faithfulness.claims": ["Paris is the capital."],
                                "faithfulness.verdicts": ["yes"]})
-    table = evaluate([case], metrics=["faithfulness", "faithfulness_claims"], judge=judge, progress=False)
-    assert table.loc[0, "faithfulness_values"]["judge_answer"] == "Paris"
-    assert table.loc[0, "faithfulness"] == pytest.approx(1.0)
+    table = evaluate([case], metrics=["faithfulness_overlap_reanswer", "faithfulness_claims"], judge=judge,
+                     progress=False)
+    assert table.loc[0, "faithfulness_overlap_reanswer_values"]["judge_answer"] == "Paris"
+    assert table.loc[0, "faithfulness_overlap_reanswer"] == pytest.approx(1.0)
     assert table.loc[0, "faithfulness_claims"] == pytest.approx(1.0)
     assert table.loc[0, "calls"] == 3       # one re-answer call, two for the claims design
 

@@ -1,6 +1,6 @@
 """Notebook 11's tables from the shipped recordings, and the claims its prose makes about them.
 
-The prose of notebooks 11 and 13 reads the recorded numbers ("the judge beats word overlap on context
+The prose of notebooks 11 and 15 reads the recorded numbers ("the judge beats word overlap on context
 precision", "it rarely says contradicted"); these tests fail if a re-recording changes what the prose
 may say.
 """
@@ -176,7 +176,7 @@ def test_the_judges_measured_spread_and_what_it_does_to_a_gate():
     noisy = spread[("0.7", "faithfulness")]["sd of the mean"]
     assert 0.03 <= noisy <= 0.07                                            # "about 0.05"
     means = [float(m) for m in spread[("0.7", "faithfulness")]["run means"].split(", ")]
-    assert 0.05 <= max(means) - min(means) <= 0.15                          # notebook 13: "moves by a tenth"
+    assert 0.05 <= max(means) - min(means) <= 0.15                          # notebook 15: "moves by a tenth"
     # notebook 12: the same answers judged twice at 0.7 differ, and the paired gate calls that noise
     runs = [[r["score"] for r in rows(name) if r["metric"] == "faithfulness"] for name in repeat_passes()["0.7"]]
     noise = ci_gate.judge_noise(runs)

@@ -15,7 +15,7 @@ def _cases(questions: int) -> list[dict]:
 def test_twenty_questions_with_two_answers_each_cost_twenty_calls(server):
     server.responder = schema_responder(delay=0.2)  # slow enough that both answers' requests are in flight together
     judge = scripted_judge(server, max_concurrency=4)
-    table = evaluate(_cases(20), metrics=["faithfulness"], judge=judge, progress=False)
+    table = evaluate(_cases(20), metrics=["faithfulness_overlap_reanswer"], judge=judge, progress=False)
     assert table["error"].isna().all()
     assert server.hits == 20                      # one re-answer request per question, not per answer
     assert table["calls"].sum() == 20             # what the table says was paid
@@ -37,7 +37,7 @@ def test_a_shared_request_that_failed_is_asked_again_by_the_one_waiting(server):
 
     server.responder = respond
     judge = scripted_judge(server, max_concurrency=2)
-    table = evaluate(_cases(1), metrics=["faithfulness"], judge=judge, progress=False)
+    table = evaluate(_cases(1), metrics=["faithfulness_overlap_reanswer"], judge=judge, progress=False)
     assert first_arrived.is_set()
     assert server.hits == 2                        # the failed one, then the waiter's own request
     assert table["error"].notna().sum() == 1, table["error"].tolist()   # the 500 is the first one's alone

@@ -5,7 +5,7 @@ imports the library. Notebooks and decks import what they need by name, e.g.
 ``from ragmetrics_edu.course import course_plan, glossary``.
 
 =======================  ======================================================================
-notebooks 00-13          ``course_plan`` (openings and closings), ``glossary``, ``bridges`` (to
+notebooks 00-15          ``course_plan`` (openings and closings), ``glossary``, ``bridges`` (to
                          DeepEval and Ragas), ``exercises`` (checked answers), ``display`` (the
                          notebooks' printed tables and panels), ``envcheck``
 the slide decks          ``slides`` (HTML fragments), ``deck_table`` (every deck number, checked)
@@ -19,7 +19,7 @@ notebook 11              the judge study: ``judge_eval`` (labelled set), ``judge
                          ``judge_recording`` (``ragmetrics-edu record-judge-study``)
 notebook 12              ``metric_map`` (which metric when, and what it costs), ``gate_cases``
                          (the regression gate's recorded runs and exercise cases)
-notebook 13              ``capstone`` (two RAG systems, recorded), ``diagnosis`` (tags and
+notebook 15              ``capstone`` (two RAG systems, recorded), ``diagnosis`` (tags and
                          tables), ``capstone_checks``, ``capstone_summary`` (the take-away)
 HaluEval                 ``halueval_study`` (designs scored on HaluEval QA from recordings), ``halueval_record``
                          (recording them with a local judge server)

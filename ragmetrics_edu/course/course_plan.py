@@ -1,8 +1,8 @@
 """What each notebook teaches: objectives, prerequisites, time, take-aways, mistakes, reading.
 
 The per-notebook data live in ``data/course_plan.json`` (one entry per notebook id, "00" to
-"13"); this module reads them and renders a notebook's opening and closing, as Markdown in
-Jupyter and as plain text anywhere else:
+"12", then the capstone "15"; lessons 13 and 14 are to come); this module reads them and renders
+a notebook's opening and closing, as Markdown in Jupyter and as plain text anywhere else:
 
     from ragmetrics_edu import course_plan
     course_plan.opening("05")    # objectives, prerequisites, time, the terms used (with the glossary)

@@ -13,6 +13,7 @@ from ...errors import InputError
 from ...judges.replay import ReplayJudge
 from ...plots import figure_and_axes
 from ...results import MetricResult, fmt
+from ...text import tokenize
 from .items import items
 from .study import breakdown, recording_path, replay, replayed_or_none
 
@@ -93,8 +94,6 @@ class SpanView:
 
     def caught(self) -> list[tuple[str, bool]]:
         """Each human span, and whether some flag shares most of its content words."""
-        from ...text import tokenize
-
         flags = [set(tokenize(f)) for f in self.flagged]
         out = []
         for span in self.answer.spans:
@@ -104,8 +103,6 @@ class SpanView:
 
     def unmarked_flags(self) -> list[str]:
         """Flags that share no content word with any human span: flagged, but people did not mark them."""
-        from ...text import tokenize
-
         spans = set().union(*(set(tokenize(s.text)) for s in self.answer.spans)) if self.answer.spans else set()
         return [f for f in self.flagged if not set(tokenize(f)) & spans]
 

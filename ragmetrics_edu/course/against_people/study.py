@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ... import data
-from ...agreement import auc_difference, validation_report
+from ...agreement import auc_difference, corrected_pass_rate, validation_report
 from ...data import ragtruth
 from ...errors import InputError
 from ...judges.errors import JudgeError
@@ -347,8 +347,6 @@ def compare_labels(mine: Any, ids: tuple[str, ...] = RELABEL) -> str:
 def corrected_example(design: str, model: str, log: dict[str, Any] | None = None) -> Any:
     """The corrected pass rate of one model's RAGTruth test answers: the judge's TPR/TNR measured on RAGTruth dev
     (all sources where the design was recorded), its verdicts at the dev threshold, and the people's true rate."""
-    from ...agreement import corrected_pass_rate
-
     log = log or load_log()
     if "ragtruth-test" not in log["parts"]:
         raise InputError("log", "a choice log with test scores", "a log without them")

@@ -1,0 +1,42 @@
+"""Word overlap as a faithfulness score: the share of the answer's content words found in the contexts.
+
+No model, no call: the answer and the contexts are reduced to content words (:func:`ragmetrics_edu.text.tokenize`:
+lower-cased, stop words dropped, plurals lightly stemmed) and the score is |answer ∩ contexts| / |answer|.
+It is the baseline every judged faithfulness design must beat, and on the course's two labelled sets
+(HaluEval QA and RAGTruth QA) the design the evidence chose (see notebook 14). An answer with no content
+words scores 0 (nothing to check), and the result says so.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from ..results import MetricResult, fmt
+from ..text import tokenize
+from ..validate import text, text_list
+
+__all__ = ["word_overlap", "shared_words"]
+
+
+def shared_words(item: str, against: str) -> tuple[set[str], set[str]]:
+    """``item``'s content words, and those of them found in ``against``."""
+    words = set(tokenize(item))
+    return words, words & set(tokenize(against))
+
+
+def word_overlap(answer: str, contexts: Sequence[str], *, threshold: float | None = None) -> MetricResult:
+    """The share of ``answer``'s content words found anywhere in ``contexts``, with each word's row."""
+    answer_text = text("answer", answer)
+    nodes = text_list("contexts", contexts)
+    words, found = shared_words(answer_text, "\n".join(nodes))
+    score = len(found) / len(words) if words else 0.0
+    notes = [] if words else ["The answer has no content words: nothing can be checked, so it scores 0."]
+    return MetricResult(
+        metric="word_overlap", score=score, variant=None, columns=("word", "in_contexts"),
+        rows=[{"word": w, "in_contexts": w in found} for w in sorted(words)],
+        values={"answer_words": len(words), "found": len(found)},
+        formula=rf"\frac{{{len(found)}}}{{{len(words)}}} = {fmt(score)}" if words else "",
+        formula_general=r"\frac{|\text{answer words} \cap \text{context words}|}{|\text{answer words}|}",
+        narrative=[f"The answer has {len(words)} content words; {len(found)} of them occur in the contexts.",
+                   f"Word overlap = {len(found)} / {max(len(words), 1)} = {fmt(score)}."],
+        notes=notes, threshold=threshold, inputs={"answer": answer_text, "contexts": nodes})
