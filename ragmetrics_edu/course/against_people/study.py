@@ -25,7 +25,7 @@ from .items import Item, items
 from .record import recording_name
 
 __all__ = ["RULE", "DEV_SAMPLE_SOURCES", "build_log", "load_log", "check_log", "dev_table", "test_table",
-           "breakdown", "choose", "LOG_NAME", "scored", "threshold_of", "by_model", "replay", "recorded_by", "compare_labels", "corrected_example", "RELABEL", "recording_path", "replayed_or_none"]
+           "breakdown", "choose", "LOG_NAME", "scored", "threshold_of", "by_model", "replay", "recorded_by", "compare_labels", "corrected_example", "RELABEL", "recording_path", "replayed_or_none", "first_with_tail"]
 
 LOG_NAME = "against_people_choice_log.json"
 
@@ -365,3 +365,14 @@ def corrected_example(design: str, model: str, log: dict[str, Any] | None = None
     truth = 1 - sum(test["items"][i]["failed"] for i in mine) / len(mine)
     return result, truth
 
+
+
+def first_with_tail(log: dict[str, Any] | None = None) -> Any:
+    """The first answer of the RAGTruth dev sample whose recorded G-Eval distribution has a score under 1 %
+    (where DeepEval's rule and the paper's differ), replayed."""
+    log = log or load_log()
+    for row in log["parts"]["ragtruth-dev"]["items"]:
+        result = replay("g_eval", row["id"])
+        if any(0 < r["probability"] < 0.01 for r in result.rows):
+            return result
+    raise InputError("log", "a G-Eval recording with a score under 1 %", "none found")
