@@ -1,0 +1,43 @@
+"""Lessons 13 and 14 say only what their data shows: each claim of their prose recomputed from the log and the
+recordings (the prose is in the notebooks, the decks and the course plan)."""
+
+import json
+
+import pytest
+
+from conftest import REPO
+from ragmetrics_edu.course import course_plan
+from ragmetrics_edu.course.against_people import study
+
+RUBRIC = ["g_eval", "g_eval_deepeval_rule", "g_eval_reply", "critic_majority", "critic_yes_share", "critic_p_yes"]
+JUDGED = [d for d in study.load_log()["dev"]["designs"] if d not in ("word_overlap", "reanswer")]
+
+
+def _prose(path):
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    return "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown")
+
+
+def _dev(design):
+    return study.load_log()["dev"]["designs"][design]
+
+
+def test_the_g_eval_example_hesitates_as_the_predict_answer_says():
+    # "the reply wrote 5 ... the model put only about a third of its probability on 5 ... well below the digit"
+    result = study.replay("g_eval", "ragtruth-14323-gpt-4-0613")
+    share = next(r["share"] for r in result.rows if r["score"] == result.values["reply_score"])
+    assert result.values["reply_score"] == 5 and 0.25 <= share <= 0.40
+    assert result.values["weighted"] < result.values["reply_score"] - 1
+    assert "about a third" in _prose(REPO / "notebooks" / "13_rubric_judges.ipynb")
+
+
+def test_every_rubric_reading_ranks_worse_than_counting_words():
+    # notebook 13 section 4, its take-aways and the course plan's
+    for design in RUBRIC:
+        ci = _dev(design)["ragtruth_vs_overlap"]["ci"]
+        assert ci is not None and ci[1] < 0, design
+    aucs = {d: _dev(d)["ragtruth"]["auc"] for d in RUBRIC}
+    assert abs(aucs["g_eval"] - aucs["g_eval_reply"]) < 0.05          # "rank about alike"
+    assert max(aucs, key=aucs.get) == "critic_p_yes"                   # "ranks best of the rubric readings"
+    assert min(aucs, key=aucs.get) == "critic_majority"                # "and its 0/1 majority worst"
+    assert "worse than counting words" in " ".join(course_plan.get("13").takeaways)
