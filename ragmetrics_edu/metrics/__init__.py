@@ -22,6 +22,7 @@ from .context_precision import context_precision, context_precision_batch
 from .correctness import answer_correctness, f_beta
 from .embedding import answer_relevancy_embedding, semantic_similarity
 from .entities import context_entity_recall, normalize_entity
+from .overlap import word_overlap
 from .registry import NAMES, MetricTable
 from .statements import answer_relevancy, context_recall, contextual_relevancy, faithfulness
 
@@ -30,7 +31,7 @@ __all__ = [
     "context_entity_recall", "context_precision", "context_precision_batch", "context_recall",
     "contextual_relevancy", "f_beta", "faithfulness", "hit_at_k", "hit_rate_at_k", "mean_average_precision",
     "mean_reciprocal_rank", "ndcg_at_k", "normalize_entity", "precision_at_k", "r_precision", "recall_at_k",
-    "reciprocal_rank", "semantic_similarity",
+    "reciprocal_rank", "semantic_similarity", "word_overlap",
 ]
 
 #: Every metric name (:data:`~ragmetrics_edu.metrics.registry.NAMES`) mapped to its function.

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from ..errors import InputError
 from ..results import MetricResult, fmt
 from ..text import tokenize
 from ..validate import text, text_list
@@ -28,6 +29,9 @@ def word_overlap(answer: str, contexts: Sequence[str], *, threshold: float | Non
     """The share of ``answer``'s content words found anywhere in ``contexts``, with each word's row."""
     answer_text = text("answer", answer)
     nodes = text_list("contexts", contexts)
+    if threshold is not None and (isinstance(threshold, bool) or not isinstance(threshold, (int, float))
+                                  or not 0 <= threshold <= 1):
+        raise InputError("threshold", "a number between 0 and 1, or None", threshold)
     words, found = shared_words(answer_text, "\n".join(nodes))
     score = len(found) / len(words) if words else 0.0
     notes = [] if words else ["The answer has no content words: nothing can be checked, so it scores 0."]

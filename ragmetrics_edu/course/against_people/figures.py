@@ -14,8 +14,9 @@ from ...judges.replay import ReplayJudge
 from ...plots import figure_and_axes
 from ...results import MetricResult, fmt
 from ...text import tokenize
+from ...validate import as_list
 from .items import items
-from .study import breakdown, recording_path, replay, replayed_or_none
+from .study import breakdown, checked_log, recording_path, replay, replayed_or_none
 
 __all__ = ["score_distribution", "roc_curves", "auc_by_group", "span_view", "SpanView", "flagged_claims", "span_counts"]
 
@@ -40,7 +41,8 @@ def score_distribution(result: MetricResult, ax: Any = None):
     return fig
 
 
-def _part(log: dict[str, Any], part: str) -> dict[str, Any]:
+def _part(log: Any, part: str) -> dict[str, Any]:
+    log = checked_log(log)
     if not isinstance(part, str) or part not in log["parts"]:
         raise InputError("part", "one of " + ", ".join(log["parts"]), part)
     return log["parts"][part]
@@ -53,7 +55,8 @@ def _complete(p: dict[str, Any], names: Sequence[str]) -> list[int]:
 def roc_curves(log: dict[str, Any], designs: Sequence[str], part: str = "ragtruth-dev", ax: Any = None):
     """ROC curves of several designs on the same answers of a part, each labelled with its AUC and interval."""
     p = _part(log, part)
-    unknown = [d for d in designs if d not in p["scores"]]
+    designs = as_list("designs", designs, "a list of design names")
+    unknown = [d for d in designs if not isinstance(d, str) or d not in p["scores"]]
     if unknown:
         raise InputError("designs", "designs of this part: " + ", ".join(p["scores"]), unknown[0])
     idx = _complete(p, designs)
@@ -69,7 +72,7 @@ def roc_curves(log: dict[str, Any], designs: Sequence[str], part: str = "ragtrut
 
 def auc_by_group(log: dict[str, Any], design: str, by: str = "model", part: str = "ragtruth-dev", ax: Any = None):
     """AUC of one design within each generating model (or span kind): dots with their interval as whiskers."""
-    table = breakdown(design, by, part, log)
+    table = breakdown(design, by, part, checked_log(log))
     fig, ax = figure_and_axes(ax, figsize=(6.0, 0.45 * len(table) + 1.2))
     for row_number, row in enumerate(table.itertuples()):
         if not math.isnan(row.auc_low):
@@ -87,7 +90,14 @@ def auc_by_group(log: dict[str, Any], design: str, by: str = "model", part: str 
 class SpanView:
     """One answer with people's hallucinated spans marked, beside what a judge flagged (shows as HTML)."""
 
-    def __init__(self, answer: ragtruth.RagAnswer, flagged: Sequence[str], judge: str) -> None:
+    def __init__(self, answer: ragtruth.RagAnswer, flagged: Sequence[str], judge: str = "the judge") -> None:
+        if not isinstance(answer, ragtruth.RagAnswer):
+            raise InputError("answer", "a RagAnswer (data.ragtruth.answers())", answer)
+        flagged = as_list("flagged", flagged, "a list of the texts the judge flagged")
+        if not all(isinstance(f, str) for f in flagged):
+            raise InputError("flagged", "a list of the texts the judge flagged", flagged)
+        if not isinstance(judge, str):
+            raise InputError("judge", "who flagged them, in words", judge)
         self.answer = answer
         self.flagged = list(flagged)
         self.judge = judge
@@ -128,15 +138,13 @@ class SpanView:
 
 def span_view(answer: ragtruth.RagAnswer, flagged: Sequence[str], judge: str = "the judge") -> SpanView:
     """A side-by-side view of one answer: people's spans, and the claims or sentences a judge flagged."""
-    if not isinstance(answer, ragtruth.RagAnswer):
-        raise InputError("answer", "a RagAnswer (data.ragtruth.answers())", answer)
-    if isinstance(flagged, str) or not all(isinstance(f, str) for f in flagged):
-        raise InputError("flagged", "a list of the texts the judge flagged", flagged)
-    return SpanView(answer, flagged, str(judge))
+    return SpanView(answer, flagged, judge)
 
 
 def flagged_claims(item_id: str) -> tuple[Any, list[str]]:
     """One answer of the claims sample and the claims its recorded judge did not find supported (not "yes")."""
+    if not isinstance(item_id, str):
+        raise InputError("item_id", "the id of a RAGTruth dev answer", item_id)
     answer = next((a for a in ragtruth.answers("dev") if a.id == item_id), None)
     if answer is None:
         raise InputError("item_id", "the id of a RAGTruth dev answer", item_id)

@@ -20,6 +20,7 @@ from ...data import ragtruth
 from ...errors import InputError
 from ...judges.errors import JudgeError
 from ...judges.replay import ReplayJudge
+from ...validate import as_list
 from .designs import DESIGNS, ask_pass
 from .items import Item, items
 from .record import recording_name
@@ -43,6 +44,10 @@ RULE = ("Candidates: the designs of at most 3 calls an answer with dev figures o
 
 
 def recording_path(pass_name: str, dataset: str, split: str) -> Path | None:
+    """The shipped recording of a pass on a part, or None when it was not recorded."""
+    for field, value in (("pass_name", pass_name), ("dataset", dataset), ("split", split)):
+        if not isinstance(value, str):
+            raise InputError(field, "a name (a string)", value)
     if pass_name == "reanswer" and dataset == "halueval":
         name = f"halueval/reanswer_{split}"
     else:
@@ -126,6 +131,8 @@ def _paired(part: dict[str, Any], a: str, b: str, idx: list[int]) -> dict[str, A
 
 def choose(dev: dict[str, Any]) -> tuple[str, list[str]]:
     """Apply :data:`RULE` to the dev figures: the chosen design and the reasons, line by line."""
+    if not isinstance(dev, dict) or not isinstance(dev.get("designs"), dict) or "word_overlap" not in dev["designs"]:
+        raise InputError("dev", "the dev figures of a choice log (log['dev'])", dev)
     reasons = []
     candidates = []
     for name, row in dev["designs"].items():
@@ -155,6 +162,8 @@ def choose(dev: dict[str, Any]) -> tuple[str, list[str]]:
 
 def build_log(*, test: bool) -> dict[str, Any]:
     """Compute the whole log from the recordings; ``test=True`` also scores the test parts (do it once)."""
+    if not isinstance(test, bool):
+        raise InputError("test", "True or False", test)
     parts = {f"{ds}-dev": scored(ds, "dev", DEV_SAMPLE_SOURCES[ds]) for ds in ("ragtruth", "halueval")}
     parts["ragtruth-dev-all"] = scored("ragtruth", "dev")  # the designs recorded on every dev source
     designs: dict[str, Any] = {}
@@ -185,6 +194,15 @@ def build_log(*, test: bool) -> dict[str, Any]:
     return log
 
 
+def checked_log(log: Any) -> dict[str, Any]:
+    """``log`` as a choice log (None: the shipped one), or an InputError."""
+    if log is None:
+        return load_log()
+    if not isinstance(log, dict) or not {"dev", "parts", "chosen"} <= set(log):
+        raise InputError("log", "a choice log (study.load_log() or study.build_log(...)), or None", log)
+    return log
+
+
 @lru_cache(maxsize=1)
 def load_log() -> dict[str, Any]:
     """The shipped choice log (see the module)."""
@@ -212,7 +230,7 @@ def dev_table(log: dict[str, Any] | None = None) -> Any:
     """Every design's dev figures: RAGTruth and HaluEval AUC with intervals, F1 at the dev threshold, cost."""
     import pandas as pd  # lazy
 
-    log = log or load_log()
+    log = checked_log(log)
     rows = []
     for name, row in log["dev"]["designs"].items():
         rt, he = row.get("ragtruth"), row.get("halueval")
@@ -238,7 +256,7 @@ def test_table(log: dict[str, Any] | None = None) -> Any:
     """The test figures, scored once after the choice: AUC with interval, P/R/F1 at the dev threshold."""
     import pandas as pd  # lazy
 
-    log = log or load_log()
+    log = checked_log(log)
     if "test" not in log:
         raise InputError("log", "a choice log with test figures", "a log without them")
     return pd.DataFrame([{"design": name, "auc": row["auc"], "ci": _ci(row["ci"]), "threshold": row["threshold"],
@@ -249,7 +267,7 @@ def test_table(log: dict[str, Any] | None = None) -> Any:
 
 def breakdown(design: str, by: str, part: str = "ragtruth-dev", log: dict[str, Any] | None = None) -> Any:
     """AUC of ``design`` per generating model (``by="model"``) or span kind (``"span_kind"``), with intervals."""
-    log = log or load_log()
+    log = checked_log(log)
     if not isinstance(part, str) or part not in log["parts"]:
         raise InputError("part", "one of " + ", ".join(log["parts"]), part)
     p = log["parts"][part]
@@ -282,7 +300,7 @@ def by_model(design: str, part: str = "ragtruth-dev-all", log: dict[str, Any] | 
     """Per generating model: answers, share labelled hallucinated and the design's mean score (the confound)."""
     import pandas as pd  # lazy
 
-    log = log or load_log()
+    log = checked_log(log)
     if not isinstance(part, str) or part not in log["parts"]:
         raise InputError("part", "one of " + ", ".join(log["parts"]), part)
     p = log["parts"][part]
@@ -300,7 +318,11 @@ def by_model(design: str, part: str = "ragtruth-dev-all", log: dict[str, Any] | 
 
 def threshold_of(log: dict[str, Any], design: str) -> float:
     """The F1-best threshold of ``design`` on RAGTruth dev (as the log holds it)."""
-    return float(log["dev"]["designs"][design]["ragtruth"]["threshold"])
+    log = checked_log(log)
+    row = log["dev"]["designs"].get(design) if isinstance(design, str) else None
+    if not row or not row.get("ragtruth"):
+        raise InputError("design", "a design with RAGTruth dev figures: " + ", ".join(log["dev"]["designs"]), design)
+    return float(row["ragtruth"]["threshold"])
 
 
 def replay(pass_name: str, item_id: str, dataset: str = "ragtruth", split: str = "dev") -> Any:
@@ -330,6 +352,9 @@ RELABEL = ("ragtruth-14353-gpt-4-0613", "ragtruth-14394-llama-2-70b-chat", "ragt
 def compare_labels(mine: Any, ids: tuple[str, ...] = RELABEL) -> str:
     """Your labels (True: hallucinated) for the answers ``ids``, set beside the annotators' (spans included)."""
     answers = {a.id: a for a in ragtruth.answers("dev")}
+    ids = tuple(as_list("ids", ids, "answer ids of the RAGTruth dev part"))
+    if not all(isinstance(i, str) and i in answers for i in ids):
+        raise InputError("ids", "answer ids of the RAGTruth dev part", ids)
     if mine is None:
         return f"Write one True/False per answer ({len(ids)}) in `mine` and run the cell again."
     if isinstance(mine, (str, bytes)) or not hasattr(mine, "__len__") or len(mine) != len(ids) or not all(
@@ -347,7 +372,7 @@ def compare_labels(mine: Any, ids: tuple[str, ...] = RELABEL) -> str:
 def corrected_example(design: str, model: str, log: dict[str, Any] | None = None) -> Any:
     """The corrected pass rate of one model's RAGTruth test answers: the judge's TPR/TNR measured on RAGTruth dev
     (all sources where the design was recorded), its verdicts at the dev threshold, and the people's true rate."""
-    log = log or load_log()
+    log = checked_log(log)
     if "ragtruth-test" not in log["parts"]:
         raise InputError("log", "a choice log with test scores", "a log without them")
     threshold = threshold_of(log, design)
@@ -370,7 +395,7 @@ def corrected_example(design: str, model: str, log: dict[str, Any] | None = None
 def first_with_tail(log: dict[str, Any] | None = None) -> Any:
     """The first answer of the RAGTruth dev sample whose recorded G-Eval distribution has a score under 1 %
     (where DeepEval's rule and the paper's differ), replayed."""
-    log = log or load_log()
+    log = checked_log(log)
     for row in log["parts"]["ragtruth-dev"]["items"]:
         result = replay("g_eval", row["id"])
         if any(0 < r["probability"] < 0.01 for r in result.rows):
