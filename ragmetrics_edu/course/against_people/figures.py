@@ -18,7 +18,7 @@ from ...validate import as_list
 from .items import items
 from .study import breakdown, checked_log, recording_path, replay, replayed_or_none
 
-__all__ = ["score_distribution", "roc_curves", "auc_by_group", "span_view", "SpanView", "flagged_claims", "span_counts"]
+__all__ = ["score_distribution", "roc_curves", "auc_by_group", "span_view", "SpanView", "flagged_claims", "span_counts", "span_example"]
 
 
 def score_distribution(result: MetricResult, ax: Any = None):
@@ -173,3 +173,15 @@ def span_counts() -> str:
         flags += len(view.flagged)
     return (f"over the {answers} answers of the claims sample: {caught} of {spans} people's spans caught by a flagged "
             f"claim; {unmarked} of {flags} flagged claims touch no span people marked")
+
+
+def span_example() -> str:
+    """The first answer of the claims sample that people marked (chosen by that rule, not by its outcome)."""
+    path = recording_path("claims", "ragtruth", "dev")
+    if path is None:
+        raise InputError("claims", "a recorded claims pass", None)
+    judge = ReplayJudge(path)
+    for item in items("ragtruth", "dev"):
+        if item.hallucinated and replayed_or_none("claims", judge, item) is not None:
+            return item.id
+    raise InputError("claims", "a recorded answer with a span", None)
