@@ -11,17 +11,24 @@ question. This gate is a **paired** comparison:
    (:func:`ragmetrics_edu.stats.paired_bootstrap`: the questions are resampled with both versions'
    scores together), at confidence ``ci``. The exact sign test (:func:`ragmetrics_edu.stats.sign_test`)
    counts how many questions got better and worse, whatever the size of the change.
-3. **The judge's own noise.** A judge scored twice on the same answers need not give the same
-   mean. Measure it: score the accepted version again (two or more repeat runs on the same
-   questions) and pass the runs to :func:`judge_noise`; the standard deviation of the run means is
-   ``run_sd``. Candidate and accepted are one judge run each, so judge noise alone moves their
-   difference with a standard deviation of ``run_sd · √2``; its half-width at the same confidence is
-   ``noise band = z · run_sd · √2`` (z = 1.96 at 95 %). A difference inside that band is something
-   the judge does by itself.
-4. The **interval** the gate decides on joins the two half-widths in quadrature (independent
-   sources of error): ``[d̄ − √(lower half-width² + band²), d̄ + √(upper half-width² + band²)]``.
-   It is cautious: the bootstrap already sees the part of the judge's noise that differs from
-   question to question, and the band adds it again with the part that shifts a whole run.
+3. **The judge's own noise, counted once.** A judge scored twice on the same answers need not give
+   the same scores. Measure it: score the accepted version again (two or more repeat runs on the same
+   questions) and pass the runs to :func:`judge_noise`. Its noise has two parts:
+
+   - **per question**: each answer's score wobbles on its own (``per_question_sd``). Each per-question
+     difference ``d`` already carries this wobble from both runs, so the bootstrap of step 2, which
+     resamples the questions, already counts it, at the gate's own number of questions: it is not
+     added again;
+   - **per run**: a shift that moves every score of a run together (``shift_sd``), which resampling
+     questions cannot see. From repeat runs on n questions, a score's variance across runs is
+     ``w = σ² + τ²`` and the run means' variance ``V = τ² + σ²/n``, so ``shift_sd² = τ² = (V − w/n)·n/(n − 1)``
+     (0 when negative) and ``per_question_sd² = σ² = w − τ²``. A difference of two
+     single runs carries two shifts, so its **noise band** is ``z · shift_sd · √2`` (z = 1.96 at 95 %):
+     a 95 % range, not a maximum. It does not shrink with more questions.
+4. The **interval** the gate decides on joins the bootstrap interval and the noise band in quadrature
+   (independent sources of error): ``[d̄ − √(lower half-width² + band²), d̄ + √(upper half-width² + band²)]``.
+   ``groups=`` (one label per question) resamples groups instead of questions, when several questions
+   share a unit (two answers of one pair): under 10 groups there is no interval.
 
 The rule, with ``margin`` the largest drop the team accepts as "no regression" (set before the run):
 
@@ -45,7 +52,7 @@ from typing import Any, Sequence
 
 from .errors import InputError
 from .plots import figure_and_axes
-from .stats import inputs, paired_bootstrap, sign_test
+from .stats import grouped_bootstrap_ci, inputs, paired_bootstrap, sign_test
 from .validate import as_list, number, same_length
 
 __all__ = ["MIN_QUESTIONS", "PASS", "FAIL", "CANNOT_TELL", "JudgeNoise", "GateResult", "judge_noise", "gate"]
@@ -57,15 +64,23 @@ PASS, FAIL, CANNOT_TELL = "PASS", "FAIL", "CANNOT TELL"
 
 @dataclass(frozen=True)
 class JudgeNoise:
-    """How much the judge's mean moves between repeat runs on the same answers.
+    """How much the judge's scores move between repeat runs on the same answers (see the module, step 3).
 
-    ``run_sd`` is the sample standard deviation of the run means; ``run_means`` the means it
-    came from (empty when ``run_sd`` was given as a number measured elsewhere)."""
+    ``run_sd`` is the sample standard deviation of the run means; ``per_question_sd`` the root of the mean
+    per-question variance across runs; ``shift_sd`` the per-run shift, the only part the gate adds to its
+    bootstrap; ``run_means`` the means (empty when ``shift_sd`` was given as a number measured elsewhere)."""
 
     run_sd: float
     run_means: tuple[float, ...] = ()
     questions: int = 0
     source: str = ""
+    per_question_sd: float = 0.0
+    shift_sd: float | None = None
+
+    @property
+    def shift(self) -> float:
+        """The per-run shift's sd (``run_sd`` when only that was given)."""
+        return self.run_sd if self.shift_sd is None else self.shift_sd
 
     @property
     def runs(self) -> int:
@@ -74,10 +89,11 @@ class JudgeNoise:
     def describe(self) -> str:
         where = f" ({self.source})" if self.source else ""
         if not self.run_means:
-            return f"run-to-run sd of a mean {self.run_sd:.4f}, given{where}"
+            return f"per-run shift sd {self.shift:.4f}, given{where}"
         means = ", ".join(f"{m:.3f}" for m in self.run_means)
-        return (f"run-to-run sd of a mean {self.run_sd:.4f} from {self.runs} repeat runs on "
-                f"{self.questions} questions\n    run means {means}{where}")
+        return (f"{self.runs} repeat runs on {self.questions} questions: run means {means}{where}\n"
+                f"    per question sd {self.per_question_sd:.4f} (in the bootstrap already); "
+                f"per-run shift sd {self.shift:.4f}")
 
 
 def judge_noise(runs: Any, *, source: str = "") -> JudgeNoise:
@@ -95,8 +111,19 @@ def judge_noise(runs: Any, *, source: str = "") -> JudgeNoise:
         raise InputError("source", "a string saying where the runs come from", source)
     means = tuple(math.fsum(run) / len(run) for run in scored)
     centre = math.fsum(means) / len(means)
-    sd = math.sqrt(math.fsum((m - centre) ** 2 for m in means) / (len(means) - 1))
-    return JudgeNoise(run_sd=sd, run_means=means, questions=len(scored[0]), source=source)
+    run_var = math.fsum((m - centre) ** 2 for m in means) / (len(means) - 1)
+    n = len(scored[0])
+    # a score's spread across runs holds both parts (w = sigma^2 + tau^2) and a run mean's spread holds the shift
+    # and the wobble averaged over n questions (V = tau^2 + sigma^2 / n): solved for the two
+    within = math.fsum(_variance([run[q] for run in scored]) for q in range(n)) / n
+    shift_var = run_var if n == 1 else max(0.0, (run_var - within / n) * n / (n - 1))
+    return JudgeNoise(run_sd=math.sqrt(run_var), run_means=means, questions=n, source=source,
+                      per_question_sd=math.sqrt(max(0.0, within - shift_var)), shift_sd=math.sqrt(shift_var))
+
+
+def _variance(values: list[float]) -> float:
+    centre = math.fsum(values) / len(values)
+    return math.fsum((v - centre) ** 2 for v in values) / (len(values) - 1)
 
 
 def _noise(value: Any) -> JudgeNoise:
@@ -106,8 +133,8 @@ def _noise(value: Any) -> JudgeNoise:
         raise InputError("noise", "the judge's measured noise: judge_noise(repeat runs), or a run-to-run sd >= 0 "
                          "(0 only if repeat runs gave identical scores)", value,
                          hint="score the accepted version again and pass the runs to judge_noise()")
-    return JudgeNoise(run_sd=number("noise", value, "a JudgeNoise or a run-to-run sd of a mean, a number >= 0",
-                                    low=0.0, high=1e6))
+    shift = number("noise", value, "a JudgeNoise or a per-run shift sd, a number >= 0", low=0.0, high=1e6)
+    return JudgeNoise(run_sd=shift, shift_sd=shift)
 
 
 @dataclass(frozen=True)
@@ -135,6 +162,7 @@ class GateResult:
     verdict: str
     reason: str
     bootstrap: Any = field(default=None, repr=False, compare=False)
+    groups: tuple[Any, ...] = ()
 
     @property
     def n(self) -> int:
@@ -175,12 +203,15 @@ class GateResult:
                  f"  per question: {self.better} better, {self.worse} worse, {self.same} same; "
                  f"sign test p = {self.sign_p:.3f}",
                  f"  judge noise: {self.noise.describe()}",
-                 f"    -> noise band on a difference: ±{self.noise_band:.4f} (z · sd · √2, {pct})"]
+                 f"    -> noise band on a difference: ±{self.noise_band:.4f} ({pct} range of two runs' shifts, "
+                 "z · shift sd · √2)"]
         if self.ci is None or self.sampling_ci is None:
-            lines.append(f"  no interval: fewer than {MIN_QUESTIONS} questions")
+            unit = f"groups ({len(set(self.groups))})" if self.groups else "questions"
+            lines.append(f"  no interval: fewer than {MIN_QUESTIONS} {unit}")
         else:
             lo, hi = self.sampling_ci
-            lines += [f"  {pct} paired bootstrap interval (questions resampled): [{lo:+.4f}, {hi:+.4f}]",
+            unit = "groups" if self.groups else "questions"
+            lines += [f"  {pct} paired bootstrap interval ({unit} resampled): [{lo:+.4f}, {hi:+.4f}]",
                       f"  with the noise band in quadrature: [{self.ci[0]:+.4f}, {self.ci[1]:+.4f}]",
                       f"  rule: FAIL if it lies below -margin ({-self.margin:+.4f}), PASS if above, "
                       "else CANNOT TELL"]
@@ -219,7 +250,7 @@ class GateResult:
 
 def _decide(n: int, ci: tuple[float, float] | None, margin: float) -> tuple[str, str]:
     if ci is None:
-        return CANNOT_TELL, f"{n} questions are too few to tell (at least {MIN_QUESTIONS}); collect more"
+        return CANNOT_TELL, f"{n} independent units are too few to tell (at least {MIN_QUESTIONS}); collect more"
     low, high = ci
     if high < -margin:
         return FAIL, f"even the upper end, {high:+.4f}, is a drop larger than the margin {margin:g}"
@@ -229,11 +260,13 @@ def _decide(n: int, ci: tuple[float, float] | None, margin: float) -> tuple[str,
 
 
 def gate(candidate: Any, accepted: Any, *, noise: Any, margin: float = 0.05, metric: str = "score",
-         ids: Sequence[Any] | None = None, ci: float = 0.95, n_resamples: int = 2000, seed: int = 0) -> GateResult:
+         ids: Sequence[Any] | None = None, ci: float = 0.95, n_resamples: int = 2000, seed: int = 0,
+         groups: Sequence[Any] | None = None) -> GateResult:
     """Compare the candidate's per-question scores with the last accepted version's (see the module).
 
-    ``noise`` is required: :func:`judge_noise` of repeat runs, or a run-to-run sd of a mean measured
-    elsewhere (a number >= 0). ``margin`` is the largest drop accepted as no regression (0 to 1)."""
+    ``noise`` is required: :func:`judge_noise` of repeat runs, or a per-run shift sd measured elsewhere
+    (a number >= 0). ``margin`` is the largest drop accepted as no regression (0 to 1). ``groups``: one
+    label per question when questions share an independent unit (resampled together)."""
     cand, acc = inputs.scores("candidate", candidate), inputs.scores("accepted", accepted)
     same_length("candidate", cand, "accepted", acc)
     measured = _noise(noise)
@@ -242,21 +275,28 @@ def gate(candidate: Any, accepted: Any, *, noise: Any, margin: float = 0.05, met
         raise InputError("metric", "a non-empty name for the score", metric)
     level, count, rng_seed = inputs.ci_level(ci), inputs.resamples(n_resamples), inputs.seed(seed)
     question = inputs.ids(ids, len(cand))
+    units = () if groups is None else tuple(as_list("groups", groups, "one group label per question"))
+    if units and len(units) != len(cand):
+        raise InputError("groups", f"one group label per question ({len(cand)})", f"{len(units)} labels")
     labels = ("candidate", "accepted")
     signs = sign_test(cand, acc, ci=level, labels=labels, ids=question)
     z = NormalDist().inv_cdf((1 + level) / 2)
-    band = z * measured.run_sd * math.sqrt(2)
+    band = z * measured.shift * math.sqrt(2)
     n = len(cand)
     boot, sampling, combined = None, None, None
-    if n >= MIN_QUESTIONS:
-        boot = paired_bootstrap(cand, acc, ci=level, n_resamples=count, seed=rng_seed, labels=labels, ids=question)
-        assert boot.ci is not None
+    if units:
+        boot = grouped_bootstrap_ci([c - a for c, a in zip(cand, acc, strict=True)], list(units), ci=level,
+                                    n_resamples=count, seed=rng_seed, min_groups=MIN_QUESTIONS)
         sampling = boot.ci
+    elif n >= MIN_QUESTIONS:
+        boot = paired_bootstrap(cand, acc, ci=level, n_resamples=count, seed=rng_seed, labels=labels, ids=question)
+        sampling = boot.ci
+    if sampling is not None:
         mean = boot.score
         combined = (mean - math.hypot(mean - sampling[0], band), mean + math.hypot(sampling[1] - mean, band))
-    verdict, reason = _decide(n, combined, margin_value)
+    verdict, reason = _decide(len(set(units)) if units else n, combined, margin_value)
     return GateResult(metric=metric, ids=tuple(question), candidate=tuple(cand), accepted=tuple(acc),
                       margin=margin_value, level=level, noise=measured, noise_band=band, sampling_ci=sampling,
                       ci=combined, better=signs.values["wins"], worse=signs.values["losses"],
                       same=signs.values["ties"], sign_p=float(signs.p_value or 1.0), verdict=verdict,
-                      reason=reason, bootstrap=boot)
+                      reason=reason, bootstrap=boot, groups=units)

@@ -125,14 +125,14 @@ def test_without_reference_is_ragas_average_precision_on_answer_verdicts():
 
 # --- the regression gate -----------------------------------------------------------------------
 
-def _by_hand_interval(candidate, accepted, run_sd, level=0.95, n_resamples=2000, seed=0):
-    """The gate's interval rebuilt from its parts: the paired bootstrap and z · run_sd · √2."""
+def _by_hand_interval(candidate, accepted, shift_sd, level=0.95, n_resamples=2000, seed=0):
+    """The gate's interval rebuilt from its parts: the paired bootstrap and z · shift_sd · √2."""
     from statistics import NormalDist
 
     from ragmetrics_edu.stats import paired_bootstrap
 
     boot = paired_bootstrap(candidate, accepted, ci=level, n_resamples=n_resamples, seed=seed)
-    band = NormalDist().inv_cdf((1 + level) / 2) * run_sd * math.sqrt(2)
+    band = NormalDist().inv_cdf((1 + level) / 2) * shift_sd * math.sqrt(2)
     mean = sum(c - a for c, a in zip(candidate, accepted, strict=True)) / len(candidate)
     low, high = boot.ci
     return boot.ci, band, (mean - math.hypot(mean - low, band), mean + math.hypot(high - mean, band))
@@ -188,11 +188,49 @@ def test_a_drop_within_the_judges_noise_is_cannot_tell_not_a_regression():
     assert deterministic.verdict == ci_gate.FAIL               # the questions alone would call it a regression
     noisy = ci_gate.gate(candidate, accepted, noise=noise)
     assert noisy.verdict == ci_gate.CANNOT_TELL and not noisy.failed and not noisy.passed
-    sampling, band, interval = _by_hand_interval(candidate, accepted, noise.run_sd)
+    sampling, band, interval = _by_hand_interval(candidate, accepted, noise.shift_sd)
     assert noisy.sampling_ci == pytest.approx(sampling) and noisy.noise_band == pytest.approx(band)
     assert noisy.ci == pytest.approx(interval) and noisy.ci[0] < -0.05 < noisy.ci[1]
     assert abs(noisy.mean_difference) < noisy.noise_band       # the whole drop fits inside the band
     assert "CANNOT TELL" in noisy.explain() and "run means" in noisy.explain()
+
+
+def _simulated_runs(rng, questions, runs, per_question_sd, shift_sd):
+    truth = [rng.uniform(0.2, 0.8) for _ in range(questions)]
+    out = []
+    for _ in range(runs):
+        shift = rng.gauss(0, shift_sd)
+        out.append([t + shift + rng.gauss(0, per_question_sd) for t in truth])
+    return out
+
+
+def test_judge_noise_recovers_a_simulated_judge_and_the_gate_counts_it_once():
+    import random
+
+    rng = random.Random(11)
+    wobble = ci_gate.judge_noise(_simulated_runs(rng, 400, 30, per_question_sd=0.1, shift_sd=0.0))
+    assert wobble.per_question_sd == pytest.approx(0.1, abs=0.01)
+    assert wobble.shift_sd < 0.01                  # per-question noise alone: no run shift to add
+    shifted = ci_gate.judge_noise(_simulated_runs(rng, 400, 30, per_question_sd=0.1, shift_sd=0.05))
+    assert shifted.shift_sd == pytest.approx(0.05, abs=0.015)
+    assert shifted.per_question_sd == pytest.approx(0.1, abs=0.01)
+    accepted = [0.5 + 0.01 * (i % 7) for i in range(40)]
+    candidate = [a - 0.02 for a in accepted]
+    # the per-question part is in the bootstrap already: the gate adds only the run shift's band
+    assert ci_gate.gate(candidate, accepted, noise=wobble).noise_band == pytest.approx(
+        1.959964 * wobble.shift_sd * math.sqrt(2), rel=1e-5)
+    assert ci_gate.gate(candidate, accepted, noise=shifted).noise_band > 0.1
+
+
+def test_grouped_questions_are_resampled_by_group():
+    accepted = [0.6, 0.7] * 10
+    candidate = [a - 0.2 for a in accepted]
+    by_pair = ci_gate.gate(candidate, accepted, noise=0.0, groups=[i // 2 for i in range(20)])
+    assert by_pair.sampling_ci is not None and by_pair.failed      # 10 pairs: enough for an interval
+    too_few = ci_gate.gate(candidate, accepted, noise=0.0, groups=[i // 4 for i in range(20)])
+    assert too_few.ci is None and too_few.verdict == ci_gate.CANNOT_TELL and "too few" in too_few.reason
+    with pytest.raises(InputError, match="groups"):
+        ci_gate.gate(candidate, accepted, noise=0.0, groups=[1, 2])
 
 
 def test_too_few_questions_give_no_interval():
@@ -264,7 +302,7 @@ def test_choice_exercises_explain_the_likely_mistake():
     feedback = exercises.check("choose-4", "don't ship")        # mean misses the bar; paired: no worse
     assert not feedback.correct and "no worse" in feedback.message
     assert exercises.check("choose-4", "ship").correct
-    feedback = exercises.check("choose-5", "don't ship")        # two means fell; within the judge's noise
-    assert not feedback.correct and "noise band" in feedback.message
+    feedback = exercises.check("choose-5", "don't ship")        # six fell, none rose; the interval straddles -margin
+    assert not feedback.correct and "straddles" in feedback.message
     assert exercises.check("choose-5", "cannot tell").correct
     assert "ship, don't ship or cannot tell" in exercises.check("choose-5", "maybe").message

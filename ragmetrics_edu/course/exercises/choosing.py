@@ -82,9 +82,13 @@ def _diagnose_decision(name: str) -> Any:
             return (f"The candidate's mean, {candidate:.3f}, misses the bar {case['bar']:g}, but so did the accepted "
                     f"version ({accepted:.3f}): these questions are hard, and the candidate is no worse. " + paired)
         if found == "don't ship" and correct == "cannot tell":
-            return (f"The means fell by {accepted - candidate:.3f}, more than the margin, but this judge at "
-                    f"temperature {case['temperature']} moves a whole run's mean by itself (noise band "
-                    f"±{result.noise_band:.3f}). " + paired)
+            sampling = result.sampling_ci or (float("nan"), float("nan"))
+            return (f"The means fell by {accepted - candidate:.3f}, more than the margin, and the sign test says the "
+                    f"candidate is worse where it changed ({result.worse} worse, {result.better} better, p = "
+                    f"{result.sign_p:.3f}). But by how much? The bootstrap interval of the mean drop alone, "
+                    f"[{sampling[0]:+.3f}, {sampling[1]:+.3f}], straddles -margin: the data allow a drop smaller "
+                    f"than the margin as well as a larger one (the judge's per-run shift adds ±"
+                    f"{result.noise_band:.3f}). " + paired)
         if found == "cannot tell":
             return "The interval lies entirely on one side of -margin, so the gate can tell. " + paired
         return paired
@@ -151,10 +155,11 @@ register(
         question=_case_question("drop within the noise", "The naive reading: the mean fell by more than the "
                                 "margin, block it."),
         answer=_decide("drop within the noise"), kind="choice", accept=_accept_decision,
-        hint="print(gate_cases.case_gate('drop within the noise')) and compare the drop with the noise band.",
-        explanation=("Cannot tell. Six scores fell and none rose, but at temperature 0.7 the recorded judge "
-                     "moved a whole run's mean by up to 0.1 on unchanged answers, so a difference of two single "
-                     "runs is within its noise band. Score again (repeats) or at temperature 0, or add questions."),
+        hint="print(gate_cases.case_gate('drop within the noise')) and compare its interval with -margin.",
+        explanation=("Cannot tell. Six scores fell and none rose, so the candidate is worse where it changed, but "
+                     "the interval of the mean drop straddles -margin: 20 questions cannot tell whether the drop is "
+                     "larger than the margin. Add questions (the interval narrows), or run repeats if the judge's "
+                     "per-run shift is large."),
         diagnose=_diagnose_decision("drop within the noise"),
     ),
 )
