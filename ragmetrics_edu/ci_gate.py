@@ -91,7 +91,7 @@ class JudgeNoise:
         if not self.run_means:
             return f"per-run shift sd {self.shift:.4f}, given{where}"
         means = ", ".join(f"{m:.3f}" for m in self.run_means)
-        return (f"{self.runs} repeat runs on {self.questions} questions: run means {means}{where}\n"
+        return (f"{self.runs} repeat runs on {self.questions} questions{where}\n    run means {means}\n"
                 f"    per question sd {self.per_question_sd:.4f} (in the bootstrap already); "
                 f"per-run shift sd {self.shift:.4f}")
 
@@ -197,7 +197,7 @@ class GateResult:
     def explain(self) -> str:
         """The numbers behind the verdict, in lines of at most 100 characters."""
         pct = f"{100 * self.level:g}%"
-        lines = [f"{self.metric}: candidate vs last accepted version on the same {self.n} questions",
+        lines = [f"{self.metric}: candidate vs last accepted, on the same {self.n} questions",
                  f"  means: candidate {self.mean_candidate:.4f}, accepted {self.mean_accepted:.4f}; "
                  f"mean difference {self.mean_difference:+.4f}",
                  f"  per question: {self.better} better, {self.worse} worse, {self.same} same; "
