@@ -306,3 +306,18 @@ def test_choice_exercises_explain_the_likely_mistake():
     assert not feedback.correct and "straddles" in feedback.message
     assert exercises.check("choose-5", "cannot tell").correct
     assert "ship, don't ship or cannot tell" in exercises.check("choose-5", "maybe").message
+
+
+def test_notebook_12_says_what_the_recorded_noise_and_the_rerun_show():
+    from ragmetrics_edu.course import gate_cases
+
+    # "its runs did not shift beyond that wobble (per-run shift sd 0), so its band is 0"
+    assert gate_cases.recorded_noise("0.7").shift_sd == 0 < gate_cases.recorded_noise("0.7").per_question_sd
+    # "five pairs are too few independent units for an interval"
+    ids, runs = gate_cases.repeat_runs("0.7")
+    rerun = ci_gate.gate(runs[2], runs[1], noise=gate_cases.recorded_noise("0.7"), ids=ids,
+                         groups=[a[:-1] for a in ids])
+    assert len(set(rerun.groups)) == 5 and rerun.ci is None and rerun.verdict == ci_gate.CANNOT_TELL
+    # choose-5: the sampling interval alone straddles -margin, and no question rose
+    case = gate_cases.case_gate("drop within the noise")
+    assert case.sampling_ci[0] < -case.margin < case.sampling_ci[1] and case.better == 0 and case.noise_band == 0
