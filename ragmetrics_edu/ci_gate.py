@@ -291,7 +291,7 @@ def gate(candidate: Any, accepted: Any, *, noise: Any, margin: float = 0.05, met
     elif n >= MIN_QUESTIONS:
         boot = paired_bootstrap(cand, acc, ci=level, n_resamples=count, seed=rng_seed, labels=labels, ids=question)
         sampling = boot.ci
-    if sampling is not None:
+    if sampling is not None and boot is not None:
         mean = boot.score
         combined = (mean - math.hypot(mean - sampling[0], band), mean + math.hypot(sampling[1] - mean, band))
     verdict, reason = _decide(len(set(units)) if units else n, combined, margin_value)

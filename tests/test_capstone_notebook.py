@@ -245,7 +245,7 @@ def test_the_prose_of_notebook_15_states_the_scores_and_tags_as_computed():
     # the rules against the annotator's reading
     assert "8 minutes" in by_key[("q34", "bm25")]["answer"] and '"about 8 minutes"' in prose
     tagged = diagnosis.tag_rows(rows)
-    rules_only = [c["question"] for c in diagnosis.rules_vs_hand(tagged, diagnosis.annotator_diagnosis())
+    rules_only = [c["question"] for c in diagnosis.rules_vs_annotator(tagged, diagnosis.annotator_diagnosis())
                   if c["system"] == "minilm" and "unsupported_claim" in c["only_rules"]]
     assert all(by_key[(q, "minilm")]["scores"]["faithfulness"] < 1 for q in rules_only)
     assert f"On {', '.join(rules_only[:-1])} and {rules_only[-1]} (minilm) faithfulness is below 1" in prose

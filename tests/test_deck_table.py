@@ -58,7 +58,7 @@ def test_notes_are_added_by_id_or_case_and_unknown_keys_are_refused():
 
 def test_printed_rows_fit_the_notebook_width():
     ids = [i for i in examples.ids() if not examples.load(i).embedding_dependent]
-    assert max(len(line) for line in deck_table.text(ids).splitlines()) <= 110
+    assert max(len(line) for line in deck_table.text(ids).splitlines()) <= 100
 
 
 def test_a_derived_number_is_not_said_to_be_rounded_by_the_deck():

@@ -177,12 +177,23 @@ def test_compare_with_no_pairs_raises():
     assert err.value.field == "rows"
 
 
-def test_rules_vs_hand_lists_the_disagreements():
-    hand = {("x1", "bm25"): {"tags": ["retrieval_miss"], "note": "n"},
-            ("x2", "bm25"): {"tags": ["incomplete_answer"], "note": "m"}}
-    out = diagnosis.rules_vs_hand(tagged_two_systems(), hand)
+def test_rules_vs_annotator_lists_the_disagreements():
+    reading = {("x1", "bm25"): {"tags": ["retrieval_miss"], "note": "n"},
+               ("x2", "bm25"): {"tags": ["incomplete_answer"], "note": "m"}}
+    out = diagnosis.rules_vs_annotator(tagged_two_systems(), reading)
     assert out[0]["only_rules"] == ["unsupported_claim"] and not out[0]["agree"]
-    assert out[1]["only_hand"] == ["incomplete_answer"]
+    assert out[1]["only_annotator"] == ["incomplete_answer"] and out[1]["annotator"] == ["incomplete_answer"]
+    assert "hand" not in out[1] and "only_hand" not in out[1]
+    with pytest.raises(InputError) as err:
+        diagnosis.rules_vs_annotator(tagged_two_systems(), {("nope", "bm25"): {"tags": []}})
+    assert err.value.field == "reading"
+
+
+def test_the_former_name_rules_vs_hand_still_works_with_its_keys():
+    reading = {("x2", "bm25"): {"tags": ["incomplete_answer"], "note": "m"}}
+    old = diagnosis.rules_vs_hand(tagged_two_systems(), hand=reading)
+    assert old[0]["only_hand"] == old[0]["only_annotator"] == ["incomplete_answer"]
+    assert old[0]["hand"] == old[0]["annotator"]
 
 
 def test_text_table_cuts_lines():

@@ -3,8 +3,6 @@ recordings (the prose is in the notebooks, the decks and the course plan)."""
 
 import json
 
-import pytest
-
 from conftest import REPO
 from ragmetrics_edu.course import course_plan
 from ragmetrics_edu.course.against_people import study

@@ -1,4 +1,7 @@
-"""Judge the judge: how far a judge's verdicts, items and scores agree with a human's.
+"""Judge the judge: how far a judge's verdicts, items and scores agree with reference labels.
+
+The reference is whoever labelled: people, a benchmark's construction, or an annotator model; the
+arguments named ``human`` take any of them, and a report should say which it was.
 
 * :func:`cohen_kappa` – verdict agreement beyond chance (yes/no, yes/idk/no or any labels;
   linear or quadratic weights for ordered classes), with the confusion matrix, observed and
@@ -6,8 +9,8 @@
 * :func:`match_items` – align a judge's extracted items (statements, claims, entities) to the
   reference's by their content (token-set similarity, one-to-one), never by position or count,
   and measure extraction quality (precision, recall, F1) apart from verdict quality;
-* :func:`pairwise_accuracy` – the share of answer pairs the judge orders the way the human
-  does (the measure the Ragas paper reports on WikiEval), with a bootstrap interval;
+* :func:`pairwise_accuracy` – the share of answer pairs the judge orders the way the reference
+  (the ``human_*`` scores) does (the measure the Ragas paper reports on WikiEval), with a bootstrap interval;
 * :func:`mean_absolute_error` – the mean |human − judge| score difference, with a bootstrap interval;
 * :func:`validation_report` – a judge's scores against people's labels in one call: AUC with a cluster
   interval, P/R/F1 of the failing class at a threshold, calibration, worst misses, a breakdown by group;

@@ -1,4 +1,4 @@
-"""Cohen's kappa: how far two raters (a human and a judge) agree beyond what chance would give.
+"""Cohen's kappa: how far two raters (reference labels and a judge, say) agree beyond what chance would give.
 
 Worked on the board in four steps: count the confusion matrix of the n items; the observed
 agreement p_o is the share of items on its diagonal; the expected (chance) agreement p_e is

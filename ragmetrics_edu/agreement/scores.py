@@ -1,4 +1,7 @@
-"""Score-level agreement: does the judge rank answers the way a human does, and how far off are its scores?
+"""Score-level agreement: does the judge rank answers the way the reference does, and how far off are its scores?
+
+The reference scores are the arguments named ``human``: people's, or whatever stands in for them (a
+benchmark's construction, an annotator model); say which.
 
 * :func:`pairwise_accuracy` – for pairs of answers to the same question, the share the judge
   orders the way the human does. This is the measure Es et al. (2023), "RAGAS: Automated
@@ -46,7 +49,7 @@ def pairwise_accuracy(human_a: Any, human_b: Any, judge_a: Any, judge_b: Any, ci
 
     Ties: a pair the human scores equal has no right order and is left out (counted, with a
     note). A pair the judge scores equal while the human does not earns half a point with
-    ``judge_ties="half"`` (the judge is no better than a coin there, so 0.5 is chance) and
+    ``judge_ties="half"`` (a tie orders the pair as a coin would on average: half a point) and
     nothing with ``"wrong"`` (strict). With no pair left, the value is NaN with a note.
     This follows Es et al. (2023), "RAGAS: Automated Evaluation of Retrieval Augmented
     Generation", whose WikiEval pairwise accuracies with gpt-3.5 were faithfulness 0.95,

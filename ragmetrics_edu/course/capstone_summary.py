@@ -78,7 +78,7 @@ def takeaway(rows: Any, reading: Any = None) -> dict[str, Any]:
     falls, and how far the rules agree with the project annotator's reading."""
     tagged = dg.tag_rows(rows)
     scored_ar = [r["scores"]["answer_relevancy"] for r in rows if "answer_relevancy" in r["scores"]]
-    comparison = dg.rules_vs_hand(tagged, dg.annotator_diagnosis() if reading is None else reading)
+    comparison = dg.rules_vs_annotator(tagged, dg.annotator_diagnosis() if reading is None else reading)
     return {"rows": len(tagged), "components": component_counts(tagged),
             "context_precision": paired(rows, "context_precision"),
             "ar_rows": len(scored_ar), "ar_full": sum(v == 1.0 for v in scored_ar),

@@ -28,8 +28,8 @@ from ..validate import mapping, number, plain, text_list
 
 __all__ = ["Row", "exact_text", "rows", "show", "text"]
 
-#: Printed rows stay under the course's 110-character limit; notes wrap below their row.
-WIDTH = 108
+#: Printed lines stay within the course's 100 columns; notes wrap below their row.
+WIDTH = 100
 _DERIVED = "derived by the project"
 
 
@@ -152,14 +152,14 @@ def rows(example_ids: Sequence[str], notes: Mapping[str, str] | None = None) -> 
 
 
 def text(example_ids: Sequence[str], notes: Mapping[str, str] | None = None) -> str:
-    """The table as plain text: one line per row (rows under 110 characters), its note wrapped below."""
+    """The table as plain text: one line per row (at most 100 columns), its note wrapped below."""
     table = rows(example_ids, notes)
     width = max([len(r.label) for r in table] + [len("example")])
     exact_width = max([len(r.exact) for r in table] + [len("exact value")])
-    header = f"{'example':<{width}}  {'stated by the deck':>18}  {'computed':>9}  {'exact value':<{exact_width}}  numbers"
+    header = f"{'example':<{width}}  {'deck states':>11}  {'computed':>9}  {'exact value':<{exact_width}}  numbers"
     lines = [header, "-" * min(len(header) + 4, WIDTH)]
     for r in table:
-        lines.append(f"{r.label:<{width}}  {r.stated:>18}  {r.computed:>9}  {r.exact:<{exact_width}}  "
+        lines.append(f"{r.label:<{width}}  {r.stated:>11}  {r.computed:>9}  {r.exact:<{exact_width}}  "
                      f"{r.matched}/{r.checked} {'match' if r.ok else 'MISMATCH'}")
         if r.note:
             lines.append(textwrap.fill(r.note, WIDTH, initial_indent="    note: ", subsequent_indent=" " * 10))

@@ -53,7 +53,7 @@ from .display import text_table
 
 __all__ = ["TAGS", "RULES", "SHORT", "COMPONENT", "METRICS", "COVERAGE_CUT", "check_rows", "tagged_rows", "reference_texts", "present_metrics", "overall", "sort_rows", "answerable",
            "tag_row", "tag_rows", "counts", "count_table", "slice_table", "paired_scores", "compare",
-           "comparison_table", "annotator_diagnosis", "hand_diagnosis", "rules_vs_hand", "flat", "describe_row", "text_table", "plot_counts"]
+           "comparison_table", "annotator_diagnosis", "hand_diagnosis", "rules_vs_annotator", "rules_vs_hand", "flat", "describe_row", "text_table", "plot_counts"]
 
 TAGS = ("retrieval_miss", "bad_ranking", "unsupported_claim", "incomplete_answer", "judge_error")
 RULES = {
@@ -371,22 +371,32 @@ def annotator_diagnosis() -> dict[tuple[str, str], dict[str, Any]]:
 hand_diagnosis = annotator_diagnosis
 
 
-def rules_vs_hand(tagged: Any, hand: Mapping[tuple[str, str], Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """For each row of a reading (``hand``: the annotator's tags, see :func:`annotator_diagnosis`): the
-    rule tags, the reading's tags, and where they differ (keys ``only_rules``, ``only_hand``)."""
+def rules_vs_annotator(tagged: Any, reading: Mapping[tuple[str, str], Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The project's rules against a language-model annotator's reading (``reading``: its tags per
+    (question, system), see :func:`annotator_diagnosis`), row by row: the rule tags, the annotator's
+    tags, and where they differ (keys ``rules``, ``annotator``, ``only_rules``, ``only_annotator``,
+    ``agree``, ``note``). Neither side is ground truth: the rules trust the judge, the reading is a
+    model's."""
     rows = {(r["question"], r["system"]): r for r in tagged_rows(tagged, keys=("question", "system"))}
     out = []
-    for key, reading in mapping("hand", hand, "a dict (question, system) -> reading").items():
+    for key, found in mapping("reading", reading, "a dict (question, system) -> reading").items():
         if key not in rows:
-            raise InputError("hand", "rows that are among the tagged rows", key)
-        if not isinstance(mapping(f"hand[{key!r}]", reading, keys=("tags",))["tags"], (list, tuple)):
-            raise InputError(f"hand[{key!r}].tags", "a list of tags", reading["tags"])
-        rule, mine = set(rows[key]["tags"]), set(reading["tags"])
+            raise InputError("reading", "rows that are among the tagged rows", key)
+        if not isinstance(mapping(f"reading[{key!r}]", found, keys=("tags",))["tags"], (list, tuple)):
+            raise InputError(f"reading[{key!r}].tags", "a list of tags", found["tags"])
+        rule, theirs = set(rows[key]["tags"]), set(found["tags"])
         out.append({"question": key[0], "system": key[1], "rules": sorted(rule, key=TAGS.index),
-                    "hand": sorted(mine, key=TAGS.index), "only_rules": sorted(rule - mine, key=TAGS.index),
-                    "only_hand": sorted(mine - rule, key=TAGS.index), "agree": rule == mine,
-                    "note": reading.get("note", "")})
+                    "annotator": sorted(theirs, key=TAGS.index), "only_rules": sorted(rule - theirs, key=TAGS.index),
+                    "only_annotator": sorted(theirs - rule, key=TAGS.index), "agree": rule == theirs,
+                    "note": found.get("note", "")})
     return out
+
+
+def rules_vs_hand(tagged: Any, hand: Mapping[tuple[str, str], Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The former name of :func:`rules_vs_annotator` (the reading is a language model's, not by hand). Its
+    rows also carry the former keys ``hand`` and ``only_hand``, equal to ``annotator`` and ``only_annotator``."""
+    return [dict(row, hand=row["annotator"], only_hand=row["only_annotator"])
+            for row in rules_vs_annotator(tagged, hand)]
 
 
 # -- printing ---------------------------------------------------------------------------------------

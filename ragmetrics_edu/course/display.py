@@ -25,6 +25,7 @@ from .embedding_texts import embedder_source, pair_cosines
 
 #: How the catalogue marks a number the project derived rather than read off the deck.
 DERIVED_PREFIX = "derived by the project"
+WIDTH = 100  #: the widest line a notebook prints (JupyterLab shows it unwrapped at a common width)
 
 
 def _example(example: Any, case: str | None = None, metric: str = "") -> Case:
@@ -57,7 +58,16 @@ def wrap(text: str, indent: str = "    ", width: int = 100) -> str:
 
 def show_text(label: str, text: str | None) -> None:
     """``label: text``, wrapped (for a catalogue note or assumption)."""
-    print(textwrap.fill(f"{label}: {text}", 100))
+    print(textwrap.fill(f"{label}: {text}", WIDTH))
+
+
+def say(text: Any, indent: str = "    ", width: int = WIDTH) -> None:
+    """Print ``str(text)`` within ``width`` columns: each line wrapped on its own, continuations indented."""
+    checked_text("indent", indent)
+    width = integer("width", width, low=len(indent) + 1, high=10_000, expected="a line width (characters)")
+    for line in str(text).split("\n"):
+        lead = line[:len(line) - len(line.lstrip(" "))]
+        print(textwrap.fill(line, width, subsequent_indent=lead + indent, break_on_hyphens=False) if line else "")
 
 
 def show_checks(example: Any, *, deck_text: bool = False) -> None:
@@ -75,8 +85,9 @@ def show_checks(example: Any, *, deck_text: bool = False) -> None:
             print(f"order: {source} says {c['stated']:<22} computed {c['computed']:<17} {status}")
         else:
             exact = f"   exact {c['exact']!r}" if c["exact"] is not None else ""
-            print(f"{c['case']:<10} {c['quantity']:<23} {source:>7} {c['stated']:>7}  computed {c['computed']:>9}  "
-                  f"{status}{exact}")
+            line = (f"{c['case']:<10} {c['quantity']:<23} {source:>7} {c['stated']:>7}  computed {c['computed']:>9}  "
+                    f"{status}")
+            print(line + exact if len(line + exact) <= WIDTH else f"{line}\n    {exact.strip()}")
         if deck_text or is_derived(c["deck_text"]):
             print(wrap(f"({c['deck_text']})"))
 
@@ -85,10 +96,10 @@ def show_ranked_example(example: Any, case: str | None = None) -> None:
     """Citation, question, reference, then every node in rank order with its verdict (context precision)."""
     chosen = _example(example, case, "context_precision")
     kwargs = chosen.kwargs
-    print(textwrap.fill(example.citation, 100))
+    print(textwrap.fill(example.citation, WIDTH))
     for key in ("question", "ground_truth", "expected_output"):
         if key in example.inputs:
-            print(f"{key}: {example.inputs[key]}")
+            print(textwrap.fill(f"{key}: {example.inputs[key]}", WIDTH, subsequent_indent="    "))
     print(f"case {chosen.label!r}, variant {kwargs['variant']!r}")
     nodes = kwargs.get("nodes") or [None] * len(kwargs["verdicts"])
     for k, (node, verdict) in enumerate(zip(nodes, kwargs["verdicts"], strict=True), start=1):
@@ -113,19 +124,19 @@ def show_recall_case(example: Any, case: str | None = None) -> Any:
     result = example.compute(case)
     nodes = node_texts(example, case)
     reference = "expected_output" if "expected_output" in example.inputs else "ground_truth"
-    print(f"question: {example.inputs['question']}")
-    print(f"{reference.replace('_', ' ')}: {example.inputs[reference]}")
+    say(f"question: {example.inputs['question']}")
+    say(f"{reference.replace('_', ' ')}: {example.inputs[reference]}")
     for k, text in enumerate(nodes, start=1):
-        print(f"  node {k}: {text}")
+        say(f"  node {k}: {text}", indent="        ")
     print("statements:")
     for row in result.rows:
-        print(f"  {row['i']}. {row['statement']}")
+        say(f"  {row['i']}. {row['statement']}", indent="   ")
         if row["node"] is None:
             print(f"       verdict {row['verdict']}: no node supports it")
         else:
             text = nodes[row["node"] - 1]
             quoted = f" ({text})" if len(text) <= 80 else ""
-            print(f"       verdict {row['verdict']}: supported by node {row['node']}{quoted}")
+            say(f"       verdict {row['verdict']}: supported by node {row['node']}{quoted}")
     idle = [k for k in range(1, len(nodes) + 1) if k not in {row["node"] for row in result.rows}]
     print("nodes that support no statement:", ", ".join(f"node {k}" for k in idle) or "none")
     return result
@@ -135,12 +146,12 @@ def show_relevancy_case(example: Any, case: str | None = None) -> Any:
     """The question, then per node its text and its statements with verdicts (contextual relevancy)."""
     kwargs = _example(example, case, "contextual_relevancy").kwargs
     result = example.compute(case)
-    print(f"question: {kwargs['question']}")
+    say(f"question: {kwargs['question']}")
     for n, (text, statements) in enumerate(zip(kwargs["nodes"], kwargs["node_statements"], strict=True), start=1):
         rows = [r for r in result.rows if r["node"] == n]
-        print(f"node {n}: {text}")
+        say(f"node {n}: {text}", indent="        ")
         for r in rows:
-            print(f"    {r['verdict']:<3}  {r['statement']}")
+            say(f"    {r['verdict']:<3}  {r['statement']}", indent="     ")
         print(f"    -> {sum(r['relevant'] for r in rows)} of {len(rows)} relevant")
     return result
 
@@ -148,16 +159,16 @@ def show_relevancy_case(example: Any, case: str | None = None) -> Any:
 def show_claims_example(example: Any, case: str | None = None) -> None:
     """Citation, question, context nodes, then each claim with its verdict (faithfulness)."""
     kwargs = _example(example, case, "faithfulness").kwargs
-    print(example.citation)
+    say(example.citation)
     print()
     if "question" in example.inputs:
-        print("question:", example.inputs["question"])
+        say(f"question: {example.inputs['question']}")
     print("context:")
     for k, node in enumerate(kwargs["context"], start=1):
-        print(textwrap.fill(f"  node {k}: {node}", 100, subsequent_indent="          "))
+        print(textwrap.fill(f"  node {k}: {node}", WIDTH, subsequent_indent="          "))
     print("claims and verdicts:")
     for i, (claim, verdict) in enumerate(zip(kwargs["claims"], kwargs["verdicts"], strict=True), start=1):
-        print(f"  {i}. {verdict:<4} {claim}")
+        say(f"  {i}. {verdict:<4} {claim}", indent="        ")
 
 
 def explorer_step(step: str, explorer: Any, direct: Any, *, digits: int = 4, detail: str = "",
@@ -182,7 +193,10 @@ def explorer_step(step: str, explorer: Any, direct: Any, *, digits: int = 4, det
     if detail:
         parts.append(detail)
     parts.append(f"explorer {shown:.{digits}f}   metrics {score:.{digits}f}   same: {shown == score}")
-    print("  ".join(parts))
+    line = "  ".join(parts)
+    if len(line) > WIDTH:  # the step and what changed, wrapped; the two scores on a line of their own
+        line = textwrap.fill("  ".join(parts[:-1]).rstrip(), WIDTH, subsequent_indent=" " * 4) + "\n    " + parts[-1]
+    print(line)
 
 
 def _is_number(value: Any) -> bool:
@@ -221,7 +235,7 @@ def show_hits(question: Any, hits: Iterable[tuple[str, float]], corpus: Any) -> 
             raise InputError(f"hits[{i}]", "a (passage id, score) pair", hit)
         _score(f"hits[{i}]", hit[1], "a (passage id, score) pair")
     for rank, (pid, score) in enumerate(hits, start=1):
-        print(f"  {rank}. {pid}  score {score:6.3f}  grade {question.grade(pid)}  {corpus.text(pid)[:70]}")
+        print(f"  {rank}. {pid}  score {score:6.3f}  grade {question.grade(pid)}  {corpus.text(pid)[:64].rstrip()}")
 
 
 def show_sources(embedders: Mapping[str, Any]) -> None:
@@ -408,7 +422,7 @@ class CorrectnessPanel:
     def report(self, step: str) -> None:
         """The panel's line, then the metric's own score for the same values (when it can score)."""
         print(f"{step}:")
-        print(f"  panel:   {self.text}")
+        print(textwrap.fill(f"  panel:   {self.text}", WIDTH, subsequent_indent=" " * 11))
         if self.result is not None:
             direct = self.score_directly()
             print(f"  metrics: {direct.score:.4f}   same: {direct.score == self.result.score}")
@@ -426,7 +440,7 @@ class CorrectnessPanel:
 __all__ = ["CorrectnessPanel", "DERIVED_PREFIX", "by_node", "explorer_step", "is_derived", "node_texts",
            "per_k_table", "ranking_scores", "score_table", "show_calibration", "show_checks", "show_claims_example",
            "show_cosines", "show_hits", "show_ranked_example", "show_recall_case", "show_relevancy_case",
-           "show_sources", "show_text", "source_label", "text_table", "wrap"]
+           "show_sources", "show_text", "source_label", "text_table", "wrap", "say", "WIDTH"]
 
 
 def show_questions(corpus: Any, width: int = 100) -> None:

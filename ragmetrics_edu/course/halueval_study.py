@@ -1,4 +1,4 @@
-"""Choosing a faithfulness judge by the rules the course teaches, on public data with known answers.
+"""Choosing a faithfulness judge by the rules the course teaches, on a public benchmark's constructed labels.
 
 The data: the shipped HaluEval QA rows (:mod:`ragmetrics_edu.data.halueval`), each a *pair*
 (a right and a hallucinated answer to one question over one passage), split once by row number

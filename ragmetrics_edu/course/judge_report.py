@@ -37,7 +37,7 @@ from .paired import compare, compare_columns, fmt_compare
 
 __all__ = ["compare", "compare_columns", "injection_by_content", "agreement_figure", "fmt_compare", "RAGAS_PAPER", "agreement_table", "pipeline_table", "flip_table", "repeat_spread", "position_summary",
            "injection_table", "behaviour_table", "size_table", "binary_table", "full_pipeline_table", "PIPELINE_LABELS", "cost_table", "show", "fmt_ci", "restrict", "recordings_table", "provenance", "rows", "malformed_summary",
-           "extraction_table"]
+           "extraction_table", "contradiction_counts"]
 
 #: pairwise accuracy reported by Es et al. (2023), "RAGAS: Automated Evaluation of Retrieval Augmented
 #: Generation" (arXiv:2309.15217), on WikiEval (50 pairs) with gpt-3.5-turbo-16k as the judge
@@ -98,6 +98,18 @@ def _verdicts(name: str, metric: str, pipeline: str | None, binary: bool, subset
               seed: int) -> dict[str, Any]:
     found = rows(name) if subset is None else restrict(rows(name), subset)
     return agree.verdict_agreement(found, metric, pipeline=pipeline, binary=binary, seed=seed, baseline=baseline)
+
+
+def contradiction_counts(name: str = "qwen_same_items") -> dict[str, int]:
+    """A pass's faithfulness verdicts on "contradicted": ``labelled`` (claims labelled so), ``caught`` (of those,
+    called so by the judge: recall = caught / labelled), ``said`` (the judge's "contradicted" verdicts), ``wrong``
+    (of those, on claims labelled otherwise: precision = caught / said), ``claims`` (every claim, once)."""
+    values = verdicts(name, "faithfulness")["judge"].values
+    confusion = values["confusion"]   # rows: the labels, columns: the judge
+    c = list(values["classes"]).index("contradicted") if "contradicted" in values["classes"] else -1
+    labelled, caught, said = (sum(confusion[c]), confusion[c][c], sum(r[c] for r in confusion)) if c >= 0 else (0, 0, 0)
+    return {"labelled": labelled, "caught": caught, "said": said, "wrong": said - caught,
+            "claims": sum(map(sum, confusion))}
 
 
 def agreement_table(seed: int = 0) -> list[dict[str, Any]]:

@@ -186,9 +186,11 @@ def inject_in_node(case: Case, instruction: str = INJECTION, node: int = INJECTE
     """The case with ``instruction`` appended inside its existing context node ``node`` (0-based).
 
     No node is added and none moves, so the clean case judged with the same prompts is a control
-    with the same layout: a verdict that differs from the control's is the instruction's doing (or
-    the judge's own run-to-run noise, which at temperature 0 the repeat runs did not show). Labels
-    are unchanged: the node still holds its own text, and the instruction adds no evidence.
+    with the same layout: a verdict that differs from the control's changed because text was added
+    to the node (or by the judge's own run-to-run noise, which at temperature 0 the repeat runs did
+    not show); without a neutral sentence added in the same place, the instruction cannot be told
+    apart from any added text. Labels are unchanged: the node still holds its own text, and the
+    instruction adds no evidence.
     """
     case, instruction = check_case(case), text("instruction", instruction)
     if not case.contexts:

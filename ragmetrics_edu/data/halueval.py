@@ -1,9 +1,11 @@
 """The shipped HaluEval QA rows (public part), with their fixed dev/test split.
 
 Each row is a *pair*: one question over one passage, a right answer and a hallucinated one. A
-faithfulness score that works ranks the right answer above the hallucinated one; the labels are
-known by construction (HaluEval's authors), not judged by anyone here. See
-``data/halueval_qa/README.md`` for the source, the licence and the split rule.
+faithfulness score that works ranks the right answer above the hallucinated one. The labels come
+from how HaluEval was built: the right answer is HotpotQA's, the hallucinated one was written by
+ChatGPT and kept by ChatGPT's automatic filtering, under a prompt the HaluEval authors wrote. No
+person checked these rows, here or in HaluEval, so the labels are mostly right, not clean. See
+``data/halueval_qa/README.md`` for the source, the licence, the split rule and a blind relabel.
 """
 
 from __future__ import annotations

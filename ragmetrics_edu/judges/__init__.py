@@ -1,8 +1,8 @@
-"""Where verdicts come from: a person, a chat model, or a recording of one.
+"""Where verdicts come from: verdicts given in code, a chat model, or a recording of one.
 
 One interface, three judges:
 
-- :class:`GivenJudge`: verdicts typed by a person, checked like a model's reply;
+- :class:`GivenJudge`: verdicts given in code (by a person, a deck or a script), checked like a model's reply;
 - :class:`OpenAIJudge`: the official ``openai`` client against OpenAI or any compatible
   server (llama.cpp, Ollama, vLLM, LM Studio) via ``base_url``;
 - :class:`ReplayJudge`: answers from a recording made by an OpenAIJudge, offline.

@@ -51,7 +51,7 @@ class Request:
     messages before any judge-specific addition; ``model`` is the pydantic model of the
     expected JSON and ``schema`` its JSON Schema; ``check`` returns a problem the schema
     cannot express (or None); ``expected`` says in words what a valid reply holds;
-    ``shorthand`` turns a person's short answer (a plain list of verdicts) into the JSON.
+    ``shorthand`` turns a short given answer (a plain list of verdicts) into the JSON.
     """
 
     step: str
@@ -220,7 +220,7 @@ class Judge(ABC):
 
     Every judge keeps ``usage`` (running totals) and ``calls`` (every call record, in
     order); ``max_repairs`` is how many repair requests follow a bad reply (1 for a
-    model, 0 for a person); ``max_concurrency`` bounds the threads of
+    model, 0 for verdicts given in code); ``max_concurrency`` bounds the threads of
     :func:`~ragmetrics_edu.judges.score_cases`.
     """
 
@@ -309,13 +309,14 @@ class Judge(ABC):
 
 
 class GivenJudge(Judge):
-    """Verdicts typed by a person, checked exactly like a model's reply.
+    """Verdicts given in code (written by a person, copied from a deck, or made by a script), checked
+    exactly like a model's reply.
 
     ``answers`` maps a step name (``"context_precision"``, ``"faithfulness.claims"``,
     ``"faithfulness.verdicts"`` ...; see :data:`ragmetrics_edu.judges.STEPS`) to the
     answer: the JSON object a model would return, a short form (a list of verdicts, a
     list of claims), or a function of the :class:`Request` returning either. A wrong
-    count raises :class:`JudgeError` at once: a person is not asked to repair.
+    count raises :class:`JudgeError` at once: given verdicts are not asked to repair.
     """
 
     max_repairs = 0
@@ -334,7 +335,7 @@ class GivenJudge(Judge):
         self.max_concurrency = max_concurrency
 
     def describe(self) -> str:
-        return "verdicts given by a person"
+        return "verdicts given in code"
 
     def _complete(self, request: Request, messages: Messages, attempt: int) -> Reply:
         if request.step not in self.answers:

@@ -3,7 +3,7 @@ the tokens and the time, so a learner can see exactly what the model was asked a
 
 What counts as a *call* is written once, here (:func:`tally`), and every count in the library
 and the course uses it: a call is a request the judge answered by asking its source - a server,
-a recording (replayed) or a person (typed) - repair requests included; a reply read from the
+a recording (replayed) or verdicts given in code - repair requests included; a reply read from the
 judge's on-disk cache is a *cache hit*, not a call (nothing was asked, nothing paid). Repairs
 (retries after an unusable reply) are also counted on their own, as ``repairs``.
 
@@ -32,8 +32,8 @@ class CallRecord:
     ``source`` says where the reply came from: ``"api"`` (a live server), ``"cache"``
     (the on-disk cache, then ``cached`` is True), ``"shared"`` (an identical request
     in flight at the same time was sent once and its reply shared; ``cached`` is True), ``"replay"`` (a recording) or
-    ``"given"`` (typed by a person). ``parsed`` holds the validated reply (None when it
-    could not be used, and ``error`` then says why). Token counts are those the server
+    ``"given"`` (verdicts given in code, :class:`~ragmetrics_edu.judges.GivenJudge`). ``parsed`` holds the
+    validated reply (None when it could not be used, and ``error`` then says why). Token counts are those the server
     reported for the original request (None when it reported none).
     """
 

@@ -1,6 +1,6 @@
 """Judging given items: the reference's own statements or claims, sent to the verdict step only.
 
-To measure how often a judge's *verdicts* agree with a person's, both must judge the same
+To measure how often a judge's *verdicts* agree with reference labels, both must judge the same
 items. ``judges.faithfulness(..., claims=[...])``, ``judges.answer_relevancy(..., statements=[...])``
 and ``judges.context_recall(..., statements=[...])`` skip the extraction call and put the given
 items, each in its own data block, into the verdict prompt; the full pipeline (the judge

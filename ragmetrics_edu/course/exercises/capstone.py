@@ -140,8 +140,9 @@ register(
                   "improvement significant at the 5% level by the paired permutation test (True or False)?"),
         answer=_significant, kind="bool", diagnose=_diagnose_significant,
         hint="stats.permutation_test(after, before).p_value; compare it with 0.05.",
-        explanation=("No: the mean difference is positive, but with eight questions the permutation test's p-value "
-                     "is well above 0.05 and the interval reaches 0. Score more questions before you decide."),
+        explanation=("No: the mean difference is positive, but eight questions are too few to tell: the permutation "
+                     "test's p-value is well above 0.05, and under ten questions the course quotes no interval at all. "
+                     "Score more questions before you decide."),
     ),
     Exercise(
         id="cap-4",
