@@ -13,6 +13,7 @@ import re
 import pytest
 
 from conftest import REPO
+from ragmetrics_edu.course import halueval_curse as hc
 from ragmetrics_edu.course import halueval_study as hs
 from ragmetrics_edu.errors import InputError
 
@@ -39,12 +40,12 @@ def log():
 
 @pytest.fixture(scope="module")
 def found(log):
-    return hs.detection_difference(log["chosen"]["design"], "test",
+    return hc.detection_difference(log["chosen"]["design"], "test",
                                    (log["chosen"]["threshold"], log["chosen"]["word_overlap_threshold"]))
 
 
 def test_the_curse_is_read_off_the_log(log):
-    curse = hs.curse(log)
+    curse = hc.curse(log)
     dev = next(r for r in log["dev"] if r["design"] == log["chosen"]["design"])
     test = log["test"]["table"][0]
     assert curse["dev"] == dev and curse["test"] == test
@@ -55,11 +56,11 @@ def test_the_curse_is_read_off_the_log(log):
     assert dev["difference"] == pytest.approx(dev["pairwise"] - dev["baseline_pairwise"], abs=1e-6)
     assert test["difference"] == pytest.approx(test["pairwise"] - test["baseline_pairwise"], abs=1e-6)
     with pytest.raises(InputError):
-        hs.curse({"chosen": None, "test": None})
+        hc.curse({"chosen": None, "test": None})
 
 
 def test_notebook_11_prints_the_paired_advantage_on_dev_and_on_test(log):
-    curse = hs.curse(log)
+    curse = hc.curse(log)
     printed = _outputs()
     for part, r in (("dev", curse["dev"]), ("test", curse["test"])):
         low, high = r["difference_ci"]
@@ -72,7 +73,7 @@ def test_notebook_11_prints_the_paired_advantage_on_dev_and_on_test(log):
 
 
 def test_what_the_prose_says_about_the_curse_holds(log):
-    curse = hs.curse(log)
+    curse = hc.curse(log)
     prose = _markdown()
     # "the chosen design's accuracy fell ... word overlap ... rose a little"
     assert curse["accuracy_change"] < 0 and "accuracy fell" in prose
@@ -114,16 +115,16 @@ def test_notebook_11_prints_the_f1_interval_and_says_the_data_cannot_tell_them_a
 
 
 def test_precision_at_a_base_rate_is_bayes_with_the_same_rates(log, found):
-    assert hs.precision_at(0.5, 0.89, 0.05) == pytest.approx(0.89 / (0.89 + 0.05))
-    assert hs.precision_at(0.1, 0.89, 0.05) == pytest.approx(0.089 / (0.089 + 0.045))
-    assert math.isnan(hs.precision_at(0.1, 0.0, 0.0))
+    assert hc.precision_at(0.5, 0.89, 0.05) == pytest.approx(0.89 / (0.89 + 0.05))
+    assert hc.precision_at(0.1, 0.89, 0.05) == pytest.approx(0.089 / (0.089 + 0.045))
+    assert math.isnan(hc.precision_at(0.1, 0.0, 0.0))
     for bad in ({"base_rate": 0.0}, {"base_rate": 1.0}, {"base_rate": 1.5}, {"recall": -0.1}):
         with pytest.raises(InputError):
-            hs.precision_at(**{"base_rate": 0.1, "recall": 0.5, "false_alarm_rate": 0.1, **bad})
+            hc.precision_at(**{"base_rate": 0.1, "recall": 0.5, "false_alarm_rate": 0.1, **bad})
     for d, key in zip(log["test"]["detection"], ("precision_at", "baseline_precision_at"), strict=True):
         rate = d["recall"], d["fp"] / (d["fp"] + d["tn"])
-        assert found[key] == pytest.approx(hs.precision_at(0.1, *rate))
-        assert hs.precision_at(0.5, *rate) == pytest.approx(d["precision"], abs=1e-6)   # HaluEval's 50/50
+        assert found[key] == pytest.approx(hc.precision_at(0.1, *rate))
+        assert hc.precision_at(0.5, *rate) == pytest.approx(d["precision"], abs=1e-6)   # HaluEval's 50/50
         low, high = found[key + "_ci"]
         assert low <= found[key] <= high
 
@@ -144,23 +145,23 @@ def test_the_base_rate_warning_states_what_the_data_gives(found):
 def test_detection_difference_refuses_what_it_cannot_compare(log, monkeypatch):
     thresholds = (log["chosen"]["threshold"], log["chosen"]["word_overlap_threshold"])
     with pytest.raises(InputError):
-        hs.detection_difference("no_such_design", "test", thresholds)
+        hc.detection_difference("no_such_design", "test", thresholds)
     with pytest.raises(InputError):
-        hs.detection_difference("word_overlap", "train", thresholds)
+        hc.detection_difference("word_overlap", "train", thresholds)
     with pytest.raises(InputError):
-        hs.detection_difference("word_overlap", "test", (0.5,))
-    same = hs.detection_difference("word_overlap", "test", (thresholds[1], thresholds[1]), n_resamples=200)
+        hc.detection_difference("word_overlap", "test", (0.5,))
+    same = hc.detection_difference("word_overlap", "test", (thresholds[1], thresholds[1]), n_resamples=200)
     assert same["difference"] == 0.0 and same["difference_ci"] == (0.0, 0.0) and same["flagged_apart"] == 0
     few = [{"pair": f"p{i}", "right": 0.9, "hallucinated": 0.2, "outcome": 1.0} for i in range(9)]
     monkeypatch.setattr(hs, "pair_scores", lambda design, split: [dict(r) for r in few])
     with pytest.raises(InputError, match="at least 10"):                 # under ten pairs: no interval
-        hs.detection_difference("word_overlap", "test", thresholds)
+        hc.detection_difference("word_overlap", "test", thresholds)
 
 
 def test_deck_11_has_the_dev_test_study_and_detection_slides_computed_from_the_log():
     sources = ["".join(c["source"]) for c in _cells(DECK)]
     body = "\n".join(sources)
-    assert "hs.curse(halu)" in body and "hs.detection_difference(" in body
+    assert "halueval_curse.curse(halu)" in body and "halueval_curse.detection_difference(" in body
     assert body.count("hs.choice_log()") == 1
     titles = [s for s in sources if s.startswith(("halu = ", "found = hs."))]
     assert len(titles) == 2 and all("title(" in s for s in titles)

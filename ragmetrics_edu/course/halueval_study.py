@@ -33,14 +33,12 @@ from ..judges.checked import faithfulness_checked
 from ..judges.errors import JudgeError
 from ..judges.reanswer import reanswer_reply, score_reanswer
 from ..judges.replay import ReplayJudge
-from ..stats.bootstrap import percentile_interval
 from ..validate import number, plain, records, text, text_list
 from ..validate import path as checked_path
 
 __all__ = ["Design", "DESIGNS", "recording_name", "pair_scores", "pairwise", "choice_log", "design_calls",
            "compare", "design_table", "detection", "best_threshold", "RULE", "choose", "freeze_choice", "score_test",
-           "rescore_comparator", "LOG", "curse", "precision_at",
-           "detection_difference"]
+           "rescore_comparator", "LOG", "design_of", "checked_split", "checked_threshold", "scored_pairs"]
 
 #: the choice log, shipped with the package
 LOG = "halueval_choice_log.json"
@@ -84,7 +82,7 @@ def recording_name(pass_name: str, split: str) -> str:
     return f"halueval/{pass_name}_{split}"
 
 
-def _design(name: Any) -> Design:
+def design_of(name: Any) -> Design:
     if not isinstance(name, str) or name not in DESIGNS:
         raise InputError("design", "one of " + ", ".join(DESIGNS), name)
     return DESIGNS[name]
@@ -124,12 +122,12 @@ def pair_scores(design: str, split: str) -> list[dict[str, Any]]:
     A NaN score (e.g. no claims under Ragas' rule) is kept as NaN; :func:`pairwise` counts such a pair as a tie.
     The shipped recordings do not change while the course runs, so each design and split is scored once per
     process (:func:`forget_scores` forgets them, as the recorder does after writing one); the rows are copies."""
-    return [dict(row) for row in _scored(_design(design).name, _split(split))]
+    return [dict(row) for row in _scored(design_of(design).name, checked_split(split))]
 
 
 @lru_cache(maxsize=None)
 def _scored(design: str, split: str) -> tuple[dict[str, Any], ...]:
-    chosen = _design(design)
+    chosen = design_of(design)
     judge = None if chosen.recording is None else _replay_judge(chosen.recording, split)
     rows = []
     for pair in pairs_for(chosen, split):
@@ -165,7 +163,7 @@ def forget_scores() -> None:
         cached.cache_clear()
 
 
-def _split(split: Any) -> str:
+def checked_split(split: Any) -> str:
     if not isinstance(split, str) or split not in halueval.SPLITS:
         raise InputError("split", "'dev' or 'test'", split)
     return split
@@ -190,7 +188,7 @@ def pairwise(rows: list[dict[str, Any]]) -> float:
 
 def design_calls(design: str, split: str) -> dict[str, float]:
     """Calls and tokens the design's recording holds, per answer scored (0 for word overlap)."""
-    chosen, split = _design(design), _split(split)
+    chosen, split = design_of(design), checked_split(split)
     n_answers = 2 * len(pairs_for(chosen, split))
     if chosen.recording is None:
         return {"calls_per_answer": 0.0, "tokens_per_answer": 0.0, "seconds_per_answer": 0.0}
@@ -214,7 +212,7 @@ def choose(table: list[dict[str, Any]]) -> str:
     if not table:
         raise InputError("table", "the dev table (design_table('dev')), at least one row", table)
     for i, row in enumerate(table):
-        _design(row["design"])
+        design_of(row["design"])
         for key in ("pairs", "difference", "pairwise", "calls_per_answer"):
             number(f"table[{i}].{key}", row[key], "a number")
     full = max(r["pairs"] for r in table)
@@ -260,7 +258,7 @@ def score_test(target: str | Path, designs: tuple[str, ...] = ("library",)) -> d
     write the test half of the log. Refuses when the log has no choice, or already has test figures.
     A ``null`` threshold in the log is read as NaN: :func:`detection` then flags nothing."""
     target = checked_path("target", target, expected="the frozen choice log (freeze_choice())")
-    others = [_design(d).name for d in text_list("designs", designs)]
+    others = [design_of(d).name for d in text_list("designs", designs)]
     log = _log(target)
     if not log.get("chosen") or log.get("test"):
         raise InputError("target", "a frozen choice log whose test part is still empty", str(target))
@@ -283,7 +281,7 @@ def rescore_comparator(target: str | Path, design: str, why: str) -> dict[str, A
     nothing, so more pairs only narrow its interval."""
     target = checked_path("target", target, expected="the choice log, with its test part scored")
     log = _log(target)
-    name = _design(design).name
+    name = design_of(design).name
     why = text("why", why)
     if not why.strip():
         raise InputError("why", "a sentence saying why the comparator is rescored", why)
@@ -348,7 +346,7 @@ def compare(design: str, split: str, *, baseline: str = "word_overlap", seed: in
 def design_table(split: str, designs: list[str] | None = None) -> list[dict[str, Any]]:
     """One row per design: pairwise accuracy with its interval (pairs resampled), the paired difference
     from word overlap on the same pairs, and the cost per answer."""
-    split = _split(split)
+    split = checked_split(split)
     names = (text_list("designs", designs) if designs is not None else []) or list(DESIGNS)
     out = []
     for name in names:
@@ -367,7 +365,7 @@ def _flags(rows: list[dict[str, Any]], threshold: float) -> tuple[int, int, int,
     return tp, fp, fn, tn
 
 
-def _threshold(value: Any) -> float:
+def checked_threshold(value: Any) -> float:
     """A finite threshold, or NaN for "none" (``None`` or a NaN), else an InputError naming ``threshold``."""
     value = plain(value)
     if value is None or (isinstance(value, float) and math.isnan(value)):
@@ -382,7 +380,7 @@ def _prf(tp: int, fp: int, fn: int) -> tuple[float, float, float]:
     return precision, recall, f1
 
 
-def _scored_pairs(design: str, split: str) -> list[dict[str, Any]]:
+def scored_pairs(design: str, split: str) -> list[dict[str, Any]]:
     """The design's rows on a part where both answers have a score (a NaN on either side is left out)."""
     return [r for r in pair_scores(design, split) if not (math.isnan(r["right"]) or math.isnan(r["hallucinated"]))]
 
@@ -393,7 +391,7 @@ def best_threshold(design: str) -> float:
 
     NaN when the design has no dev pair with both answers scored: there is nothing to choose from.
     :func:`freeze_choice` writes it as ``null`` and :func:`detection` flags nothing with it."""
-    rows = _scored_pairs(design, "dev")
+    rows = scored_pairs(design, "dev")
     if not rows:
         return math.nan
     scores = sorted({r["right"] for r in rows} | {r["hallucinated"] for r in rows})
@@ -407,8 +405,8 @@ def detection(design: str, split: str, threshold: float | None) -> dict[str, Any
     A NaN threshold (from :func:`best_threshold` when dev had no scored pair; ``None``, how the choice
     log writes a NaN, counts as NaN) means no threshold: nothing is flagged, so tp = fp = 0, every
     hallucinated answer is a miss and precision, recall and F1 are 0."""
-    threshold = _threshold(threshold)
-    rows = _scored_pairs(design, split)
+    threshold = checked_threshold(threshold)
+    rows = scored_pairs(design, split)
     tp, fp, fn, tn = _flags(rows, threshold)
     precision, recall, f1 = _prf(tp, fp, fn)
     return {"design": design, "split": split, "threshold": threshold, "tp": tp, "fp": fp, "fn": fn, "tn": tn,
@@ -473,105 +471,3 @@ def check_log(log: dict[str, Any] | None = None) -> list[str]:
     if choose(log["dev"]) != log["chosen"]["design"]:
         problems.append(f"the rule picks {choose(log['dev'])}, the log says {log['chosen']['design']}")
     return problems
-
-
-# -- the winner's curse, paired, and detection compared paired ------------------------------------------
-def curse(log: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The chosen design beside word overlap on dev and on test, from the choice log.
-
-    The absolute dev-to-test change mixes two things: the choice's luck on dev and how hard the test
-    pairs are. Word overlap chose nothing, so its change is the pairs' alone; the winner's curse is in the
-    *paired advantage*, the chosen design minus word overlap on the same pairs (``advantage_change``)."""
-    log = choice_log() if log is None else log
-    if not isinstance(log, dict) or not log.get("chosen") or not (log.get("test") or {}).get("table"):
-        raise InputError("log", "a choice log with its choice and its test part scored (choice_log())", log)
-    chosen = log["chosen"]["design"]
-    dev = next(r for r in log["dev"] if r["design"] == chosen)
-    test = next(r for r in log["test"]["table"] if r["design"] == chosen)
-    return {"design": chosen, "dev": dev, "test": test,
-            "accuracy_change": test["pairwise"] - dev["pairwise"],
-            "baseline_change": test["baseline_pairwise"] - dev["baseline_pairwise"],
-            "advantage_change": test["difference"] - dev["difference"]}
-
-
-def curse_rows(found: dict[str, Any]) -> list[dict[str, Any]]:
-    """The rows of :func:`curse` for a 100-column printout: one per part."""
-    return [{"part": part, "pairs": r["pairs"], found["design"]: f"{r['pairwise']:.3f}",
-             "word_overlap": f"{r['baseline_pairwise']:.3f}",
-             "chosen − overlap [95% CI]": f"{r['difference']:+.3f} [{r['difference_ci'][0]:+.3f}, "
-                                          f"{r['difference_ci'][1]:+.3f}]",
-             "+/-": f"+{r['better']}/-{r['worse']}"}
-            for part, r in (("dev", found["dev"]), ("test", found["test"]))]
-
-
-def precision_at(base_rate: float, recall: float, false_alarm_rate: float) -> float:
-    """Precision of a detector with this recall (true positive rate) and false-alarm rate (false positive
-    rate) where a share ``base_rate`` of the answers are hallucinated: b·recall / (b·recall + (1 − b)·fa).
-    HaluEval's pairs have b = 0.5; precision falls as hallucinations get rarer. NaN when nothing is flagged."""
-    b = number("base_rate", base_rate, "a share of hallucinated answers, above 0 and below 1", low=0.0, high=1.0)
-    if b in (0.0, 1.0):
-        raise InputError("base_rate", "a share of hallucinated answers, above 0 and below 1", base_rate)
-    r = number("recall", recall, "a true positive rate, 0 to 1", low=0.0, high=1.0)
-    f = number("false_alarm_rate", false_alarm_rate, "a false positive rate, 0 to 1", low=0.0, high=1.0)
-    flagged = b * r + (1 - b) * f
-    return b * r / flagged if flagged else math.nan
-
-
-def detection_difference(design: str, split: str, thresholds: tuple[float, float], *,
-                         baseline: str = "word_overlap", base_rate: float = 0.1, n_resamples: int = 10_000,
-                         seed: int = 0) -> dict[str, Any]:
-    """F1 of flagging hallucinated answers, ``design`` minus ``baseline``, each at its own dev threshold
-    (``thresholds``: design's, baseline's), on the same pairs (those both scored), with a 95% interval that
-    resamples **pairs** and a paired permutation test (within each pair the two detectors' flags are
-    swapped at random). Also each detector's precision at ``base_rate`` with the same recall and false-alarm
-    rate (:func:`precision_at`), with its interval from the same resampled pairs."""
-    import numpy as np  # lazy: numpy loads only when resampling
-
-    design, baseline, split = _design(design).name, _design(baseline).name, _split(split)
-    if not isinstance(thresholds, (tuple, list)) or len(thresholds) != 2:
-        raise InputError("thresholds", "two thresholds: the design's and the baseline's (from the log)", thresholds)
-    cut = [_threshold(t) for t in thresholds]
-    b = number("base_rate", base_rate, "a share of hallucinated answers, above 0 and below 1", low=0.0, high=1.0)
-    if b in (0.0, 1.0):
-        raise InputError("base_rate", "a share of hallucinated answers, above 0 and below 1", base_rate)
-    n_resamples = int(number("n_resamples", n_resamples, "a number of resamples, at least 100", low=100))
-    both = {r["pair"] for r in _scored_pairs(baseline, split)}
-    rows = [r for r in _scored_pairs(design, split) if r["pair"] in both]
-    base = {r["pair"]: r for r in _scored_pairs(baseline, split)}
-    if len(rows) < 10:
-        raise InputError("design", f"a design scored on at least 10 {split} pairs with {baseline}", design)
-    # per pair: the hallucinated answer flagged (a catch), the right answer flagged (a false alarm)
-    flags = np.array([[r["hallucinated"] < cut[0], r["right"] < cut[0],
-                       base[r["pair"]]["hallucinated"] < cut[1], base[r["pair"]]["right"] < cut[1]]
-                      for r in rows], dtype=float)
-    n = len(rows)
-
-    def f1(tp: Any, fp: Any) -> Any:
-        return np.where(tp + fp + n > 0, 2 * tp / (tp + fp + n), 0.0)   # fn = n - tp: 2tp / (2tp + fp + fn)
-
-    def at_rate(tp: Any, fp: Any) -> Any:
-        flagged = b * tp + (1 - b) * fp
-        return np.where(flagged > 0, b * tp / np.where(flagged > 0, flagged, 1.0), np.nan)
-
-    sums = flags.sum(axis=0)
-    observed = float(f1(sums[0], sums[1]) - f1(sums[2], sums[3]))
-    rng = np.random.default_rng(seed)
-    drawn = flags[rng.integers(0, n, (n_resamples, n))].sum(axis=1)        # resampled pairs: (R, 4) counts
-    diffs = f1(drawn[:, 0], drawn[:, 1]) - f1(drawn[:, 2], drawn[:, 3])
-    swap = rng.integers(0, 2, (n_resamples, n)).astype(bool)
-    mine = np.where(swap[..., None], flags[None, :, 2:], flags[None, :, :2]).sum(axis=1)
-    theirs = flags[:, :2].sum(axis=0) + flags[:, 2:].sum(axis=0) - mine
-    null = f1(mine[:, 0], mine[:, 1]) - f1(theirs[:, 0], theirs[:, 1])
-    p = float((np.sum(np.abs(null) >= abs(observed) - 1e-12) + 1) / (n_resamples + 1))
-    low, high = percentile_interval(diffs, 0.95)
-    out: dict[str, Any] = {"design": design, "baseline": baseline, "split": split, "pairs": n,
-                           "f1": float(f1(sums[0], sums[1])), "baseline_f1": float(f1(sums[2], sums[3])),
-                           "difference": observed, "difference_ci": (low, high), "permutation_p": p,
-                           "flagged_apart": int(np.sum(flags[:, 0] != flags[:, 2]) + np.sum(flags[:, 1] != flags[:, 3])),
-                           "tells_apart": not (low <= 0 <= high), "base_rate": b}
-    for key, (tp, fp) in (("precision_at", (0, 1)), ("baseline_precision_at", (2, 3))):
-        point = precision_at(b, sums[tp] / n, sums[fp] / n)
-        spread = at_rate(drawn[:, tp] / n, drawn[:, fp] / n)
-        out[key] = point
-        out[key + "_ci"] = percentile_interval(spread[~np.isnan(spread)], 0.95)
-    return out
