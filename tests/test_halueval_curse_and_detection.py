@@ -163,7 +163,7 @@ def test_deck_11_has_the_dev_test_study_and_detection_slides_computed_from_the_l
     body = "\n".join(sources)
     assert "halueval_curse.curse(halu)" in body and "halueval_curse.detection_difference(" in body
     assert body.count("hs.choice_log()") == 1
-    titles = [s for s in sources if s.startswith(("halu = ", "found = hs."))]
+    titles = [s for s in sources if s.startswith(("halu = ", "found = halueval_curse."))]
     assert len(titles) == 2 and all("title(" in s for s in titles)
     cells = _cells(DECK)
     for i, cell in enumerate(cells):
