@@ -26,11 +26,12 @@ from .items import Item, items
 from .record import recording_name
 
 __all__ = ["RULE", "DEV_SAMPLE_SOURCES", "build_log", "load_log", "check_log", "dev_table", "test_table",
-           "breakdown", "choose", "LOG_NAME", "scored", "threshold_of", "by_model", "replay", "recorded_by", "compare_labels", "corrected_example", "RELABEL", "recording_path", "replayed_or_none", "first_with_tail"]
+           "breakdown", "choose", "LOG_NAME", "scored", "threshold_of", "by_model", "replay", "recorded_by", "compare_labels", "corrected_example", "RELABEL", "recording_path", "replayed_or_none", "first_with_tail", "test_difference"]
 
 LOG_NAME = "against_people_choice_log.json"
 
-#: the rubric and claims passes were recorded on the first 20 RAGTruth dev sources (116 answers) and the first 40
+#: the rubric passes were recorded on the first 20 RAGTruth dev sources (116 answers; the claims pass on the first 2)
+#: and the first 40
 #: HaluEval dev pairs; every design is compared on those same answers
 DEV_SAMPLE_SOURCES = {"ragtruth": 20, "halueval": 40}
 
@@ -369,19 +370,24 @@ def compare_labels(mine: Any, ids: tuple[str, ...] = RELABEL) -> str:
     return "\n".join(lines + [f"You agree with the annotators on {same} of {len(ids)}."])
 
 
-def corrected_example(design: str, model: str, log: dict[str, Any] | None = None) -> Any:
-    """The corrected pass rate of one model's RAGTruth test answers: the judge's TPR/TNR measured on RAGTruth dev
-    (all sources where the design was recorded), its verdicts at the dev threshold, and the people's true rate."""
+def corrected_example(design: str, model: str, log: dict[str, Any] | None = None, *,
+                      rates_from: str = "all") -> Any:
+    """The corrected pass rate of one model's RAGTruth test answers, and the people's true share.
+
+    The judge's verdicts are the design's at its dev threshold; its TPR and TNR are measured on the RAGTruth dev
+    answers of every model (``rates_from="all"``) or of this model only (``"model"``)."""
     log = checked_log(log)
     if "ragtruth-test" not in log["parts"]:
         raise InputError("log", "a choice log with test scores", "a log without them")
+    if rates_from not in ("all", "model"):
+        raise InputError("rates_from", "'all' or 'model'", rates_from)
     threshold = threshold_of(log, design)
     dev = log["parts"]["ragtruth-dev-all" if design in log["parts"]["ragtruth-dev-all"]["scores"] else "ragtruth-dev"]
-    idx = _complete(dev, [design])
+    idx = [i for i in _complete(dev, [design]) if rates_from == "all" or dev["items"][i]["model"] == model]
     test = log["parts"]["ragtruth-test"]
     mine = [i for i in _complete(test, [design]) if test["items"][i]["model"] == model]
-    if not mine:
-        raise InputError("model", "a model with answers in the test part", model)
+    if not mine or not idx:
+        raise InputError("model", "a model with answers in the dev and test parts", model)
     result = corrected_pass_rate([test["scores"][design][i] >= threshold for i in mine],
                                  [dev["items"][i]["failed"] for i in idx],
                                  [dev["scores"][design][i] >= threshold for i in idx],
@@ -389,7 +395,6 @@ def corrected_example(design: str, model: str, log: dict[str, Any] | None = None
                                  system_groups=[test["items"][i]["group"] for i in mine])
     truth = 1 - sum(test["items"][i]["failed"] for i in mine) / len(mine)
     return result, truth
-
 
 
 def first_with_tail(log: dict[str, Any] | None = None) -> Any:
@@ -401,3 +406,17 @@ def first_with_tail(log: dict[str, Any] | None = None) -> Any:
         if any(0 < r["probability"] < 0.01 for r in result.rows):
             return result
     raise InputError("log", "a G-Eval recording with a score under 1 %", "none found")
+
+
+def test_difference(a: str, b: str, log: dict[str, Any] | None = None) -> Any:
+    """AUC(a) − AUC(b) on the same RAGTruth test answers, with its paired interval resampling sources."""
+    log = checked_log(log)
+    if "ragtruth-test" not in log["parts"]:
+        raise InputError("log", "a choice log with test scores", "a log without them")
+    p = log["parts"]["ragtruth-test"]
+    for field, name in (("a", a), ("b", b)):
+        if not isinstance(name, str) or name not in p["scores"]:
+            raise InputError(field, "a design scored on test: " + ", ".join(p["scores"]), name)
+    idx = _complete(p, [a, b])
+    return auc_difference([p["items"][i]["failed"] for i in idx], [p["scores"][a][i] for i in idx],
+                          [p["scores"][b][i] for i in idx], groups=[p["items"][i]["group"] for i in idx], names=(a, b))
