@@ -67,7 +67,7 @@ def test_record_judge_writes_a_recording_that_replays_offline(tmp_path, monkeypa
     try:
         code = main(["record-judge", "--base-url", server.base_url, "--model", "scripted", "--server", "scripted test server",
                      "--out", str(out), "--ids", "A-cp-what-is-ai", "E-faith-einstein", "--mode", "json_schema",
-                     "--dataset", str(dataset), "--metrics", "context_precision", "faithfulness",
+                     "--dataset", str(dataset), "--metrics", "context_precision", "faithfulness_overlap_reanswer",
                      "faithfulness_claims"])
         hits = server.hits
     finally:
@@ -82,9 +82,9 @@ def test_record_judge_writes_a_recording_that_replays_offline(tmp_path, monkeypa
     assert replay.model == "scripted" and replay.server == "scripted test server" and replay.date
     runs = run_deck_cases(replay, ids=["A-cp-what-is-ai", "E-faith-einstein"])
     assert all(run.error is None for run in runs)
-    # "faithfulness" is the re-answer design (1 call), "faithfulness_claims" DeepEval's and Ragas' (2 calls)
-    frame = evaluate(str(dataset), metrics=["context_precision", "faithfulness", "faithfulness_claims"], judge=replay,
-                     progress=False)
+    # the re-answer design (1 call), DeepEval's and Ragas' (2 calls); "faithfulness", word overlap, asks nothing
+    frame = evaluate(str(dataset), metrics=["context_precision", "faithfulness_overlap_reanswer", "faithfulness_claims"],
+                     judge=replay, progress=False)
     # replayed: every call came from the recording (a replayed reply counts as a call, as the recorded
     # request it stands for), none from a server, none from a cache
     records = [c for results in frame.attrs["results"] for r in results.values() for c in r.calls]
