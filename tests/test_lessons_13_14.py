@@ -98,3 +98,16 @@ def test_the_test_reading_holds():
     dev_kinds, test_kinds = (kinds[p]["auc"] for p in ("ragtruth-dev-all", "ragtruth-test"))
     common = [k for k in dev_kinds.index if k in test_kinds.index and min(kinds[p].loc[k, "answers"] for p in kinds) >= 10]
     assert dev_kinds[common].idxmin() != test_kinds[common].idxmin()            # "which kind is hardest changes"
+
+
+def test_the_readme_quotes_the_against_people_figures():
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    section = " ".join(readme[readme.index("**Faithfulness: which design"):readme.index("**Rubric judges.**")].split())
+    log = study.load_log()
+    wo, re_ = log["test"]["word_overlap"], log["test"]["reanswer"]
+    diff = study.test_difference("reanswer", "word_overlap", log)
+    for figure in (log["dev"]["designs"]["word_overlap"]["ragtruth"]["auc"], wo["auc"], wo["ci"][0], wo["ci"][1],
+                   re_["auc"], log["dev"]["designs"]["critic_p_yes"]["ragtruth"]["auc"]):
+        assert f"{figure:.3f}" in section, figure
+    assert f"{diff.value:+.3f}" in section and f"{diff.ci[1]:+.3f}" in section
+    assert f"{diff.ci[0]:+.3f}".replace("-", "−") in section
