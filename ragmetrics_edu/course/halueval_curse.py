@@ -36,6 +36,8 @@ def curse(log: dict[str, Any] | None = None) -> dict[str, Any]:
 
 def curse_rows(found: dict[str, Any]) -> list[dict[str, Any]]:
     """The rows of :func:`curse` for a 100-column printout: one per part."""
+    if not isinstance(found, dict) or not {"design", "dev", "test"} <= set(found):
+        raise InputError("found", "what curse() returns (a dict with design, dev and test)", found)
     return [{"part": part, "pairs": r["pairs"], found["design"]: f"{r['pairwise']:.3f}",
              "word_overlap": f"{r['baseline_pairwise']:.3f}",
              "chosen − overlap [95% CI]": f"{r['difference']:+.3f} [{r['difference_ci'][0]:+.3f}, "

@@ -33,6 +33,7 @@ from ..judges.checked import faithfulness_checked
 from ..judges.errors import JudgeError
 from ..judges.reanswer import reanswer_reply, score_reanswer
 from ..judges.replay import ReplayJudge
+from ..plots import new_figure
 from ..validate import number, plain, records, text, text_list
 from ..validate import path as checked_path
 
@@ -416,9 +417,8 @@ def detection(design: str, split: str, threshold: float | None) -> dict[str, Any
 # -- figures ---------------------------------------------------------------------------------------
 def plot_distributions(designs: list[str], split: str, thresholds: dict[str, float] | None = None) -> Any:
     """Score distributions of right vs hallucinated answers, one panel per design, with the dev threshold."""
-    import matplotlib.pyplot as plt  # lazy: matplotlib is a notebook extra
-
-    fig, axes = plt.subplots(1, len(designs), figsize=(4.6 * len(designs), 3.2), squeeze=False)
+    fig = new_figure((4.6 * len(designs), 3.2))  # no pyplot: an inline backend would also show it raw
+    axes = fig.subplots(1, len(designs), squeeze=False)
     bins = [i / 20 for i in range(21)]
     for ax, name in zip(axes[0], designs, strict=True):
         rows = pair_scores(name, split)

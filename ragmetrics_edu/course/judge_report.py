@@ -24,6 +24,7 @@ from .. import baselines
 from ..errors import InputError
 from ..judges.checked import BUILDS_ON
 from ..metrics.registry import MetricTable
+from ..plots import new_figure
 from ..stats.inputs import seed as checked_seed
 from ..validate import flag, integer, records
 from . import judge_agreement as agree
@@ -131,9 +132,8 @@ def agreement_table(seed: int = 0) -> list[dict[str, Any]]:
 def agreement_figure(seed: int = 0) -> Any:
     """Kappa with the labels per metric, judge and word overlap side by side, as dots with whiskers (the
     intervals resample pairs)."""
-    import matplotlib.pyplot as plt  # lazy: only when the figure is drawn
-
-    fig, ax = plt.subplots(figsize=(8, 3.4), dpi=100)
+    fig = new_figure((8, 3.4))  # no pyplot: a kernel's inline backend would also show a pyplot figure raw
+    ax = fig.add_subplot()
     names = [m for m, n in SAME_ITEMS_PASS.items() if _have(n)]
     for k, (who, colour, shift) in enumerate((("judge", "#1f77b4", -0.12), ("baseline", "#ff7f0e", 0.12))):
         for i, metric in enumerate(names):

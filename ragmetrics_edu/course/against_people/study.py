@@ -379,7 +379,7 @@ def corrected_example(design: str, model: str, log: dict[str, Any] | None = None
     log = checked_log(log)
     if "ragtruth-test" not in log["parts"]:
         raise InputError("log", "a choice log with test scores", "a log without them")
-    if rates_from not in ("all", "model"):
+    if not isinstance(rates_from, str) or rates_from not in ("all", "model"):
         raise InputError("rates_from", "'all' or 'model'", rates_from)
     threshold = threshold_of(log, design)
     dev = log["parts"]["ragtruth-dev-all" if design in log["parts"]["ragtruth-dev-all"]["scores"] else "ragtruth-dev"]
