@@ -266,14 +266,19 @@ def test_table(log: dict[str, Any] | None = None) -> Any:
                          for name, row in log["test"].items()])
 
 
-def breakdown(design: str, by: str, part: str = "ragtruth-dev", log: dict[str, Any] | None = None) -> Any:
-    """AUC of ``design`` per generating model (``by="model"``) or span kind (``"span_kind"``), with intervals."""
-    log = checked_log(log)
+def _scored_part(log: dict[str, Any], part: Any, design: Any) -> dict[str, Any]:
+    """The log's ``part``, checked to hold scores of ``design``."""
     if not isinstance(part, str) or part not in log["parts"]:
         raise InputError("part", "one of " + ", ".join(log["parts"]), part)
     p = log["parts"][part]
     if not isinstance(design, str) or design not in p["scores"]:
         raise InputError("design", "one of " + ", ".join(p["scores"]), design)
+    return p
+
+
+def breakdown(design: str, by: str, part: str = "ragtruth-dev", log: dict[str, Any] | None = None) -> Any:
+    """AUC of ``design`` per generating model (``by="model"``) or span kind (``"span_kind"``), with intervals."""
+    p = _scored_part(checked_log(log), part, design)
     if by not in ("model", "span_kind"):
         raise InputError("by", "'model' or 'span_kind'", by)
     import pandas as pd  # lazy
@@ -301,12 +306,7 @@ def by_model(design: str, part: str = "ragtruth-dev-all", log: dict[str, Any] | 
     """Per generating model: answers, share labelled hallucinated and the design's mean score (the confound)."""
     import pandas as pd  # lazy
 
-    log = checked_log(log)
-    if not isinstance(part, str) or part not in log["parts"]:
-        raise InputError("part", "one of " + ", ".join(log["parts"]), part)
-    p = log["parts"][part]
-    if not isinstance(design, str) or design not in p["scores"]:
-        raise InputError("design", "one of " + ", ".join(p["scores"]), design)
+    p = _scored_part(checked_log(log), part, design)
     idx = _complete(p, [design])
     rows = []
     for model in dict.fromkeys(p["items"][i]["model"] for i in idx):
