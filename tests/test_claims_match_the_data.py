@@ -24,6 +24,7 @@ PACKAGE = REPO / "ragmetrics_edu"
 WRONG = {
     "filtered by the HaluEval authors": "ChatGPT filtered them, under a prompt the HaluEval authors wrote",
     "known by construction": "the labels come from how the benchmark was built; nobody checked them",
+    "known answers": "HaluEval's labels are constructed (ChatGPT-written, ChatGPT-filtered), not known",
     "nobody in this project labelled": "no person checked the QA rows, here or in HaluEval",
     "usually finds the right words": "the judge's answer alone orders fewer pairs than word overlap",
     "rarely says contradicted": "it misses most contradicted claims, and most of its 'contradicted' are wrong",

@@ -204,8 +204,8 @@ def evaluate(
     Columns: ``case``, ``question``, ``answer`` (so rows that share a question can be told
     apart), a score column per metric, ``<metric>_design`` (the design and variant the score came
     from, e.g. ``faithfulness_reanswer (recall, grounding_weight 0.9)``), ``<metric>_values`` and ``<metric>_verdicts`` (the
-    intermediates), ``calls`` (requests the judge answered by asking its server, recording or
-    person, repairs included), ``repairs``, ``cache_hits`` (answered from the on-disk cache),
+    intermediates), ``calls`` (requests the judge answered by asking its server, its recording
+    or the verdicts given in code, repairs included), ``repairs``, ``cache_hits`` (answered from the on-disk cache),
     token counts and ``error`` (see :mod:`ragmetrics_edu.judges.records` for what a call is).
     The MetricResults themselves are in ``frame.attrs["results"]`` (one dict per case). Each
     metric on each case is one task of :func:`~ragmetrics_edu.judges.batch.run_tasks`: at most
