@@ -89,4 +89,6 @@ DESIGNS: dict[str, Design] = {d.name: d for d in (
            lambda r, i: r.score if r else math.nan),
     Design("claims_ragas", "claims then verdicts, Ragas' rule (only yes counts)", "claims", "2",
            lambda r, i: _claims_ragas(r) if r else math.nan),
+    Design("checked", "the checked pipeline (claims from question and answer, quoted verdicts, contradiction apart)",
+           "checked", "2-3", lambda r, i: r.score if r else math.nan),
 )}

@@ -228,7 +228,8 @@ def check_log() -> list[str]:
 
 
 def dev_table(log: dict[str, Any] | None = None) -> Any:
-    """Every design's dev figures: RAGTruth and HaluEval AUC with intervals, F1 at the dev threshold, cost."""
+    """Every design's dev figures: RAGTruth and HaluEval AUC with intervals, F1 at the dev threshold, and its cost
+    per answer (calls, tokens, seconds the recorded model took; a call two answers share counts once)."""
     import pandas as pd  # lazy
 
     log = checked_log(log)
@@ -242,6 +243,7 @@ def dev_table(log: dict[str, Any] | None = None) -> Any:
                      if rt else "",
                      "f1": rt["f1"] if rt else math.nan,
                      "halueval_auc": he["auc"] if he else math.nan,
+                     "tokens_per_answer": rt["cost"]["tokens"] if rt else math.nan,
                      "sec_per_answer": rt["cost"]["seconds"] if rt else math.nan})
     return pd.DataFrame(rows)
 
