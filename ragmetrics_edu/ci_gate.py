@@ -275,9 +275,7 @@ def gate(candidate: Any, accepted: Any, *, noise: Any, margin: float = 0.05, met
         raise InputError("metric", "a non-empty name for the score", metric)
     level, count, rng_seed = inputs.ci_level(ci), inputs.resamples(n_resamples), inputs.seed(seed)
     question = inputs.ids(ids, len(cand))
-    units = () if groups is None else tuple(as_list("groups", groups, "one group label per question"))
-    if units and len(units) != len(cand):
-        raise InputError("groups", f"one group label per question ({len(cand)})", f"{len(units)} labels")
+    units = () if groups is None else tuple(inputs.group_labels("groups", groups, len(cand)))
     labels = ("candidate", "accepted")
     signs = sign_test(cand, acc, ci=level, labels=labels, ids=question)
     z = NormalDist().inv_cdf((1 + level) / 2)

@@ -32,7 +32,6 @@ from ..results import fmt
 from ..stats import inputs as stat_inputs
 from ..stats.bootstrap import BATCH_CELLS, describe, percentile_interval
 from ..stats.grouped import group_indices
-from ..validate import as_list
 from . import inputs
 from .result import AgreementResult
 
@@ -100,7 +99,7 @@ whole groups with replacement, and gives no interval under ``min_groups`` distin
     if groups is not None:
         if isinstance(min_groups, bool) or not isinstance(min_groups, int) or min_groups < 1:
             raise InputError("min_groups", "a whole number of at least 1", min_groups)
-        members = group_indices(_group_labels(groups, n))[1]
+        members = group_indices(stat_inputs.group_labels("groups", groups, n))[1]
         if len(members) < min_groups:
             notes.append(f"Only {len(members)} groups (fewer than {min_groups}): too few independent units for an "
                          "interval; the data is too small to tell.")
@@ -213,20 +212,6 @@ def _tables(classes: list[Hashable], confusion: list[list[int]], row_tot: list[i
                                             for i, c in enumerate(classes)][:k])
     return tables
 
-
-def _group_labels(value: Any, n: int) -> list[Hashable]:
-    """One hashable group label per item, or InputError."""
-    found = as_list("groups", value, "a list with one group label per item")
-    if len(found) != n:
-        raise InputError("groups", f"one group label per item ({n})", f"{len(found)} labels")
-    for i, g in enumerate(found):
-        try:
-            hash(g)
-        except TypeError:
-            raise InputError(f"groups[{i}]", "a hashable group label (a string or an integer)", g) from None
-        if g is None or g != g:
-            raise InputError(f"groups[{i}]", "a group label (a string or an integer)", g)
-    return list(found)
 
 
 def _isnan(values: Any) -> Any:

@@ -23,7 +23,9 @@ import math
 from typing import Any, Hashable, Sequence
 
 from ..errors import InputError
+from ..metrics.correctness import f_beta
 from ..results import fmt
+from ..stats.inputs import group_labels
 from ..validate import as_list
 from .result import AgreementResult
 from .roc import labels_of, roc_auc, scores_of
@@ -34,18 +36,9 @@ __all__ = ["validation_report", "auc_difference", "best_threshold", "corrected_p
 MIN_GROUPS = 10
 
 
-def _group_list(value: Any, n: int) -> list[Hashable]:
-    if value is None:
-        return list(range(n))
-    out = as_list("groups", value, "one group label per answer")
-    if len(out) != n:
-        raise InputError("groups", f"one group label per answer ({n})", f"{len(out)} labels")
-    for i, g in enumerate(out):
-        try:
-            hash(g)
-        except TypeError:
-            raise InputError(f"groups[{i}]", "a hashable label (a string or an integer)", g) from None
-    return out
+def _group_list(field: str, value: Any, n: int) -> list[Hashable]:
+    """The groups, or each answer its own group when none are given."""
+    return list(range(n)) if value is None else group_labels(field, value, n)
 
 
 def _level(value: Any) -> float:
@@ -104,7 +97,7 @@ def _confusion(failed: list[bool], scores: list[float], threshold: float) -> dic
     tn = sum(not f and not g for f, g in zip(failed, flagged, strict=True))
     precision = tp / (tp + fp) if tp + fp else math.nan
     recall = tp / (tp + fn) if tp + fn else math.nan
-    f1 = 2 * tp / (2 * tp + fp + fn) if tp + fp + fn else math.nan
+    f1 = f_beta(tp, fp, fn) if tp + fp + fn else math.nan
     return {"tp": tp, "fp": fp, "fn": fn, "tn": tn, "precision": precision, "recall": recall, "f1": f1,
             "tpr_pass": tn / (tn + fp) if tn + fp else math.nan,      # passing answers the judge passes
             "tnr_fail": tp / (tp + fn) if tp + fn else math.nan}      # failing answers the judge flags
@@ -138,7 +131,7 @@ def validation_report(failed: Sequence[bool], scores: Sequence[float], *, thresh
     labels = labels_of(failed)
     n = len(labels)
     values = scores_of("scores", scores, n)
-    groups_ = _group_list(groups, n)
+    groups_ = _group_list("groups", groups, n)
     level = _level(level)
     if isinstance(n_resamples, bool) or not isinstance(n_resamples, int) or not 100 <= n_resamples <= 100_000:
         raise InputError("n_resamples", "an integer from 100 to 100000", n_resamples)
@@ -260,7 +253,7 @@ def auc_difference(failed: Sequence[bool], scores_a: Sequence[float], scores_b: 
     labels = labels_of(failed)
     a = scores_of("scores_a", scores_a, len(labels))
     b = scores_of("scores_b", scores_b, len(labels))
-    groups_ = _group_list(groups, len(labels))
+    groups_ = _group_list("groups", groups, len(labels))
     level = _level(level)
     auc_a, auc_b = roc_auc(labels, a), roc_auc(labels, b)
     diff = auc_a - auc_b
@@ -305,8 +298,8 @@ def corrected_pass_rate(system_passes: Sequence[bool], labelled_failed: Sequence
     if not observed:
         raise InputError("system_passes", "at least one verdict", system_passes)
     level = _level(level)
-    lab_groups = _group_list(labelled_groups, len(labels))
-    sys_groups = _group_list(system_groups, len(observed))
+    lab_groups = _group_list("labelled_groups", labelled_groups, len(labels))
+    sys_groups = _group_list("system_groups", system_groups, len(observed))
 
     def theta(p_obs: float, tpr: float, tnr: float) -> float:
         denom = tpr + tnr - 1

@@ -15,9 +15,7 @@ from __future__ import annotations
 import math
 from typing import Any, Hashable, Sequence
 
-from ..errors import InputError
 from ..results import fmt
-from ..validate import as_list
 from . import inputs
 from .bootstrap import BATCH_CELLS, describe, percentile_interval
 from .result import StatResult
@@ -36,19 +34,6 @@ def group_indices(groups: Sequence[Hashable]) -> tuple[list[Hashable], list[list
         members[g].append(i)
     return order, [members[g] for g in order]
 
-
-def _groups(value: Any, n: int) -> list[Hashable]:
-    value = as_list("groups", value, "a list with one group label per value")
-    if len(value) != n:
-        raise InputError("groups", f"one group label per value ({n})", f"{len(value)} labels")
-    for i, g in enumerate(value):
-        if g is None or isinstance(g, float) and math.isnan(g):
-            raise InputError(f"groups[{i}]", "a group label (a string or an integer)", g)
-        try:
-            hash(g)
-        except TypeError:
-            raise InputError(f"groups[{i}]", "a hashable group label (a string or an integer)", g) from None
-    return list(value)
 
 
 def _resampled_group_means(data: Any, members: list[list[int]], n_resamples: int, seed: int | None) -> Any:
@@ -77,7 +62,7 @@ def grouped_bootstrap_ci(values: Any, groups: Any, ci: float = 0.95, n_resamples
     import numpy as np  # lazy: numpy loads only when resampling
 
     data = inputs.scores("values", values)
-    labels = _groups(groups, len(data))
+    labels = inputs.group_labels("groups", groups, len(data))
     level, count, rng_seed = inputs.ci_level(ci), inputs.resamples(n_resamples), inputs.seed(seed)
     floor = inputs.positive_int_at_most("min_groups", min_groups, 1000)
     order, members = group_indices(labels)

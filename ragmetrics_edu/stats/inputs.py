@@ -97,6 +97,21 @@ def ids(value: Any, n: int) -> list[Any]:
     return items
 
 
+def group_labels(field: str, value: Any, n: int) -> list[Any]:
+    """One hashable group label per item (the independent unit a resample draws), or InputError naming ``field``."""
+    found = as_list(field, value, "a list with one group label per item")
+    if len(found) != n:
+        raise InputError(field, f"one group label per item ({n})", f"{len(found)} labels")
+    for i, g in enumerate(found):
+        if g is None or isinstance(g, float) and math.isnan(g):
+            raise InputError(f"{field}[{i}]", "a group label (a string or an integer)", g)
+        try:
+            hash(g)
+        except TypeError:
+            raise InputError(f"{field}[{i}]", "a hashable group label (a string or an integer)", g) from None
+    return list(found)
+
+
 def positive_int_at_most(field: str, value: Any, limit: int) -> int:
     """An integer between 0 and ``limit`` (not a bool)."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not 0 <= int(value) <= limit:

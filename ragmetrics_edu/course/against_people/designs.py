@@ -22,7 +22,15 @@ from ...metrics.rubric import g_eval_score
 from ...results import MetricResult
 from .items import Item
 
-__all__ = ["Design", "DESIGNS", "PASSES", "ask_pass"]
+__all__ = ["Design", "DESIGNS", "PASSES", "ask_pass", "MODEL", "recording_name"]
+
+#: the model name recordings carry (the server serves whatever GGUF it loaded; its header is recorded too)
+MODEL = "qwen2.5-coder-1.5b-instruct-q4_k_m"
+
+
+def recording_name(pass_name: str, dataset: str, split: str) -> str:
+    """The shipped recording's name (under ``data/recordings/against_people/``)."""
+    return f"{MODEL}_{pass_name}_{dataset}-{split}"
 
 #: pass name -> what the pass asks of the judge for one answer (its MetricResult carries the calls)
 PASSES: dict[str, Callable[[Judge, Item], MetricResult]] = {

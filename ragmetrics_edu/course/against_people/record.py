@@ -19,21 +19,14 @@ from ...judges.errors import JudgeError
 from ...judges.files import write_recording
 from ...judges.openai_judge import OpenAIJudge
 from ..judge_recording import gguf_header, server_version, sha256_of
-from .designs import PASSES, ask_pass
+from .designs import MODEL, PASSES, ask_pass, recording_name
 from .items import DATASETS, items
 
 __all__ = ["record", "recording_name", "MODEL", "MAX_TOKENS"]
 
-#: the model name recordings carry (the server serves whatever GGUF it loaded; its header is recorded too)
-MODEL = "qwen2.5-coder-1.5b-instruct-q4_k_m"
 
 #: a cap on each reply: a claims list can run on until the context is full; a cut-off reply fails validation
 MAX_TOKENS = 512
-
-
-def recording_name(pass_name: str, dataset: str, split: str) -> str:
-    """The shipped recording's name (under ``data/recordings/against_people/``)."""
-    return f"{MODEL}_{pass_name}_{dataset}-{split}"
 
 
 def record(pass_name: str, dataset: str, split: str, *, groups: int | None, base_url: str, gguf: str,

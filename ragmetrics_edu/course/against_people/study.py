@@ -21,9 +21,8 @@ from ...errors import InputError
 from ...judges.errors import JudgeError
 from ...judges.replay import ReplayJudge
 from ...validate import as_list
-from .designs import DESIGNS, ask_pass
+from .designs import DESIGNS, ask_pass, recording_name
 from .items import Item, items
-from .record import recording_name
 
 __all__ = ["RULE", "DEV_SAMPLE_SOURCES", "build_log", "load_log", "check_log", "dev_table", "test_table",
            "breakdown", "choose", "LOG_NAME", "scored", "threshold_of", "by_model", "replay", "recorded_by", "compare_labels", "corrected_example", "RELABEL", "recording_path", "replayed_or_none", "first_with_tail", "test_difference"]
