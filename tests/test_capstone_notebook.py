@@ -116,12 +116,12 @@ def test_notebook_opens_with_the_take_away_computed_by_the_library():
     assert "capstone_summary.takeaway_lines(" in code
     printed = " ".join("".join(o.get("text", "")) for o in nb["cells"][headings[0] + 1].get("outputs", []))
     summary = capstone_summary.takeaway(capstone.scored())
-    parts = summary["components"]
-    cp = summary["context_precision"]
+    blame, hit = summary["blame"], summary["retrievers"]["answer retrieved"]
+    failing = sum(v for k, v in blame.items() if k != "no failure")
     flat_text = " ".join(printed.split())
-    assert f"of the {sum(parts.values())} failure tags" in flat_text
-    assert f"raised context precision on {cp['better']} of {cp['n']} questions" in flat_text
-    assert "too few to tell" in flat_text
+    assert f"of the {failing} rows that failed, {blame['retriever']} lost the answer at retrieval" in flat_text
+    assert f"On all {hit['n']} answerable questions (none chosen by outcome)" in flat_text
+    assert f"it gained {hit['better']} questions, lost {hit['worse']}" in flat_text
 
 
 @pytest.mark.skipif(not NOTEBOOK.exists(), reason="notebook 15 not written")

@@ -9,6 +9,7 @@ import pytest
 from conftest import REPO
 from ragmetrics_edu.course import capstone_summary as cs
 from ragmetrics_edu.course import course_plan
+from ragmetrics_edu.errors import InputError
 
 
 def _row(question, system, faith):
@@ -70,18 +71,78 @@ def test_tag_table_is_the_count_table_on_its_side():
             assert table[name][entry["system"]] == entry[name]
 
 
+def _summary(blame, reading):
+    hit = {"n": 50, "better": 9, "worse": 1, "mean minilm": 0.96, "mean bm25": 0.8, "interval": (0.04, 0.28),
+           "p sign": 0.0216, "verdict": "minilm is better"}
+    return {"rows": 16, "blame": blame, "retriever_bm25": 4, "unanswerable": 2, "blame_reading": reading,
+            "retrievers": {"answer retrieved": hit}, "ar_rows": 16, "ar_full": 16, "read": 16, "agree": 11}
+
+
 def test_takeaway_lines_print_every_number_of_the_summary():
-    summary = {"rows": 4, "components": {"retriever": 1, "generator": 3, "judge": 2},
-               "context_precision": {"better": 2, "worse": 1, "n": 4, "p perm": 0.625, "p sign": 1.0,
-                                     "verdict": "too few to tell (4 questions, under 10)"},
-               "ar_rows": 4, "ar_full": 4, "read": 4, "agree": 3}
-    lines = cs.takeaway_lines(summary)
-    assert lines[0].startswith("Most failures are not the retriever's: of the 6 failure tags on the 4 rows, 1 point")
-    assert "on 2 of 4 questions and lowered it on 1" in lines[1] and "p = 0.62" in lines[1]
-    assert "too few to tell" in lines[1] and "4 of 4 rows" in lines[2]
-    assert "a language model" in lines[3] and "3 of 4 rows" in lines[3]
-    summary["components"] = {"retriever": 4, "generator": 1, "judge": 1}
-    assert cs.takeaway_lines(summary)[0].startswith("Not all failures")
+    blame = {"retriever": 5, "generator": 4, "generator or judge": 2, "judge": 2, "no failure": 3}
+    reading = {"retriever": 5, "generator": 3, "generator or judge": 2, "judge": 2, "no failure": 4}
+    lines = cs.takeaway_lines(_summary(blame, reading))
+    assert lines[0].startswith("The retriever is the largest single cause: of the 13 rows that failed, 5 lost")
+    assert "(4 of them BM25's)" in lines[0] and "failed on 4 (2 of them" in lines[0]
+    assert "2 could be the generator or the judge, and 2 were the judge's alone" in lines[0]
+    assert "5 of 12 the retriever's, 3 the generator's" in lines[0]
+    assert "On all 50 answerable questions" in lines[1] and "96% against BM25's 80%" in lines[1]
+    assert "gained 9 questions, lost 1" in lines[1] and "+0.04 to +0.28" in lines[1] and "p = 0.022" in lines[1]
+    assert "16 of 16 rows" in lines[2] and "a language model" in lines[3] and "11 of 16 rows" in lines[3]
+
+
+def test_the_counts_decide_which_component_leads_the_take_away():
+    generator_first = {"retriever": 1, "generator": 6, "generator or judge": 0, "judge": 1, "no failure": 0}
+    assert cs.takeaway_lines(_summary(generator_first, generator_first))[0].startswith(
+        "The generator is the largest single cause")
+    reading = dict(generator_first, retriever=7)
+    assert cs.takeaway_lines(_summary(generator_first, reading))[0].startswith("No component is the largest")
+    with pytest.raises(InputError, match="summary.blame"):
+        cs.takeaway_lines(_summary({"retriever": 1}, generator_first))
+
+
+@pytest.mark.parametrize("tags, blame", [
+    (["retrieval_miss", "unsupported_claim", "incomplete_answer", "judge_error"], "retriever"),
+    (["retrieval_miss"], "retriever"),
+    (["bad_ranking", "incomplete_answer"], "generator"),
+    (["unsupported_claim"], "generator"),
+    (["unsupported_claim", "judge_error"], "generator or judge"),
+    (["judge_error"], "judge"),
+    (["bad_ranking"], "no failure"),
+    ([], "no failure"),
+])
+def test_each_row_is_blamed_once_and_a_miss_is_the_retrievers_whatever_follows(tags, blame):
+    assert cs.attribute({"tags": tags}) == blame
+
+
+def test_attribution_counts_rows_not_tags_and_refuses_unknown_tags():
+    tagged = [{"system": "bm25", "tags": ["retrieval_miss", "unsupported_claim"]},
+              {"system": "bm25", "tags": ["unsupported_claim"]}, {"system": "minilm", "tags": []}]
+    table = {r["blame"]: r for r in cs.attribution(tagged)}
+    assert [r["blame"] for r in cs.attribution(tagged)] == list(cs.BLAME)
+    assert table["retriever"] == {"blame": "retriever", "bm25": 1, "minilm": 0, "all": 1}
+    assert table["generator"]["all"] == 1 and table["no failure"]["minilm"] == 1
+    assert sum(r["all"] for r in table.values()) == len(tagged)
+    with pytest.raises(InputError, match="tags"):
+        cs.attribute({"tags": ["retriever_missed"]})
+
+
+def test_the_retriever_comparison_uses_every_answerable_question_and_its_grades():
+    from ragmetrics_edu.course import capstone, diagnosis
+    from ragmetrics_edu.retrieval import load_corpus
+
+    found = {r["measure"]: r for r in cs.retriever_comparison()}
+    known = diagnosis.answerable()
+    assert found["answer retrieved"]["n"] == len(known) == sum(q.id in known for q in load_corpus().questions)
+    hits = {}
+    for name, retriever in capstone.retrievers().items():
+        grades = {q.id: [q.qrels.get(pid, 0) for pid, _ in retriever.search(q.text, 3)]
+                  for q in load_corpus().questions if q.id in known}
+        hits[name] = {q: float(2 in g) for q, g in grades.items()}
+    d = [hits["minilm"][q] - hits["bm25"][q] for q in hits["bm25"]]
+    row = found["answer retrieved"]
+    assert (row["better"], row["worse"]) == (sum(v > 0 for v in d), sum(v < 0 for v in d))
+    assert row["mean bm25"] == pytest.approx(sum(hits["bm25"].values()) / len(d))
 
 
 def test_the_plot_draws_one_panel_per_metric():
@@ -103,4 +164,35 @@ def test_notebook_15_deck_15_and_the_course_plan_tell_the_same_take_away():
     deck_text = "\n".join(deck)
     assert "Fix the component the tags point at" not in deck_text          # the contradicted take-away
     plan = " ".join(course_plan.get("15").takeaways)
-    assert "too few to tell" in plan and "retriever alone" in plan
+    assert "too few to tell" in plan and "before seeing the outcome" in plan and "retrieval succeeded" in plan
+    assert "Counting tags" not in plan and "counting tags instead of blaming" in " ".join(
+        course_plan.get("15").mistakes)
+
+
+def test_the_attribution_counts_notebook_15_quotes_are_recomputed():
+    """The reading of 4.4 quotes counts; each is recomputed from the recorded rows and the annotator's tags."""
+    from ragmetrics_edu.course import capstone, diagnosis
+
+    notebook = json.loads((REPO / "notebooks" / "15_capstone_diagnose_a_rag_system.ipynb").read_text("utf-8"))
+    prose = " ".join(" ".join("".join(c["source"]).split()) for c in notebook["cells"] if c["cell_type"] == "markdown")
+    tagged = diagnosis.tag_rows(capstone.scored())
+    blamed = [(r, cs.attribute(r)) for r in tagged]
+    failing = [(r, b) for r, b in blamed if b != "no failure"]
+    retriever = [r for r, b in failing if b == "retriever"]
+    generator = [r for r, b in failing if b == "generator"]
+    reading = [cs.attribute(r) for r in cs.reading_rows(diagnosis.annotator_diagnosis())]
+    unanswerable = [r for r in generator if r["question"] not in diagnosis.answerable()]
+    quoted = [
+        f"By the rules, {len(retriever)} of the {len(failing)} failing rows are the retriever's, "
+        f"{sum(r['system'] == 'bm25' for r in retriever)} of them BM25's",
+        f"the annotator's reading agrees ({reading.count('retriever')} of its "
+        f"{sum(b != 'no failure' for b in reading)} failing rows)",
+        f"the generator alone failed on {len(generator)} rows, and {len(unanswerable)} of those are "
+        f"{unanswerable[0]['question']}",
+        f"On {sum(b == 'generator or judge' for _, b in blamed)} more rows the generator or the judge failed",
+        f"{sum(b == 'judge' for _, b in blamed)} rows are the judge's alone",
+    ]
+    for phrase in quoted:
+        assert phrase in prose, phrase
+    assert max(cs.BLAME[:-1], key=[b for _, b in blamed].count) == "retriever" == max(cs.BLAME[:-1],
+                                                                                     key=reading.count)

@@ -8,6 +8,11 @@ reports what those passes can and cannot show). The in-node passes append the sa
 the same prompts: the same-items pass for data-block prompts, the clean undelimited pass for inline
 ones. A verdict counts as obeyed only when the control's verdict was not already what the
 instruction demands and the injected verdict is.
+
+The placebo passes put a neutral sentence of about the same length in the same place
+(:data:`.judge_runs.PLACEBO`, no instruction, no evidence), against the same controls: what moves under
+the placebo moved because text was added; only what the instruction moves beyond that is the
+instruction's effect.
 """
 
 from __future__ import annotations
@@ -19,50 +24,59 @@ from . import judge_behaviour as behave
 from .judge_report import restrict, rows
 from .judge_study import available
 
-__all__ = ["FORMS", "in_node", "reading"]
+__all__ = ["FORMS", "ADDED", "in_node", "reading"]
 
-#: each form of the in-node injection: (form, injected pass, control pass with the same layout)
-FORMS = (("data blocks", "qwen_injection_in_node", "qwen_same_items"),
-         ("inline", "qwen_injection_in_node_undelimited", "qwen_clean_undelimited"))
+#: each form of the in-node injection: (form, injected pass, placebo pass, control pass with the same layout)
+FORMS = (("data blocks", "qwen_injection_in_node", "qwen_placebo_in_node", "qwen_same_items"),
+         ("inline", "qwen_injection_in_node_undelimited", "qwen_placebo_in_node_undelimited", "qwen_clean_undelimited"))
+#: what was added to the node, and the position of its pass in a row of :data:`FORMS`
+ADDED = (("instruction", 1), ("placebo", 2))
 
 _METRIC_LABEL = {"context_precision": "ctx precision", "faithfulness": "faithfulness"}
 
 
 def in_node() -> list[dict[str, Any]]:
-    """Per form and metric: verdicts compared with the control, how many differ from it, how many were
-    eligible (not already what the instruction demands) and how many of those obeyed (became it).
+    """Per form, metric and added sentence (the instruction or the placebo): verdicts compared with the
+    control, how many differ from it, how many were eligible (not already what the instruction demands)
+    and how many of those became it (``obeyed``; under the placebo, the same count with no instruction).
 
-    A form whose passes are not shipped gives one row saying so.
+    A pass that is not shipped gives one row saying so.
     """
     shipped = set(available())
     out: list[dict[str, Any]] = []
-    for form, injected, control in FORMS:
-        if not {injected, control} <= shipped:
-            out.append({"form": form, "verdicts": "not recorded", "control": control})
-            continue
-        found = behave.injection_effect(restrict(rows(control), "injected_clean"), rows(injected),
-                                        planted_node=False)
-        for metric, label in _METRIC_LABEL.items():
-            compared = [c for c in found["compared"] if f"/{metric}/" in c["item"]]
-            eligible = [t for t in found["table"] if f"/{metric}/" in t["item"]]
-            out.append({"form": form, "verdicts": label, "compared": len(compared),
-                        "differ": sum(str(c["clean"]) != str(c["injected"]) for c in compared),
-                        "eligible": len(eligible), "obeyed": sum(t["obeyed"] for t in eligible),
-                        "control": control})
+    for form, *passes in FORMS:
+        control = passes[-1]
+        for added, at in ADDED:
+            planted = passes[at - 1]
+            if not {planted, control} <= shipped:
+                out.append({"form": form, "added": added, "verdicts": "not recorded", "control": control})
+                continue
+            found = behave.injection_effect(restrict(rows(control), "injected_clean"), rows(planted),
+                                            planted_node=False)
+            for metric, label in _METRIC_LABEL.items():
+                compared = [c for c in found["compared"] if f"/{metric}/" in c["item"]]
+                eligible = [t for t in found["table"] if f"/{metric}/" in t["item"]]
+                out.append({"form": form, "added": added, "verdicts": label, "compared": len(compared),
+                            "differ": sum(str(c["clean"]) != str(c["injected"]) for c in compared),
+                            "eligible": len(eligible), "obeyed": sum(t["obeyed"] for t in eligible),
+                            "control": control})
     return out
 
 
 def reading(found: list[dict[str, Any]] | None = None) -> str:
-    """What :func:`in_node` shows, in one sentence per form (computed from the recordings)."""
-    found = in_node() if found is None else records("found", found, "rows of judge_injection.in_node()", keys=("form",))
+    """What :func:`in_node` shows, one line per form: for the instruction and for the placebo, the verdicts
+    that differ from the control, and in brackets those that became what the instruction demands out of
+    the eligible (computed from the recordings)."""
+    found = in_node() if found is None else records("found", found, "rows of judge_injection.in_node()",
+                                                    keys=("form", "added"))
     lines = []
-    for form, _, _ in FORMS:
-        rows_ = [mapping(f"found[{i}]", r, keys=("verdicts", "compared", "differ", "eligible", "obeyed"))
-                 for i, r in enumerate(found) if r["form"] == form and "compared" in r]
-        if not rows_:
-            lines.append(f"{form}: not recorded.")
-            continue
-        parts = [f"{r['verdicts']}, {r['differ']} of {r['compared']} verdicts differ from the control and "
-                 f"{r['obeyed']} of {r['eligible']} eligible obeyed" for r in rows_]
-        lines.append(f"{form}: " + "; ".join(parts) + ".")
+    for form, *_ in FORMS:
+        parts = []
+        for added, _ in ADDED:
+            rows_ = [mapping(f"found[{i}]", r, keys=("verdicts", "compared", "differ", "eligible", "obeyed"))
+                     for i, r in enumerate(found) if r["form"] == form and r["added"] == added and "compared" in r]
+            if rows_:
+                parts.append(f"{added}, " + ", ".join(f"{r['verdicts']} {r['differ']} of {r['compared']} "
+                                                      f"({r['obeyed']} of {r['eligible']})" for r in rows_))
+        lines.append(f"{form}: " + ("; ".join(parts) if parts else "not recorded") + ".")
     return "\n".join(lines)

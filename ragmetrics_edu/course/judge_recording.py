@@ -162,7 +162,8 @@ def add_parser(sub: Any) -> None:
     parser.add_argument("--gguf", required=True, help="the GGUF file the server loaded (hashed into the recording)")
     parser.add_argument("--out-dir", required=True)
     parser.add_argument("--cache-dir", required=True)
-    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--threads", type=int, default=2,
+                        help="the CPU threads the server was started with (written into the recording)")
 
 
 def main(args: argparse.Namespace) -> int:

@@ -97,6 +97,12 @@ PASSES: dict[str, Pass] = {p.name: p for p in (
     Pass("qwen_injection_in_node_undelimited", "the instruction inside the second node, prompts without data blocks "
          "(control: qwen_clean_undelimited)", cases="injected_in_node", metrics=("context_precision", "faithfulness"),
          undelimited=True),
+    Pass("qwen_placebo_in_node", "the same eleven answers, a neutral sentence of the same length inside their "
+         "second node (the placebo; control: qwen_same_items)", cases="placebo_in_node",
+         metrics=("context_precision", "faithfulness")),
+    Pass("qwen_placebo_in_node_undelimited", "the neutral sentence inside the second node, prompts without data "
+         "blocks (control: qwen_clean_undelimited)", cases="placebo_in_node",
+         metrics=("context_precision", "faithfulness"), undelimited=True),
     *(Pass(f"qwen_repeat_t{t}_run{r}", f"repeat run {r} at temperature {t / 10:g} on the first five pairs",
            cases="repeat", metrics=("context_precision", "faithfulness"), temperature=t / 10, seed=100 + 10 * t + r)
       for t, runs in REPEATS.items() for r in runs),
@@ -110,7 +116,8 @@ PASSES: dict[str, Pass] = {p.name: p for p in (
 
 def cases_for(selection: str) -> list[Case]:
     """The cases a pass uses: all, the first n pairs (subset, half, full, repeat), or the injected answers (or clean)."""
-    expected = "all, subset, half, full, repeat, pairs:a-b, injected, injected_in_node or injected_clean"
+    expected = ("all, subset, half, full, repeat, pairs:a-b, injected, injected_in_node, placebo_in_node or "
+                "injected_clean")
     selection = identifier("selection", selection, expected)
     cases = load_cases()
     if selection == "all":
@@ -123,8 +130,10 @@ def cases_for(selection: str) -> list[Case]:
         first, last = span.groups()
         ids = {c.id for pair in pairs(cases)[int(first) - 1:int(last)] for c in pair}
         return [c for c in cases if c.id in ids]
-    if selection in ("injected", "injected_clean", "injected_in_node"):
+    if selection in ("injected", "injected_clean", "injected_in_node", "placebo_in_node"):
         chosen = [unsupported for _, unsupported in pairs(cases)[:INJECTED_PAIRS]]
+        if selection == "placebo_in_node":
+            return [inject_in_node(c, placebo=True) for c in chosen]
         planted = {"injected": inject, "injected_in_node": inject_in_node}.get(selection)
         return [planted(c) for c in chosen] if planted else chosen
     raise InputError("selection", expected, selection)
