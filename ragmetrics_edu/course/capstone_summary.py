@@ -29,7 +29,9 @@ from typing import Any, Mapping, Sequence
 from .. import stats
 from ..errors import InputError
 from ..plots import new_figure
+from ..retrieval import compare_retrievers, evaluate_retriever, load_corpus
 from ..validate import as_list, mapping, text
+from . import capstone
 from . import diagnosis as dg
 
 __all__ = ["MIN_UNITS", "BLAME", "paired", "attribute", "attribution", "reading_rows", "retriever_comparison",
@@ -114,10 +116,6 @@ def retriever_comparison(k: int = 3, seed: int = 0) -> list[dict[str, Any]]:
     seen), scored by the corpus's grades, no judge: ``answer retrieved`` (a grade-2 passage in the top
     ``k``, 1 or 0) and context precision with the grades as verdicts. Per measure: the counts each way,
     the means, the paired bootstrap interval, the permutation and sign p-values, and the verdict."""
-    # lazy: the retrievers load the corpus and the recorded embeddings
-    from ..retrieval import compare_retrievers, evaluate_retriever, load_corpus
-    from . import capstone
-
     known = dg.answerable()
     questions = [q for q in load_corpus().questions if q.id in known]
     found = {name: evaluate_retriever(r, questions, k=k) for name, r in capstone.retrievers().items()}

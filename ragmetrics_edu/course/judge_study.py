@@ -134,8 +134,9 @@ def cases_for(selection: str) -> list[Case]:
         chosen = [unsupported for _, unsupported in pairs(cases)[:INJECTED_PAIRS]]
         if selection == "placebo_in_node":
             return [inject_in_node(c, placebo=True) for c in chosen]
-        planted = {"injected": inject, "injected_in_node": inject_in_node}.get(selection)
-        return [planted(c) for c in chosen] if planted else chosen
+        if selection == "injected_in_node":
+            return [inject_in_node(c) for c in chosen]
+        return [inject(c) for c in chosen] if selection == "injected" else chosen
     raise InputError("selection", expected, selection)
 
 
