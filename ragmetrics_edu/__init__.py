@@ -5,7 +5,7 @@ Two rooms in one package (docs/architecture.md; ``tests/test_layout.py`` checks 
 - the library, bottom to top: ``errors``, ``results``, ``validate``, ``data`` -> ``text``
   (tokenising, normalising) -> ``embeddings``, ``ranking``, ``plots`` -> ``metrics`` (every
   metric, pure functions of verdicts) -> ``stats``, ``baselines``, ``examples`` (the decks'
-  worked examples) -> ``agreement``, ``ci_gate`` -> ``judges`` (where verdicts come from, the
+  worked examples) -> ``agreement``, ``regression_gate`` -> ``judges`` (where verdicts come from, the
   judged metrics, :func:`evaluate`), ``retrieval`` -> ``widgets`` (explorers);
 - ``course``: everything that exists to teach (judge study, capstone, exercises, course plan,
   glossary, deck helpers). The library never imports it; only ``cli`` sees both.
@@ -25,7 +25,7 @@ from .results import MetricResult
 __version__ = "0.1.0"
 
 #: The library's subpackages and modules, loaded on first attribute access.
-_MODULES = ("agreement", "baselines", "ci_gate", "data", "embeddings", "examples", "judges", "metrics", "plots",
+_MODULES = ("agreement", "baselines", "regression_gate", "data", "embeddings", "examples", "judges", "metrics", "plots",
             "ranking", "retrieval", "stats", "text", "widgets")
 #: Names defined deeper in the library, loaded on first access: name -> module.
 _NAMES = {"evaluate": "judges.evaluation"}

@@ -200,7 +200,7 @@ def _record_judge(args: argparse.Namespace) -> int:
             print(f"{step}: no item matched by content; {len(found['left_out'])} left out")
             continue
         low, high = found["judge"].ci or (float("nan"), float("nan"))
-        print(f"{step}: kappa {found['judge'].value:.2f} [{low:.2f}, {high:.2f}] over {found['items']} items "
+        print(f"{step}: kappa {found['judge'].score:.2f} [{low:.2f}, {high:.2f}] over {found['items']} items "
               f"matched by content; {len(found['left_out'])} left out")
     print(f"cost: {judge.usage}")
     print(f"recording written to {path}")

@@ -1,4 +1,16 @@
-"""MetricResult: a score together with every number a teacher writes on the board.
+"""Results: one vocabulary for every number the library returns, and MetricResult.
+
+:class:`Result` is the base of every result class (a metric's :class:`MetricResult`, a
+statistic's ``StatResult``, an agreement's ``AgreementResult``, the regression gate's
+``GateResult``), so they read alike:
+
+- ``metric``: what was computed; ``score``: its number; ``ci``: the interval ``(low, high)`` (always
+  an interval, never a level) at confidence ``level`` (both None where no interval is given; a
+  subclass declares them);
+- ``values``: the named intermediates; ``steps``: the step table as a pandas DataFrame; ``notes``;
+- ``lookup(quantity)``: ``"score"``, ``"value:<name>"`` or ``"step:<column>:<row>"``;
+- ``headline()``, ``explain()`` (Markdown), ``to_dict()`` (the keys of :data:`RESULT_KEYS` first, then
+  the kind's own), ``plot()``.
 
 A metric function fills in the rows of its step table, the named scalars it used
 (``values``), the formula with this case's numbers substituted and a short narrative.
@@ -11,10 +23,14 @@ from __future__ import annotations
 import html
 import math
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, ClassVar, Sequence
 
+from .deprecation import warn_renamed
 from .errors import InputError
 from .validate import as_list, integer, text, text_list
+
+__all__ = ["RESULT_KEYS", "Result", "MetricResult", "TEXT_COLUMNS", "fmt", "exact", "cut", "display_math",
+           "bullets_html", "markdown_table", "html_table", "steps_html"]
 
 
 def fmt(x: Any, digits: int = 4) -> str:
@@ -68,8 +84,133 @@ def bullets_html(items: Sequence[str]) -> str:
     return "<ul>" + "".join(f"<li>{html.escape(item)}</li>" for item in items) + "</ul>" if items else ""
 
 
+#: the keys every result's ``to_dict()`` starts with, in this order
+RESULT_KEYS = ("kind", "metric", "score", "ci", "level", "values", "steps", "notes")
+
+
+def plain(v: Any) -> Any:
+    """(Used by the result classes, not part of the API.) Python values for JSON: numpy numbers converted, NaN and ±inf as None, tuples as lists."""
+    if v is None or isinstance(v, (bool, str)):
+        return v
+    if isinstance(v, (list, tuple)):
+        return [plain(x) for x in v]
+    if isinstance(v, dict):
+        return {str(k): plain(x) for k, x in v.items()}
+    if hasattr(v, "item"):
+        v = v.item()
+    if isinstance(v, float) and not math.isfinite(v):
+        return None
+    if isinstance(v, (int, float)):
+        return v
+    return str(v)
+
+
+def _step_frame(columns: Sequence[str], rows: list[dict[str, Any]]):
+    """A step table as a pandas DataFrame (integer columns with gaps stay integers)."""
+    import pandas as pd  # lazy: pandas loads only when a table is asked for
+
+    table = pd.DataFrame(rows, columns=list(columns))
+    for column in columns:  # keep 1, 2, <NA> as integers rather than 1.0, 2.0, NaN
+        cells = [row.get(column) for row in rows]
+        if None in cells and all(c is None or (isinstance(c, int) and not isinstance(c, bool)) for c in cells):
+            table[column] = pd.array(cells, dtype="Int64")
+    if "k" in table.columns and len(table):
+        table.index = range(1, len(table) + 1)
+    return table
+
+
+class Result:
+    """The vocabulary every result shares (see the module). A subclass holds ``metric``, ``score``,
+    ``values``, ``notes``, ``narrative`` and ``formula``, and may add ``ci``/``level``; it says what is
+    its own through :meth:`_result_lines` (explain), :meth:`_own_dict` (to_dict) and :meth:`_step_table`."""
+
+    kind: ClassVar[str] = "result"
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> Any:
+        if cls is Result:
+            raise InputError("Result", "one of its kinds (MetricResult, StatResult, AgreementResult, GateResult): "
+                             "the base only gives them their shared names", "Result()")
+        return super().__new__(cls)
+
+    @property
+    def name(self) -> str:
+        return str(getattr(self, "metric"))
+
+    def _step_table(self) -> tuple[tuple[str, ...], list[dict[str, Any]]]:
+        return tuple(getattr(self, "columns", ())), list(getattr(self, "rows", []))
+
+    @property
+    def steps(self):
+        """The step table as a pandas DataFrame (built on first access)."""
+        cache = self.__dict__.get("_frame")
+        if cache is None:
+            cache = _step_frame(*self._step_table())
+            self.__dict__["_frame"] = cache   # also on frozen dataclasses: the table is derived, not state
+        return cache
+
+    def lookup(self, quantity: str) -> Any:
+        """``score``, ``value:<name>`` (a named intermediate) or ``step:<column>:<row>`` (1-based row)."""
+        columns, rows = self._step_table()
+        values = getattr(self, "values", {})
+        if isinstance(quantity, str):
+            if quantity == "score":
+                return getattr(self, "score")
+            kind, _, rest = quantity.partition(":")
+            if kind == "value" and rest in values:
+                return values[rest]
+            if kind == "step":
+                column, _, row = rest.rpartition(":")
+                if column in columns and row.isdigit() and 1 <= int(row) <= len(rows):
+                    return rows[int(row) - 1][column]
+        raise InputError("quantity", f"'score', 'value:<{'|'.join(values)}>' or 'step:<column>:<row>'", quantity)
+
+    def headline(self) -> str:
+        """One sentence: the score and, when there is one, its interval."""
+        text = f"{self.name} = {fmt(getattr(self, 'score'))}"
+        ci, level = getattr(self, "ci", None), getattr(self, "level", None)
+        if ci is not None and level is not None:
+            text += f"; {fmt(100 * level)}% interval [{fmt(ci[0])}, {fmt(ci[1])}]"
+        return text + "."
+
+    def _title(self) -> str:
+        return f"**{self.name}**"
+
+    def _result_lines(self) -> list[str]:
+        return [self.headline()]
+
+    def explain(self) -> str:
+        """A Markdown narrative: each step with its numbers, the formula, the result and the notes."""
+        lines = [self._title(), ""]
+        lines += [f"{i}. {step}" for i, step in enumerate(getattr(self, "narrative", []), 1)]
+        if getattr(self, "formula", ""):
+            lines += ["", f"$${getattr(self, 'formula')}$$"]
+        lines += ["", *self._result_lines()]
+        notes = list(getattr(self, "notes", []))
+        if notes:
+            lines += ["", "Notes:"] + [f"- {n}" for n in notes]
+        return "\n".join(lines)
+
+    def _own_dict(self) -> dict[str, Any]:
+        return {}
+
+    def to_dict(self) -> dict[str, Any]:
+        """A plain, JSON-able dict: the keys of :data:`RESULT_KEYS`, then this kind's own."""
+        _, rows = self._step_table()
+        common = {"kind": self.kind, "metric": getattr(self, "metric"), "score": plain(getattr(self, "score")),
+                  "ci": plain(getattr(self, "ci", None)), "level": getattr(self, "level", None),
+                  "values": {str(k): plain(v) for k, v in getattr(self, "values", {}).items()},
+                  "steps": [{str(k): plain(v) for k, v in row.items()} for row in rows],
+                  "notes": list(getattr(self, "notes", []))}
+        return {**common, **self._own_dict()}
+
+    def plot(self, ax: Any = None):
+        """The result's figure; a kind without one says so."""
+        raise InputError("plot", f"a result with a figure (a {self.kind} result has none; its steps are in .steps)",
+                         self.name)
+
+
 @dataclass
-class MetricResult:
+class MetricResult(Result):
     """The outcome of one metric on one case.
 
     ``score`` is the metric's value; ``rows``/``columns`` hold the step table (see
@@ -91,7 +232,9 @@ class MetricResult:
     threshold: float | None = None
     inputs: dict[str, Any] = field(default_factory=dict)
     calls: list[Any] = field(default_factory=list)
-    _frame: Any = field(default=None, init=False, repr=False, compare=False)
+    ci: tuple[float, float] | None = None      # a metric on one case has no interval; StatResult's has
+    level: float | None = None
+    kind: ClassVar[str] = "metric"
 
     # -- derived -------------------------------------------------------------------
     @property
@@ -117,67 +260,22 @@ class MetricResult:
     def name(self) -> str:
         return f"{self.metric} ({self.variant})" if self.variant else self.metric
 
-    @property
-    def steps(self):
-        """The step table as a pandas DataFrame (built on first access)."""
-        if self._frame is None:
-            import pandas as pd  # lazy: pandas loads only when a table is asked for
-
-            frame = pd.DataFrame(self.rows, columns=list(self.columns))
-            for column in self.columns:  # keep 1, 2, <NA> as integers rather than 1.0, 2.0, NaN
-                cells = [row.get(column) for row in self.rows]
-                if None in cells and all(c is None or (isinstance(c, int) and not isinstance(c, bool)) for c in cells):
-                    frame[column] = pd.array(cells, dtype="Int64")
-            if "k" in frame.columns and len(frame):
-                frame.index = range(1, len(frame) + 1)
-            self._frame = frame
-        return self._frame
-
     def value(self, quantity: str) -> Any:
-        """Look up ``score``, ``value:<name>`` or ``step:<column>:<row>`` (1-based row)."""
-        if not isinstance(quantity, str):
-            raise InputError("quantity", "'score', 'value:<name>' or 'step:<column>:<row>' (a string)", quantity)
-        if quantity == "score":
-            return self.score
-        kind, _, rest = quantity.partition(":")
-        if kind == "value" and rest in self.values:
-            return self.values[rest]
-        if kind == "step":
-            column, _, row = rest.rpartition(":")
-            if column in self.columns and row.isdigit() and 1 <= int(row) <= len(self.rows):
-                return self.rows[int(row) - 1][column]
-
-        raise InputError("quantity", f"'score', 'value:<{'|'.join(self.values)}>' or 'step:<column>:<row>'", quantity)
+        """The old name of :meth:`lookup` (warns)."""
+        warn_renamed("MetricResult.value()", "lookup()")
+        return self.lookup(quantity)
 
     # -- text ----------------------------------------------------------------------
-    def explain(self) -> str:
-        """A Markdown narrative of this case: the steps, the arithmetic and the result."""
-        lines = [f"**{self.name}**", ""]
-        lines += [f"{i}. {step}" for i, step in enumerate(self.narrative, 1)]
-        if self.formula:
-            lines += ["", f"$${self.formula}$$"]
-        lines += ["", f"Score: **{fmt(self.score)}**" + (f" (exact value {exact(self.score)})" if exact(self.score) else "")]
+    def _result_lines(self) -> list[str]:
+        lines = [f"Score: **{fmt(self.score)}**" + (f" (exact value {exact(self.score)})" if exact(self.score) else "")]
         if self.threshold is not None:
             verdict = "passes" if self.success else "fails"
             lines.append(f"Threshold {fmt(self.threshold)}: the case {verdict} (success = {self.success}).")
-        if self.notes:
-            lines += ["", "Notes:"] + [f"- {n}" for n in self.notes]
-        return "\n".join(lines)
+        return lines
 
-    def to_dict(self) -> dict[str, Any]:
-        """A plain, JSON-able dict (NaN becomes None)."""
-        return {
-            "metric": self.metric,
-            "variant": self.variant,
-            "score": _plain(self.score),
-            "threshold": self.threshold,
-            "success": self.success,
-            "values": {k: _plain(v) for k, v in self.values.items()},
-            "steps": [{k: _plain(v) for k, v in row.items()} for row in self.rows],
-            "formula": self.formula,
-            "reason": self.reason,
-            "notes": list(self.notes),
-        }
+    def _own_dict(self) -> dict[str, Any]:
+        return {"variant": self.variant, "threshold": self.threshold, "success": self.success,
+                "formula": self.formula, "reason": self.reason}
 
     def table_text(self) -> str:
         """The step table as aligned plain text (for terminals; no pandas needed)."""
@@ -211,12 +309,6 @@ class MetricResult:
         parts.append(bullets_html(self.notes))
         parts.append("</div>")
         return "".join(parts)
-
-
-def _plain(v: Any) -> Any:
-    if isinstance(v, float) and math.isnan(v):
-        return None
-    return v
 
 
 def _cell(v: Any) -> str:

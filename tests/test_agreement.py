@@ -27,7 +27,7 @@ HAND_B = ["yes"] * 20 + ["no"] * 5 + ["yes"] * 10 + ["no"] * 15
 
 def test_kappa_hand_worked_2x2():
     r = cohen_kappa(HAND_A, HAND_B, n_resamples=500)
-    assert r.value == pytest.approx(0.4)
+    assert r.score == pytest.approx(0.4)
     assert r.values["p_o"] == pytest.approx(0.7)
     assert r.values["p_e"] == pytest.approx(0.5)
     assert r.values["percent_agreement"] == pytest.approx(70)
@@ -47,12 +47,12 @@ def test_weighted_kappa_hand_worked_three_verdicts():
     assert r.values["classes"] == ["yes", "idk", "no"]
     assert r.values["p_o"] == pytest.approx(0.75)
     assert r.values["p_e"] == pytest.approx(0.5)
-    assert r.value == pytest.approx(0.5)
+    assert r.score == pytest.approx(0.5)
     assert r.table("weights").loc["a: yes", "b: idk"] == 0.5
     assert "1 − 8/16 = 0.5" in r.explain()  # the chance step shows the weighted sum, not the unweighted one
     # Unweighted, the same table: p_o = 0.5, p_e = (2*1 + 1*1 + 1*2)/16 = 5/16.
     plain = cohen_kappa(["yes", "yes", "no", "idk"], ["yes", "idk", "no", "no"], n_resamples=50)
-    assert plain.value == pytest.approx((0.5 - 5 / 16) / (1 - 5 / 16))
+    assert plain.score == pytest.approx((0.5 - 5 / 16) / (1 - 5 / 16))
 
 
 def test_class_order_numbers_ascending_and_explicit_labels():
@@ -71,17 +71,17 @@ def test_class_order_numbers_ascending_and_explicit_labels():
 
 def test_single_class_on_both_sides_is_nan_with_a_note():
     r = cohen_kappa(["yes"] * 4, ["yes"] * 4, n_resamples=20)
-    assert math.isnan(r.value) and r.values["p_e"] == 1
+    assert math.isnan(r.score) and r.values["p_e"] == 1
     assert r.values["percent_agreement"] == 100
     assert all(math.isnan(x) for x in r.ci)
     assert any("undefined" in note for note in r.notes)
-    assert r.to_dict()["value"] is None
+    assert r.to_dict()["score"] is None
     json.dumps(r.to_dict())
 
 
 def test_each_rater_one_different_class_is_zero_not_nan():
     r = cohen_kappa(["yes"] * 3, ["no"] * 3, n_resamples=20)
-    assert r.value == 0 and r.values["p_e"] == 0
+    assert r.score == 0 and r.values["p_e"] == 0
 
 
 def _kappa_by_hand(a, b):
@@ -94,13 +94,13 @@ def _kappa_by_hand(a, b):
 def test_bootstrap_interval_is_the_percentiles_of_kappa_on_resampled_items():
     a = ["yes", "no", "idk", "yes", "yes", "no", "no", "idk", "yes", "no", "yes", "idk"]
     b = ["yes", "no", "no", "yes", "idk", "no", "yes", "idk", "yes", "no", "no", "idk"]
-    r = cohen_kappa(a, b, n_resamples=300, seed=7, ci=0.9)
+    r = cohen_kappa(a, b, n_resamples=300, seed=7, level=0.9)
     rng = np.random.default_rng(7)
     draws = [_kappa_by_hand([a[i] for i in row], [b[i] for i in row]) for row in rng.integers(0, len(a), (300, len(a)))]
     kept = [d for d in draws if not math.isnan(d)]
     assert r.values["undefined_resamples"] == 300 - len(kept)
     assert r.ci == pytest.approx(tuple(np.percentile(kept, [5, 95])))
-    assert cohen_kappa(a, b, n_resamples=300, seed=7, ci=0.9).ci == r.ci  # same seed, same interval
+    assert cohen_kappa(a, b, n_resamples=300, seed=7, level=0.9).ci == r.ci  # same seed, same interval
 
 
 @pytest.mark.parametrize("call, field", [
@@ -112,7 +112,7 @@ def test_bootstrap_interval_is_the_percentiles_of_kappa_on_resampled_items():
     (lambda: cohen_kappa(["yes", math.nan], ["yes", "no"]), "labels_a[1]"),
     (lambda: cohen_kappa(["yes"], ["no"], weights="cubic"), "weights"),
     (lambda: cohen_kappa(["yes"], ["no"], weights=True), "weights"),
-    (lambda: cohen_kappa(["yes"], ["no"], ci=95), "ci"),
+    (lambda: cohen_kappa(["yes"], ["no"], level=95), "level"),
     (lambda: cohen_kappa(["yes"], ["no"], seed=-1), "seed"),
     (lambda: cohen_kappa(["yes"], ["no"], n_resamples=0), "n_resamples"),
     (lambda: cohen_kappa(["yes"], ["no"], labels=["yes", "yes", "no"]), "labels"),
@@ -135,13 +135,13 @@ def test_items_are_matched_by_content_not_position():
     assert [(i, j) for i, j, _ in r.values["pairs"]] == [(0, 1), (1, 2), (2, 0)]
     # r1 {robert, zemecki, directed, beowulf} vs j2 {director, beowulf, robert, zemecki}: 3 shared of 5.
     assert r.steps.loc["r1", "j2"] == pytest.approx(3 / 5)
-    assert r.values["precision"] == 1 and r.values["recall"] == 1 and r.value == 1
+    assert r.values["precision"] == 1 and r.values["recall"] == 1 and r.score == 1
 
 
 def test_same_count_different_items_scores_zero():
     judged = ["The film uses motion capture.", "It cost 150 million dollars.", "Neil Gaiman co-wrote it."]
     r = match_items(REFERENCE, judged)
-    assert r.values["matched"] == 0 and r.value == 0
+    assert r.values["matched"] == 0 and r.score == 0
     assert len(r.table("unmatched")) == 6
     assert any("same length" in note for note in r.notes)
 
@@ -151,7 +151,7 @@ def test_merged_claim_matches_once_and_the_rest_is_unmatched():
     r = match_items(REFERENCE[:1], judged, similarity="overlap")
     assert r.values["pairs"] == [(0, 0, 1.0)]  # both score 1 by overlap; the earlier judged item wins the tie
     assert r.values["precision"] == 0.5 and r.values["recall"] == 1
-    assert r.value == pytest.approx(2 * 0.5 * 1 / 1.5)
+    assert r.score == pytest.approx(2 * 0.5 * 1 / 1.5)
     assert r.table("unmatched")["item"].tolist() == ["j2"]
 
 
@@ -167,7 +167,7 @@ def test_empty_sides_are_defined(ref, judged, precision, recall):
     r = match_items(ref, judged)
     for got, want in ((r.values["precision"], precision), (r.values["recall"], recall)):
         assert (math.isnan(got) and math.isnan(want)) or got == want
-    assert math.isnan(r.value) and r.notes
+    assert math.isnan(r.score) and r.notes
     json.dumps(r.to_dict())
 
 
@@ -199,11 +199,11 @@ def test_pairwise_accuracy_hand_worked_with_both_tie_rules():
     judge_a, judge_b = [1, 0.5, 1, 0, 0.8, 0.9], [0, 0.5, 1, 1, 0.2, 0.1]
     half = pairwise_accuracy(human_a, human_b, judge_a, judge_b, n_resamples=200)
     # Pairs 1 and 5 same order, 2 and 3 judge ties, 4 opposite, 6 a human tie (left out): (2 + 0.5*2)/5.
-    assert half.value == pytest.approx(0.6)
+    assert half.score == pytest.approx(0.6)
     assert (half.values["same_order"], half.values["opposite_order"], half.values["judge_ties"],
             half.values["human_ties"], half.values["counted"]) == (2, 1, 2, 1, 5)
     strict = pairwise_accuracy(human_a, human_b, judge_a, judge_b, judge_ties="wrong", n_resamples=200)
-    assert strict.value == pytest.approx(0.4)
+    assert strict.score == pytest.approx(0.4)
     assert strict.steps["credit"].tolist()[:5] == [1, 0, 0, 0, 1]
     assert half.ci[0] <= 0.6 <= half.ci[1]
     assert "0.95" in pairwise_accuracy.__doc__ and "WikiEval" in pairwise_accuracy.__doc__
@@ -218,14 +218,14 @@ def test_pairwise_accuracy_interval_is_the_bootstrap_of_the_credits():
 
 def test_pairwise_accuracy_without_any_human_preference_is_nan():
     r = pairwise_accuracy([1, 0], [1, 0], [1, 0], [0, 1], n_resamples=10)
-    assert math.isnan(r.value) and r.values["counted"] == 0
+    assert math.isnan(r.score) and r.values["counted"] == 0
     json.dumps(r.to_dict())
 
 
 def test_mean_absolute_error_hand_worked_and_its_interval():
     human, judge = [1, 0.5, 0, 0.25], [0.75, 0.5, 0.5, 0.25]
     r = mean_absolute_error(human, judge, n_resamples=400, seed=5)
-    assert r.value == pytest.approx((0.25 + 0 + 0.5 + 0) / 4)
+    assert r.score == pytest.approx((0.25 + 0 + 0.5 + 0) / 4)
     assert r.values["mean_difference"] == pytest.approx((-0.25 + 0.5) / 4)
     assert r.ci == stats.bootstrap_ci([0.25, 0, 0.5, 0], n_resamples=400, seed=5).ci
     assert mean_absolute_error([0.5], [0.7], n_resamples=10).ci == pytest.approx((0.2, 0.2))
@@ -241,7 +241,7 @@ def test_mean_absolute_error_hand_worked_and_its_interval():
     (lambda: pairwise_accuracy([1], [0], [1], [0], judge_ties="skip"), "judge_ties"),
     (lambda: mean_absolute_error([1, 0], [1]), "judge"),
     (lambda: mean_absolute_error({"a": 1}, [1]), "human"),
-    (lambda: mean_absolute_error([1], [0], ci=0), "ci"),
+    (lambda: mean_absolute_error([1], [0], level=0), "level"),
 ])
 def test_score_level_bad_inputs_name_the_field(call, field):
     with pytest.raises(InputError) as err:
@@ -270,8 +270,8 @@ def test_every_result_has_steps_text_dict_and_a_png_figure():
                mean_absolute_error([1, 0, 0.5], [0.5, 0, 1], n_resamples=50)]
     for r in results:
         assert len(r.steps) > 0
-        assert r.measure in r.explain() and r.measure in r._repr_markdown_() and "<table>" in r._repr_html_()
-        assert json.loads(json.dumps(r.to_dict()))["measure"] == r.measure
+        assert r.metric in r.explain() and r.metric in r._repr_markdown_() and "<table>" in r._repr_html_()
+        assert json.loads(json.dumps(r.to_dict()))["metric"] == r.metric
         assert r.plot()._repr_png_().startswith(b"\x89PNG")
 
 
@@ -296,7 +296,7 @@ def _same(ours, theirs):
 
 
 def test_hand_worked_table_matches_sklearn():
-    _same(cohen_kappa(HAND_A, HAND_B, n_resamples=1).value, _sklearn_kappa(HAND_A, HAND_B, None, None))
+    _same(cohen_kappa(HAND_A, HAND_B, n_resamples=1).score, _sklearn_kappa(HAND_A, HAND_B, None, None))
 
 
 @settings(max_examples=150, deadline=None)
@@ -306,7 +306,7 @@ def test_hand_worked_table_matches_sklearn():
 def test_verdict_kappa_matches_sklearn(pairs, weights):
     a, b = [x for x, _ in pairs], [y for _, y in pairs]
     ours = cohen_kappa(a, b, n_resamples=1, weights=weights)
-    _same(ours.value, _sklearn_kappa(a, b, ours.values["classes"], weights))
+    _same(ours.score, _sklearn_kappa(a, b, ours.values["classes"], weights))
 
 
 @settings(max_examples=150, deadline=None)
@@ -315,7 +315,7 @@ def test_verdict_kappa_matches_sklearn(pairs, weights):
 def test_graded_kappa_matches_sklearn(pairs, weights):
     a, b = [x for x, _ in pairs], [y for _, y in pairs]
     # scikit-learn orders the classes present ascending, as the default here does.
-    _same(cohen_kappa(a, b, n_resamples=1, weights=weights).value, _sklearn_kappa(a, b, None, weights))
+    _same(cohen_kappa(a, b, n_resamples=1, weights=weights).score, _sklearn_kappa(a, b, None, weights))
 
 
 def test_skewed_classes_get_a_note_on_why_kappa_is_low_while_agreement_is_high():
@@ -324,11 +324,11 @@ def test_skewed_classes_get_a_note_on_why_kappa_is_low_while_agreement_is_high()
     b = ["yes"] * 18 + ["no", "yes"]
     r = cohen_kappa(a, b, n_resamples=50)
     assert r.values["percent_agreement"] == pytest.approx(90)
-    assert r.value == pytest.approx((0.9 - 0.905) / (1 - 0.905))
+    assert r.score == pytest.approx((0.9 - 0.905) / (1 - 0.905))
     assert any("skew" in note for note in r.notes)
     assert not any("skew" in note for note in cohen_kappa(HAND_A, HAND_B, n_resamples=50).notes)
     perfect = cohen_kappa(a, a, n_resamples=50)  # as skewed, but kappa 1: nothing to explain
-    assert perfect.value == 1 and not any("skew" in note for note in perfect.notes)
+    assert perfect.score == 1 and not any("skew" in note for note in perfect.notes)
 
 
 @settings(max_examples=100, deadline=None)
@@ -341,9 +341,9 @@ def test_same_value_as_the_textbook_formula_and_without_an_interval(pairs):
     observed = sum(x == y for x, y in pairs) / n
     expected = sum((a.count(c) / n) * (b.count(c) / n) for c in set(a) | set(b))
     textbook = float("nan") if expected == 1 else (observed - expected) / (1 - expected)
-    _same(cohen_kappa(a, b, n_resamples=1).value, textbook)
-    plain = cohen_kappa(a, b, ci=None)
-    _same(plain.value, textbook)
+    _same(cohen_kappa(a, b, n_resamples=1).score, textbook)
+    plain = cohen_kappa(a, b, level=None)
+    _same(plain.score, textbook)
     assert plain.ci is None and "bootstrap" not in plain.tables
 
 
@@ -363,7 +363,7 @@ def test_kappa_groups_one_item_per_group_is_the_item_bootstrap():
     b = ["yes", "no", "no", "yes", "no", "idk"] * 4
     plain = cohen_kappa(a, b, n_resamples=300, seed=3)
     grouped = cohen_kappa(a, b, n_resamples=300, seed=3, groups=list(range(len(a))))
-    assert grouped.value == plain.value and grouped.ci == plain.ci
+    assert grouped.score == plain.score and grouped.ci == plain.ci
     assert grouped.method == "percentile bootstrap over groups" and grouped.values["groups"] == len(a)
 
 
@@ -375,7 +375,7 @@ def test_kappa_groups_of_duplicated_items_match_the_bootstrap_of_the_distinct_it
     once = cohen_kappa(a, b, n_resamples=400, seed=1)
     twice = cohen_kappa([x for x in a for _ in (0, 1)], [y for y in b for _ in (0, 1)], n_resamples=400, seed=1,
                         groups=[i for i in range(len(a)) for _ in (0, 1)])
-    assert twice.value == pytest.approx(once.value) and twice.ci == pytest.approx(once.ci)
+    assert twice.score == pytest.approx(once.score) and twice.ci == pytest.approx(once.ci)
     naive = cohen_kappa([x for x in a for _ in (0, 1)], [y for y in b for _ in (0, 1)], n_resamples=400, seed=1)
     assert naive.ci[1] - naive.ci[0] < once.ci[1] - once.ci[0]   # items as units: too narrow
 

@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from conftest import REPO
-from ragmetrics_edu import InputError, ci_gate, data, judges
+from ragmetrics_edu import InputError, data, judges, regression_gate
 from ragmetrics_edu.course import deck_cases, exercises
 from ragmetrics_edu.course import metric_map as mm
 from ragmetrics_edu.course.deck_cases import DECK_CASES, run_deck_cases
@@ -131,7 +131,7 @@ def _by_hand_interval(candidate, accepted, shift_sd, level=0.95, n_resamples=200
 
     from ragmetrics_edu.stats import paired_bootstrap
 
-    boot = paired_bootstrap(candidate, accepted, ci=level, n_resamples=n_resamples, seed=seed)
+    boot = paired_bootstrap(candidate, accepted, level=level, n_resamples=n_resamples, seed=seed)
     band = NormalDist().inv_cdf((1 + level) / 2) * shift_sd * math.sqrt(2)
     mean = sum(c - a for c, a in zip(candidate, accepted, strict=True)) / len(candidate)
     low, high = boot.ci
@@ -139,7 +139,7 @@ def _by_hand_interval(candidate, accepted, shift_sd, level=0.95, n_resamples=200
 
 
 def test_the_shipped_example_gate_runs_on_the_recordings_and_does_not_fail():
-    from ragmetrics_edu.course.ci_gate_example import MARGIN, test_faithfulness_does_not_regress
+    from ragmetrics_edu.course.regression_gate_example import MARGIN, test_faithfulness_does_not_regress
 
     with pytest.warns(UserWarning, match="cannot tell"):       # the 1.5B judge cannot see the b answers' claim
         test_faithfulness_does_not_regress()
@@ -165,29 +165,29 @@ def test_mean_against_a_bar_and_the_paired_gate_disagree():
     accepted = [0.95, 0.9, 1.0, 0.85, 0.9, 0.95, 0.8, 0.9, 1.0, 0.85, 0.9, 0.95]
     candidate = [a - 0.15 for a in accepted]                    # worse by 0.15 on every question
     assert sum(candidate) / len(candidate) >= bar              # the naive reading: clears the bar, ship
-    result = ci_gate.gate(candidate, accepted, noise=0.0, margin=margin)
-    assert result.verdict == ci_gate.FAIL and result.failed and not result.passed
+    result = regression_gate.gate(candidate, accepted, noise=0.0, margin=margin)
+    assert result.verdict == regression_gate.FAIL and result.failed and not result.passed
     assert (result.better, result.worse, result.same) == (0, 12, 0) and result.sign_p < 0.001
     assert result.ci[1] < -margin and "FAIL" in result.explain()
     hard = [0.6, 0.65, 0.55, 0.7, 0.6, 0.65, 0.6, 0.55, 0.7, 0.65, 0.6, 0.65]
     same = list(hard)
     same[3] = 0.65                                             # one question 0.05 lower, the rest unchanged
     assert sum(same) / len(same) < bar                         # the naive reading: misses the bar, block
-    result = ci_gate.gate(same, hard, noise=0.0, margin=margin)
-    assert result.verdict == ci_gate.PASS and result.passed and result.ci[0] > -margin
+    result = regression_gate.gate(same, hard, noise=0.0, margin=margin)
+    assert result.verdict == regression_gate.PASS and result.passed and result.ci[0] > -margin
 
 
 def test_a_drop_within_the_judges_noise_is_cannot_tell_not_a_regression():
     accepted = [0.5, 0.7, 0.6, 0.8, 0.4, 0.5, 0.7, 0.6, 0.5, 0.6, 0.7, 0.5]
     candidate = [a - 0.1 for a in accepted]
     runs = [accepted, [a + 0.1 for a in accepted], [a - 0.05 for a in accepted]]   # the judge re-run on the same answers
-    noise = ci_gate.judge_noise(runs, source="three runs")
+    noise = regression_gate.judge_noise(runs, source="three runs")
     means = [sum(r) / len(r) for r in runs]
     assert noise.run_sd == pytest.approx(statistics.stdev(means)) and noise.runs == 3 and noise.questions == 12
-    deterministic = ci_gate.gate(candidate, accepted, noise=0.0)
-    assert deterministic.verdict == ci_gate.FAIL               # the questions alone would call it a regression
-    noisy = ci_gate.gate(candidate, accepted, noise=noise)
-    assert noisy.verdict == ci_gate.CANNOT_TELL and not noisy.failed and not noisy.passed
+    deterministic = regression_gate.gate(candidate, accepted, noise=0.0)
+    assert deterministic.verdict == regression_gate.FAIL               # the questions alone would call it a regression
+    noisy = regression_gate.gate(candidate, accepted, noise=noise)
+    assert noisy.verdict == regression_gate.CANNOT_TELL and not noisy.failed and not noisy.passed
     sampling, band, interval = _by_hand_interval(candidate, accepted, noise.shift_sd)
     assert noisy.sampling_ci == pytest.approx(sampling) and noisy.noise_band == pytest.approx(band)
     assert noisy.ci == pytest.approx(interval) and noisy.ci[0] < -0.05 < noisy.ci[1]
@@ -208,35 +208,35 @@ def test_judge_noise_recovers_a_simulated_judge_and_the_gate_counts_it_once():
     import random
 
     rng = random.Random(11)
-    wobble = ci_gate.judge_noise(_simulated_runs(rng, 400, 30, per_question_sd=0.1, shift_sd=0.0))
+    wobble = regression_gate.judge_noise(_simulated_runs(rng, 400, 30, per_question_sd=0.1, shift_sd=0.0))
     assert wobble.per_question_sd == pytest.approx(0.1, abs=0.01)
     assert wobble.shift_sd < 0.01                  # per-question noise alone: no run shift to add
-    shifted = ci_gate.judge_noise(_simulated_runs(rng, 400, 30, per_question_sd=0.1, shift_sd=0.05))
+    shifted = regression_gate.judge_noise(_simulated_runs(rng, 400, 30, per_question_sd=0.1, shift_sd=0.05))
     assert shifted.shift_sd == pytest.approx(0.05, abs=0.015)
     assert shifted.per_question_sd == pytest.approx(0.1, abs=0.01)
     accepted = [0.5 + 0.01 * (i % 7) for i in range(40)]
     candidate = [a - 0.02 for a in accepted]
     # the per-question part is in the bootstrap already: the gate adds only the run shift's band
-    assert ci_gate.gate(candidate, accepted, noise=wobble).noise_band == pytest.approx(
+    assert regression_gate.gate(candidate, accepted, noise=wobble).noise_band == pytest.approx(
         1.959964 * wobble.shift_sd * math.sqrt(2), rel=1e-5)
-    assert ci_gate.gate(candidate, accepted, noise=shifted).noise_band > 0.1
+    assert regression_gate.gate(candidate, accepted, noise=shifted).noise_band > 0.1
 
 
 def test_grouped_questions_are_resampled_by_group():
     accepted = [0.6, 0.7] * 10
     candidate = [a - 0.2 for a in accepted]
-    by_pair = ci_gate.gate(candidate, accepted, noise=0.0, groups=[i // 2 for i in range(20)])
+    by_pair = regression_gate.gate(candidate, accepted, noise=0.0, groups=[i // 2 for i in range(20)])
     assert by_pair.sampling_ci is not None and by_pair.failed      # 10 pairs: enough for an interval
-    too_few = ci_gate.gate(candidate, accepted, noise=0.0, groups=[i // 4 for i in range(20)])
-    assert too_few.ci is None and too_few.verdict == ci_gate.CANNOT_TELL and "too few" in too_few.reason
+    too_few = regression_gate.gate(candidate, accepted, noise=0.0, groups=[i // 4 for i in range(20)])
+    assert too_few.ci is None and too_few.verdict == regression_gate.CANNOT_TELL and "too few" in too_few.reason
     with pytest.raises(InputError, match="groups"):
-        ci_gate.gate(candidate, accepted, noise=0.0, groups=[1, 2])
+        regression_gate.gate(candidate, accepted, noise=0.0, groups=[1, 2])
 
 
 def test_too_few_questions_give_no_interval():
-    result = ci_gate.gate([0.1] * 9, [0.9] * 9, noise=0.0)
-    assert result.n == 9 < ci_gate.MIN_QUESTIONS and result.ci is None and result.sampling_ci is None
-    assert result.verdict == ci_gate.CANNOT_TELL and "too few" in result.reason
+    result = regression_gate.gate([0.1] * 9, [0.9] * 9, noise=0.0)
+    assert result.n == 9 < regression_gate.MIN_QUESTIONS and result.ci is None and result.sampling_ci is None
+    assert result.verdict == regression_gate.CANNOT_TELL and "too few" in result.reason
 
 
 def test_the_recorded_judge_noise_and_the_recorded_versions():
@@ -248,9 +248,9 @@ def test_the_recorded_judge_noise_and_the_recorded_versions():
         assert found.run_sd == pytest.approx(spread[(temperature, "faithfulness")]) and found.questions == 10
     assert gate_cases.recorded_noise("0").run_sd == 0 < gate_cases.recorded_noise("0.7").run_sd
     pairs, accepted, candidate = gate_cases.pair_versions()
-    assert len(pairs) == len(accepted) == len(candidate) >= ci_gate.MIN_QUESTIONS
+    assert len(pairs) == len(accepted) == len(candidate) >= regression_gate.MIN_QUESTIONS
     ids, runs = gate_cases.repeat_runs("0.7")
-    same_answers = ci_gate.gate(runs[2], runs[1], noise=gate_cases.recorded_noise("0.7"), ids=ids)
+    same_answers = regression_gate.gate(runs[2], runs[1], noise=gate_cases.recorded_noise("0.7"), ids=ids)
     assert same_answers.mean_difference < 0 and not same_answers.failed   # a re-run is never a regression
     with pytest.raises(InputError, match="temperature"):
         gate_cases.repeat_runs("0.5")
@@ -259,7 +259,7 @@ def test_the_recorded_judge_noise_and_the_recorded_versions():
 
 
 def test_the_gate_draws_the_differences():
-    result = ci_gate.gate([0.5] * 10 + [0.6] * 2, [0.6] * 12, noise=0.02)
+    result = regression_gate.gate([0.5] * 10 + [0.6] * 2, [0.6] * 12, noise=0.02)
     fig = result.plot()
     ax = fig.axes[0]
     assert len(ax.collections[-1].get_offsets()) >= 12 and "candidate − accepted" in ax.get_xlabel()
@@ -268,22 +268,22 @@ def test_the_gate_draws_the_differences():
 def test_gate_inputs_are_checked():
     ok = [0.5] * 10
     for field, call in (
-            ("candidate", lambda: ci_gate.gate([0.5, "x"], [0.5, 0.5], noise=0.0)),
-            ("accepted", lambda: ci_gate.gate(ok, ok[:9], noise=0.0)),
-            ("noise", lambda: ci_gate.gate(ok, ok, noise=None)),
-            ("noise", lambda: ci_gate.gate(ok, ok, noise=-0.1)),
-            ("noise", lambda: ci_gate.gate(ok, ok, noise=True)),
-            ("margin", lambda: ci_gate.gate(ok, ok, noise=0.0, margin=1.5)),
-            ("metric", lambda: ci_gate.gate(ok, ok, noise=0.0, metric="")),
-            ("ci", lambda: ci_gate.gate(ok, ok, noise=0.0, ci=95)),
-            ("runs", lambda: ci_gate.judge_noise([ok])),
-            ("runs", lambda: ci_gate.judge_noise("0.5 0.6")),
-            ("runs\\[1\\]", lambda: ci_gate.judge_noise([ok, ok[:5]])),
-            ("runs\\[0\\]\\[0\\]", lambda: ci_gate.judge_noise([[math.nan], [0.5]]))):
+            ("candidate", lambda: regression_gate.gate([0.5, "x"], [0.5, 0.5], noise=0.0)),
+            ("accepted", lambda: regression_gate.gate(ok, ok[:9], noise=0.0)),
+            ("noise", lambda: regression_gate.gate(ok, ok, noise=None)),
+            ("noise", lambda: regression_gate.gate(ok, ok, noise=-0.1)),
+            ("noise", lambda: regression_gate.gate(ok, ok, noise=True)),
+            ("margin", lambda: regression_gate.gate(ok, ok, noise=0.0, margin=1.5)),
+            ("metric", lambda: regression_gate.gate(ok, ok, noise=0.0, metric="")),
+            ("level", lambda: regression_gate.gate(ok, ok, noise=0.0, level=95)),
+            ("runs", lambda: regression_gate.judge_noise([ok])),
+            ("runs", lambda: regression_gate.judge_noise("0.5 0.6")),
+            ("runs\\[1\\]", lambda: regression_gate.judge_noise([ok, ok[:5]])),
+            ("runs\\[0\\]\\[0\\]", lambda: regression_gate.judge_noise([[math.nan], [0.5]]))):
         with pytest.raises(InputError, match=field):
             call()
     with pytest.raises(TypeError):
-        ci_gate.gate(ok, ok)                                   # the judge's noise must be given
+        regression_gate.gate(ok, ok)                                   # the judge's noise must be given
     with pytest.raises(InputError, match="step"):
         deck_cases.deck_scores("bleu")
 
@@ -315,9 +315,9 @@ def test_notebook_12_says_what_the_recorded_noise_and_the_rerun_show():
     assert gate_cases.recorded_noise("0.7").shift_sd == 0 < gate_cases.recorded_noise("0.7").per_question_sd
     # "five pairs are too few independent units for an interval"
     ids, runs = gate_cases.repeat_runs("0.7")
-    rerun = ci_gate.gate(runs[2], runs[1], noise=gate_cases.recorded_noise("0.7"), ids=ids,
+    rerun = regression_gate.gate(runs[2], runs[1], noise=gate_cases.recorded_noise("0.7"), ids=ids,
                          groups=[a[:-1] for a in ids])
-    assert len(set(rerun.groups)) == 5 and rerun.ci is None and rerun.verdict == ci_gate.CANNOT_TELL
+    assert len(set(rerun.groups)) == 5 and rerun.ci is None and rerun.verdict == regression_gate.CANNOT_TELL
     # choose-5: the sampling interval alone straddles -margin, and no question rose
     case = gate_cases.case_gate("drop within the noise")
     assert case.sampling_ci[0] < -case.margin < case.sampling_ci[1] and case.better == 0 and case.noise_band == 0

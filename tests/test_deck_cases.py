@@ -15,16 +15,16 @@ def test_kappa_by_hand():
     a = ["yes", "yes", "no", "no"]
     b = ["yes", "no", "no", "no"]
     # p_o = 3/4; p_e = (2/4)(1/4) + (2/4)(3/4) = 1/2; kappa = (3/4 - 1/2) / (1/2) = 1/2
-    assert cohen_kappa(a, b, ci=None).value == pytest.approx(0.5)
-    assert cohen_kappa(a, b, ci=None).ci is None
-    assert cohen_kappa(a, a, ci=None).value == 1.0
-    assert math.isnan(cohen_kappa(["yes"], ["yes"], ci=None).value)
+    assert cohen_kappa(a, b, level=None).score == pytest.approx(0.5)
+    assert cohen_kappa(a, b, level=None).ci is None
+    assert cohen_kappa(a, a, level=None).score == 1.0
+    assert math.isnan(cohen_kappa(["yes"], ["yes"], level=None).score)
     with pytest.raises(InputError):
-        cohen_kappa(["yes"], [], ci=None)
+        cohen_kappa(["yes"], [], level=None)
     judge = GivenJudge({"context_precision": ["no", "yes", "yes", "no", "no"]})   # deck A's verdicts, node 1 flipped
     runs = run_deck_cases(judge, ids=["A-cp-what-is-ai"])
     deck, said = runs[0].matched_verdicts()
-    assert agreement(runs)["kappa"] == cohen_kappa(said, deck, ci=None).value
+    assert agreement(runs)["kappa"] == cohen_kappa(said, deck, level=None).score
 
 
 def test_every_deck_case_builds_inputs_from_the_catalogue():

@@ -126,15 +126,15 @@ def test_label_vectors_are_aligned_with_item_keys(cases, pass1):
 def test_kappa_sanity_on_the_labels(pass1):
     values = judge_eval.label_vectors(pass1, "faithfulness")
     same = cohen_kappa(values, values, n_resamples=200)
-    assert same.value == pytest.approx(1.0)
+    assert same.score == pytest.approx(1.0)
     flipped = ["supported" if v != "supported" else "contradicted" for v in values]
-    assert cohen_kappa(values, flipped, n_resamples=200).value < 0
+    assert cohen_kappa(values, flipped, n_resamples=200).score < 0
 
 
 def test_match_items_finds_the_claims_of_a_reworded_list(cases):
     claims = list(cases[0].answer_claims) + list(cases[2].answer_claims)
     result = match_items(claims, list(reversed(claims)))
-    assert result.value == pytest.approx(1.0)
+    assert result.score == pytest.approx(1.0)
 
 
 # --- the loader refuses bad data ---------------------------------------------------------------
@@ -227,7 +227,7 @@ def test_inter_annotator_agreement_is_computed_per_metric_from_both_passes():
         if observed == 1.0:
             assert result.values["p_o"] == 1.0
         assert result.values["groups"] == 22                       # the interval resamples pairs
-        assert result.ci[0] <= result.value <= result.ci[1] or result.value == 1.0
+        assert result.ci[0] <= result.score <= result.ci[1] or result.score == 1.0
 
 
 def test_items_shared_by_both_cases_of_a_pair_count_once():

@@ -42,13 +42,13 @@ def test_the_prose_of_notebook_11_about_agreement_holds():
     found = {m: judge_agreement.verdict_agreement(same, m) for m in ("context_precision", "context_recall", "faithfulness")}
     paired = {m: judge_report.compare(f["judge_agrees"], f["baseline_agrees"], f["groups"]) for m, f in found.items()}
     cp, faith = found["context_precision"], found["faithfulness"]
-    assert cp["judge"].value > cp["baseline"].value              # the judge's kappa is higher...
+    assert cp["judge"].score > cp["baseline"].score              # the judge's kappa is higher...
     assert paired["context_precision"]["verdict"] == "cannot tell them apart"  # ...but paired, the set cannot tell
     assert paired["context_precision"]["ci"][0] < 0 < paired["context_precision"]["ci"][1]
     for metric in ("context_recall", "faithfulness"):            # "word overlap does better"
         assert paired[metric]["verdict"] == "word overlap better" and paired[metric]["ci"][1] < 0
     assert all(p["units"] == 22 for p in paired.values())       # one unit per pair
-    assert abs(faith["judge"].value) < 0.2                       # "kappa sits near zero"
+    assert abs(faith["judge"].score) < 0.2                       # "kappa sits near zero"
     # "misses most contradicted claims, and most of its own 'contradicted' verdicts are wrong"
     contra = judge_report.contradiction_counts("qwen_same_items")
     classes, confusion = faith["judge"].values["classes"], faith["judge"].values["confusion"]
@@ -157,7 +157,7 @@ def test_the_pairwise_credits_match_pairwise_accuracy():
     for who in ("judge", "baseline"):
         credits = found[f"{who}_credit"]
         assert len(credits) == found["pairs"] == 22
-        assert abs(sum(credits) / len(credits) - found[who].value) < 1e-12
+        assert abs(sum(credits) / len(credits) - found[who].score) < 1e-12
 
 
 def test_word_overlap_is_stable_under_the_judges_tests():
@@ -171,7 +171,7 @@ def test_word_overlap_is_stable_under_the_judges_tests():
 
 
 def test_the_judges_measured_spread_and_what_it_does_to_a_gate():
-    from ragmetrics_edu import ci_gate
+    from ragmetrics_edu import regression_gate
     from ragmetrics_edu.course.judge_study import repeat_passes, rows
 
     spread = {(r["temperature"], r["metric"]): r for r in judge_report.repeat_spread()}
@@ -184,9 +184,9 @@ def test_the_judges_measured_spread_and_what_it_does_to_a_gate():
     assert 0.05 <= max(means) - min(means) <= 0.15                          # notebook 15: "moves by a tenth"
     # notebook 12: the same answers judged twice at 0.7 differ, and the paired gate calls that noise
     runs = [[r["score"] for r in rows(name) if r["metric"] == "faithfulness"] for name in repeat_passes()["0.7"]]
-    noise = ci_gate.judge_noise(runs)
+    noise = regression_gate.judge_noise(runs)
     assert noise.run_sd == pytest.approx(noisy)
     for i in range(3):
         for j in range(3):
             if i != j:
-                assert ci_gate.gate(runs[j], runs[i], noise=noise).verdict != ci_gate.FAIL
+                assert regression_gate.gate(runs[j], runs[i], noise=noise).verdict != regression_gate.FAIL

@@ -167,16 +167,16 @@ def human_judge(case, metric):
 def test_a_judge_that_copies_the_labels_agrees_perfectly_and_beats_the_baseline():
     rows = [judge_runs.run_case(human_judge(c, "faithfulness"), c, "faithfulness") for c in CASES[:12]]
     found = judge_agreement.verdict_agreement(rows, "faithfulness")
-    assert found["judge"].value == 1.0 and found["items"] == sum(len(c.answer_claims) for c in CASES[:12])
-    assert found["baseline"].value < 1.0
+    assert found["judge"].score == 1.0 and found["items"] == sum(len(c.answer_claims) for c in CASES[:12])
+    assert found["baseline"].score < 1.0
     pw = judge_agreement.pairwise(rows)
-    assert pw["judge"].value == 1.0 and pw["pairs"] == 6
+    assert pw["judge"].score == 1.0 and pw["pairs"] == 6
 
 
 def test_an_always_yes_judge_is_chance_on_pairs():
     rows = [judge_runs.run_case(rule_judge(), c, "faithfulness") for c in CASES[:12]]
     pw = judge_agreement.pairwise(rows)
-    assert pw["judge"].value == 0.5  # every pair tied: half a point each
+    assert pw["judge"].score == 0.5  # every pair tied: half a point each
 
 
 def test_left_out_rows_are_counted():

@@ -109,5 +109,5 @@ def test_the_readme_quotes_the_against_people_figures():
     for figure in (log["dev"]["designs"]["word_overlap"]["ragtruth"]["auc"], wo["auc"], wo["ci"][0], wo["ci"][1],
                    re_["auc"], log["dev"]["designs"]["critic_p_yes"]["ragtruth"]["auc"]):
         assert f"{figure:.3f}" in section, figure
-    assert f"{diff.value:+.3f}" in section and f"{diff.ci[1]:+.3f}" in section
+    assert f"{diff.score:+.3f}" in section and f"{diff.ci[1]:+.3f}" in section
     assert f"{diff.ci[0]:+.3f}".replace("-", "−") in section

@@ -223,7 +223,7 @@ def expected_numbers(example_id: str, case: str | None) -> list[tuple[str, str |
         result = ex.compute(label)
         stated = ex.case(label).headline
         for s in stated:
-            value = result.value(s.quantity)
+            value = result.lookup(s.quantity)
             assert s.matches(value), f"{example_id} [{label}]: the library no longer gives the deck's {s.printed}"
             pairs.append((s.shown(value), s.printed))
         if not stated:

@@ -68,7 +68,7 @@ def test_example_block_shows_the_decks_number_and_the_computed_one(example_id):
         stated = ex.case(label).headline
         for s in stated:
             assert f"<b class='rme-stated'>{s.printed}</b>" in block
-            assert f"<b class='rme-computed'>{s.shown(result.value(s.quantity))}</b>" in block
+            assert f"<b class='rme-computed'>{s.shown(result.lookup(s.quantity))}</b>" in block
         if not stated:
             assert "prints no number" in block and f"<b class='rme-computed'>{sk.fmt(result.score)}</b>" in block
 
@@ -115,7 +115,7 @@ def test_example_line_marks_the_example_with_the_decks_and_the_computed_number()
         assert f"data-example='{ex.id}'" in line and f"data-case='{label}'" in line
         result = ex.compute(label)
         for s in ex.case(label).headline:
-            assert f"<b class='rme-computed'>{s.shown(result.value(s.quantity))}</b>" in line
+            assert f"<b class='rme-computed'>{s.shown(result.lookup(s.quantity))}</b>" in line
 
 
 def test_metric_map_fragment_has_a_row_per_metric_and_costs_only_when_given():

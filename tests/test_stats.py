@@ -39,7 +39,7 @@ def test_bootstrap_ci_rejects_bad_values(values, field):
 
 
 @pytest.mark.parametrize("option, value", [
-    ("ci", 0), ("ci", 1), ("ci", 95), ("ci", True), ("ci", "0.95"), ("ci", -0.5),
+    ("level", 0), ("level", 1), ("level", 95), ("level", True), ("level", "0.95"), ("level", -0.5),
     ("n_resamples", 0), ("n_resamples", True), ("n_resamples", 10.0), ("n_resamples", None),
     ("seed", -1), ("seed", True), ("seed", 1.5), ("seed", "0"),
 ])
@@ -193,7 +193,8 @@ def test_same_seed_same_result_and_seed_none_runs():
 def test_results_display_and_serialise(function):
     result = function(A) if function is stats.bootstrap_ci else function(A, B)
     data = json.loads(json.dumps(result.to_dict()))
-    assert data["estimate"] == pytest.approx(result.estimate) and data["method"] == result.method
+    assert data["score"] == pytest.approx(result.estimate) and data["method"] == result.method
+    assert list(data)[:8] == ["kind", "metric", "score", "ci", "level", "values", "steps", "notes"]
     text = result.explain()
     assert result.method in text and result.headline() in text
     assert "<table>" in result._repr_html_() and "| question |" in result._repr_markdown_()
@@ -203,7 +204,7 @@ def test_results_display_and_serialise(function):
 
 
 def test_bootstrap_explain_names_the_percentile_method():
-    result = stats.bootstrap_ci(A, ci=0.9)
+    result = stats.bootstrap_ci(A, level=0.9)
     assert "percentile" in result.method and "5th and 95th percentiles" in result.explain()
     assert result.summary.iloc[0]["value"] == 10_000
 

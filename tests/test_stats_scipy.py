@@ -36,7 +36,7 @@ def mean_difference(x, y, axis=-1):
 
 @pytest.mark.parametrize("seed, ci, n_resamples", [(0, 0.95, 2000), (7, 0.9, 999), (123, 0.99, 5000)])
 def test_bootstrap_ci_matches_scipy_percentile(seed, ci, n_resamples):
-    ours = stats.bootstrap_ci(A, ci=ci, n_resamples=n_resamples, seed=seed)
+    ours = stats.bootstrap_ci(A, level=ci, n_resamples=n_resamples, seed=seed)
     theirs = scipy_stats().bootstrap((np.array(A),), np.mean, confidence_level=ci, n_resamples=n_resamples,
                                    method="percentile", rng=np.random.default_rng(seed), vectorized=True)
     assert ours.ci == pytest.approx(tuple(theirs.confidence_interval), abs=1e-12)
@@ -45,7 +45,7 @@ def test_bootstrap_ci_matches_scipy_percentile(seed, ci, n_resamples):
 
 @pytest.mark.parametrize("seed, ci", [(0, 0.95), (42, 0.8)])
 def test_paired_bootstrap_matches_scipy_paired_percentile(seed, ci):
-    ours = stats.paired_bootstrap(A, B, ci=ci, n_resamples=3000, seed=seed)
+    ours = stats.paired_bootstrap(A, B, level=ci, n_resamples=3000, seed=seed)
     theirs = scipy_stats().bootstrap((np.array(A), np.array(B)), mean_difference, paired=True, confidence_level=ci,
                                    n_resamples=3000, method="percentile", rng=np.random.default_rng(seed),
                                    vectorized=True)
@@ -86,7 +86,7 @@ def test_monte_carlo_p_is_within_its_error_of_the_exact_p():
     a = [((i * 37) % 11) / 10 for i in range(22)]
     b = [((i * 53) % 13) / 12 for i in range(22)]
     exact = stats.permutation_test(a, b, exact=True)
-    monte_carlo = stats.permutation_test(a, b, exact=False, n_resamples=20_000, seed=3, ci=0.999)
+    monte_carlo = stats.permutation_test(a, b, exact=False, n_resamples=20_000, seed=3, level=0.999)
     assert exact.values["flips"] == 2 ** exact.values["nonzero_pairs"]
     assert "Monte Carlo" in monte_carlo.method
     assert abs(monte_carlo.p_value - exact.p_value) <= 4 * monte_carlo.values["p_standard_error"] + 1e-4
@@ -94,7 +94,7 @@ def test_monte_carlo_p_is_within_its_error_of_the_exact_p():
 
 
 def test_sign_test_matches_binomtest():
-    ours = stats.sign_test(A, B, ci=0.9)
+    ours = stats.sign_test(A, B, level=0.9)
     wins = sum(x > y for x, y in zip(A, B, strict=True))
     m = sum(x != y for x, y in zip(A, B, strict=True))
     theirs = scipy_stats().binomtest(wins, m)

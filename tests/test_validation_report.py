@@ -15,13 +15,13 @@ def test_corrected_pass_rate_matches_the_hand_worked_case():
     labelled_passes = [True] * 9 + [False] + [False] * 8 + [True] * 2
     r = agreement.corrected_pass_rate([True] * 7 + [False] * 3, labelled_failed, labelled_passes)
     assert (r.values["tpr"], r.values["tnr"], r.values["p_obs"]) == (0.9, 0.8, 0.7)
-    assert r.value == pytest.approx(5 / 7)
-    assert r.ci is not None and r.ci[0] <= r.value <= r.ci[1]
+    assert r.score == pytest.approx(5 / 7)
+    assert r.ci is not None and r.ci[0] <= r.score <= r.ci[1]
 
 
 def test_corrected_pass_rate_of_a_chance_judge_is_undefined_and_said():
     r = agreement.corrected_pass_rate([True, False] * 10, [False, True] * 10, [True] * 20)  # TPR 1, TNR 0
-    assert math.isnan(r.value)
+    assert math.isnan(r.score)
     assert any("no better than chance" in n for n in r.notes)
 
 
@@ -55,8 +55,8 @@ def test_intervals_resample_groups_and_widen_when_answers_share_a_group():
     scores = [rng.random() + (0.0 if f else 0.25) for f in failed]
     alone = agreement.validation_report(failed, scores, threshold=0.5)
     clustered = agreement.validation_report(failed, scores, threshold=0.5, groups=[i // 12 for i in range(240)])
-    assert alone.value == clustered.value
-    assert alone.ci[0] <= alone.value <= alone.ci[1] and clustered.ci[0] <= clustered.value <= clustered.ci[1]
+    assert alone.score == clustered.score
+    assert alone.ci[0] <= alone.score <= alone.ci[1] and clustered.ci[0] <= clustered.score <= clustered.ci[1]
     assert alone.values["groups"] == 240 and clustered.values["groups"] == 20
 
 
@@ -65,7 +65,7 @@ def test_a_judge_compared_with_itself_differs_by_exactly_zero():
     failed = [rng.random() < 0.4 for _ in range(100)]
     scores = [rng.random() for _ in failed]
     d = agreement.auc_difference(failed, scores, scores, groups=[i // 4 for i in range(100)])
-    assert d.value == 0 and d.ci == (0.0, 0.0)
+    assert d.score == 0 and d.ci == (0.0, 0.0)
 
 
 def test_best_threshold_maximises_f1_of_the_failing_class():

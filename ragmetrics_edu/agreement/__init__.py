@@ -17,7 +17,7 @@ arguments named ``human`` take any of them, and a report should say which it was
   :func:`auc_difference` (paired), :func:`best_threshold` and :func:`corrected_pass_rate` (the share of
   a system's answers that really pass, given the judge's measured TPR and TNR).
 
-Each returns an :class:`AgreementResult` (``.value``, ``.ci`` as (low, high), ``steps``,
+Each returns an :class:`AgreementResult` (``.score``, ``.ci`` as (low, high), ``steps``,
 ``explain()``, ``to_dict()``, ``plot()``). numpy, pandas and matplotlib are imported only
 when a function that needs them runs.
 """

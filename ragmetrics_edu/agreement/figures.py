@@ -28,7 +28,7 @@ def plot_agreement(result: Any, ax: Any = None):
                         list(columns[1:]), "reference items", "judged items", ax, integers=False,
                         marked={(i, j) for i, j, _ in result.values["pairs"]})
     if result.figure_kind == "roc":
-        return plot_roc([(result.measure, result.values["failed"], result.values["scores"], result.ci)], ax)
+        return plot_roc([(result.metric, result.values["failed"], result.values["scores"], result.ci)], ax)
     return _histogram(result, ax)
 
 
@@ -73,7 +73,7 @@ def _heatmap(result: Any, cells: list[list[float]], row_names: list[str], col_na
     ax.set_yticks(range(len(row_names)), row_names, fontsize=8)
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
-    ax.set_title(result.headline() if len(result.headline()) < 70 else f"{result.measure}: {fmt(result.value)}",
+    ax.set_title(result.headline() if len(result.headline()) < 70 else f"{result.metric}: {fmt(result.score)}",
                  fontsize=9)
     fig.tight_layout()
     return fig
@@ -83,7 +83,7 @@ def _histogram(result: Any, ax: Any):
     """The bootstrap distribution, drawn the way :mod:`ragmetrics_edu.stats` draws its intervals."""
     if result.distribution is None:
         return _heatmap(result, [], [], [], "", "", ax, integers=False)
-    view = SimpleNamespace(metric=result.measure, score=result.value, p_value=None, ci=result.ci,
+    view = SimpleNamespace(metric=result.metric, score=result.score, p_value=None, ci=result.ci,
                            level=result.level, distribution=result.distribution,
                            distribution_of="resampled values", values={}, effect_name="")
     return plot_stat_result(view, ax)

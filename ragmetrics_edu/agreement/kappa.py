@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from typing import Any, Hashable, Sequence
 
+from ..deprecation import NOT_GIVEN, level_argument
 from ..errors import InputError
 from ..results import fmt
 from ..stats import inputs as stat_inputs
@@ -41,9 +42,10 @@ VERDICT_ORDER: tuple[str, ...] = ("yes", "idk", "no")
 NAN = float("nan")
 
 
-def cohen_kappa(labels_a: Any, labels_b: Any, ci: float | None = 0.95, seed: int | None = 0, n_resamples: int = 2000,
+def cohen_kappa(labels_a: Any, labels_b: Any, level: float | None = 0.95, seed: int | None = 0, n_resamples: int = 2000,
                 weights: str | None = None, labels: Sequence[Hashable] | None = None,
-                raters: tuple[str, str] = ("a", "b"), groups: Any = None, min_groups: int = 10) -> AgreementResult:
+                raters: tuple[str, str] = ("a", "b"), groups: Any = None, min_groups: int = 10, *,
+                ci: Any = NOT_GIVEN) -> AgreementResult:
     """Cohen's kappa of two raters over the same items, with every intermediate and a bootstrap interval.
 
     ``labels_a``/``labels_b``: one label per item (yes/no, yes/idk/no, grades, any hashable).
@@ -51,7 +53,7 @@ def cohen_kappa(labels_a: Any, labels_b: Any, ci: float | None = 0.95, seed: int
     classes. The class order is ``labels`` when given (labels outside it are refused); else
     yes, idk, no for verdict words, ascending for numbers, sorted (or first seen) otherwise;
     weighted kappa on other labels needs ``labels``. Only classes present (or listed) count.
-    ``raters`` names the two raters in the tables (e.g. ``("human", "judge")``). ``ci=None`` gives
+    ``raters`` names the two raters in the tables (e.g. ``("human", "judge")``). ``level=None`` gives
     the value and its tables without an interval (``.ci`` is None; nothing is resampled).
 ``groups``: one label per item (e.g. the pair each item belongs to); the bootstrap then draws
 whole groups with replacement, and gives no interval under ``min_groups`` distinct groups.
@@ -62,7 +64,9 @@ whole groups with replacement, and gives no interval under ``min_groups`` distin
     """
     a, b = inputs.labels("labels_a", labels_a), inputs.labels("labels_b", labels_b)
     inputs.same_length("labels_a", a, "labels_b", b)
-    level, count, rng_seed = (0.95 if ci is None else stat_inputs.ci_level(ci), stat_inputs.resamples(n_resamples),
+    level = level_argument(level, ci)
+    wanted = level is not None
+    level, count, rng_seed = (0.95 if level is None else stat_inputs.ci_level(level), stat_inputs.resamples(n_resamples),
                               stat_inputs.seed(seed))
     scheme = inputs.choice("weights", weights, (None, "linear", "quadratic"))
     names = inputs.rater_names(raters)
@@ -103,7 +107,7 @@ whole groups with replacement, and gives no interval under ``min_groups`` distin
         if len(members) < min_groups:
             notes.append(f"Only {len(members)} groups (fewer than {min_groups}): too few independent units for an "
                          "interval; the data is too small to tell.")
-    if ci is not None and (members is None or len(members) >= min_groups):
+    if wanted and (members is None or len(members) >= min_groups):
         draws, undefined = (_bootstrap(codes_a, codes_b, cost, count, rng_seed) if members is None
                             else _grouped_bootstrap(codes_a, codes_b, cost, count, rng_seed, members))
         defined = draws[~_isnan(draws)]
@@ -123,7 +127,7 @@ whole groups with replacement, and gives no interval under ``min_groups`` distin
     name = f"Cohen's kappa ({scheme} weights)" if weighted else "Cohen's kappa"
     tail = 100 * (1 - level) / 2
     return AgreementResult(
-        measure=name, value=kappa, tables=tables,
+        metric=name, score=kappa, tables=tables,
         values={"n": n, "classes": list(classes), "confusion": confusion, "agreements": agree,
                 "percent_agreement": 100 * agree / n, "p_o": p_o, "p_e": p_e, "kappa": kappa,
                 "weights": scheme, "raters": list(names), "n_resamples": count if interval else 0, "seed": rng_seed,

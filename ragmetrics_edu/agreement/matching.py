@@ -89,7 +89,7 @@ def match_items(reference_texts: Any, judged_texts: Any, threshold: float = 0.5,
                   for j in range(len(judged)) if j not in used_judged]
     formula_name = r"\frac{|A\cap B|}{|A\cup B|}" if kind == "jaccard" else r"\frac{|A\cap B|}{\min(|A|,|B|)}"
     return AgreementResult(
-        measure=f"extraction F1 (match_items, {kind} ≥ {fmt(cut)})", value=f1,
+        metric=f"extraction F1 (match_items, {kind} ≥ {fmt(cut)})", score=f1,
         tables={"similarity matrix": (("", *heads), sim_rows),
                 "pairs": (("reference", "judged", "similarity", "shared_words", "reference_text", "judged_text"),
                           pair_rows),

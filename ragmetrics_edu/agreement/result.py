@@ -1,6 +1,8 @@
 """AgreementResult: an agreement measure with its interval and every table it was computed from.
 
-``value`` is the measure (kappa, F1, pairwise accuracy, MAE); ``ci`` its percentile bootstrap
+It shares the vocabulary of :class:`~ragmetrics_edu.results.Result`: ``metric`` names the measure,
+``score`` is its value (kappa, F1, pairwise accuracy, MAE; ``measure`` and ``value`` are the old
+names, which warn); ``ci`` its percentile bootstrap
 interval as ``(low, high)`` at level ``level`` (None where there is none); ``values`` holds the
 named intermediates (p_o, p_e, counts, precision, recall...); ``tables`` holds every table
 (the confusion matrix, the per-item rows, the similarity matrix...), ``steps`` the first of
@@ -10,17 +12,17 @@ them as a pandas DataFrame, built on first access so scoring never imports panda
 from __future__ import annotations
 
 import html
-import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
+from ..deprecation import warn_renamed
 from ..errors import InputError
-from ..results import bullets_html, display_math, fmt, html_table, markdown_table
+from ..results import Result, bullets_html, display_math, html_table, markdown_table, plain
 from .figures import plot_agreement
 
 
 @dataclass
-class AgreementResult:
+class AgreementResult(Result):
     """The outcome of one agreement measure.
 
     ``tables`` maps a name to ``(columns, rows)``; the first one is ``steps``. ``narrative``
@@ -28,8 +30,8 @@ class AgreementResult:
     decided the value.
     """
 
-    measure: str
-    value: float
+    metric: str
+    score: float
     tables: dict[str, tuple[tuple[str, ...], list[dict[str, Any]]]] = field(default_factory=dict)
     values: dict[str, Any] = field(default_factory=dict)
     formula: str = ""
@@ -41,11 +43,25 @@ class AgreementResult:
     distribution: Any = field(default=None, repr=False, compare=False)
     figure_kind: str = ""
     _frames: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
+    kind: ClassVar[str] = "agreement"
 
     @property
-    def score(self) -> float:
-        """The same number as ``value`` (the name every other result in the library uses)."""
-        return self.value
+    def measure(self) -> str:
+        """The old name of ``metric`` (warns)."""
+        warn_renamed("AgreementResult.measure", "metric")
+        return self.metric
+
+    @property
+    def value(self) -> float:
+        """The old name of ``score`` (warns)."""
+        warn_renamed("AgreementResult.value", "score")
+        return self.score
+
+    def _step_table(self) -> tuple[tuple[str, ...], list[dict[str, Any]]]:
+        if not self.tables:
+            return (), []
+        columns, rows = next(iter(self.tables.values()))
+        return tuple(str(c) for c in columns), list(rows)
 
     @property
     def steps(self):
@@ -60,46 +76,22 @@ class AgreementResult:
             import pandas as pd  # lazy: pandas loads only when a table is asked for
 
             columns, rows = self.tables[name]
-            frame = pd.DataFrame(rows, columns=list(columns))
-            if columns and columns[0] == "" and len(frame):
-                frame = frame.set_index("")
-                frame.index.name = None
-            self._frames[name] = frame
+            table = pd.DataFrame(rows, columns=list(columns))
+            if columns and columns[0] == "" and len(table):
+                table = table.set_index("")
+                table.index.name = None
+            self._frames[name] = table
         return self._frames[name]
 
     def headline(self) -> str:
-        """One sentence: the value and, when there is one, its interval."""
-        text = f"{self.measure} = {fmt(self.value)}"
-        if self.ci is not None:
-            text += f"; {fmt(100 * self.level)}% interval [{fmt(self.ci[0])}, {fmt(self.ci[1])}] ({self.method})"
-        return text + "."
+        """One sentence: the value and, when there is one, its interval and how it was computed."""
+        text = super().headline()
+        return text[:-1] + f" ({self.method})." if self.ci is not None else text
 
-    def explain(self) -> str:
-        """A Markdown narrative: each step with its numbers, the formula, the result and notes."""
-        lines = [f"**{self.measure}**", ""]
-        lines += [f"{i}. {step}" for i, step in enumerate(self.narrative, 1)]
-        if self.formula:
-            lines += ["", f"$${self.formula}$$"]
-        lines += ["", self.headline()]
-        if self.notes:
-            lines += ["", "Notes:"] + [f"- {n}" for n in self.notes]
-        return "\n".join(lines)
-
-    def to_dict(self) -> dict[str, Any]:
-        """A plain, JSON-able dict (NaN and infinities become None, tuples lists)."""
-        return {
-            "measure": self.measure,
-            "value": _plain(self.value),
-            "ci": None if self.ci is None else [_plain(x) for x in self.ci],
-            "level": self.level,
-            "method": self.method,
-            "values": {k: _plain(v) for k, v in self.values.items()},
-            "tables": {name: [{str(k): _plain(v) for k, v in row.items()} for row in rows]
-                       for name, (_, rows) in self.tables.items()},
-            "formula": self.formula,
-            "narrative": list(self.narrative),
-            "notes": list(self.notes),
-        }
+    def _own_dict(self) -> dict[str, Any]:
+        return {"method": self.method, "tables": {name: [{str(k): plain(v) for k, v in row.items()} for row in rows]
+                                                  for name, (_, rows) in self.tables.items()},
+                "formula": self.formula, "narrative": list(self.narrative)}
 
     def plot(self, ax: Any = None):
         """The figure of this measure: a confusion-matrix or similarity heatmap, or the bootstrap histogram."""
@@ -118,7 +110,7 @@ class AgreementResult:
         return "\n\n".join(parts)
 
     def _repr_html_(self) -> str:
-        parts = [f"<div class='ragmetrics-result'><p><b>{html.escape(self.measure)}</b></p>",
+        parts = [f"<div class='ragmetrics-result'><p><b>{html.escape(self.metric)}</b></p>",
                  f"<p>{html.escape(self.headline())}</p>"]
         parts += [f"<p>{html.escape(step)}</p>" for step in self.narrative]
         if self.formula:
@@ -129,20 +121,3 @@ class AgreementResult:
         parts.append(bullets_html(self.notes))
         parts.append("</div>")
         return "".join(parts)
-
-
-def _plain(v: Any) -> Any:
-    """Python scalars for JSON: numpy numbers converted, NaN and ±inf as None, tuples as lists."""
-    if v is None or isinstance(v, (bool, str)):
-        return v
-    if isinstance(v, (list, tuple)):
-        return [_plain(x) for x in v]
-    if isinstance(v, dict):
-        return {str(k): _plain(x) for k, x in v.items()}
-    if hasattr(v, "item"):
-        v = v.item()
-    if isinstance(v, float) and not math.isfinite(v):
-        return None
-    if isinstance(v, (int, float)):
-        return v
-    return str(v)

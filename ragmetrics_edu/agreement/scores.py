@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from ..deprecation import NOT_GIVEN, level_argument
 from ..results import fmt
 from ..stats import inputs as stat_inputs
 from ..stats.bootstrap import describe, percentile_interval, resampled_means
@@ -39,8 +40,9 @@ def _interval(values: list[float], level: float, count: int, seed: int | None) -
     return percentile_interval(draws, level), draws
 
 
-def pairwise_accuracy(human_a: Any, human_b: Any, judge_a: Any, judge_b: Any, ci: float = 0.95,
-                      seed: int | None = 0, n_resamples: int = 2000, judge_ties: str = "half") -> AgreementResult:
+def pairwise_accuracy(human_a: Any, human_b: Any, judge_a: Any, judge_b: Any, level: float = 0.95,
+                      seed: int | None = 0, n_resamples: int = 2000, judge_ties: str = "half", *,
+                      ci: Any = NOT_GIVEN) -> AgreementResult:
     """The share of answer pairs the judge orders the same way as the human, with a bootstrap interval.
 
     Entry i of the four lists is one pair: two answers (a and b) to the same question, with the
@@ -60,7 +62,7 @@ def pairwise_accuracy(human_a: Any, human_b: Any, judge_a: Any, judge_b: Any, ci
     inputs.same_length("human_a", ha, "human_b", hb)
     inputs.same_length("human_a", ha, "judge_a", ja)
     inputs.same_length("human_a", ha, "judge_b", jb)
-    level, count, rng_seed = stat_inputs.ci_level(ci), stat_inputs.resamples(n_resamples), stat_inputs.seed(seed)
+    level, count, rng_seed = stat_inputs.ci_level(level_argument(level, ci)), stat_inputs.resamples(n_resamples), stat_inputs.seed(seed)
     tie_rule = inputs.choice("judge_ties", judge_ties, ("half", "wrong"))
     rows, credits = [], []
     same = opposite = judge_tie = human_tie = 0
@@ -100,7 +102,7 @@ def pairwise_accuracy(human_a: Any, human_b: Any, judge_a: Any, judge_b: Any, ci
     tail = 100 * (1 - level) / 2
     half = rf" + \tfrac{{1}}{{2}}\cdot {judge_tie}" if tie_rule == "half" and judge_tie else ""
     return AgreementResult(
-        measure="pairwise accuracy", value=value,
+        metric="pairwise accuracy", score=value,
         tables={"pairs": (("pair", "human_a", "human_b", "judge_a", "judge_b", "human_prefers", "judge_prefers",
                            "outcome", "credit"), rows),
                 **({"bootstrap": (("quantity", "value"), describe(draws, level))} if draws is not None else {})},
@@ -119,8 +121,8 @@ def pairwise_accuracy(human_a: Any, human_b: Any, judge_a: Any, judge_b: Any, ci
         figure_kind="histogram")
 
 
-def mean_absolute_error(human: Any, judge: Any, ci: float = 0.95, seed: int | None = 0,
-                        n_resamples: int = 2000) -> AgreementResult:
+def mean_absolute_error(human: Any, judge: Any, level: float = 0.95, seed: int | None = 0,
+                        n_resamples: int = 2000, *, ci: Any = NOT_GIVEN) -> AgreementResult:
     """The mean |human − judge| score difference over items, with a percentile bootstrap interval.
 
     The table also shows the signed difference judge − human, and ``values["mean_difference"]``
@@ -128,7 +130,7 @@ def mean_absolute_error(human: Any, judge: Any, ci: float = 0.95, seed: int | No
     """
     h, j = inputs.scores("human", human), inputs.scores("judge", judge)
     inputs.same_length("human", h, "judge", j)
-    level, count, rng_seed = stat_inputs.ci_level(ci), stat_inputs.resamples(n_resamples), stat_inputs.seed(seed)
+    level, count, rng_seed = stat_inputs.ci_level(level_argument(level, ci)), stat_inputs.resamples(n_resamples), stat_inputs.seed(seed)
     errors = [abs(y - x) for x, y in zip(h, j, strict=True)]
     n = len(h)
     mae = math.fsum(errors) / n
@@ -143,7 +145,7 @@ def mean_absolute_error(human: Any, judge: Any, ci: float = 0.95, seed: int | No
         notes.append("Every error is the same, so every resample has the same mean: the interval has width 0.")
     tail = 100 * (1 - level) / 2
     return AgreementResult(
-        measure="mean absolute error", value=mae,
+        metric="mean absolute error", score=mae,
         tables={"items": (("item", "human", "judge", "difference", "abs_error"), rows),
                 "bootstrap": (("quantity", "value"), describe(draws, level))},
         values={"n": n, "mae": mae, "mean_difference": bias, "max_error": max(errors), "n_resamples": count,

@@ -190,7 +190,7 @@ def validation_report(failed: Sequence[bool], scores: Sequence[float], *, thresh
         f"F1 {fmt(c['f1'])} for the failing class. Precision depends on the base rate: with rarer failures it falls.",
     ]
     return AgreementResult(
-        measure="ROC AUC", value=auc, tables=tables, ci=ci, level=level,
+        metric="ROC AUC", score=auc, tables=tables, ci=ci, level=level,
         method=f"cluster bootstrap over {n_groups} groups, {n_resamples} resamples" if ci else "",
         distribution=dist, figure_kind="roc",
         values={"threshold": float(threshold), "threshold_chosen_here": chosen_here, "base_rate": base_rate,
@@ -271,7 +271,7 @@ def auc_difference(failed: Sequence[bool], scores_a: Sequence[float], scores_b: 
     else:
         notes.append(f"{n_groups} independent groups: too few for an interval (at least {MIN_GROUPS}).")
     return AgreementResult(
-        measure=f"AUC difference ({names[0]} - {names[1]})", value=diff, ci=ci, level=level, distribution=dist,
+        metric=f"AUC difference ({names[0]} - {names[1]})", score=diff, ci=ci, level=level, distribution=dist,
         method=f"paired cluster bootstrap over {n_groups} groups, {n_resamples} resamples" if ci else "",
         values={"auc_a": auc_a, "auc_b": auc_b, "names": list(names), "groups": n_groups},
         narrative=[f"AUC of {names[0]}: {fmt(auc_a)}; of {names[1]}: {fmt(auc_b)}; difference {fmt(diff)}."],
@@ -340,7 +340,7 @@ def corrected_pass_rate(system_passes: Sequence[bool], labelled_failed: Sequence
     formula = (rf"\theta = \frac{{p_{{obs}} + \mathrm{{TNR}} - 1}}{{\mathrm{{TPR}} + \mathrm{{TNR}} - 1}} = "
                rf"\frac{{{fmt(p_obs)} + {fmt(tnr)} - 1}}{{{fmt(tpr)} + {fmt(tnr)} - 1}} = {fmt(value)}")
     return AgreementResult(
-        measure="corrected pass rate", value=value, ci=ci, level=level, distribution=dist,
+        metric="corrected pass rate", score=value, ci=ci, level=level, distribution=dist,
         method=f"bootstrap of both sets, {n_resamples} resamples" if ci else "",
         values={"p_obs": p_obs, "tpr": tpr, "tnr": tnr, "labelled": len(labels), "system_answers": len(observed)},
         tables={"rates": (("rate", "value", "from"), [

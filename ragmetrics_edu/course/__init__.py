@@ -11,7 +11,7 @@ notebooks 00-15          ``course_plan`` (openings and closings), ``glossary``, 
 the slide decks          ``slides`` (HTML fragments), ``deck_table`` (every deck number, checked)
 notebooks 06-07          ``embedding_texts`` (the texts the course embeds, calibration pairs)
 notebook 10              ``deck_cases`` (the decks' examples put to a judge; the CI-gate example's
-                         scores), ``ci_gate_example`` (a test file learners copy)
+                         scores), ``regression_gate_example`` (a test file learners copy)
 notebook 11              the judge study: ``judge_eval`` (labelled set), ``judge_runs`` (cases
                          through the library's runner), ``judge_study`` (recorded passes),
                          ``judge_agreement``, ``judge_behaviour``, ``judge_failures``, ``paired``

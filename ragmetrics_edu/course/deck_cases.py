@@ -324,7 +324,7 @@ def agreement(runs: Sequence[DeckRun], steps: Iterable[str] | None = None) -> di
     n = len(judge_all)
     agree = sum(x == y for x, y in zip(judge_all, deck_all, strict=True))
     return {"cases": used, "items": n, "agree": agree, "percent": 100 * agree / n if n else float("nan"),
-            "kappa": cohen_kappa(judge_all, deck_all, ci=None).value if n else float("nan")}
+            "kappa": cohen_kappa(judge_all, deck_all, level=None).score if n else float("nan")}
 
 
 def agreement_by_count(runs: Sequence[DeckRun]) -> dict[str, Any]:
@@ -342,7 +342,7 @@ def agreement_by_count(runs: Sequence[DeckRun]) -> dict[str, Any]:
     n = len(judge_all)
     agree = sum(x == y for x, y in zip(judge_all, deck_all, strict=True))
     return {"cases": used, "items": n, "agree": agree, "percent": 100 * agree / n if n else float("nan"),
-            "kappa": cohen_kappa(judge_all, deck_all, ci=None).value if n else float("nan")}
+            "kappa": cohen_kappa(judge_all, deck_all, level=None).score if n else float("nan")}
 
 
 def _runs(runs: Any) -> list[DeckRun]:
@@ -432,7 +432,7 @@ def recording_source(judge: Any) -> dict[str, str]:
 
 def deck_scores(step: str) -> list[float]:
     """The replayed recording's scores on the deck cases of one judge step (qwen2.5-coder-1.5b):
-    what the course's example CI gate (:mod:`ragmetrics_edu.course.ci_gate_example`) gates."""
+    what the course's example CI gate (:mod:`ragmetrics_edu.course.regression_gate_example`) gates."""
     if not isinstance(step, str) or step not in {c.step for c in DECK_CASES}:
         raise InputError("step", "a judge step of the deck cases, e.g. 'context_precision'", step)
     judge = ReplayJudge(data.recording("qwen2.5-coder-1.5b_deck-examples"))
@@ -441,5 +441,5 @@ def deck_scores(step: str) -> list[float]:
 
 
 def example_source() -> str:
-    """The text of the example gate the course ships (``ragmetrics_edu/course/ci_gate_example.py``)."""
-    return (resources.files("ragmetrics_edu") / "course" / "ci_gate_example.py").read_text(encoding="utf-8")
+    """The text of the example gate the course ships (``ragmetrics_edu/course/regression_gate_example.py``)."""
+    return (resources.files("ragmetrics_edu") / "course" / "regression_gate_example.py").read_text(encoding="utf-8")

@@ -6,7 +6,7 @@ Recorded (qwen2.5-coder-1.5b, replayed from ``data/recordings/judge_study/``):
   three times at temperature 0 and three times at 0.7, each run with its own seed
   (:data:`ragmetrics_edu.course.judge_study.REPEATS`);
 - :func:`recorded_noise`: the judge's run-to-run noise measured from those runs
-  (:func:`ragmetrics_edu.ci_gate.judge_noise`);
+  (:func:`ragmetrics_edu.regression_gate.judge_noise`);
 - :func:`pair_versions`: on the labelled set's pairs, the supported answers (``a``) as the accepted
   version and the answers with an unsupported claim (``b``) as the candidate.
 
@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..ci_gate import GateResult, JudgeNoise, gate, judge_noise
 from ..errors import InputError
+from ..regression_gate import GateResult, JudgeNoise, gate, judge_noise
 from .judge_study import repeat_passes, rows
 
 __all__ = ["repeat_runs", "recorded_noise", "pair_versions", "CASES", "case_gate", "decision"]
@@ -101,5 +101,5 @@ def case_gate(name: str) -> GateResult:
 def decision(result: GateResult) -> str:
     """The gate's verdict as a shipping decision: ship, don't ship, or cannot tell."""
     if not isinstance(result, GateResult):
-        raise InputError("result", "a GateResult (ci_gate.gate)", result)
+        raise InputError("result", "a GateResult (regression_gate.gate)", result)
     return {"PASS": "ship", "FAIL": "don't ship"}.get(result.verdict, "cannot tell")

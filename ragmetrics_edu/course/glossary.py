@@ -236,7 +236,7 @@ TERMS: tuple[Term, ...] = (
     _t("CI gate", """A check in continuous integration that fails a change when it scores worse than the last
        accepted version on the same questions, by more than a margin set in advance once question sampling
        and the judge's run-to-run noise are allowed for (a paired comparison).""",
-       ["ci_gate", "quality gate", "regression gate"]),
+       ["regression gate", "regression_gate", "quality gate"]),
     _t("tolerance", """In a CI gate: how far below the threshold the mean may fall before the gate fails, taken
        from the score's interval so that sampling noise alone does not fail a build."""),
     # --- judging the judge -----------------------------------------------------------------------

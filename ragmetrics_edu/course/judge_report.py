@@ -53,16 +53,16 @@ SAME_ITEMS_PASS: MetricTable[str] = MetricTable("the same-items pass of each met
 def fmt_ci(result: Any, digits: int = 2) -> str:
     """``0.76 [0.56, 0.92]`` for an AgreementResult (NaN shown as n/a; no interval, as under ten pairs:
     the value alone)."""
-    if not (hasattr(result, "value") and hasattr(result, "ci")):
+    if not (hasattr(result, "score") and hasattr(result, "ci")):
         raise InputError("result", "an AgreementResult (a value with its interval)", result)
     digits = integer("digits", digits, low=0, high=15)
 
     def f(x: float) -> str:
         return "n/a" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.{digits}f}"
     if not result.ci:
-        return f(result.value)
+        return f(result.score)
     low, high = result.ci
-    return f"{f(result.value)} [{f(low)}, {f(high)}]"
+    return f"{f(result.score)} [{f(low)}, {f(high)}]"
 
 
 def restrict(found: Sequence[dict[str, Any]], selection: str) -> list[dict[str, Any]]:
@@ -124,8 +124,8 @@ def agreement_table(seed: int = 0) -> list[dict[str, Any]]:
             continue
         found = verdicts(name, metric, seed=seed)
         diff = compare(found["judge_agrees"], found["baseline_agrees"], found["groups"], seed=seed)
-        out.append({"metric": metric, "items": found["items"], "judge κ": f"{found['judge'].value:.2f}",
-                    "overlap κ": f"{found['baseline'].value:.2f}", **compare_columns(diff)})
+        out.append({"metric": metric, "items": found["items"], "judge κ": f"{found['judge'].score:.2f}",
+                    "overlap κ": f"{found['baseline'].score:.2f}", **compare_columns(diff)})
     return out
 
 
@@ -138,8 +138,8 @@ def agreement_figure(seed: int = 0) -> Any:
     for k, (who, colour, shift) in enumerate((("judge", "#1f77b4", -0.12), ("baseline", "#ff7f0e", 0.12))):
         for i, metric in enumerate(names):
             r = verdicts(SAME_ITEMS_PASS[metric], metric, seed=seed)[who]
-            low, high = r.ci if r.ci else (r.value, r.value)
-            ax.errorbar(r.value, i + shift, xerr=[[r.value - low], [high - r.value]], fmt="o", color=colour,
+            low, high = r.ci if r.ci else (r.score, r.score)
+            ax.errorbar(r.score, i + shift, xerr=[[r.score - low], [high - r.score]], fmt="o", color=colour,
                         capsize=4, label=("1.5B judge" if who == "judge" else "word overlap") if i == 0 else None)
     ax.axvline(0, color="grey", lw=0.8, ls=":")
     ax.set_yticks(range(len(names)), [m.replace("_", " ") for m in names])
@@ -184,8 +184,8 @@ def pipeline_table(seed: int = 0) -> list[dict[str, Any]]:
     for name, (source, pipeline) in found.items():
         kappa = verdicts(source, "faithfulness", pipeline, baseline=False, seed=seed)
         pw = agree.pairwise(rows(source), pipeline=pipeline, seed=seed)
-        scores[name] = (pw["judge"].value, kappa["judge"].value)
-        out.append({"pipeline (same claims)": PIPELINE_LABELS[name], "pairwise": f"{pw['judge'].value:.2f}",
+        scores[name] = (pw["judge"].score, kappa["judge"].score)
+        out.append({"pipeline (same claims)": PIPELINE_LABELS[name], "pairwise": f"{pw['judge'].score:.2f}",
                     "kept": _kept(name, scores),
                     **compare_columns(compare(pw["judge_credit"], pw["baseline_credit"], seed=seed))})
     return out
@@ -207,9 +207,9 @@ def full_pipeline_table(seed: int = 0) -> list[dict[str, Any]]:
     out = []
     for name, found, pipeline in sources:
         pw = agree.pairwise(found, mode="full", pipeline=pipeline, seed=seed)
-        scores[name] = pw["judge"].value
-        out.append({"pipeline (extracts)": PIPELINE_LABELS[name], "pairwise": f"{pw['judge'].value:.2f}",
-                    "overlap": f"{pw['baseline'].value:.2f}", "kept": _kept(name, scores),
+        scores[name] = pw["judge"].score
+        out.append({"pipeline (extracts)": PIPELINE_LABELS[name], "pairwise": f"{pw['judge'].score:.2f}",
+                    "overlap": f"{pw['baseline'].score:.2f}", "kept": _kept(name, scores),
                     **compare_columns(compare(pw["judge_credit"], pw["baseline_credit"], seed=seed))})
     return out
 
@@ -257,7 +257,7 @@ def flip_table() -> list[dict[str, Any]]:
 def repeat_spread() -> list[dict[str, Any]]:
     """Per temperature and metric: each repeat run's mean score over the repeat cases, and the sample
     standard deviation of those means (the ``judge_sd`` a CI gate adds to its tolerance,
-    :func:`ragmetrics_edu.ci_gate.gate`). Cases the judge failed on in any run are left out of every run."""
+    :func:`ragmetrics_edu.regression_gate.gate`). Cases the judge failed on in any run are left out of every run."""
     out: list[dict[str, Any]] = []
     for label, names in repeat_passes().items():
         if not _have(*names):
@@ -411,7 +411,7 @@ def size_table(seed: int = 0) -> list[dict[str, Any]]:
         big = verdicts(name, metric, subset="subset", seed=seed)
         tiny = verdicts("smol_same_items", metric, baseline=False, seed=seed)
         out.append({"metric": metric, "items": big["items"], "1.5B kappa": fmt_ci(big["judge"]),
-                    "135M kappa": fmt_ci(tiny["judge"]), "overlap kappa": f"{big['baseline'].value:.2f}"})
+                    "135M kappa": fmt_ci(tiny["judge"]), "overlap kappa": f"{big['baseline'].score:.2f}"})
     return out
 
 

@@ -140,7 +140,7 @@ def _deck_lines(example: Any, label: str, result: MetricResult) -> list[str]:
     headline = example.case(label).headline
     lines = []
     for s in headline:
-        value = result.value(s.quantity)
+        value = result.lookup(s.quantity)
         shown = s.shown(value)
         what = "score" if s.quantity == "score" else s.quantity.split(":")[-1].replace("_", " ")
         mark = "✓" if s.matches(value) else "✗"

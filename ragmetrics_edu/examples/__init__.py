@@ -172,7 +172,7 @@ class Example:
         results = self.compute_all(embedder=embedder)
         rows = []
         for label, s in self.stated_numbers:
-            value = results[label].value(s.quantity)
+            value = results[label].lookup(s.quantity)
             rows.append({"case": label, "quantity": s.quantity, "deck_text": s.text, "stated": s.printed,
                          "computed": s.shown(value), "exact": value, "rule": s.rule, "matches": s.matches(value)})
         for rel in self.relations:

@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from .. import stats
+from ..deprecation import NOT_GIVEN, level_argument
 from ..errors import InputError
 from ..validate import as_list, number, plain
 
@@ -38,25 +39,26 @@ def _question_ids(rows_a: Sequence[dict[str, Any]], rows_b: Sequence[dict[str, A
 
 
 def compare_retrievers(rows_a: Sequence[dict[str, Any]], rows_b: Sequence[dict[str, Any]], measure: str,
-                       labels: tuple[str, str] = ("a", "b"), ci: float = 0.95, n_resamples: int = 10_000,
-                       seed: int | None = 0) -> dict[str, Any]:
+                       labels: tuple[str, str] = ("a", "b"), level: float = 0.95, n_resamples: int = 10_000,
+                       seed: int | None = 0, *, ci: Any = NOT_GIVEN) -> dict[str, Any]:
     """Everything needed to say whether two retrievers differ on ``measure``.
 
     Returns a dict of :class:`~ragmetrics_edu.stats.StatResult`: ``labels[0]`` and
     ``labels[1]`` (each mean with its bootstrap interval), ``paired_bootstrap`` (interval of
     the mean difference a − b), ``permutation`` (sign-flip permutation test) and ``sign``
     (exact sign test), plus ``neither`` (questions where both score 0) and ``measure``."""
+    level = level_argument(level, ci)
     a, b = _scores("rows_a", rows_a, measure), _scores("rows_b", rows_b, measure)
     ids = _question_ids(rows_a, rows_b)
     return {
         "measure": measure,
-        labels[0]: stats.bootstrap_ci(a, ci=ci, n_resamples=n_resamples, seed=seed, ids=ids),
-        labels[1]: stats.bootstrap_ci(b, ci=ci, n_resamples=n_resamples, seed=seed, ids=ids),
-        "paired_bootstrap": stats.paired_bootstrap(a, b, ci=ci, n_resamples=n_resamples, seed=seed,
+        labels[0]: stats.bootstrap_ci(a, level=level, n_resamples=n_resamples, seed=seed, ids=ids),
+        labels[1]: stats.bootstrap_ci(b, level=level, n_resamples=n_resamples, seed=seed, ids=ids),
+        "paired_bootstrap": stats.paired_bootstrap(a, b, level=level, n_resamples=n_resamples, seed=seed,
                                                    labels=labels, ids=ids),
-        "permutation": stats.permutation_test(a, b, n_resamples=n_resamples, seed=seed, ci=ci,
+        "permutation": stats.permutation_test(a, b, n_resamples=n_resamples, seed=seed, level=level,
                                               labels=labels, ids=ids),
-        "sign": stats.sign_test(a, b, ci=ci, labels=labels, ids=ids),
+        "sign": stats.sign_test(a, b, level=level, labels=labels, ids=ids),
         "neither": neither_answers(rows_a, rows_b, measure),
     }
 
@@ -68,8 +70,8 @@ def neither_answers(rows_a: Sequence[dict[str, Any]], rows_b: Sequence[dict[str,
     return [q for q, x, y in zip(ids, a, b, strict=True) if x == 0 and y == 0]
 
 
-def intervals_by_size(values: Sequence[float], sizes: Sequence[int], ci: float = 0.95,
-                      n_resamples: int = 10_000, seed: int | None = 0) -> list[dict[str, Any]]:
+def intervals_by_size(values: Sequence[float], sizes: Sequence[int], level: float = 0.95,
+                      n_resamples: int = 10_000, seed: int | None = 0, *, ci: Any = NOT_GIVEN) -> list[dict[str, Any]]:
     """The bootstrap interval of the mean of ``values[:n]`` for each n in ``sizes``.
 
     Rows: ``n``, ``mean``, ``low``, ``high``, ``width``. Taking the *first* n questions (not a
@@ -83,7 +85,7 @@ def intervals_by_size(values: Sequence[float], sizes: Sequence[int], ci: float =
         raise InputError("sizes", f"a non-empty list of integers between 1 and {len(values)}", sizes)
     rows = []
     for n in sizes:
-        result = stats.bootstrap_ci(list(values[:n]), ci=ci, n_resamples=n_resamples, seed=seed)
+        result = stats.bootstrap_ci(list(values[:n]), level=level, n_resamples=n_resamples, seed=seed)
         assert result.ci is not None
         low, high = result.ci
         rows.append({"n": n, "mean": result.score, "low": low, "high": high, "width": high - low})

@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from typing import Any, Sequence
 
+from ..deprecation import NOT_GIVEN, level_argument
 from ..results import fmt
 from . import inputs
 from .pairs import cohens_dz, pair_table
@@ -62,15 +63,15 @@ def describe(distribution: Any, level: float, first: int = 5) -> list[dict[str, 
     return [{"quantity": q, "value": v} for q, v in rows]
 
 
-def bootstrap_ci(values: Any, ci: float = 0.95, n_resamples: int = 10_000, seed: int | None = 0,
-                 ids: Sequence[Any] | None = None) -> StatResult:
+def bootstrap_ci(values: Any, level: float = 0.95, n_resamples: int = 10_000, seed: int | None = 0,
+                 ids: Sequence[Any] | None = None, *, ci: Any = NOT_GIVEN) -> StatResult:
     """A percentile bootstrap confidence interval for the mean of ``values`` (one score per question).
 
     With one value every resample is that value, so the interval collapses to it (a single
     question says nothing about spread; a note says so). ``seed=None`` draws fresh randomness.
     """
     data = inputs.scores("values", values)
-    level, count, rng_seed = inputs.ci_level(ci), inputs.resamples(n_resamples), inputs.seed(seed)
+    level, count, rng_seed = inputs.ci_level(level_argument(level, ci)), inputs.resamples(n_resamples), inputs.seed(seed)
     question = inputs.ids(ids, len(data))
     n = len(data)
     mean = math.fsum(data) / n
@@ -105,8 +106,9 @@ def bootstrap_ci(values: Any, ci: float = 0.95, n_resamples: int = 10_000, seed:
         distribution=means, distribution_of="resampled means", summary_rows=describe(means, level))
 
 
-def paired_bootstrap(a: Any, b: Any, ci: float = 0.95, n_resamples: int = 10_000, seed: int | None = 0,
-                     labels: tuple[str, str] = ("a", "b"), ids: Sequence[Any] | None = None) -> StatResult:
+def paired_bootstrap(a: Any, b: Any, level: float = 0.95, n_resamples: int = 10_000, seed: int | None = 0,
+                     labels: tuple[str, str] = ("a", "b"), ids: Sequence[Any] | None = None, *,
+                     ci: Any = NOT_GIVEN) -> StatResult:
     """A percentile bootstrap interval for the mean difference a − b over the same questions.
 
     Questions are resampled as pairs (both systems' scores travel together), which keeps the
@@ -116,7 +118,7 @@ def paired_bootstrap(a: Any, b: Any, ci: float = 0.95, n_resamples: int = 10_000
     α at which the (1 − α) percentile interval leaves out 0.
     """
     left, right = inputs.paired(a, b)
-    level, count, rng_seed = inputs.ci_level(ci), inputs.resamples(n_resamples), inputs.seed(seed)
+    level, count, rng_seed = inputs.ci_level(level_argument(level, ci)), inputs.resamples(n_resamples), inputs.seed(seed)
     pairs = pair_table(left, right, inputs.labels(labels), inputs.ids(ids, len(left)))
     n, mean = len(left), pairs.mean
     means = resampled_means(pairs.differences, count, rng_seed)

@@ -39,8 +39,8 @@ def paired(a: Any, b: Any) -> tuple[list[float], list[float]]:
 
 
 def ci_level(value: Any) -> float:
-    """The confidence level: a number strictly between 0 and 1 (0.95, not 95)."""
-    return number("ci", value, "a number strictly between 0 and 1 (e.g. 0.95)", low=0.0, high=1.0 - 1e-12,
+    """The confidence level (``level=``): a number strictly between 0 and 1 (0.95, not 95)."""
+    return number("level", value, "a number strictly between 0 and 1 (e.g. 0.95)", low=0.0, high=1.0 - 1e-12,
                   low_open=True)
 
 

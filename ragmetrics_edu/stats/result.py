@@ -1,7 +1,7 @@
 """StatResult: an estimate, its interval and p-value, with the table and distribution behind them.
 
-It extends :class:`~ragmetrics_edu.MetricResult` (``steps``, ``value()``, ``table_text()``
-and the Markdown display come from there): ``score`` is the estimate (a mean, or a mean
+It extends :class:`~ragmetrics_edu.MetricResult` (``steps``, ``lookup()``, ``explain()``, ``table_text()``
+and the Markdown display come from there, the vocabulary of :class:`~ragmetrics_edu.results.Result`): ``score`` is the estimate (a mean, or a mean
 difference), ``rows`` the per-question table and ``distribution`` the resampled means or the
 null distribution, kept as a numpy array. ``summary`` describes that distribution in a few rows.
 """
@@ -9,11 +9,10 @@ null distribution, kept as a numpy array. ``summary`` describes that distributio
 from __future__ import annotations
 
 import html
-import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
-from ..results import MetricResult, bullets_html, display_math, fmt, html_table, markdown_table
+from ..results import MetricResult, bullets_html, display_math, fmt, html_table, markdown_table, plain
 from .figures import plot_stat_result
 
 
@@ -37,6 +36,7 @@ class StatResult(MetricResult):
     distribution: Any = field(default=None, repr=False, compare=False)
     distribution_of: str = ""
     summary_rows: list[dict[str, Any]] = field(default_factory=list)
+    kind: ClassVar[str] = "statistic"
 
     @property
     def estimate(self) -> float:
@@ -68,37 +68,20 @@ class StatResult(MetricResult):
             parts.append(f"{self.effect_name} = {fmt(self.effect_size)}")
         return "; ".join(parts) + "."
 
-    def explain(self) -> str:
-        """A Markdown narrative: the method, each step with its numbers, the result and notes."""
-        lines = [f"**{self.name}** ({self.method})", ""]
-        lines += [f"{i}. {step}" for i, step in enumerate(self.narrative, 1)]
-        if self.formula:
-            lines += ["", f"$${self.formula}$$"]
-        lines += ["", self.headline()]
+    def _title(self) -> str:
+        return f"**{self.name}** ({self.method})"
+
+    def _result_lines(self) -> list[str]:
+        lines = [self.headline()]
         if self.summary_rows:
             lines += ["", f"Distribution of the {self.distribution_of}:", "",
                       markdown_table(("quantity", "value"), self.summary_rows)]
-        if self.notes:
-            lines += ["", "Notes:"] + [f"- {n}" for n in self.notes]
-        return "\n".join(lines)
+        return lines
 
-    def to_dict(self) -> dict[str, Any]:
-        """A plain, JSON-able dict (numpy numbers become floats, NaN and infinities None)."""
-        return {
-            "test": self.metric,
-            "method": self.method,
-            "estimate": _plain(self.score),
-            "ci": None if self.ci is None else [_plain(x) for x in self.ci],
-            "level": self.level,
-            "interval_of": self.interval_of,
-            "p_value": _plain(self.p_value),
-            "effect_size": _plain(self.effect_size),
-            "effect_name": self.effect_name,
-            "values": {k: _plain(v) for k, v in self.values.items()},
-            "steps": [{k: _plain(v) for k, v in row.items()} for row in self.rows],
-            "summary": [{k: _plain(v) for k, v in row.items()} for row in self.summary_rows],
-            "notes": list(self.notes),
-        }
+    def _own_dict(self) -> dict[str, Any]:
+        return {"method": self.method, "interval_of": self.interval_of, "p_value": plain(self.p_value),
+                "effect_size": plain(self.effect_size), "effect_name": self.effect_name,
+                "summary": [{k: plain(v) for k, v in row.items()} for row in self.summary_rows]}
 
     def __repr__(self) -> str:
         return f"StatResult({self.headline()})"
@@ -125,14 +108,3 @@ class StatResult(MetricResult):
 
 def _estimate_name(result: StatResult) -> str:
     return "mean" if result.metric == "bootstrap CI" else "mean difference"
-
-
-def _plain(v: Any) -> Any:
-    """Python scalars for JSON: numpy floats/ints converted, NaN and ±inf as None."""
-    if v is None or isinstance(v, (bool, str)):
-        return v
-    if hasattr(v, "item"):
-        v = v.item()
-    if isinstance(v, float) and not math.isfinite(v):
-        return None
-    return v

@@ -117,7 +117,7 @@ def _figures(part: dict[str, Any], design: str, idx: list[int], threshold: float
     values = [part["scores"][design][i] for i in idx]
     groups = [part["items"][i]["group"] for i in idx]
     report = validation_report(failed, values, groups=groups, threshold=threshold)
-    return {"auc": report.value, "ci": report.ci, "threshold": report.values["threshold"],
+    return {"auc": report.score, "ci": report.ci, "threshold": report.values["threshold"],
             "precision": report.values["precision"], "recall": report.values["recall"], "f1": report.values["f1"],
             "base_rate": report.values["base_rate"], "answers": len(idx), "groups": report.values["groups"]}
 
@@ -126,7 +126,7 @@ def _paired(part: dict[str, Any], a: str, b: str, idx: list[int]) -> dict[str, A
     d = auc_difference([part["items"][i]["failed"] for i in idx], [part["scores"][a][i] for i in idx],
                        [part["scores"][b][i] for i in idx], groups=[part["items"][i]["group"] for i in idx],
                        names=(a, b))
-    return {"difference": d.value, "ci": d.ci}
+    return {"difference": d.score, "ci": d.ci}
 
 
 def choose(dev: dict[str, Any]) -> tuple[str, list[str]]:
@@ -298,7 +298,7 @@ def breakdown(design: str, by: str, part: str = "ragtruth-dev", log: dict[str, A
         r = validation_report([p["items"][i]["failed"] for i in chosen], [p["scores"][design][i] for i in chosen],
                               groups=[p["items"][i]["group"] for i in chosen], threshold=0.5)
         rows.append({"group": kind, "answers": len(chosen) - len(passing), "failing": len(chosen) - len(passing),
-                     "auc": r.value, "auc_low": r.ci[0] if r.ci else math.nan,
+                     "auc": r.score, "auc_low": r.ci[0] if r.ci else math.nan,
                      "auc_high": r.ci[1] if r.ci else math.nan})
     return pd.DataFrame(rows, columns=["group", "answers", "failing", "auc", "auc_low", "auc_high"])
 

@@ -40,8 +40,8 @@ def _diagnose_gate(given: Any, correct: str) -> str | None:
     name = given.strip().lower().replace(" ", "_") if isinstance(given, str) else ""
     if name in _METRICS and name != correct:
         found = verdicts(SAME_ITEMS_PASS[name], name)
-        return (f"{name}: the judge's kappa is {found['judge'].value:.2f} and word overlap's "
-                f"{found['baseline'].value:.2f}, but the question is whether the judge beats counting words on the "
+        return (f"{name}: the judge's kappa is {found['judge'].score:.2f} and word overlap's "
+                f"{found['baseline'].score:.2f}, but the question is whether the judge beats counting words on the "
                 f"same items. Paired over pairs, judge - overlap in the share of items agreeing with the labels is "
                 f"{fmt_compare(_comparison(name))}. Two separate intervals that overlap, or a higher kappa alone, "
                 "do not answer that; the paired difference does.")
@@ -55,7 +55,7 @@ def _kappa_from_parts() -> float:
     # 100 items: 90 agree; rater A says yes 90 times; the judge says yes 90 times -> p_e = 0.9^2 + 0.1^2 = 0.82
     first = ["yes"] * 90 + ["no"] * 10
     judge = ["yes"] * 85 + ["no"] * 5 + ["yes"] * 5 + ["no"] * 5
-    return cohen_kappa(first, judge, ci=None).value
+    return cohen_kappa(first, judge, level=None).score
 
 
 def _diagnose_kappa(given: Any, correct: float) -> str | None:
@@ -74,8 +74,8 @@ def _pairs_show_judge_better() -> bool:
 def _diagnose_pairs(given: Any, correct: bool) -> str | None:
     if given is True and correct is False:
         found = judge_agreement.pairwise(rows("qwen_same_items"))
-        return (f"The judge's pairwise accuracy ({found['judge'].value:.2f}) is above word overlap's "
-                f"({found['baseline'].value:.2f}), but the paired difference over the {found['pairs']} pairs is "
+        return (f"The judge's pairwise accuracy ({found['judge'].score:.2f}) is above word overlap's "
+                f"({found['baseline'].score:.2f}), but the paired difference over the {found['pairs']} pairs is "
                 f"{fmt_compare(compare(found['judge_credit'], found['baseline_credit']))}. An interval that "
                 "includes 0 means the set cannot tell them apart: a higher point estimate is not a win.")
     return None

@@ -43,7 +43,7 @@ register(
     Exercise(
         id="judge-2",
         question="Same two lists: what is Cohen's kappa?",
-        answer=lambda: cohen_kappa(_JUDGE, _DECK, ci=None).value,
+        answer=lambda: cohen_kappa(_JUDGE, _DECK, level=None).score,
         hint=("Start from the observed agreement p_o (your answer to judge-1, as a fraction); chance agreement "
               "p_e = P(both yes) + P(both no) from each rater's own yes/no rates; kappa = (p_o - p_e) / (1 - p_e)."),
         explanation="Both say yes 4 times in 10, so p_e = 0.4·0.4 + 0.6·0.6 = 0.52 and kappa = (0.8 - 0.52) / 0.48 ≈ 0.583.",

@@ -17,7 +17,7 @@ def _really_unfaithful() -> float:
     system = [True] * 700 + [False] * 300
     labelled_failed = [False] * 100 + [True] * 100
     labelled_passes = [True] * 85 + [False] * 15 + [False] * 70 + [True] * 30
-    return 1 - corrected_pass_rate(system, labelled_failed, labelled_passes).value
+    return 1 - corrected_pass_rate(system, labelled_failed, labelled_passes).score
 
 
 def _diagnose_share(given: Any, correct: float) -> str | None:

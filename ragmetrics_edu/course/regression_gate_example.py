@@ -2,7 +2,8 @@
 
 It compares the candidate version with the last accepted version on the same questions
 (paired), with the judge's run-to-run noise measured from repeat runs, and fails the build only
-when the candidate is worse by more than the margin whatever the noise (see ragmetrics_edu.ci_gate).
+when the candidate is worse by more than the margin whatever the noise (see
+ragmetrics_edu.regression_gate).
 Here everything is replayed from the course's recordings of qwen2.5-coder-1.5b, so it runs
 offline: the accepted version is the labelled set's supported answers, the candidate its answers
 with an unsupported claim, both judged at temperature 0, and the noise comes from three repeat
@@ -12,8 +13,8 @@ its noise on your own questions.
 
 import warnings
 
-from ragmetrics_edu.ci_gate import gate
 from ragmetrics_edu.course.gate_cases import pair_versions, recorded_noise
+from ragmetrics_edu.regression_gate import gate
 
 MARGIN = 0.05   # the largest drop accepted as no regression, set before looking at today's run
 
