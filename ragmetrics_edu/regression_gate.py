@@ -54,7 +54,7 @@ from typing import Any, ClassVar, Sequence
 from .deprecation import NOT_GIVEN, level_argument
 from .errors import InputError
 from .plots import figure_and_axes
-from .results import Result, plain
+from .results import Result, jsonable
 from .stats import grouped_bootstrap_ci, inputs, paired_bootstrap, sign_test
 from .validate import as_list, number, same_length
 
@@ -220,7 +220,7 @@ class GateResult(Result):
         return f"{self.metric}: {self.verdict}; mean difference {self.mean_difference:+.4f}, {interval}."
 
     def _own_dict(self) -> dict[str, Any]:
-        return {"verdict": self.verdict, "reason": self.reason, "sampling_ci": plain(self.sampling_ci),
+        return {"verdict": self.verdict, "reason": self.reason, "sampling_ci": jsonable(self.sampling_ci),
                 "noise": {"run_sd": self.noise.run_sd, "shift_sd": self.noise.shift,
                           "per_question_sd": self.noise.per_question_sd, "runs": self.noise.runs,
                           "source": self.noise.source}}

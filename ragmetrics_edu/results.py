@@ -88,14 +88,14 @@ def bullets_html(items: Sequence[str]) -> str:
 RESULT_KEYS = ("kind", "metric", "score", "ci", "level", "values", "steps", "notes")
 
 
-def plain(v: Any) -> Any:
+def jsonable(v: Any) -> Any:
     """(Used by the result classes, not part of the API.) Python values for JSON: numpy numbers converted, NaN and ±inf as None, tuples as lists."""
     if v is None or isinstance(v, (bool, str)):
         return v
     if isinstance(v, (list, tuple)):
-        return [plain(x) for x in v]
+        return [jsonable(x) for x in v]
     if isinstance(v, dict):
-        return {str(k): plain(x) for k, x in v.items()}
+        return {str(k): jsonable(x) for k, x in v.items()}
     if hasattr(v, "item"):
         v = v.item()
     if isinstance(v, float) and not math.isfinite(v):
@@ -196,10 +196,10 @@ class Result:
     def to_dict(self) -> dict[str, Any]:
         """A plain, JSON-able dict: the keys of :data:`RESULT_KEYS`, then this kind's own."""
         _, rows = self._step_table()
-        common = {"kind": self.kind, "metric": getattr(self, "metric"), "score": plain(getattr(self, "score")),
-                  "ci": plain(getattr(self, "ci", None)), "level": getattr(self, "level", None),
-                  "values": {str(k): plain(v) for k, v in getattr(self, "values", {}).items()},
-                  "steps": [{str(k): plain(v) for k, v in row.items()} for row in rows],
+        common = {"kind": self.kind, "metric": getattr(self, "metric"), "score": jsonable(getattr(self, "score")),
+                  "ci": jsonable(getattr(self, "ci", None)), "level": getattr(self, "level", None),
+                  "values": {str(k): jsonable(v) for k, v in getattr(self, "values", {}).items()},
+                  "steps": [{str(k): jsonable(v) for k, v in row.items()} for row in rows],
                   "notes": list(getattr(self, "notes", []))}
         return {**common, **self._own_dict()}
 

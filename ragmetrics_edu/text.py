@@ -22,7 +22,8 @@ from functools import lru_cache
 from .validate import flag
 from .validate import text as checked_text
 
-__all__ = ["EMBEDDING_STOP_WORDS", "STOP_WORDS", "light_stem", "normalize_entity", "normalize_text", "tokenize", "words"]
+__all__ = ["EMBEDDING_STOP_WORDS", "STOP_WORDS", "light_stem", "normalize_entity", "normalize_text", "squash_spaces",
+           "tokenize", "words"]
 
 #: The patterns, compiled on first use (``re`` caches them), so importing the metrics costs no compiling.
 WORD = r"[^\W_]+"
@@ -83,7 +84,16 @@ def _tokens(text: str, stem: bool) -> tuple[str, ...]:
 
 def normalize_text(text: str) -> str:
     """``text`` lower-cased, every run of punctuation made a space, spaces collapsed."""
-    return " ".join(re.sub(NOT_A_WORD, " ", checked_text("text", text).lower()).split())
+    return squash_spaces(re.sub(NOT_A_WORD, " ", checked_text("text", text).lower()))
+
+
+def squash_spaces(text: str, *, lower: bool = False) -> str:
+    """``text`` with every run of white space made one space, trimmed; with ``lower`` also lower-cased and
+    its curly apostrophes made straight (to match what someone typed against a fixed list)."""
+    text, lower = checked_text("text", text), flag("lower", lower)
+    if lower:
+        text = text.lower().replace("\u2019", "'")
+    return " ".join(text.split())
 
 
 def normalize_entity(entity: str) -> str:

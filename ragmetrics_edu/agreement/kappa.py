@@ -31,8 +31,9 @@ from ..deprecation import NOT_GIVEN, level_argument
 from ..errors import InputError
 from ..results import fmt
 from ..stats import inputs as stat_inputs
-from ..stats.bootstrap import BATCH_CELLS, describe, percentile_interval
+from ..stats.bootstrap import describe, percentile_interval
 from ..stats.grouped import group_indices
+from ..stats.resample import draw_batches
 from . import inputs
 from .result import AgreementResult
 
@@ -246,13 +247,9 @@ def _grouped_bootstrap(codes_a: list[int], codes_b: list[int], cost: list[list[f
     for i, m in enumerate(members):
         tables[i] = np.bincount(pair[m], minlength=k * k)
     w = np.asarray(cost, dtype=float)
-    rng = np.random.default_rng(seed)
     out = np.empty(count)
-    batch = max(1, BATCH_CELLS // max(g, k * k))
-    for start in range(0, count, batch):
-        stop = min(count, start + batch)
+    for start, stop, drawn in draw_batches(g, count, seed, cells_per_row=max(g, k * k)):
         rows = stop - start
-        drawn = rng.integers(0, g, (rows, g))
         times = np.zeros((rows, g))
         np.add.at(times, (np.arange(rows)[:, None], drawn), 1)
         counts = (times @ tables).reshape(rows, k, k)

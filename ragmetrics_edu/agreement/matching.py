@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..metrics.correctness import f1_from
 from ..results import fmt
 from ..text import tokenize
 from . import inputs
@@ -71,10 +72,7 @@ def match_items(reference_texts: Any, judged_texts: Any, threshold: float = 0.5,
     matched = len(pairs)
     precision = matched / len(judged) if judged else NAN
     recall = matched / len(ref) if ref else NAN
-    if precision != precision or recall != recall:
-        f1 = NAN
-    else:
-        f1 = 0.0 if precision + recall == 0 else 2 * precision * recall / (precision + recall)
+    f1 = f1_from(precision, recall)
     notes = _notes(ref, judged, ref_words, judged_words)
     heads = [f"j{j + 1}" for j in range(len(judged))]
     sim_rows = [{"": f"r{i + 1}", **{h: matrix[i][j] for j, h in enumerate(heads)}} for i in range(len(ref))]

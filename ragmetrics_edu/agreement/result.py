@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 
 from ..deprecation import warn_renamed
 from ..errors import InputError
-from ..results import Result, bullets_html, display_math, html_table, markdown_table, plain
+from ..results import Result, bullets_html, display_math, html_table, jsonable, markdown_table
 from .figures import plot_agreement
 
 
@@ -89,7 +89,7 @@ class AgreementResult(Result):
         return text[:-1] + f" ({self.method})." if self.ci is not None else text
 
     def _own_dict(self) -> dict[str, Any]:
-        return {"method": self.method, "tables": {name: [{str(k): plain(v) for k, v in row.items()} for row in rows]
+        return {"method": self.method, "tables": {name: [{str(k): jsonable(v) for k, v in row.items()} for row in rows]
                                                   for name, (_, rows) in self.tables.items()},
                 "formula": self.formula, "narrative": list(self.narrative)}
 

@@ -26,6 +26,7 @@ from ..errors import InputError
 from ..metrics.correctness import f_beta
 from ..results import fmt
 from ..stats.inputs import group_labels
+from ..stats.resample import draw_batches
 from ..validate import as_list
 from .result import AgreementResult
 from .roc import labels_of, roc_auc, scores_of
@@ -64,10 +65,9 @@ def _draw_weights(groups: list[Hashable], n_resamples: int, seed: int | None) ->
     order = list(dict.fromkeys(groups))
     index = {g: k for k, g in enumerate(order)}
     member = np.array([index[g] for g in groups])
-    rng = np.random.default_rng(seed)
-    drawn = rng.integers(0, len(order), (n_resamples, len(order)))
     counts = np.zeros((n_resamples, len(order)))
-    np.add.at(counts, (np.arange(n_resamples)[:, None], drawn), 1)
+    for start, stop, drawn in draw_batches(len(order), n_resamples, seed):
+        np.add.at(counts, (np.arange(start, stop)[:, None], drawn), 1)
     return counts[:, member]
 
 

@@ -17,13 +17,13 @@ Lookups ignore case, spacing, hyphens and underscores, and accept every alias
 from __future__ import annotations
 
 import difflib
-import re
 import sys
 import textwrap
 from dataclasses import dataclass
 from typing import Iterable
 
 from ..errors import InputError
+from ..text import squash_spaces
 from ..validate import as_list, integer
 
 
@@ -38,7 +38,7 @@ class Term:
 
 
 def _t(name: str, definition: str, aliases: Iterable[str] = (), see: Iterable[str] = ()) -> Term:
-    return Term(name, " ".join(definition.split()), tuple(aliases), tuple(see))
+    return Term(name, squash_spaces(definition), tuple(aliases), tuple(see))
 
 
 #: Every term, grouped as the course meets them: data, judging, metrics, ranking, statistics, judges.
@@ -276,12 +276,9 @@ TERMS: tuple[Term, ...] = (
        subtle, conflict or baseless); RAGTruth's labels (notebook 14).""", ["span", "hallucination span"]),
 )
 
-_SPACE = re.compile(r"[\s_\-]+")
-
-
 def _key(text: str) -> str:
     """Case, spacing, hyphens, underscores and a trailing 's' do not matter in a lookup."""
-    return _SPACE.sub(" ", text.strip().lower()).replace("’", "'")
+    return squash_spaces(text.replace("_", " ").replace("-", " "), lower=True)
 
 
 def _index() -> dict[str, Term]:

@@ -9,6 +9,7 @@ import math
 from typing import Any
 
 from ..errors import InputError
+from ..stats import resample
 from ..stats.bootstrap import percentile_interval
 from ..validate import number
 from .halueval_study import checked_split, checked_threshold, choice_log, design_of, scored_pairs
@@ -97,10 +98,10 @@ def detection_difference(design: str, split: str, thresholds: tuple[float, float
 
     sums = flags.sum(axis=0)
     observed = float(f1(sums[0], sums[1]) - f1(sums[2], sums[3]))
-    rng = np.random.default_rng(seed)
-    drawn = flags[rng.integers(0, n, (n_resamples, n))].sum(axis=1)        # resampled pairs: (R, 4) counts
+    rng = resample.generator(seed)
+    drawn = flags[resample.draw(rng, n, n_resamples)].sum(axis=1)        # resampled pairs: (R, 4) counts
     diffs = f1(drawn[:, 0], drawn[:, 1]) - f1(drawn[:, 2], drawn[:, 3])
-    swap = rng.integers(0, 2, (n_resamples, n)).astype(bool)
+    swap = resample.draw(rng, n, n_resamples, high=2).astype(bool)
     mine = np.where(swap[..., None], flags[None, :, 2:], flags[None, :, :2]).sum(axis=1)
     theirs = flags[:, :2].sum(axis=0) + flags[:, 2:].sum(axis=0) - mine
     null = f1(mine[:, 0], mine[:, 1]) - f1(theirs[:, 0], theirs[:, 1])

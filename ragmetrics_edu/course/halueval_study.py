@@ -33,6 +33,7 @@ from ..judges.checked import faithfulness_checked
 from ..judges.errors import JudgeError
 from ..judges.reanswer import reanswer_reply, score_reanswer
 from ..judges.replay import ReplayJudge
+from ..metrics.correctness import f1_from
 from ..plots import new_figure
 from ..validate import number, plain, records, text, text_list
 from ..validate import path as checked_path
@@ -377,8 +378,7 @@ def checked_threshold(value: Any) -> float:
 def _prf(tp: int, fp: int, fn: int) -> tuple[float, float, float]:
     precision = tp / (tp + fp) if tp + fp else 0.0
     recall = tp / (tp + fn) if tp + fn else 0.0
-    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
-    return precision, recall, f1
+    return precision, recall, f1_from(precision, recall)
 
 
 def scored_pairs(design: str, split: str) -> list[dict[str, Any]]:

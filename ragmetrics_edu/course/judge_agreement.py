@@ -27,6 +27,7 @@ from typing import Any, Sequence
 from .. import baselines, metrics
 from ..agreement import cohen_kappa, match_items, pairwise_accuracy
 from ..errors import InputError
+from ..metrics.correctness import f1_from
 from ..validate import instance, text
 from .judge_eval import Case, PassLabels, check_metric, content_key, final_labels, load_cases, pairs, unit_of
 from .judge_runs import INJECTED_AT, inject, run_rows
@@ -161,7 +162,7 @@ def extraction_quality(rows: Sequence[dict[str, Any]], metric: str, *, pipeline:
                          "result": result})
     precision = matched / judged if judged else math.nan
     recall = matched / labelled if labelled else math.nan
-    f1 = 2 * precision * recall / (precision + recall) if precision + recall > 0 else math.nan
+    f1 = f1_from(precision, recall) if precision + recall > 0 else math.nan   # no match found: undefined here
     return {"precision": precision, "recall": recall, "f1": f1, "matched": matched, "judged": judged,
             "labelled": labelled, "cases": per_case}
 

@@ -35,8 +35,9 @@ from typing import Any, Sequence
 
 from ..baselines import coverage
 from ..errors import InputError
+from ..metrics.correctness import f1_from
 from ..results import MetricResult, fmt
-from ..text import tokenize
+from ..text import squash_spaces, tokenize
 from ..validate import choice, text, text_list
 from .base import Judge
 from .prompting import Texts
@@ -62,11 +63,11 @@ def agreement(candidate_words: set[str], judge_words: set[str], compare: str) ->
         return recall
     if compare == "precision":
         return precision
-    return 0.0 if both == 0 else 2 * precision * recall / (precision + recall)
+    return f1_from(precision, recall)
 
 
 def _not_answered(reply: str) -> bool:
-    words = " ".join(reply.lower().replace(".", " ").split())
+    words = squash_spaces(reply.replace(".", " "), lower=True)
     return words in (NOT_ANSWERED, "the context does not answer the question", "not mentioned", "unknown", "")
 
 

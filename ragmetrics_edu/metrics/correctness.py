@@ -58,6 +58,23 @@ def _beta(value: Any) -> float:
     return beta
 
 
+def _share(field: str, value: Any) -> float:
+    value = plain(value)
+    if isinstance(value, float) and math.isnan(value):
+        return value
+    return number(field, value, "a share between 0 and 1, or NaN (undefined)", low=0.0, high=1.0)
+
+
+def f1_from(precision: float, recall: float) -> float:
+    """F1, the harmonic mean of a precision and a recall: 0.0 when both are 0, NaN when either is NaN.
+
+    The one F1 formula of the library: :func:`f_beta` gives the same from counts (with beta)."""
+    p, r = _share("precision", precision), _share("recall", recall)
+    if math.isnan(p) or math.isnan(r):
+        return math.nan
+    return 0.0 if p + r == 0 else 2 * p * r / (p + r)
+
+
 def f_beta(tp: int, fp: int, fn: int, beta: float = 1.0) -> float:
     """F-beta from counts; no statements at all gives 1.0.
 

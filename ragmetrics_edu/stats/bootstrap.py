@@ -15,12 +15,9 @@ from typing import Any, Sequence
 
 from ..deprecation import NOT_GIVEN, level_argument
 from ..results import fmt
-from . import inputs
+from . import inputs, resample
 from .pairs import cohens_dz, pair_table
 from .result import StatResult
-
-#: Indices drawn per batch (rows × questions); larger jobs are drawn in batches to bound memory.
-BATCH_CELLS = 4_000_000
 
 
 def resampled_means(values: Sequence[float], n_resamples: int, seed: int | None):
@@ -30,12 +27,9 @@ def resampled_means(values: Sequence[float], n_resamples: int, seed: int | None)
     data = np.asarray(values, dtype=float)
     n = len(data)
     inputs.draws(n_resamples, n)
-    rng = np.random.default_rng(seed)
     out = np.empty(n_resamples)
-    batch = max(1, BATCH_CELLS // n)
-    for start in range(0, n_resamples, batch):
-        stop = min(n_resamples, start + batch)
-        out[start:stop] = data[rng.integers(0, n, (stop - start, n))].mean(axis=1)
+    for start, stop, drawn in resample.draw_batches(n, n_resamples, seed):
+        out[start:stop] = data[drawn].mean(axis=1)
     return out
 
 

@@ -17,8 +17,8 @@ from typing import Any, Hashable, Sequence
 
 from ..deprecation import NOT_GIVEN, level_argument
 from ..results import fmt
-from . import inputs
-from .bootstrap import BATCH_CELLS, describe, percentile_interval
+from . import inputs, resample
+from .bootstrap import describe, percentile_interval
 from .result import StatResult
 
 __all__ = ["grouped_bootstrap_ci", "group_indices"]
@@ -42,13 +42,8 @@ def _resampled_group_means(data: Any, members: list[list[int]], n_resamples: int
 
     sums = np.array([data[m].sum() for m in members])
     sizes = np.array([len(m) for m in members], dtype=float)
-    k = len(members)
-    rng = np.random.default_rng(seed)
     out = np.empty(n_resamples)
-    batch = max(1, BATCH_CELLS // k)
-    for start in range(0, n_resamples, batch):
-        stop = min(n_resamples, start + batch)
-        drawn = rng.integers(0, k, (stop - start, k))
+    for start, stop, drawn in resample.draw_batches(len(members), n_resamples, seed):
         out[start:stop] = sums[drawn].sum(axis=1) / sizes[drawn].sum(axis=1)
     return out
 

@@ -21,9 +21,9 @@ from typing import Any, Sequence
 from ..deprecation import NOT_GIVEN, level_argument
 from ..errors import InputError
 from ..results import fmt
-from . import inputs
+from . import inputs, resample
 from .binomial import clopper_pearson, null_pmf, two_sided_p
-from .bootstrap import BATCH_CELLS, describe, percentile_interval, resampled_means
+from .bootstrap import describe, percentile_interval, resampled_means
 from .pairs import cohens_dz, pair_table
 from .result import StatResult
 
@@ -47,13 +47,9 @@ def _random_flips(nonzero: list[float], n: int, n_resamples: int, seed: int | No
 
     data = np.asarray(nonzero, dtype=float)
     inputs.draws(n_resamples, len(data))
-    rng = np.random.default_rng(seed)
     out = np.empty(n_resamples)
-    batch = max(1, BATCH_CELLS // len(data))
-    for start in range(0, n_resamples, batch):
-        stop = min(n_resamples, start + batch)
-        signs = rng.integers(0, 2, (stop - start, len(data))) * 2 - 1
-        out[start:stop] = signs @ data / n
+    for start, stop, coins in resample.draw_batches(len(data), n_resamples, seed, high=2):
+        out[start:stop] = (coins * 2 - 1) @ data / n
     return out
 
 

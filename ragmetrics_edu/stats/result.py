@@ -12,7 +12,7 @@ import html
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from ..results import MetricResult, bullets_html, display_math, fmt, html_table, markdown_table, plain
+from ..results import MetricResult, bullets_html, display_math, fmt, html_table, jsonable, markdown_table
 from .figures import plot_stat_result
 
 
@@ -79,9 +79,9 @@ class StatResult(MetricResult):
         return lines
 
     def _own_dict(self) -> dict[str, Any]:
-        return {"method": self.method, "interval_of": self.interval_of, "p_value": plain(self.p_value),
-                "effect_size": plain(self.effect_size), "effect_name": self.effect_name,
-                "summary": [{k: plain(v) for k, v in row.items()} for row in self.summary_rows]}
+        return {"method": self.method, "interval_of": self.interval_of, "p_value": jsonable(self.p_value),
+                "effect_size": jsonable(self.effect_size), "effect_name": self.effect_name,
+                "summary": [{k: jsonable(v) for k, v in row.items()} for row in self.summary_rows]}
 
     def __repr__(self) -> str:
         return f"StatResult({self.headline()})"

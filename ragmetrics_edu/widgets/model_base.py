@@ -16,6 +16,7 @@ from typing import Any, Callable, NamedTuple
 
 from ..errors import InputError
 from ..results import MetricResult
+from ..text import squash_spaces
 from ..validate import as_list, plain, text_list
 
 __all__ = ["Change", "Observable", "Observer", "check_index", "check_permutation", "chip_label", "move_item", "parse_lines"]
@@ -120,7 +121,7 @@ def chip_label(index: int, text: str | None, width: int = 13) -> str:
     label = f"N{index + 1}"
     if not text:
         return label
-    text = " ".join(text.split())
+    text = squash_spaces(text)
     short = text if len(text) <= width else text[:width].rstrip() + "…"
     return f"{label} {short}"
 

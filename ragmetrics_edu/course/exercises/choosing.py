@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...text import squash_spaces
 from .. import gate_cases, metric_map
 from . import Exercise, register
 
@@ -48,7 +49,7 @@ _DECISIONS = {"ship": "ship", "pass": "ship", "don't ship": "don't ship", "dont 
 
 
 def _read_decision(given: Any) -> str | None:
-    return _DECISIONS.get(" ".join(given.strip().lower().replace("’", "'").split())) if isinstance(given, str) else None
+    return _DECISIONS.get(squash_spaces(given, lower=True)) if isinstance(given, str) else None
 
 
 def _accept_decision(given: Any, correct: str) -> bool:
