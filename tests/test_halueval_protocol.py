@@ -11,7 +11,7 @@ from ragmetrics_edu import judges
 from ragmetrics_edu.course import halueval_study as hs
 from ragmetrics_edu.data import halueval
 from ragmetrics_edu.errors import InputError
-from ragmetrics_edu.judges.reanswer import score_reanswer
+from ragmetrics_edu.metrics import score_reanswer
 
 
 def test_the_split_is_the_rule_written_in_the_data():

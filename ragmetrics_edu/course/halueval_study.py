@@ -31,9 +31,10 @@ from ..data import halueval, path
 from ..errors import InputError
 from ..judges.checked import faithfulness_checked
 from ..judges.errors import JudgeError
-from ..judges.reanswer import reanswer_reply, score_reanswer
+from ..judges.reanswer import reanswer_reply
 from ..judges.replay import ReplayJudge
 from ..metrics.correctness import f1_from
+from ..metrics.reanswer import score_reanswer
 from ..plots import new_figure
 from ..validate import number, plain, records, text, text_list
 from ..validate import path as checked_path
