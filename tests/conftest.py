@@ -115,3 +115,14 @@ SLOW_FIRST = ("test_slides_browser.py", "test_api_walk.py", "test_junk_inputs.py
 def pytest_collection_modifyitems(items) -> None:
     rank = {name: i for i, name in enumerate(SLOW_FIRST)}
     items.sort(key=lambda item: rank.get(item.path.name, len(SLOW_FIRST)))  # stable: the rest keep their order
+
+
+def plant_package(root: Path, files: dict[str, str]) -> Path:
+    """Write a small fake package (file name -> source) under ``root``: the layering and one-home tests
+    run their checkers on one with a planted violation of each rule."""
+    import textwrap
+
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(textwrap.dedent(text), encoding="utf-8")
+    return root

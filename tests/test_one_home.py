@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import ast
 import re
-import textwrap
 from pathlib import Path
 
 import pytest
+
+from conftest import plant_package
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -92,11 +93,7 @@ FAKE = {
 
 @pytest.fixture
 def fake(tmp_path: Path) -> Path:
-    root = tmp_path / "fakepkg"
-    for name, text in FAKE.items():
-        (root / name).parent.mkdir(parents=True, exist_ok=True)
-        (root / name).write_text(textwrap.dedent(text), encoding="utf-8")
-    return root
+    return plant_package(tmp_path / "fakepkg", FAKE)
 
 
 def test_the_checker_reports_each_planted_violation(fake: Path) -> None:
