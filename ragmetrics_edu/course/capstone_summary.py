@@ -24,13 +24,14 @@ so the two cannot say different things; every number in it is computed from the 
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from typing import Any, Mapping, Sequence
 
 from .. import stats
 from ..errors import InputError
 from ..plots import new_figure
 from ..retrieval import compare_retrievers, evaluate_retriever, load_corpus
-from ..validate import as_list, mapping, text
+from ..validate import as_list, integer, mapping, text
 from . import capstone
 from . import diagnosis as dg
 
@@ -59,15 +60,18 @@ def paired(rows: Any, metric: str, a: str = "minilm", b: str = "bm25", seed: int
     interval = stats.grouped_bootstrap_ci(d, ids, seed=seed, min_groups=MIN_UNITS).ci
     perm = stats.permutation_test(xs, ys, labels=(a, b), ids=ids, seed=seed)
     sign = stats.sign_test(xs, ys, labels=(a, b), ids=ids)
-    if interval is None:
-        verdict = f"too few to tell ({n} questions, under {MIN_UNITS})"
-    elif interval[0] <= 0 <= interval[1]:
-        verdict = "the data cannot tell them apart (the interval includes 0)"
-    else:
-        verdict = f"{a if interval[0] > 0 else b} is better"
     return dict(out, **{f"mean {a}": math.fsum(xs) / n, f"mean {b}": math.fsum(ys) / n,
                         "difference": math.fsum(d) / n, "interval": interval, "p perm": perm.p_value,
-                        "p sign": sign.p_value, "verdict": verdict})
+                        "p sign": sign.p_value, "verdict": _verdict(interval, n, a, b)})
+
+
+def _verdict(interval: tuple[float, float] | None, n: int, a: str, b: str) -> str:
+    """What an interval of the difference a − b over n questions says."""
+    if interval is None:
+        return f"too few to tell ({n} questions, under {MIN_UNITS})"
+    if interval[0] <= 0 <= interval[1]:
+        return "the data cannot tell them apart (the interval includes 0)"
+    return f"{a if interval[0] > 0 else b} is better"
 
 
 def attribute(row: Mapping[str, Any]) -> str:
@@ -115,7 +119,17 @@ def retriever_comparison(k: int = 3, seed: int = 0) -> list[dict[str, Any]]:
     """MiniLM − BM25 on every answerable lab question (the question set is fixed before any outcome is
     seen), scored by the corpus's grades, no judge: ``answer retrieved`` (a grade-2 passage in the top
     ``k``, 1 or 0) and context precision with the grades as verdicts. Per measure: the counts each way,
-    the means, the paired bootstrap interval, the permutation and sign p-values, and the verdict."""
+    the means, the paired bootstrap interval, the permutation and sign p-values, and the verdict.
+
+    The packaged corpus and recorded embeddings do not change, so the result is computed once per
+    ``k`` and ``seed``; each call gets its own copies of the rows."""
+    k = integer("k", k, low=1, high=100)
+    seed = integer("seed", seed, low=0, high=2**32 - 1)
+    return [dict(row) for row in _retriever_comparison(k, seed)]
+
+
+@lru_cache(maxsize=4)
+def _retriever_comparison(k: int, seed: int) -> tuple[dict[str, Any], ...]:
     known = dg.answerable()
     questions = [q for q in load_corpus().questions if q.id in known]
     found = {name: evaluate_retriever(r, questions, k=k) for name, r in capstone.retrievers().items()}
@@ -127,14 +141,13 @@ def retriever_comparison(k: int = 3, seed: int = 0) -> list[dict[str, Any]]:
         test = compare_retrievers(found["minilm"], found["bm25"], measure, labels=("minilm", "bm25"), seed=seed)
         d = [a[measure] - b[measure] for a, b in zip(found["minilm"], found["bm25"], strict=True)]
         low, high = test["paired_bootstrap"].ci
-        verdict = ("the data cannot tell them apart (the interval includes 0)" if low <= 0 <= high
-                   else f"{'minilm' if low > 0 else 'bm25'} is better")
         out.append({"measure": measure.replace("_", " "), "n": len(d), "better": sum(v > 0 for v in d),
                     "worse": sum(v < 0 for v in d), "same": sum(v == 0 for v in d),
                     "mean minilm": test["minilm"].score, "mean bm25": test["bm25"].score,
                     "difference": math.fsum(d) / len(d), "interval": (low, high),
-                    "p perm": test["permutation"].p_value, "p sign": test["sign"].p_value, "verdict": verdict})
-    return out
+                    "p perm": test["permutation"].p_value, "p sign": test["sign"].p_value,
+                    "verdict": _verdict((low, high), len(d), "minilm", "bm25")})
+    return tuple(out)
 
 
 def component_counts(tagged: Any) -> dict[str, int]:
@@ -158,6 +171,7 @@ def takeaway(rows: Any, reading: Any = None, retrievers: Any = None) -> dict[str
     reading), the retrievers compared on every answerable question, the metric that never falls, and
     how far the rules agree with the reading."""
     tagged = dg.tag_rows(rows)
+    known = dg.answerable()
     reading = dg.annotator_diagnosis() if reading is None else reading
     scored_ar = [r["scores"]["answer_relevancy"] for r in rows if "answer_relevancy" in r["scores"]]
     comparison = dg.rules_vs_annotator(tagged, reading)
@@ -165,7 +179,7 @@ def takeaway(rows: Any, reading: Any = None, retrievers: Any = None) -> dict[str
     found = retriever_comparison() if retrievers is None else retrievers
     return {"rows": len(tagged), "blame": _blame_counts(by_rules),
             "retriever_bm25": next(r.get("bm25", 0) for r in by_rules if r["blame"] == "retriever"),
-            "unanswerable": sum(r["question"] not in dg.answerable() and attribute(r) == "generator" for r in tagged),
+            "unanswerable": sum(r["question"] not in known and attribute(r) == "generator" for r in tagged),
             "blame_reading": _blame_counts(attribution(reading_rows(reading))),
             "retrievers": {r["measure"]: r for r in found},
             "ar_rows": len(scored_ar), "ar_full": sum(v == 1.0 for v in scored_ar),

@@ -29,8 +29,8 @@ __all__ = ["FORMS", "ADDED", "in_node", "reading"]
 #: each form of the in-node injection: (form, injected pass, placebo pass, control pass with the same layout)
 FORMS = (("data blocks", "qwen_injection_in_node", "qwen_placebo_in_node", "qwen_same_items"),
          ("inline", "qwen_injection_in_node_undelimited", "qwen_placebo_in_node_undelimited", "qwen_clean_undelimited"))
-#: what was added to the node, and the position of its pass in a row of :data:`FORMS`
-ADDED = (("instruction", 1), ("placebo", 2))
+#: what can be added to the node, in the order of its pass in a row of :data:`FORMS`
+ADDED = ("instruction", "placebo")
 
 _METRIC_LABEL = {"context_precision": "ctx precision", "faithfulness": "faithfulness"}
 
@@ -44,10 +44,8 @@ def in_node() -> list[dict[str, Any]]:
     """
     shipped = set(available())
     out: list[dict[str, Any]] = []
-    for form, *passes in FORMS:
-        control = passes[-1]
-        for added, at in ADDED:
-            planted = passes[at - 1]
+    for form, injected, placebo, control in FORMS:
+        for added, planted in zip(ADDED, (injected, placebo), strict=True):
             if not {planted, control} <= shipped:
                 out.append({"form": form, "added": added, "verdicts": "not recorded", "control": control})
                 continue
@@ -72,7 +70,7 @@ def reading(found: list[dict[str, Any]] | None = None) -> str:
     lines = []
     for form, *_ in FORMS:
         parts = []
-        for added, _ in ADDED:
+        for added in ADDED:
             rows_ = [mapping(f"found[{i}]", r, keys=("verdicts", "compared", "differ", "eligible", "obeyed"))
                      for i, r in enumerate(found) if r["form"] == form and r["added"] == added and "compared" in r]
             if rows_:

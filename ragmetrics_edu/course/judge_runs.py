@@ -198,9 +198,11 @@ def inject_in_node(case: Case, instruction: str = INJECTION, node: int = INJECTE
     the instruction apart from any added text. Labels are unchanged: the node still holds its own
     text, and neither sentence adds evidence.
     """
-    case = check_case(case)
-    placebo = flag("placebo", placebo)
-    instruction = PLACEBO if placebo and instruction == INJECTION else text("instruction", instruction)
+    case, placebo = check_case(case), flag("placebo", placebo)
+    if placebo and instruction != INJECTION:
+        raise InputError("instruction", "the default when placebo=True (the placebo is judge_runs.PLACEBO)",
+                         instruction)
+    instruction = PLACEBO if placebo else text("instruction", instruction)
     if not case.contexts:
         raise InputError("case", "a case with at least one context node", case.id)
     node = integer("node", node, low=0, high=len(case.contexts) - 1,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import math
 from pathlib import Path
 from typing import Any
@@ -10,7 +9,7 @@ from typing import Any
 from . import files
 from .errors import JudgeSetupError
 
-__all__ = ["read_cache_entry", "token_logprobs", "real", "clip"]
+__all__ = ["read_cache_entry", "token_logprobs", "real"]
 
 
 def read_cache_entry(path: Path, key: str | None = None) -> dict[str, Any]:
@@ -21,30 +20,23 @@ def read_cache_entry(path: Path, key: str | None = None) -> dict[str, Any]:
                                "reply (key, model, base_url, raw, tokens, latency_s, finish_reason, created); delete "
                                "this file to ask the server again.")
 
-    try:
-        entry = json.loads(path.read_text(encoding="utf-8"))
-    except UnicodeDecodeError as exc:
-        raise bad(f"it is not UTF-8 text ({exc.reason})") from None
-    except ValueError as exc:
-        raise bad(f"it is not JSON ({exc})") from None
-    except OSError as exc:
-        raise bad(f"it cannot be read ({exc.strerror or exc})") from None
+    entry = files.read_json(path, bad)
     if not isinstance(entry, dict):
         raise bad(f"expected a JSON object, got {type(entry).__name__}")
     if not isinstance(entry.get("raw"), str):
-        raise bad(f"raw must be the reply's text (a string), got {clip(entry.get('raw'), 80)}")
+        raise bad(f"raw must be the reply's text (a string), got {files.clip(entry.get('raw'), 80)}")
     if entry.get("key") is not None and (not isinstance(entry["key"], str) or (key is not None and entry["key"] != key)):
-        raise bad(f"key must be the file's own key {key!r}, got {clip(entry['key'], 80)}")
+        raise bad(f"key must be the file's own key {key!r}, got {files.clip(entry['key'], 80)}")
     for name in ("model", "base_url", "finish_reason", "created"):
         if entry.get(name) is not None and not isinstance(entry[name], str):
-            raise bad(f"{name} must be a string or null, got {clip(entry[name], 80)}")
+            raise bad(f"{name} must be a string or null, got {files.clip(entry[name], 80)}")
     for name in ("prompt_tokens", "completion_tokens"):
         value = entry.get(name)
         if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
-            raise bad(f"{name} must be a whole number or null, got {clip(value, 80)}")
+            raise bad(f"{name} must be a whole number or null, got {files.clip(value, 80)}")
     latency = entry.get("latency_s")
     if latency is not None and not (real(latency) and latency >= 0):
-        raise bad(f"latency_s must be a number of seconds >= 0, got {clip(latency, 80)}")
+        raise bad(f"latency_s must be a number of seconds >= 0, got {files.clip(latency, 80)}")
     if entry.get("logprobs") is not None:
         problem = files.logprobs_problem(entry["logprobs"])
         if problem:
@@ -77,9 +69,4 @@ def real(value: Any) -> bool:
         return math.isfinite(float(value))
     except OverflowError:
         return False
-
-
-def clip(value: Any, limit: int = 200) -> str:
-    text = repr(value)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
 

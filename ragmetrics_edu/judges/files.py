@@ -13,7 +13,7 @@ import os
 import tempfile
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 from .. import __version__
 from ..errors import InputError
@@ -21,6 +21,19 @@ from ..validate import path as validate_path
 from .records import CallRecord
 
 FORMAT = "ragmetrics-edu/recording-1"
+
+
+def read_json(path: Path, problem: Callable[[str], Exception]) -> Any:
+    """The JSON value in ``path``; a file that cannot be read, or is not UTF-8 JSON, raises
+    ``problem(what went wrong)`` (the caller says which file it is and what to do)."""
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except UnicodeDecodeError as exc:
+        raise problem(f"it is not UTF-8 text ({exc.reason})") from None
+    except ValueError as exc:
+        raise problem(f"it is not JSON ({exc})") from None
+    except OSError as exc:
+        raise problem(f"it cannot be read ({exc.strerror or exc})") from None
 
 
 def write_atomic(path: Path, text: str) -> None:
@@ -56,22 +69,22 @@ def check_recording(data: Any) -> dict[tuple[str, int], dict[str, Any]]:
     if not isinstance(data, dict):
         raise bad("", f"expected a JSON object, got {type(data).__name__}")
     if data.get("format", FORMAT) != FORMAT:
-        raise bad("format", f"is {_clip(data.get('format'))}, not {FORMAT!r}")
+        raise bad("format", f"is {clip(data.get('format'))}, not {FORMAT!r}")
     missing = [k for k in ("model", "server", "date", "replies") if k not in data]
     if missing:
         raise bad("", f"missing {', '.join(missing)}; a recording names its model, server and date")
     for name in ("model", "server", "date"):
         if not isinstance(data[name], str) or not data[name].strip():
-            raise bad(name, f"must be a non-empty string, got {_clip(data[name])}", data[name])
+            raise bad(name, f"must be a non-empty string, got {clip(data[name])}", data[name])
     for name in ("notes", "base_url", "library"):
         if data.get(name) is not None and not isinstance(data[name], str):
-            raise bad(name, f"must be a string (or absent), got {_clip(data[name])}", data[name])
+            raise bad(name, f"must be a string (or absent), got {clip(data[name])}", data[name])
     for name in ("parameters", "gguf", "pass"):
         if data.get(name) is not None and not isinstance(data[name], dict):
-            raise bad(name, f"must be an object (or absent), got {type(data[name]).__name__} {_clip(data[name])}")
+            raise bad(name, f"must be an object (or absent), got {type(data[name]).__name__} {clip(data[name])}")
     for name in ("machine_time_s", "wall_time_s"):
         if data.get(name) is not None and not _seconds(data[name]):
-            raise bad(name, f"must be a number of seconds >= 0 (or absent), got {_clip(data[name])}", data[name])
+            raise bad(name, f"must be a number of seconds >= 0 (or absent), got {clip(data[name])}", data[name])
     if not isinstance(data["replies"], list):
         raise bad("replies", f"must be a list, got {type(data['replies']).__name__}")
     replies: dict[tuple[str, int], dict[str, Any]] = {}
@@ -81,12 +94,12 @@ def check_recording(data: Any) -> dict[tuple[str, int], dict[str, Any]]:
             raise bad(at, f"must be an object, got {type(entry).__name__}")
         for name in ("request_key", "step", "raw"):
             if not isinstance(entry.get(name), str):
-                raise bad(f"{at}.{name}", f"must be a string, got {_clip(entry.get(name))}", entry.get(name))
+                raise bad(f"{at}.{name}", f"must be a string, got {clip(entry.get(name))}", entry.get(name))
         if entry.get("model") is not None and not isinstance(entry["model"], str):
-            raise bad(f"{at}.model", f"must be a string (or absent), got {_clip(entry['model'])}", entry['model'])
+            raise bad(f"{at}.model", f"must be a string (or absent), got {clip(entry['model'])}", entry['model'])
         attempt = entry.get("attempt", 0)
         if isinstance(attempt, bool) or not isinstance(attempt, int) or attempt < 0:
-            raise bad(f"{at}.attempt", f"must be an integer >= 0, got {_clip(attempt)}", attempt)
+            raise bad(f"{at}.attempt", f"must be an integer >= 0, got {clip(attempt)}", attempt)
         messages = entry.get("messages")
         if messages is not None and not (isinstance(messages, list) and all(
                 isinstance(m, dict) and isinstance(m.get("role"), str) and isinstance(m.get("content"), str)
@@ -95,10 +108,10 @@ def check_recording(data: Any) -> dict[tuple[str, int], dict[str, Any]]:
         for name in ("prompt_tokens", "completion_tokens"):
             value = entry.get(name)
             if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
-                raise bad(f"{at}.{name}", f"must be a whole number or null, got {_clip(value)}", value)
+                raise bad(f"{at}.{name}", f"must be a whole number or null, got {clip(value)}", value)
         latency = entry.get("latency_s", 0.0)
         if latency is not None and not _seconds(latency):
-            raise bad(f"{at}.latency_s", f"must be a number of seconds, got {_clip(latency)}", latency)
+            raise bad(f"{at}.latency_s", f"must be a number of seconds, got {clip(latency)}", latency)
         if entry.get("logprobs") is not None:
             problem = logprobs_problem(entry["logprobs"])
             if problem:
@@ -110,13 +123,13 @@ def check_recording(data: Any) -> dict[tuple[str, int], dict[str, Any]]:
 def logprobs_problem(value: Any) -> str | None:
     """None when ``value`` is a reply's token probabilities as stored ({token, logprob, top}), else the problem."""
     if not isinstance(value, list):
-        return f"must be a list of tokens, got {_clip(value)}"
+        return f"must be a list of tokens, got {clip(value)}"
     for i, token in enumerate(value):
         if not (isinstance(token, dict) and isinstance(token.get("token"), str) and _logprob(token.get("logprob"))
                 and isinstance(token.get("top"), list)
                 and all(isinstance(t, list) and len(t) == 2 and isinstance(t[0], str) and _logprob(t[1])
                         for t in token["top"])):
-            return f"token {i} must be {{token: str, logprob: number <= 0, top: [[str, number], ...]}}, got {_clip(token)}"
+            return f"token {i} must be {{token: str, logprob: number <= 0, top: [[str, number], ...]}}, got {clip(token)}"
     return None
 
 
@@ -135,7 +148,7 @@ def _seconds(value: Any) -> bool:
         return False
 
 
-def _clip(value: Any, limit: int = 80) -> str:
+def clip(value: Any, limit: int = 80) -> str:
     """``repr(value)`` cut short: a malformed field can be huge."""
     try:
         text = repr(value)

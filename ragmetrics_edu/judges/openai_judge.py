@@ -46,8 +46,9 @@ from ..validate import as_list, plain
 from ..validate import path as validate_path
 from . import files
 from .base import Judge, Messages, Reply, Request, render
-from .cache_entries import clip, read_cache_entry, real, token_logprobs
+from .cache_entries import read_cache_entry, real, token_logprobs
 from .errors import JudgeAPIError, JudgeSetupError
+from .files import clip
 
 MODES = ("auto", "json_schema", "json_object_schema", "json")
 OPENAI_URL = "https://api.openai.com/v1"
@@ -244,7 +245,7 @@ class OpenAIJudge(Judge):
         choices = getattr(response, "choices", None)
         if not isinstance(choices, list):
             raise JudgeAPIError(
-                f"{self.server} answered with HTTP 200 but not a chat completion (it sent {clip(response)}). "
+                f"{self.server} answered with HTTP 200 but not a chat completion (it sent {clip(response, 200)}). "
                 "A proxy or a login page may sit in front of the server: check base_url (it usually ends in /v1).",
                 step=request.step)
         choice = choices[0] if choices else None

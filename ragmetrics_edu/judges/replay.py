@@ -14,7 +14,6 @@ the messages the model was really sent (the version-1 prompt).
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 from typing import Any, Mapping
@@ -23,7 +22,7 @@ from ..errors import InputError
 from ..validate import NAME_MAX, PATH_MAX
 from .base import Judge, Messages, Reply, Request
 from .errors import JudgeError, JudgeSetupError
-from .files import FORMAT, RecordingProblem, check_recording, write_recording
+from .files import FORMAT, RecordingProblem, check_recording, read_json, write_recording
 
 __all__ = ["FORMAT", "ReplayJudge", "write_recording"]
 
@@ -90,19 +89,12 @@ class ReplayJudge(Judge):
 
 
 def _read(path: Path) -> Any:
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
+    if not path.exists():
         raise JudgeSetupError(f"No recording at {path}. Record one with "
-                              "OpenAIJudge(...).save_recording(path) after a run.") from None
-    except IsADirectoryError:
-        raise JudgeSetupError(f"{path} is a folder; a recording is one .json file.") from None
-    except UnicodeDecodeError as exc:
-        raise JudgeSetupError(f"{path} is not a JSON recording: it is not UTF-8 text ({exc.reason}).") from None
-    except ValueError as exc:
-        raise JudgeSetupError(f"{path} is not a JSON recording: {exc}") from None
-    except OSError as exc:
-        raise JudgeSetupError(f"Cannot read the recording {path}: {exc.strerror or exc}") from None
+                              "OpenAIJudge(...).save_recording(path) after a run.")
+    if path.is_dir():
+        raise JudgeSetupError(f"{path} is a folder; a recording is one .json file.")
+    return read_json(path, lambda what: JudgeSetupError(f"{path} is not a usable JSON recording: {what}."))
 
 
 def _check_recording(data: Any, where: str) -> dict[tuple[str, int], dict[str, Any]]:

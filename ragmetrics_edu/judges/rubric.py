@@ -29,7 +29,7 @@ import math
 from typing import Any, Sequence
 
 from ..errors import InputError
-from ..metrics.rubric import G_EVAL_VARIANTS, aspect_critic_score, g_eval_score, scale_of
+from ..metrics.rubric import G_EVAL_VARIANTS, aspect_critic_score, g_eval_score, scale_of, votes_for
 from ..results import MetricResult
 from ..validate import choice, text, text_list
 from .base import Judge
@@ -174,9 +174,7 @@ def aspect_critic(judge: Judge, answer: str, context: Sequence[str], *, question
     One vote is asked at the judge's own temperature; more are sampled at :data:`SAMPLE_TEMPERATURE`, each with
     its own seed. ``values["p_yes"]``: the first vote's probability of "yes" where the server gives it."""
     judge = check_judge(judge)
-    n = _count("strictness", strictness, 1)
-    if n % 2 == 0:
-        n += 1  # Ragas' AspectCritic makes strictness odd, so a majority always exists
+    n = votes_for(strictness)
     definition = text("definition", definition)
     data = {"question_block": None if question is None else text("question", question), "context": _context(context),
             "answer": text("answer", answer)}

@@ -31,7 +31,7 @@ from ..errors import InputError
 from ..results import MetricResult, fmt
 from ..validate import as_list, choice
 
-__all__ = ["g_eval_score", "aspect_critic_score", "G_EVAL_VARIANTS", "DEEPEVAL_MIN_PROBABILITY", "scale_of"]
+__all__ = ["g_eval_score", "aspect_critic_score", "votes_for", "G_EVAL_VARIANTS", "DEEPEVAL_MIN_PROBABILITY", "scale_of"]
 
 G_EVAL_VARIANTS = ("paper", "deepeval")
 
@@ -154,6 +154,14 @@ def _vote(i: int, value: Any) -> bool:
     if isinstance(value, str) and value.strip().lower() in _YES:
         return _YES[value.strip().lower()]
     raise InputError(f"votes[{i}]", "yes or no, 1 or 0, or True/False", value)
+
+
+def votes_for(strictness: int) -> int:
+    """How many votes an aspect critic asks for: ``strictness``, made odd as Ragas does (2 becomes 3), so a
+    majority always exists."""
+    if isinstance(strictness, bool) or not isinstance(strictness, int) or not 1 <= strictness <= 50:
+        raise InputError("strictness", "a whole number from 1 to 50", strictness)
+    return strictness + 1 if strictness % 2 == 0 else strictness
 
 
 def aspect_critic_score(votes: Sequence[Any], *, aspect: str = "", threshold: float | None = None) -> MetricResult:

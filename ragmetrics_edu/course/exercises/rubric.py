@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...metrics.rubric import g_eval_score
+from ...metrics.rubric import g_eval_score, votes_for
 from . import Exercise, register
 
 #: a score distribution written for the exercise (not a recording)
@@ -28,8 +28,7 @@ def _diagnose_weighted(given: Any, correct: float) -> str | None:
 
 
 def _votes() -> int:
-    strictness = 4
-    return strictness + 1 if strictness % 2 == 0 else strictness
+    return votes_for(4)
 
 
 register(
