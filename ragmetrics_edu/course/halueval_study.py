@@ -21,7 +21,7 @@ import json
 import math
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +29,7 @@ from .. import judges, stats
 from ..baselines import answer_overlap
 from ..data import halueval, path
 from ..errors import InputError
+from ..judges.batch import run_tasks
 from ..judges.checked import faithfulness_checked
 from ..judges.errors import JudgeError
 from ..judges.reanswer import reanswer_reply
@@ -105,12 +106,15 @@ def score_answer(design: Design, judge: Any, pair: halueval.HaluPair, answer: st
     return faithfulness_checked(judge, answer, context, question=pair.question, variant="ragas").score
 
 
-def _replayed(design: Design, judge: Any, pair: halueval.HaluPair, answer: str) -> float:
-    """The design's score of one answer; NaN when the recorded judge gave no usable reply for it."""
-    try:
-        return score_answer(design, judge, pair, answer)
-    except JudgeError:
-        return math.nan
+def _replayed(design: Design, judge: Any, split: str, pair: halueval.HaluPair, answer: str) -> float:
+    """The design's score of one answer from its recording (a task of the one runner); a re-answer design
+    scores the recorded judge's own answer for the pair (NaN when there is none), the others ask ``judge``."""
+    if design.pipeline == "reanswer" and design.recording is not None:
+        reply = _judge_answer(design.recording, split, pair)
+        if reply is None:
+            return math.nan
+        return score_reanswer(answer, reply, [pair.knowledge], **dict(design.options)).score
+    return score_answer(design, judge, pair, answer)
 
 
 def pairs_for(design: Design, split: str) -> list[halueval.HaluPair]:
@@ -130,19 +134,18 @@ def pair_scores(design: str, split: str) -> list[dict[str, Any]]:
 
 @lru_cache(maxsize=None)
 def _scored(design: str, split: str) -> tuple[dict[str, Any], ...]:
+    """Every answer of the design's pairs, right then hallucinated, pair by pair, one task each through the
+    one case runner (:func:`~ragmetrics_edu.judges.batch.run_tasks`), one at a time in that order; an answer
+    the recorded judge gave no usable reply for (a kept :class:`JudgeError`) scores NaN."""
     chosen = design_of(design)
     judge = None if chosen.recording is None else _replay_judge(chosen.recording, split)
-    rows = []
-    for pair in pairs_for(chosen, split):
-        answers = (pair.right_answer, pair.hallucinated_answer)
-        if chosen.pipeline == "reanswer" and chosen.recording is not None:
-            reply = _judge_answer(chosen.recording, split, pair)
-            right, wrong = (math.nan if reply is None else
-                            score_reanswer(a, reply, [pair.knowledge], **dict(chosen.options)).score for a in answers)
-        else:
-            right, wrong = (_replayed(chosen, judge, pair, a) for a in answers)
-        rows.append({"pair": pair.id, "right": right, "hallucinated": wrong, "outcome": _outcome(right, wrong)})
-    return tuple(rows)
+    pairs = pairs_for(chosen, split)
+    tasks = [partial(_replayed, chosen, judge, split, pair, answer)
+             for pair in pairs for answer in (pair.right_answer, pair.hallucinated_answer)]
+    run = run_tasks(tasks, judge, max_concurrency=1, keep=(JudgeError,), desc=chosen.name, unit="answer")
+    scores = [outcome.result if outcome.ok else math.nan for outcome in run]
+    return tuple({"pair": pair.id, "right": right, "hallucinated": wrong, "outcome": _outcome(right, wrong)}
+                 for pair, right, wrong in zip(pairs, scores[0::2], scores[1::2], strict=True))
 
 
 @lru_cache(maxsize=None)

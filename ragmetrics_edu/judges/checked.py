@@ -21,16 +21,29 @@ changes, each one a switch, so notebook 11 can show the agreement before and aft
 
 Verdicts map to the library's words (supported → yes, contradicted → no, not_mentioned → idk)
 and are scored by :func:`ragmetrics_edu.metrics.faithfulness`, so both variants apply.
+
+The arithmetic (the invented-claim rule, the quote check, the downgrades, the separate contradiction
+answers, the score) is :mod:`ragmetrics_edu.metrics.checked` (``score_checked``), a pure function of
+words and verdicts; this module makes the requests and joins the answers.
 """
 
 from __future__ import annotations
 
 from typing import Any, Sequence
 
-from .. import metrics
 from ..errors import InputError
+from ..metrics.checked import (
+    FROM_LIBRARY,
+    INVENTED_BELOW,
+    TO_LIBRARY,
+    checked_rows,
+    drop_invented,
+    invented,
+    quote_found,
+    score_checked,
+    still_open,
+)
 from ..results import MetricResult
-from ..text import normalize_text, tokenize
 from ..validate import flag, text, text_list
 from .base import Judge
 from .prompting import Texts
@@ -49,10 +62,8 @@ from .requests import (
 )
 from .same_items import given_items, mark_given
 
-__all__ = ["faithfulness_checked", "quote_found", "invented", "PIPELINES", "BUILDS_ON", "TO_LIBRARY"]
-
-#: the three-way words and the library's yes/no/idk
-TO_LIBRARY = {"supported": "yes", "contradicted": "no", "not_mentioned": "idk"}
+__all__ = ["faithfulness_checked", "quote_found", "invented", "PIPELINES", "BUILDS_ON", "TO_LIBRARY",
+           "INVENTED_BELOW"]
 
 #: named configurations, each adding one change to one before it (:data:`BUILDS_ON`; notebook 11 measures each
 #: and keeps a change only if it raises agreement)
@@ -76,24 +87,6 @@ PIPELINES: dict[str, dict[str, Any]] = {
 BUILDS_ON = {"quoted": "library", "quotes_checked": "quoted", "contradiction_apart": "quotes_checked",
              "apart_unchecked": "quoted", "question_and_answer_claims": "quoted",
              "defaults": "question_and_answer_claims"}
-
-#: share of a claim's content words that must come from the question or the answer
-INVENTED_BELOW = 0.75
-
-
-def quote_found(quote: str, context: Sequence[str]) -> bool:
-    """Is ``quote`` in the context? Case and punctuation are ignored; an empty quote is never found."""
-    wanted = normalize_text(quote)
-    return bool(wanted) and any(wanted in normalize_text(node) for node in context)
-
-
-def invented(claim: str, source: str) -> bool:
-    """A claim whose content words are mostly (over a quarter) absent from ``source`` (question + answer)."""
-    words = set(tokenize(claim))
-    if not words:
-        return False
-    return len(words & set(tokenize(source))) / len(words) < INVENTED_BELOW
-
 
 def _choice(field: str, value: Any, options: tuple[str, ...]) -> str:
     if not isinstance(value, str) or value not in options:
@@ -136,7 +129,7 @@ def faithfulness_checked(
         raise InputError("question", "the question (claims_from='question_and_answer' writes claims from it)", None)
     given = None if claims is None else given_items("claims", claims, MAX_ITEMS)
     calls = CallList()
-    notes: list[str] = []
+    dropped: list[str] = []
     if given is None:
         template = "faithfulness_claims_qa" if claims_from == "question_and_answer" else "faithfulness_claims"
         first = ask(judge, make_request("faithfulness.claims" if template == "faithfulness_claims" else
@@ -146,18 +139,13 @@ def faithfulness_checked(
                                      data={"question_block": question, "answer": answer_text}), calls)
         found_claims = list(first.data["claims"])
         if claims_from == "question_and_answer":
-            source = f"{question}\n{answer_text}"
-            dropped = [c for c in found_claims if invented(c, source)]
-            found_claims = [c for c in found_claims if c not in dropped]
-            notes += [f"Dropped as invented (under {INVENTED_BELOW:.0%} of its content words are in the question "
-                      f"or the answer): {c!r}" for c in dropped]
+            found_claims, dropped = drop_invented(found_claims, text("question", question), answer_text)
     else:
         found_claims = list(given)
-    rows = _judge_claims(judge, found_claims, context, verdicts, quotes_checked, contradiction, calls)
-    result = metrics.faithfulness(found_claims, [TO_LIBRARY.get(r["final"], r["final"]) for r in rows], variant,
-                                  context=context, threshold=threshold)
-    result.values["checked"] = rows
-    result.narrative.extend(notes + [_row_line(i, r) for i, r in enumerate(rows, start=1)])
+    said, quotes, contradicted = _ask_verdicts(judge, found_claims, context, verdicts, quotes_checked, contradiction,
+                                               calls)
+    result = score_checked(found_claims, said, context, quotes=quotes, quotes_checked=quotes_checked,
+                           contradicted=contradicted, dropped=dropped, variant=variant, threshold=threshold)
     result.inputs["pipeline"] = {"verdicts": verdicts, "quotes_checked": quotes_checked,
                                  "contradiction": contradiction, "claims_from": claims_from}
     if given is not None:
@@ -165,28 +153,20 @@ def faithfulness_checked(
     return finish(result, judge, calls, False)
 
 
-def _row_line(i: int, row: dict[str, Any]) -> str:
-    line = f"claim_{i}: the judge said {row['said']}"
-    if row.get("quote"):
-        line += f", quoting {row['quote']!r} ({'found' if row['quote_found'] else 'NOT found'} in the context)"
-    if row["final"] != row["said"]:
-        line += f" -> {row['final']} ({row['why']})"
-    return line + "."
+def _ask_verdicts(judge: Judge, claims: list[str], context: list[str], verdicts: str, quotes_checked: bool,
+                  contradiction: str, calls: CallList) -> tuple[list[str], list[str] | None, list[str] | None]:
+    """Ask the verdicts on ``claims``: ``(said, quotes, contradicted)`` as :func:`score_checked` takes them.
 
-
-def _judge_claims(judge: Judge, claims: list[str], context: list[str], verdicts: str, quotes_checked: bool,
-                  contradiction: str, calls: CallList) -> list[dict[str, Any]]:
-    """One row per claim: what the judge said, its quote, whether the quote was found, the final verdict."""
+    ``quotes`` is None for yes/no/idk verdicts; ``contradicted`` (the separate contradiction question's
+    answers for the claims still open) is None unless contradiction is asked apart with quoted verdicts."""
     if not claims:
-        return []
+        return [], None, None
     keys = key_names("claim", len(claims))
     data = {"context": Texts("node", context, "(no context)"), "claims": Texts("claim", claims)}
     if verdicts == "yes_no_idk":
         reply = ask(judge, verdict_request("faithfulness.verdicts", "faithfulness_verdicts", "claim", len(claims),
                                              idk=True, data=data), calls)
-        back = {"yes": "supported", "no": "contradicted", "idk": "not_mentioned"}
-        return [{"said": back[reply.data[k]], "quote": "", "quote_found": None, "final": back[reply.data[k]],
-                 "why": ""} for k in keys]
+        return [FROM_LIBRARY[reply.data[k]] for k in keys], None, None
     kind, template, step = (("quoted_verdict", "faithfulness_quoted", "faithfulness.quoted") if contradiction == "together"
                             else ("support_verdict", "faithfulness_supported", "faithfulness.supported"))
     words = ('"supported", "contradicted" or "not_mentioned"' if kind == "quoted_verdict"
@@ -195,26 +175,15 @@ def _judge_claims(judge: Judge, claims: list[str], context: list[str], verdicts:
     reply = ask(judge, make_request(step, template, model, f"a JSON object with exactly the {len(keys)} keys "
                                  f"{', '.join(keys)}, each {{\"verdict\": {words}, \"quote\": \"...\"}}",
                                  shorthand=keyed_list("claim"), legacy=False, data=data, keys=", ".join(keys)), calls)
-    rows = []
-    for k in keys:
-        said, quote = reply.data[k]["verdict"], reply.data[k]["quote"]
-        row = {"said": said, "quote": quote, "quote_found": quote_found(quote, context) if quote.strip() else None,
-               "final": "not_mentioned" if said == "not_supported" else said, "why": ""}
-        if said == "not_supported":
-            row["why"] = "not supported; contradiction asked apart"
-        if quotes_checked and said == "supported" and not row["quote_found"]:
-            row["final"], row["why"] = "not_mentioned", "its quote is not in the context"
-        rows.append(row)
-    if contradiction == "apart":
-        open_ = [i for i, r in enumerate(rows) if r["final"] != "supported"]
-        if open_:
-            asked = [claims[i] for i in open_]
-            second = ask(judge, _verdict_request_yes_no(asked, context), calls)
-            for j, i in enumerate(open_, start=1):
-                if second.data[f"claim_{j}"] == "yes":
-                    rows[i]["final"] = "contradicted"
-                    rows[i]["why"] = "the separate contradiction question said yes"
-    return rows
+    said = [reply.data[k]["verdict"] for k in keys]
+    quotes = [reply.data[k]["quote"] for k in keys]
+    if contradiction != "apart":
+        return said, quotes, None
+    open_ = still_open(checked_rows(said, quotes, context, quotes_checked=quotes_checked))
+    if not open_:
+        return said, quotes, []
+    second = ask(judge, _verdict_request_yes_no([claims[i] for i in open_], context), calls)
+    return said, quotes, [second.data[f"claim_{j}"] for j in range(1, len(open_) + 1)]
 
 
 def _verdict_request_yes_no(claims: list[str], context: list[str]) -> Any:

@@ -18,6 +18,7 @@ from ..ranking import (
     recall_at_k,
     reciprocal_rank,
 )
+from .checked import score_checked
 from .context_precision import context_precision, context_precision_batch
 from .correctness import answer_correctness, f1_from, f_beta
 from .embedding import answer_relevancy_embedding, semantic_similarity
@@ -32,7 +33,7 @@ __all__ = [
     "context_entity_recall", "context_precision", "context_precision_batch", "context_recall",
     "contextual_relevancy", "f1_from", "f_beta", "faithfulness", "hit_at_k", "hit_rate_at_k", "mean_average_precision",
     "mean_reciprocal_rank", "ndcg_at_k", "normalize_entity", "precision_at_k", "r_precision", "recall_at_k",
-    "reciprocal_rank", "score_reanswer", "semantic_similarity", "word_overlap",
+    "reciprocal_rank", "score_checked", "score_reanswer", "semantic_similarity", "word_overlap",
 ]
 
 #: Every metric name (:data:`~ragmetrics_edu.metrics.registry.NAMES`) mapped to its function.
