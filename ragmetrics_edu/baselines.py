@@ -22,11 +22,12 @@ for pairwise accuracy.
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from . import validate
 from .errors import InputError
 from .metrics.overlap import shared_words
+from .metrics.registry import MetricTable
 from .validate import text, text_list
 
 __all__ = ["THRESHOLD", "coverage", "answer_overlap", "verdicts", "case_verdicts"]
@@ -66,21 +67,37 @@ def verdicts(metric: str, items: Sequence[str], *, question: str = "", contexts:
     items = text_list("items", items)
     question, reference = text("question", question), text("reference", reference)
     contexts = text_list("contexts", contexts)
-    if metric == "context_precision":
-        return ["yes" if coverage(node, reference) >= cut else "no" for node in items]
-    if metric == "context_recall":
-        out: list[Any] = []
-        for statement in items:
-            scores = [coverage(statement, node) for node in contexts]
-            best = max(range(len(scores)), key=lambda i: (scores[i], -i)) if scores else None
-            out.append(best + 1 if best is not None and scores[best] >= cut else None)
-        return out
-    if metric == "faithfulness":
-        joined = "\n".join(contexts)
-        return ["supported" if coverage(claim, joined) >= cut else "not_mentioned" for claim in items]
-    if metric == "answer_relevancy":
-        return ["relevant" if coverage(s, question) >= cut else "not_relevant" for s in items]
-    raise InputError("metric", "context_precision, context_recall, faithfulness or answer_relevancy", metric)
+    if metric not in _VERDICTS:
+        raise InputError("metric", "context_precision, context_recall, faithfulness or answer_relevancy", metric)
+    return _VERDICTS[metric](items, question=question, contexts=contexts, reference=reference, cut=cut)
+
+
+def _node_verdicts(nodes: list[str], *, reference: str, cut: float, **_: Any) -> list[Any]:
+    return ["yes" if coverage(node, reference) >= cut else "no" for node in nodes]
+
+
+def _attributions(statements: list[str], *, contexts: list[str], cut: float, **_: Any) -> list[Any]:
+    out: list[Any] = []
+    for statement in statements:
+        scores = [coverage(statement, node) for node in contexts]
+        best = max(range(len(scores)), key=lambda i: (scores[i], -i)) if scores else None
+        out.append(best + 1 if best is not None and scores[best] >= cut else None)
+    return out
+
+
+def _claim_verdicts(claims: list[str], *, contexts: list[str], cut: float, **_: Any) -> list[Any]:
+    joined = "\n".join(contexts)
+    return ["supported" if coverage(claim, joined) >= cut else "not_mentioned" for claim in claims]
+
+
+def _relevance_verdicts(statements: list[str], *, question: str, cut: float, **_: Any) -> list[Any]:
+    return ["relevant" if coverage(s, question) >= cut else "not_relevant" for s in statements]
+
+
+#: The baseline's rule per labelled metric: which text each item is compared with, and the words of its verdict.
+_VERDICTS: MetricTable[Callable[..., list[Any]]] = MetricTable("the word-overlap baselines' rules", {
+    "context_precision": _node_verdicts, "context_recall": _attributions, "faithfulness": _claim_verdicts,
+    "answer_relevancy": _relevance_verdicts})
 
 
 def case_verdicts(case: Any, metric: str, threshold: float = THRESHOLD) -> list[Any]:

@@ -22,7 +22,7 @@ import sys
 from pathlib import Path
 from typing import Any, NoReturn, Sequence
 
-from . import __version__, examples, metrics, validate
+from . import __version__, examples, validate
 from .course.deck_cases import metric_agreement, run_deck_cases
 from .course.embedding_texts import course_texts
 from .course.judge_recording import add_parser as add_record_study_parser
@@ -31,20 +31,15 @@ from .embeddings.recorded import add_record_embeddings_parser, run_record_embedd
 from .errors import InputError, RagMetricsError
 from .judges.evaluation import evaluate
 from .judges.openai_judge import OpenAIJudge
-from .metrics.registry import MetricTable
+from .metrics.specs import SPECS, call_with
 from .results import fmt
 
-#: What ``score`` reads for each metric it scores: the positional verdicts (as typed, as graded gains, as one
-#: verdict per statement, or one comma list per node) or named options.
-SCORE_INPUTS: MetricTable[str] = MetricTable("what `ragmetrics-edu score` reads", {
-    "context_precision": "verdicts", "precision_at_k": "verdicts", "recall_at_k": "verdicts",
-    "average_precision": "verdicts", "reciprocal_rank": "verdicts", "ndcg_at_k": "gains", "hit_at_k": "verdicts",
-    "r_precision": "verdicts", "context_recall": "statement verdicts", "faithfulness": "statement verdicts",
-    "answer_relevancy": "statement verdicts", "contextual_relevancy": "verdicts per node",
-    "context_entity_recall": "--reference and --context", "answer_correctness": "--tp, --fp and --fn",
-    "semantic_similarity": "--answer and --ground-truth",
-})
-SCORE_METRICS = tuple(SCORE_INPUTS)
+
+def score_metrics() -> tuple[str, ...]:
+    """The metrics ``score`` scores: every registered metric whose spec says what it reads (``score_input``)."""
+    return tuple(spec.name for spec in SPECS.values() if spec.score_input)
+
+
 #: The inputs typed as positional verdicts after the metric's name.
 POSITIONAL = ("verdicts", "gains", "statement verdicts", "verdicts per node")
 
@@ -85,7 +80,7 @@ def build_parser() -> argparse.ArgumentParser:
     explain.add_argument("--case", help="which case of the example (default: all)")
     score = sub.add_parser("score", help="score verdicts given on the command line",
                            epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    score.add_argument("metric", choices=SCORE_METRICS, metavar="METRIC", help=", ".join(SCORE_METRICS))
+    score.add_argument("metric", choices=score_metrics(), metavar="METRIC", help=", ".join(score_metrics()))
     score.add_argument("verdicts", nargs="*", help="yes/no/idk, y/n, true/false or 1/0, in order (gains for ndcg_at_k)")
     score.add_argument("--variant", help="deepeval | ragas | average_precision (where the metric has variants)")
     score.add_argument("--k", type=int, help="cut-off for precision_at_k, recall_at_k, ndcg_at_k, hit_at_k")
@@ -221,49 +216,37 @@ def _score(args: argparse.Namespace) -> Any:
     for name in ("tp", "fp", "fn"):
         if getattr(args, name) < 0:
             raise InputError(f"--{name}", "a number of statements, 0 or more", getattr(args, name))
-    if SCORE_INPUTS[m] in POSITIONAL and not args.verdicts:
+    if SPECS[m].score_input in POSITIONAL and not args.verdicts:
         raise InputError("verdicts", f"at least one verdict after the metric, e.g. `ragmetrics-edu score {m} yes no`",
                          [])
     v = _typed(args.verdicts)
     common = {"threshold": args.threshold} if args.threshold is not None else {}
-    if m == "context_precision":
-        extra = {"total_relevant": args.total_relevant} if args.total_relevant is not None else {}
-        return metrics.context_precision(v, args.variant or "deepeval", **extra, **common)
-    if m == "ndcg_at_k":
-        return metrics.ndcg_at_k(_gains(args.verdicts), k=args.k, gain=args.gain)
-    if m == "precision_at_k":
-        return metrics.precision_at_k(v, k=args.k)
-    if m == "recall_at_k":
-        return metrics.recall_at_k(v, k=args.k, total_relevant=args.total_relevant)
-    if m == "average_precision":
-        return metrics.average_precision(v, total_relevant=args.total_relevant)
-    if m == "reciprocal_rank":
-        return metrics.reciprocal_rank(v)
-    if m == "hit_at_k":
-        return metrics.hit_at_k(v, k=args.k)
-    if m == "r_precision":
-        return metrics.r_precision(v, total_relevant=args.total_relevant)
-    if SCORE_INPUTS[m] == "statement verdicts":
+    spec = SPECS[m]
+    reads, compute = spec.score_input, spec.function()
+    options = {**common, **({"variant": args.variant} if args.variant else {})}
+    if reads == "verdicts":  # ranked verdicts: each metric takes the options it has (k, total, variant)
+        extra = {k: x for k, x in (("k", args.k), ("total_relevant", args.total_relevant)) if x is not None}
+        return call_with(compute, v, {**options, **extra})
+    if reads == "gains":
+        return call_with(compute, _gains(args.verdicts), {"k": args.k, "gain": args.gain})
+    if reads == "statement verdicts":
         labels = [f"statement {i}" for i in range(1, len(v) + 1)]
-        if m == "answer_relevancy":
-            return metrics.answer_relevancy(labels, v, **common)
-        variant = {"variant": args.variant} if args.variant else {}
-        return getattr(metrics, m)(labels, v, **variant, **common)
-    if m == "contextual_relevancy":
+        return compute(labels, v, **{k: x for k, x in options.items() if k in spec.parameters()})
+    if reads == "verdicts per node":
         groups = [_typed([x for x in g.split(",") if x]) for g in args.verdicts]
         names = [[f"node {n} statement {i}" for i in range(1, len(g) + 1)] for n, g in enumerate(groups, 1)]
-        return metrics.contextual_relevancy(names, groups, **common)
-    if m == "context_entity_recall":
+        return compute(names, groups, **common)
+    if reads == "--reference and --context":
         if args.reference is None or args.context is None:
             raise InputError("--reference/--context", "both entity lists, separated by ';'", None)
         split = lambda s: [e.strip() for e in s.split(";") if e.strip()]  # noqa: E731
-        return metrics.context_entity_recall(split(args.reference), split(args.context), normalize=args.normalize, **common)
-    if m == "answer_correctness":
+        return compute(split(args.reference), split(args.context), normalize=args.normalize, **common)
+    if reads == "--tp, --fp and --fn":
         tp, fp, fn = ([f"{n.upper()} {i}" for i in range(1, getattr(args, n) + 1)] for n in ("tp", "fp", "fn"))
-        return metrics.answer_correctness(tp, fp, fn, similarity=args.similarity, **common)
+        return compute(tp, fp, fn, similarity=args.similarity, **common)
     if args.answer is None or args.ground_truth is None:
         raise InputError("--answer/--ground-truth", "two texts to compare", None)
-    return metrics.semantic_similarity(args.answer, args.ground_truth, **common)
+    return compute(args.answer, args.ground_truth, **common)
 
 
 def _gains(values: Sequence[str]) -> list[Any]:

@@ -33,6 +33,7 @@ from ..judges.batch import run_tasks
 from ..judges.records import tally
 from ..judges.replay import ReplayJudge
 from ..judges.requests import check_judge
+from ..metrics.registry import MetricTable
 from ..results import MetricResult
 from ..stats.inputs import seed as checked_seed
 from ..validate import as_list, identifier, instance, text_list
@@ -221,7 +222,8 @@ class DeckRun:
         verdicts = self.deck_items is not None and len(self.deck_items) == len(self.deck_texts)
         return classify(self.deck_texts, self.judge_texts, reference_verdicts=self.deck_items if verdicts else None,
                         judged_verdicts=self.judge_items if verdicts else None, source=self.source,
-                        context=self.context, repairs=self.repairs, given=self.case.step == "context_precision")
+                        context=self.context, repairs=self.repairs,
+                        given=not self.source)  # no source text: the items were given (context precision's nodes)
 
     @property
     def judge_entities(self) -> tuple[list[str], list[str]]:
@@ -247,29 +249,34 @@ def _text_column(result: MetricResult) -> list[str]:
     return []
 
 
+def _answer_correctness_side(given: dict[str, Any], kwargs: dict[str, Any]) -> dict[str, Any]:
+    kinds = [(k.upper(), s) for k in ("tp", "fp", "fn") for s in given[k]]
+    return {"deck_texts": [s for _, s in kinds], "deck_items": [k for k, _ in kinds],
+            "source": kwargs["answer"] + "\n" + kwargs["ground_truth"]}
+
+
+#: Per judge step: the deck's item texts (and answer-correctness kinds), and the text the items should come from.
+_DECK_SIDE: MetricTable[Callable[[dict[str, Any], dict[str, Any]], dict[str, Any]]] = MetricTable(
+    "the deck side of each deck case's step", {
+        "context_precision": lambda given, kw: {"deck_texts": list(kw["nodes"])},
+        "context_recall": lambda given, kw: {"deck_texts": list(given["statements"]), "source": kw["expected_output"],
+                                             "context": list(kw["nodes"])},
+        "contextual_relevancy": lambda given, kw: {"deck_texts": [s for node in given["node_statements"] for s in node],
+                                                   "source": "\n".join(kw["nodes"])},
+        "faithfulness": lambda given, kw: {"deck_texts": list(given["claims"]), "source": kw["answer"],
+                                           "context": list(kw["context"])},
+        "answer_relevancy": lambda given, kw: {"deck_texts": list(given["statements"]), "source": kw["answer"],
+                                               "context": [kw["question"]]},
+        "answer_correctness": _answer_correctness_side,
+        "context_entity_recall": lambda given, kw: {
+            "deck_entities": (tuple(given["reference_entities"]), tuple(given["context_entities"]))},
+    })
+
+
 def _deck_side(case: DeckCase, ex: Any, kwargs: dict[str, Any]) -> dict[str, Any]:
     """The deck's item texts (and answer-correctness kinds), and the text the items should come from."""
-    given = ex.case(case.case).kwargs
-    step = case.step
-    if step == "context_precision":
-        return {"deck_texts": list(kwargs["nodes"])}
-    if step == "context_recall":
-        return {"deck_texts": list(given["statements"]), "source": kwargs["expected_output"],
-                "context": list(kwargs["nodes"])}
-    if step == "contextual_relevancy":
-        return {"deck_texts": [s for node in given["node_statements"] for s in node],
-                "source": "\n".join(kwargs["nodes"])}
-    if step == "faithfulness":
-        return {"deck_texts": list(given["claims"]), "source": kwargs["answer"], "context": list(kwargs["context"])}
-    if step == "answer_relevancy":
-        return {"deck_texts": list(given["statements"]), "source": kwargs["answer"], "context": [kwargs["question"]]}
-    if step == "answer_correctness":
-        kinds = [(k.upper(), s) for k in ("tp", "fp", "fn") for s in given[k]]
-        return {"deck_texts": [s for _, s in kinds], "deck_items": [k for k, _ in kinds],
-                "source": kwargs["answer"] + "\n" + kwargs["ground_truth"]}
-    if step == "context_entity_recall":
-        return {"deck_entities": (tuple(given["reference_entities"]), tuple(given["context_entities"]))}
-    return {}
+    side = _DECK_SIDE.get(case.step)
+    return side(ex.case(case.case).kwargs, kwargs) if side else {}
 
 
 def run_deck_cases(judge: Any, ids: Sequence[str] | None = None, *, embedder: Any = None) -> list[DeckRun]:
@@ -355,6 +362,17 @@ def _as_verdict(value: Any) -> str:
     return "no" if value in (None, "not_mentioned", "not_relevant", "no") else "yes"
 
 
+#: Per judge step: the word-overlap baseline that judges its items, and the deck inputs it compares them with.
+_BASELINE: MetricTable[tuple[str, Callable[[dict[str, Any]], dict[str, Any]]]] = MetricTable(
+    "the baseline of each deck case's step", {
+        "context_precision": ("context_precision", lambda kw: {"reference": kw["expected_output"]}),
+        "context_recall": ("context_recall", lambda kw: {"contexts": list(kw["nodes"])}),
+        "faithfulness": ("faithfulness", lambda kw: {"contexts": list(kw["context"])}),
+        "answer_relevancy": ("answer_relevancy", lambda kw: {"question": kw["question"]}),
+        "contextual_relevancy": ("answer_relevancy", lambda kw: {"question": kw["question"]}),
+    })
+
+
 def baseline_verdicts(run: DeckRun) -> list[str] | None:
     """The word-overlap baseline's yes/no on each of the deck's items (:func:`ragmetrics_edu.baselines.verdicts`).
 
@@ -366,16 +384,11 @@ def baseline_verdicts(run: DeckRun) -> list[str] | None:
     texts, kw, step = run.deck_texts or [], run.inputs, run.case.step
     if not texts:
         return None
-    if step == "context_precision":
-        out = baselines.verdicts("context_precision", texts, reference=kw["expected_output"])
-    elif step == "context_recall":
-        out = baselines.verdicts("context_recall", texts, contexts=list(kw["nodes"]))
-    elif step == "faithfulness":
-        out = baselines.verdicts("faithfulness", texts, contexts=list(kw["context"]))
-    elif step in ("answer_relevancy", "contextual_relevancy"):
-        out = baselines.verdicts("answer_relevancy", texts, question=kw["question"])
-    else:
+    rule = _BASELINE.get(step)
+    if rule is None:
         return None
+    metric, inputs = rule
+    out = baselines.verdicts(metric, texts, **inputs(kw))
     return [_as_verdict(v) for v in out]
 
 

@@ -44,7 +44,7 @@ from typing import Any, Collection, Mapping, Sequence
 from .. import data, stats
 from ..baselines import coverage
 from ..errors import InputError
-from ..metrics.registry import MetricTable
+from ..metrics.specs import SPECS
 from ..plots import figure_and_axes
 from ..retrieval.corpus import load_corpus
 from ..validate import as_list, choice, identifier, mapping, records
@@ -400,8 +400,8 @@ def rules_vs_hand(tagged: Any, hand: Mapping[tuple[str, str], Mapping[str, Any]]
 
 
 # -- printing ---------------------------------------------------------------------------------------
-_SHORT: MetricTable[str] = MetricTable("the metrics' short names in flat tables", {
-    "faithfulness": "faith", "context_precision": "cp", "context_recall": "cr", "answer_relevancy": "ar"})
+#: the four scores' short names in flat tables (each spec's ``short``)
+_SHORT = {m: SPECS[m].short for m in ("faithfulness", "context_precision", "context_recall", "answer_relevancy")}
 
 
 def flat(rows: Any) -> list[dict[str, Any]]:

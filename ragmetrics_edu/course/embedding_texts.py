@@ -25,7 +25,7 @@ from typing import Any, Iterable, Mapping
 from .. import data
 from ..embeddings.embedders import HashingEmbedder, cosine_parts, embedder_name, resolve
 from ..errors import InputError
-from ..examples import CATALOGUE_PATH, EMBEDDING_METRICS
+from ..examples import CATALOGUE_PATH, embedding_dependent
 from ..plots import new_figure
 from ..results import fmt
 from ..retrieval.corpus import load_corpus
@@ -69,7 +69,7 @@ def _deck_texts() -> list[str]:
     out: list[str] = []
     for entry in catalogue["examples"]:
         embedded = entry.get("embedding_dependent") or any(
-            c["call"]["metric"] in EMBEDDING_METRICS for c in entry.get("cases", []))
+            embedding_dependent(c["call"]["metric"]) for c in entry.get("cases", []))
         if embedded:
             out += _strings(entry.get("inputs", {}))
             for case in entry.get("cases", []):

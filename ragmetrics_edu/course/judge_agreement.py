@@ -22,12 +22,13 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from .. import baselines, metrics
 from ..agreement import cohen_kappa, match_items, pairwise_accuracy
 from ..errors import InputError
 from ..metrics.correctness import f1_from
+from ..metrics.registry import MetricTable
 from ..validate import instance, text
 from .judge_eval import Case, PassLabels, check_metric, content_key, final_labels, load_cases, pairs, unit_of
 from .judge_runs import INJECTED_AT, inject, run_rows
@@ -77,14 +78,16 @@ def _check_rows(rows: Any, metric: str) -> list[dict[str, Any]]:
     return [r for r in run_rows(rows) if r["metric"] == metric]
 
 
+#: The labels' two-way reading: faithfulness supported / not (contradicted and not mentioned together),
+#: context recall attributed / not (any node counts, not which).
+_BINARY: MetricTable[Callable[[str], str]] = MetricTable("the labels' two-way reading", {
+    "faithfulness": lambda value: "supported" if value == "supported" else "not_supported",
+    "context_recall": lambda value: "none" if value == "none" else "attributed"})
+
+
 def _collapse(metric: str, value: str, binary: bool) -> str:
-    """With ``binary``, faithfulness becomes supported / not (contradicted and not mentioned together) and
-    context recall attributed / not (any node counts, not which)."""
-    if binary and metric == "faithfulness":
-        return "supported" if value == "supported" else "not_supported"
-    if binary and metric == "context_recall":
-        return "none" if value == "none" else "attributed"
-    return value
+    """With ``binary``, the label read two ways (:data:`_BINARY`); otherwise as labelled."""
+    return _BINARY[metric](value) if binary and metric in _BINARY else value
 
 
 def verdict_agreement(rows: Sequence[dict[str, Any]], metric: str, *, pipeline: str | None = None,
@@ -191,15 +194,20 @@ def matched_verdicts(rows: Sequence[dict[str, Any]], metric: str, *, pipeline: s
 def label_score(case_id: str, metric: str, labels: PassLabels | None = None) -> float:
     """The metric's score from the project's labels (faithfulness: supported share, the Ragas rule)."""
     truth = labels_for(case_id, metric, labels)
-    if metric == "context_precision":
-        return metrics.context_precision(truth, "deepeval").score
-    if not truth:
-        return math.nan
-    if metric == "context_recall":
-        return sum(v is not None for v in truth) / len(truth)
-    if metric == "faithfulness":
-        return sum(v == "supported" for v in truth) / len(truth)
-    return sum(v == "relevant" for v in truth) / len(truth)
+    return _LABEL_SCORE[metric](truth)
+
+
+def _share(counts: Callable[[Any], bool]) -> Callable[[list[Any]], float]:
+    """The share of labels that ``counts``; NaN with no label."""
+    return lambda truth: sum(map(counts, truth)) / len(truth) if truth else math.nan
+
+
+#: Each labelled metric's score from its labels: context precision by DeepEval's rule, the others a share.
+_LABEL_SCORE: MetricTable[Callable[[list[Any]], float]] = MetricTable("the labelled metrics' scores from labels", {
+    "context_precision": lambda truth: metrics.context_precision(truth, "deepeval").score,
+    "context_recall": _share(lambda v: v is not None),
+    "faithfulness": _share(lambda v: v == "supported"),
+    "answer_relevancy": _share(lambda v: v == "relevant")})
 
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from .. import data
 from ..agreement import cohen_kappa
@@ -417,13 +417,16 @@ def same_items_kwargs(case: Case, metric: str) -> dict[str, Any]:
     are the nodes).
     """
     case, metric = check_case(case), check_metric(metric)
-    nodes = list(case.contexts)
-    if metric == "context_precision":
-        return {"question": case.question, "nodes": nodes, "expected_output": case.reference}
-    if metric == "context_recall":
-        return {"expected_output": case.reference, "nodes": nodes, "question": case.question,
-                "statements": list(case.reference_statements)}
-    if metric == "faithfulness":
-        return {"answer": case.answer, "context": nodes, "question": case.question,
-                "claims": list(case.answer_claims)}
-    return {"question": case.question, "answer": case.answer, "statements": list(case.answer_statements)}
+    return _SAME_ITEMS[metric](case)
+
+
+#: Per labelled metric: the judge step's keyword arguments that hold the case's own items.
+_SAME_ITEMS: MetricTable[Callable[[Case], dict[str, Any]]] = MetricTable("the same-items arguments", {
+    "context_precision": lambda case: {"question": case.question, "nodes": list(case.contexts),
+                                       "expected_output": case.reference},
+    "context_recall": lambda case: {"expected_output": case.reference, "nodes": list(case.contexts),
+                                    "question": case.question, "statements": list(case.reference_statements)},
+    "faithfulness": lambda case: {"answer": case.answer, "context": list(case.contexts), "question": case.question,
+                                  "claims": list(case.answer_claims)},
+    "answer_relevancy": lambda case: {"question": case.question, "answer": case.answer,
+                                      "statements": list(case.answer_statements)}})

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..metrics.registry import MetricTable
 from ..validate import mapping, records
 from . import judge_behaviour as behave
 from .judge_report import restrict, rows
@@ -32,7 +33,8 @@ FORMS = (("data blocks", "qwen_injection_in_node", "qwen_placebo_in_node", "qwen
 #: what can be added to the node, in the order of its pass in a row of :data:`FORMS`
 ADDED = ("instruction", "placebo")
 
-_METRIC_LABEL = {"context_precision": "ctx precision", "faithfulness": "faithfulness"}
+_METRIC_LABEL: MetricTable[str] = MetricTable("the metrics' labels in the injection tables",
+                                             {"context_precision": "ctx precision", "faithfulness": "faithfulness"})
 
 
 def in_node() -> list[dict[str, Any]]:

@@ -20,6 +20,7 @@ answer relevancy relevant/not_relevant (or idk when the judge says so).
 from __future__ import annotations
 
 import dataclasses
+from dataclasses import dataclass
 from functools import partial
 from typing import Any, Callable, Sequence
 
@@ -30,6 +31,7 @@ from ..judges.batch import Outcome, run_tasks
 from ..judges.checked import faithfulness_checked
 from ..judges.errors import JudgeError
 from ..judges.requests import check_judge
+from ..metrics.registry import MetricTable
 from ..results import MetricResult
 from ..validate import as_list, choice, flag, integer, records, text, text_list
 from .judge_eval import METRICS, Case, check_case, check_cases
@@ -70,23 +72,66 @@ def run_rows(rows: Any, keys: Sequence[str] = (), field: str = "rows") -> list[d
     return found
 
 
-def _ask(judge: Judge, case: Case, metric: str, mode: str, pipeline: str | None, rotate: int) -> MetricResult:
-    """One case through one metric's judge step (the task the runner runs)."""
-    same = mode == "same_items"
-    if metric == "context_precision":
-        return steps.context_precision(judge, case.question, rotated(list(case.contexts), rotate)[0], case.reference)
-    if metric == "context_recall":
-        return steps.context_recall(judge, case.reference, list(case.contexts), question=case.question,
-                                    statements=list(case.reference_statements) if same else None)
-    if metric == "faithfulness":
-        claims = list(case.answer_claims) if same else None
-        if pipeline is None:
-            return steps.faithfulness(judge, case.answer, list(case.contexts), question=case.question,
-                                      claims=claims, variant="ragas")
-        return faithfulness_checked(judge, case.answer, list(case.contexts), question=case.question,
-                                    claims=claims, pipeline=pipeline)
+def _ask_context_precision(judge: Judge, case: Case, same: bool, pipeline: str | None, rotate: int) -> MetricResult:
+    return steps.context_precision(judge, case.question, rotated(list(case.contexts), rotate)[0], case.reference)
+
+
+def _ask_context_recall(judge: Judge, case: Case, same: bool, pipeline: str | None, rotate: int) -> MetricResult:
+    return steps.context_recall(judge, case.reference, list(case.contexts), question=case.question,
+                                statements=list(case.reference_statements) if same else None)
+
+
+def _ask_faithfulness(judge: Judge, case: Case, same: bool, pipeline: str | None, rotate: int) -> MetricResult:
+    claims = list(case.answer_claims) if same else None
+    if pipeline is None:
+        return steps.faithfulness(judge, case.answer, list(case.contexts), question=case.question,
+                                  claims=claims, variant="ragas")
+    return faithfulness_checked(judge, case.answer, list(case.contexts), question=case.question,
+                                claims=claims, pipeline=pipeline)
+
+
+def _ask_answer_relevancy(judge: Judge, case: Case, same: bool, pipeline: str | None, rotate: int) -> MetricResult:
     return steps.answer_relevancy(judge, case.question, case.answer,
                                   statements=list(case.answer_statements) if same else None)
+
+
+def _items_context_precision(case: Case, result: MetricResult, pipeline: str | None, rotate: int) -> dict[str, Any]:
+    order = rotated(list(case.contexts), rotate)[1]
+    back = [""] * len(order)
+    for new, old in enumerate(order):  # the metric keeps verdicts as 1/0; the labels say yes/no
+        back[old] = "yes" if result.inputs["verdicts"][new] in (1, "yes") else "no"
+    return {"items": list(case.contexts), "verdicts": back}
+
+
+def _items_faithfulness(case: Case, result: MetricResult, pipeline: str | None, rotate: int) -> dict[str, Any]:
+    checked = {"checked": result.values["checked"]} if pipeline is not None else {}
+    return {**checked, "items": list(result.inputs["claims"]), "verdicts": [_FAITH[v] for v in result.inputs["verdicts"]]}
+
+
+@dataclass(frozen=True)
+class StudyStep:
+    """How the judge study runs one labelled metric: ``ask(judge, case, same, pipeline, rotate)`` sends the
+    case to its judge step; ``items(case, result, pipeline, rotate)`` reads the items and verdicts back in
+    the labels' words (the row's ``items``, ``verdicts`` and, for a checked pipeline, ``checked``)."""
+
+    ask: Callable[[Judge, Case, bool, str | None, int], MetricResult]
+    items: Callable[[Case, MetricResult, str | None, int], dict[str, Any]]
+
+
+#: The labelled metrics' judge steps in the study, and how their rows are read.
+STUDY_STEPS: MetricTable[StudyStep] = MetricTable("the judge study's steps", {
+    "context_precision": StudyStep(_ask_context_precision, _items_context_precision),
+    "context_recall": StudyStep(_ask_context_recall, lambda case, result, pipeline, rotate: {
+        "items": list(result.inputs["statements"]), "verdicts": list(result.inputs["nodes"])}),
+    "faithfulness": StudyStep(_ask_faithfulness, _items_faithfulness),
+    "answer_relevancy": StudyStep(_ask_answer_relevancy, lambda case, result, pipeline, rotate: {
+        "items": list(result.inputs["statements"]), "verdicts": [_RELEVANT[v] for v in result.inputs["verdicts"]]}),
+})
+
+
+def _ask(judge: Judge, case: Case, metric: str, mode: str, pipeline: str | None, rotate: int) -> MetricResult:
+    """One case through one metric's judge step (the task the runner runs)."""
+    return STUDY_STEPS[metric].ask(judge, case, mode == "same_items", pipeline, rotate)
 
 
 def _row(case: Case, metric: str, mode: str, pipeline: str | None, rotate: int, outcome: Outcome) -> dict[str, Any]:
@@ -96,21 +141,8 @@ def _row(case: Case, metric: str, mode: str, pipeline: str | None, rotate: int, 
     result = outcome.result
     if not outcome.ok:
         row["error"] = str(outcome.error)
-    elif metric == "context_precision":
-        order = rotated(list(case.contexts), rotate)[1]
-        back = [""] * len(order)
-        for new, old in enumerate(order):  # the metric keeps verdicts as 1/0; the labels say yes/no
-            back[old] = "yes" if result.inputs["verdicts"][new] in (1, "yes") else "no"
-        row.update(items=list(case.contexts), verdicts=back)
-    elif metric == "context_recall":
-        row.update(items=list(result.inputs["statements"]), verdicts=list(result.inputs["nodes"]))
-    elif metric == "faithfulness":
-        if pipeline is not None:
-            row["checked"] = result.values["checked"]
-        row.update(items=list(result.inputs["claims"]), verdicts=[_FAITH[v] for v in result.inputs["verdicts"]])
     else:
-        row.update(items=list(result.inputs["statements"]),
-                   verdicts=[_RELEVANT[v] for v in result.inputs["verdicts"]])
+        row.update(STUDY_STEPS[metric].items(case, result, pipeline, rotate))
     if outcome.ok:
         row["score"] = result.score
     spent = outcome.calls

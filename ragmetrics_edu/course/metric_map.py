@@ -20,6 +20,7 @@ from typing import Any, Iterable, Mapping
 
 from ..errors import InputError
 from ..judges.records import tally
+from ..metrics.specs import SPECS
 from ..results import cut
 from ..validate import as_list, identifier, instance, mapping, number, text, text_list
 
@@ -51,47 +52,26 @@ class MetricInfo:
         return "reference" not in self.needs and "labels" not in self.needs
 
 
-METRICS: tuple[MetricInfo, ...] = (
-    MetricInfo("context precision", ("question", "contexts", "reference"), "retriever", "context_precision",
-               "judge: is each node useful for the reference?", "DeepEval ContextualPrecisionMetric; "
-               "Ragas LLMContextPrecisionWithReference", "01"),
-    MetricInfo("context precision without reference", ("question", "contexts", "answer"), "retr+gen",
-               "context_precision_without_reference", "judge: was each node used for the answer?",
-               "Ragas LLMContextPrecisionWithoutReference; Ragas ContextUtilization (the same, renamed)", "12"),
-    MetricInfo("context recall", ("question", "contexts", "reference"), "retriever", "context_recall",
-               "judge: is each reference sentence attributable?", "DeepEval ContextualRecallMetric; "
-               "Ragas LLMContextRecall", "02"),
-    MetricInfo("contextual relevancy", ("question", "contexts"), "retriever", "contextual_relevancy",
-               "judge: is each context statement relevant?", "DeepEval ContextualRelevancyMetric", "03"),
-    MetricInfo("context entity recall", ("contexts", "reference"), "retriever", "context_entity_recall",
-               "judge extracts entities; set overlap", "Ragas ContextEntityRecall", "04"),
-    MetricInfo("faithfulness", ("contexts", "answer"), "generator", "faithfulness",
-               "judge: claims, then is each claim supported? (evaluate(): faithfulness_claims)",
-               "DeepEval FaithfulnessMetric; Ragas Faithfulness", "05"),
-    MetricInfo("word overlap (evaluate()'s faithfulness)", ("contexts", "answer"), "generator", None,
-               "share of the answer's content words found in the contexts, no judge; chosen on the evidence",
-               "none: DeepEval and Ragas ask a judge", "14"),
-    MetricInfo("answer relevancy (statements)", ("question", "answer"), "generator", "answer_relevancy",
-               "judge: statements, then is each relevant?", "DeepEval AnswerRelevancyMetric", "06"),
-    MetricInfo("answer relevancy (embeddings)", ("question", "answer"), "generator",
-               "answer_relevancy_embedding", "judge writes questions; cosine to the real one",
-               "Ragas ResponseRelevancy (AnswerRelevancy)", "06"),
-    MetricInfo("semantic similarity", ("answer", "reference"), "end to end", None,
-               "cosine of two embeddings, no judge", "Ragas SemanticSimilarity", "07"),
-    MetricInfo("answer correctness", ("question", "answer", "reference"), "end to end", "answer_correctness",
-               "judge: TP/FP/FN statements, plus similarity", "Ragas AnswerCorrectness", "07"),
-    MetricInfo("ranking measures (MAP, nDCG, MRR...)", ("contexts", "labels"), "retriever", None,
-               "arithmetic on relevance labels, no judge", "trec_eval (via pytrec_eval)", "08"),
-)
+def entries() -> tuple[MetricInfo, ...]:
+    """The map's rows, built from the metric registry: every spec with a ``map_row``, in the rows' order."""
+    specs = sorted((spec for spec in SPECS.values() if spec.map_row is not None), key=lambda s: s.map_row.order)  # type: ignore[union-attr]
+    return tuple(MetricInfo(row.name, row.needs, spec.component, row.step, row.how, row.peers, row.notebook)
+                 for spec in specs if (row := spec.map_row) is not None)
+
+
+def __getattr__(name: str) -> Any:
+    if name == "METRICS":  # read live, so a metric registered after import is on the map
+        return entries()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def get(name: str) -> MetricInfo:
     """The entry of the map named ``name``."""
-    name = identifier("name", name, "one of " + ", ".join(m.name for m in METRICS))
-    for info in METRICS:
+    name = identifier("name", name, "one of " + ", ".join(m.name for m in entries()))
+    for info in entries():
         if info.name == name:
             return info
-    raise InputError("name", "one of " + ", ".join(m.name for m in METRICS), name)
+    raise InputError("name", "one of " + ", ".join(m.name for m in entries()), name)
 
 
 @dataclass(frozen=True)
@@ -190,7 +170,7 @@ def rows(costs: Mapping[str, StepCost] | None = None) -> list[dict[str, Any]]:
     """The map as rows: name, needs, reference-free, component, and measured calls/tokens per case."""
     costs = None if costs is None else check_costs(costs)
     out = []
-    for info in METRICS:
+    for info in entries():
         cost = costs.get(info.step) if costs is not None and info.step else None
         row: dict[str, Any] = {"metric": info.name, "needs": _needs(info), "reference_free": info.reference_free,
                                "component": info.component, "step": info.step}
@@ -267,7 +247,7 @@ def triad_table() -> str:
 def peer_table() -> str:
     """Each metric beside the DeepEval or Ragas classes a student will meet, one class per line."""
     lines = []
-    for m in METRICS:
+    for m in entries():
         for i, peer in enumerate(m.peers.split("; ")):
             lines.append(f"{cut(m.name, 37) if i == 0 else '':<37} {peer}")
     return "\n".join(lines)
@@ -287,4 +267,4 @@ def combine(costs: Mapping[str, StepCost], steps: Iterable[str], name: str) -> S
 
 def reference_free() -> list[str]:
     """The names of the metrics that need neither a reference answer nor relevance labels."""
-    return [m.name for m in METRICS if m.reference_free]
+    return [m.name for m in entries() if m.reference_free]

@@ -26,8 +26,13 @@ from ..results import MetricResult, fmt
 
 #: The catalogue file: every deck's worked examples, their inputs and the numbers the decks state.
 CATALOGUE_PATH = Path(__file__).with_name("catalogue.json")
-#: Metrics whose value depends on the embedder (computed with the one given, or the default).
-EMBEDDING_METRICS = {"answer_relevancy_embedding", "semantic_similarity", "answer_correctness"}
+
+
+def embedding_dependent(metric: str) -> bool:
+    """Whether the metric's value depends on the embedder (its spec says ``embedder=True``)."""
+    return metric in metrics.SPECS and metrics.SPECS[metric].embedder
+
+
 _OPS = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge, "==": operator.eq}
 
 
@@ -106,7 +111,7 @@ class Case:
         kwargs = dict(self.kwargs)
         if embedder is not None:
             embedder = resolve(embedder)  # checked even where this case needs none
-        if embedder is not None and self.metric in EMBEDDING_METRICS:
+        if embedder is not None and embedding_dependent(self.metric):
             kwargs["embedder"] = embedder
         return metrics.REGISTRY[self.metric](**kwargs)
 

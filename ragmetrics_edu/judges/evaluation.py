@@ -19,81 +19,34 @@ the cache.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
-from .. import metrics, validate
+from .. import validate
 from ..errors import InputError
-from ..metrics.overlap import word_overlap
-from ..metrics.registry import MetricTable
+from ..metrics.specs import COLUMNS, SPECS, MetricSpec
 from ..results import MetricResult
-from . import rubric, steps
 from .base import Judge
 from .batch import Outcome, run_tasks
-from .checked import faithfulness_checked
-from .reanswer import faithfulness_reanswer
 from .records import tally
 
 ALIASES = {"user_input": "question", "response": "answer", "retrieved_contexts": "contexts", "reference": "ground_truth"}
 
-@dataclass(frozen=True)
-class Evaluated:
-    """How :func:`evaluate` scores one metric: the columns it needs, and how it asks for it, as
-    ``ask(judge, question, answer, contexts, ground_truth, embedder)``."""
-
-    needs: tuple[str, ...]
-    ask: Callable[..., MetricResult]
-    takes_criteria: bool = False  # a rubric judge: the user's written criterion goes to it (evaluate(criteria=...))
-    judged: bool = True  # False: no judge is asked (word overlap, semantic similarity)
+def evaluated() -> list[MetricSpec]:
+    """The registered metrics and designs evaluate() can score (those whose spec has an ``ask``), in order."""
+    return SPECS.where(evaluated=True)
 
 
-#: metric name -> the columns it needs and how evaluate() asks for it (semantic similarity needs no judge).
-EVALUATED: MetricTable[Evaluated] = MetricTable("the metrics evaluate() scores", {
-    "context_precision": Evaluated(("question", "contexts", "ground_truth"),
-                                   lambda j, q, a, c, g, e: steps.context_precision(j, q, c, g)),
-    "context_recall": Evaluated(("question", "contexts", "ground_truth"),
-                                lambda j, q, a, c, g, e: steps.context_recall(j, g, c, question=q)),
-    "contextual_relevancy": Evaluated(("question", "contexts"),
-                                      lambda j, q, a, c, g, e: steps.contextual_relevancy(j, q, c)),
-    "context_entity_recall": Evaluated(("contexts", "ground_truth"),
-                                       lambda j, q, a, c, g, e: steps.context_entity_recall(j, g, c)),
-    # the default: word overlap, the design chosen by a written rule on the dev parts of HaluEval and RAGTruth
-    # (no judge: no candidate beat it significantly; see course.against_people.study and notebook 14)
-    "faithfulness": Evaluated(("answer", "contexts"), lambda j, q, a, c, g, e: word_overlap(a, c), judged=False),
-    # 0.9 x word overlap + 0.1 x agreement with the judge's own answer (one call a question): mostly word overlap
-    "faithfulness_overlap_reanswer": Evaluated(("question", "answer", "contexts"),
-                                               lambda j, q, a, c, g, e: faithfulness_reanswer(j, a, c, question=q)),
-    # DeepEval's and Ragas' design, by name: claims, then a verdict per claim (two calls an answer)
-    "faithfulness_claims": Evaluated(("question", "answer", "contexts"),
-                                     lambda j, q, a, c, g, e: steps.faithfulness(j, a, c, question=q)),
-    "faithfulness_checked": Evaluated(("question", "answer", "contexts"),
-                                      lambda j, q, a, c, g, e: faithfulness_checked(j, a, c, question=q)),
-    "answer_relevancy": Evaluated(("question", "answer"), lambda j, q, a, c, g, e: steps.answer_relevancy(j, q, a)),
-    "answer_relevancy_embedding": Evaluated(
-        ("question", "answer"), lambda j, q, a, c, g, e: steps.answer_relevancy_embedding(j, q, a, embedder=e)),
-    "answer_correctness": Evaluated(("question", "answer", "ground_truth"),
-                                    lambda j, q, a, c, g, e: steps.answer_correctness(j, q, a, g, embedder=e)),
-    "semantic_similarity": Evaluated(("answer", "ground_truth"),
-                                     lambda j, q, a, c, g, e: metrics.semantic_similarity(a, g, e), judged=False),
-    # rubric judges on a criterion the user writes (evaluate(criteria=...)); by default, faithfulness to the context
-    "g_eval": Evaluated(("question", "answer", "contexts"),
-                        lambda j, q, a, c, g, e, criteria=None: rubric.g_eval(
-                            j, a, c, question=q, criteria=criteria or rubric.FAITHFULNESS_CRITERIA), True),
-    "aspect_critic": Evaluated(("question", "answer", "contexts"),
-                               lambda j, q, a, c, g, e, criteria=None: rubric.aspect_critic(
-                                   j, a, c, question=q, definition=criteria or rubric.FAITHFULNESS_ASPECT), True),
-}, also=("faithfulness_overlap_reanswer", "faithfulness_claims", "faithfulness_checked", "g_eval", "aspect_critic"))
-METRICS = tuple(EVALUATED)
+def metric_names() -> tuple[str, ...]:
+    """Their names: what ``evaluate(metrics=...)`` accepts."""
+    return tuple(spec.name for spec in evaluated())
 
 
 def _call(name: str, judge: Any, case: Mapping[str, Any], embedder: Any, criteria: str | None = None) -> MetricResult:
-    fields: list[Any] = [case.get(k) for k in ("question", "answer", "contexts", "ground_truth")]
-    spec = EVALUATED[name]
-    if spec.takes_criteria:
-        return spec.ask(judge, *fields, embedder, criteria=criteria)
-    return spec.ask(judge, *fields, embedder)
+    spec = SPECS[name]
+    assert spec.ask is not None  # checked by _names
+    return spec.ask({**{c: case.get(c) for c in COLUMNS}, "judge": judge, "embedder": embedder, "criteria": criteria})
 
 
 def load_cases(data: Any) -> list[dict[str, Any]]:
@@ -129,33 +82,34 @@ def load_cases(data: Any) -> list[dict[str, Any]]:
 
 
 def _names(metrics: Any) -> list[str]:
-    """The metric names asked for: one name or a list of names from :data:`METRICS`."""
+    """The metric names asked for: one name or a list of names from :func:`metric_names`."""
+    known = metric_names()
     if isinstance(metrics, str):
         metrics = [metrics]
     if isinstance(metrics, (bytes, Mapping)) or not isinstance(metrics, Iterable):
-        raise InputError("metrics", "a list of metric names from: " + ", ".join(METRICS), metrics)
+        raise InputError("metrics", "a list of metric names from: " + ", ".join(known), metrics)
     try:
         names = list(metrics)
     except Exception as exc:  # noqa: BLE001 - an iterable that breaks is bad input
-        raise InputError("metrics", "a list of metric names from: " + ", ".join(METRICS), metrics,
+        raise InputError("metrics", "a list of metric names from: " + ", ".join(known), metrics,
                          hint=f"reading it failed ({type(exc).__name__})") from None
     if not names:
-        raise InputError("metrics", "at least one metric name from: " + ", ".join(METRICS), names)
+        raise InputError("metrics", "at least one metric name from: " + ", ".join(known), names)
     for name in names:
-        if not isinstance(name, str) or name not in EVALUATED:
-            raise InputError("metrics", "names from: " + ", ".join(METRICS), name)
+        if not isinstance(name, str) or name not in known:
+            raise InputError("metrics", "names from: " + ", ".join(known), name)
     return names
 
 
 def _check(cases: list[dict[str, Any]], names: Sequence[str], judge: Any) -> None:
     if judge is not None and not isinstance(judge, Judge):
         raise InputError("judge", "a judge: judges.ReplayJudge, judges.GivenJudge or judges.OpenAIJudge", judge)
-    if judge is None and any(EVALUATED[n].judged for n in names):
+    if judge is None and any(SPECS[n].judged for n in names):
         raise InputError("judge", "a judge for LLM-derived verdicts: judges.ReplayJudge(recording) offline, "
                          "judges.GivenJudge(...) for typed verdicts, or judges.OpenAIJudge(model, base_url=...)", None)
     for i, case in enumerate(cases):
         for name in names:
-            needs = EVALUATED[name].needs
+            needs = SPECS[name].needs
             for column in needs:
                 if case.get(column) is None:
                     raise InputError(f"data[{i}].{column}", f"a value (metric {name} needs {', '.join(needs)})", None)

@@ -1,10 +1,10 @@
-"""One way to keep a table per metric: :class:`MetricTable`, a read-only mapping checked against :data:`NAMES`.
+"""Tables keyed by metric names, checked against the one registry (:data:`~ragmetrics_edu.metrics.specs.SPECS`).
 
-Many places need a fact per metric: the function that computes it (``metrics.REGISTRY``), the
-columns :func:`ragmetrics_edu.judges.evaluate` needs, the variants an explorer offers, the labels a
-figure prints, the passes the judge study recorded. Each such table is a :class:`MetricTable`:
+What the library knows about a metric is its spec (:mod:`ragmetrics_edu.metrics.specs`). A fact
+that belongs to one lesson or study, not to the metric (which pass the judge study recorded for
+it, the verdict a planted instruction demands), is a :class:`MetricTable`:
 
-- its keys are checked against :data:`NAMES` when the table is built, so a misspelt metric fails
+- its keys are checked against the registry when the table is built, so a misspelt metric fails
   at import, not at the first lookup;
 - ``table.name(field, value)`` checks a name a caller passed (any case, spaces ignored) and refuses
   one the table does not hold with the same :class:`~ragmetrics_edu.InputError` everywhere,
@@ -16,30 +16,23 @@ from __future__ import annotations
 from typing import Any, Iterator, Mapping, TypeVar
 
 from ..validate import choice
+from .builtin_specs import NAMES
+from .specs import SPECS
 
-__all__ = ["NAMES", "MetricTable"]
-
-#: Every metric the library computes, by the name of its function in :mod:`ragmetrics_edu.metrics`.
-NAMES: tuple[str, ...] = (
-    "context_precision", "context_recall", "contextual_relevancy", "context_entity_recall", "faithfulness",
-    "answer_relevancy", "answer_relevancy_embedding", "semantic_similarity", "answer_correctness",
-    "precision_at_k", "recall_at_k", "average_precision", "mean_average_precision", "reciprocal_rank",
-    "mean_reciprocal_rank", "ndcg_at_k", "hit_at_k", "hit_rate_at_k", "r_precision",
-)
+__all__ = ["NAMES", "FUNCTIONS", "MetricTable"]
 
 V = TypeVar("V")
 
 
 class MetricTable(Mapping[str, V]):
-    """A read-only table keyed by metric names from :data:`NAMES` (see the module).
+    """A read-only table keyed by registered metric names (see the module).
 
-    ``what`` says what the table holds, for the error a wrong key gives; ``also`` names keys beyond
-    :data:`NAMES` the table may hold (other designs of a metric, e.g. ``faithfulness_claims``)."""
+    ``what`` says what the table holds, for the error a wrong key gives."""
 
-    def __init__(self, what: str, entries: Mapping[str, V], also: tuple[str, ...] = ()) -> None:
-        unknown = [key for key in entries if key not in NAMES and key not in also]
+    def __init__(self, what: str, entries: Mapping[str, V]) -> None:
+        unknown = [key for key in entries if key not in SPECS]
         if unknown:
-            raise ValueError(f"{what}: {unknown} are not metric names (ragmetrics_edu.metrics.registry.NAMES)")
+            raise ValueError(f"{what}: {unknown} are not registered metric names (ragmetrics_edu.metrics.specs.SPECS)")
         self.what = what
         self._entries = dict(entries)
 
@@ -62,3 +55,23 @@ class MetricTable(Mapping[str, V]):
     def entry(self, field: str, value: Any) -> V:
         """The entry of the metric ``value`` names (checked as :meth:`name` checks it)."""
         return self._entries[self.name(field, value)]
+
+
+class Functions(Mapping[str, Any]):
+    """Each registered metric's arithmetic (``spec.compute``) by name, read live from the registry."""
+
+    def __getitem__(self, key: str) -> Any:
+        compute = SPECS[key].compute
+        if compute is None:
+            raise KeyError(key)
+        return compute
+
+    def __iter__(self) -> Iterator[str]:
+        return (name for name, spec in SPECS.items() if spec.compute is not None and spec.of is None)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
+#: metric name -> its function (``metrics.REGISTRY``), for every registered metric that has one.
+FUNCTIONS = Functions()

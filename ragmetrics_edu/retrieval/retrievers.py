@@ -25,7 +25,7 @@ from typing import Any, Callable, Sequence
 
 from .. import embeddings, metrics
 from ..errors import InputError
-from ..metrics.registry import MetricTable
+from ..metrics.specs import SPECS
 from ..results import MetricResult, fmt
 from ..text import tokenize
 from ..validate import as_list, number, text
@@ -34,9 +34,7 @@ from .corpus import Question, passage_list
 #: The measures :func:`evaluate_retriever` reports, in table order.
 MEASURES = ("context_precision", "average_precision", "recall_at_k", "reciprocal_rank", "ndcg_at_k")
 #: Each measure's name in tables and figures.
-LABELS: MetricTable[str] = MetricTable("the retrieval measures' labels", {
-    "context_precision": "context precision", "average_precision": "average precision", "recall_at_k": "recall@k",
-    "reciprocal_rank": "reciprocal rank", "ndcg_at_k": "nDCG@k"})
+LABELS: dict[str, str] = {measure: SPECS[measure].in_text for measure in MEASURES}
 
 
 def _query(query: Any) -> str:

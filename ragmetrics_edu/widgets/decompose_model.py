@@ -15,20 +15,14 @@ from dataclasses import dataclass
 from itertools import product
 from typing import Any, Sequence
 
-from .. import examples, metrics
+from .. import examples
 from ..errors import InputError
-from ..metrics.registry import MetricTable
 from ..results import MetricResult
 from ..validate import IDK, NO, YES, as_list, choice, flag, one_verdict, plain, text_list, verdict_list
 from .model_base import Observable, check_index
-from .statements_model import STATEMENT_METRICS
+from .offered import decompose_spec
 
-__all__ = ["CASES", "DECOMPOSE_METRICS", "DecomposeCase", "DecomposeModel", "combine"]
-
-#: The metrics whose score is a count of statements, with their variants and whether idk is a verdict.
-DECOMPOSE_METRICS: MetricTable[dict[str, Any]] = MetricTable(
-    "the metrics the decompose explorer offers", {m: STATEMENT_METRICS[m] for m in ("context_recall", "faithfulness")})
-
+__all__ = ["CASES", "DecomposeCase", "DecomposeModel", "combine"]
 
 @dataclass(frozen=True)
 class DecomposeCase:
@@ -104,19 +98,19 @@ class DecomposeModel(Observable):
         title: str = "",
     ) -> None:
         super().__init__()
-        self.metric = DECOMPOSE_METRICS.name("metric", metric)
-        spec = DECOMPOSE_METRICS[self.metric]
+        spec = self.spec = decompose_spec("metric", metric)
+        self.metric = spec.name
         self._pieces = text_list("pieces", pieces)
         if not self._pieces:
             raise InputError("pieces", "at least one piece of text", list(pieces))
         self._claims = list(self._pieces) if claims is None else text_list("claims", claims)
         if len(self._claims) != len(self._pieces):
             raise InputError("claims", f"one claim per piece ({len(self._pieces)})", list(self._claims))
-        self._verdicts = verdict_list("verdicts", verdicts, allow_idk=spec["idk"])
+        self._verdicts = verdict_list("verdicts", verdicts, allow_idk=spec.idk)
         if len(self._verdicts) != len(self._pieces):
             raise InputError("verdicts", f"one verdict per piece ({len(self._pieces)})", list(verdicts))
         self._cuts = self._check_cuts([True] * (len(self._pieces) - 1) if cuts is None else cuts)
-        self.variant = choice("variant", "deepeval" if variant is None else variant, spec["variants"])
+        self.variant = choice("variant", "deepeval" if variant is None else variant, spec.named_variants)
         lenient = flag("lenient", lenient)
         self._lenient = lenient
         self.context = None if context is None else text_list("context", context)
@@ -140,7 +134,7 @@ class DecomposeModel(Observable):
         options: dict[str, Any] = {
             "pieces": spec.pieces, "claims": kwargs.get("statements", kwargs.get("claims")),
             "verdicts": kwargs["verdicts"], "variant": kwargs.get("variant"), "title": spec.title}
-        if chosen.metric == "faithfulness":
+        if "context" in kwargs:  # faithfulness shows its context
             options["context"] = kwargs.get("context")
         options.update(overrides)
         model = cls(chosen.metric, **options)
@@ -207,7 +201,7 @@ class DecomposeModel(Observable):
 
     @property
     def variants(self) -> tuple[str, ...]:
-        return DECOMPOSE_METRICS[self.metric]["variants"]
+        return self.spec.named_variants
 
     # -- changes -------------------------------------------------------------------
     def set_cut(self, boundary: int, cut: bool) -> None:
@@ -257,7 +251,7 @@ class DecomposeModel(Observable):
     def set_verdict(self, piece: int, verdict: Any) -> None:
         """The judge's verdict on one piece."""
         j = check_index("piece", piece, len(self._pieces))
-        value = one_verdict("verdict", verdict, allow_idk=DECOMPOSE_METRICS[self.metric]["idk"])
+        value = one_verdict("verdict", verdict, allow_idk=self.spec.idk)
         if value != self._verdicts[j]:
             self._verdicts[j] = value
             self._changed("verdicts")
@@ -265,7 +259,7 @@ class DecomposeModel(Observable):
     def toggle(self, piece: int) -> None:
         """Cycle a piece's verdict: yes -> no (-> idk where the metric has it) -> yes."""
         j = check_index("piece", piece, len(self._pieces))
-        cycle = (YES, NO, IDK) if DECOMPOSE_METRICS[self.metric]["idk"] else (YES, NO)
+        cycle = (YES, NO, IDK) if self.spec.idk else (YES, NO)
         self.set_verdict(j, cycle[(cycle.index(self._verdicts[j]) + 1) % len(cycle)])
 
     def set_lenient(self, value: bool) -> None:
@@ -289,9 +283,9 @@ class DecomposeModel(Observable):
 
     # -- scoring -------------------------------------------------------------------
     def _score(self, statements: list[str], verdicts: list[str]) -> MetricResult:
-        if self.metric == "context_recall":
-            return metrics.context_recall(statements, verdicts, variant=self.variant)
-        return metrics.faithfulness(statements, verdicts, self.variant, context=self.context)
+        compute = self.spec.function()
+        given = {"variant": self.variant, "context": self.context}
+        return compute(statements, verdicts, **{k: v for k, v in given.items() if k in self.spec.parameters()})
 
     def _compute(self) -> MetricResult:
         return self._score(self.statements, self.verdicts)

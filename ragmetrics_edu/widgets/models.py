@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from .entities_model import EntityModel
 from .model_base import Change, chip_label, parse_lines
+from .offered import ranking_choices
 from .permutations_model import PermutationModel, PermutationSummary
-from .reorder_model import RANKING_CHOICES, RANKING_METRICS, ReorderModel
-from .statements_model import STATEMENT_METRICS, StatementModel
+from .reorder_model import ReorderModel
+from .statements_model import StatementModel
 
 __all__ = [
-    "Change", "EntityModel", "PermutationModel", "PermutationSummary", "RANKING_CHOICES",
-    "RANKING_METRICS", "ReorderModel", "STATEMENT_METRICS", "StatementModel", "chip_label", "parse_lines",
+    "Change", "EntityModel", "PermutationModel", "PermutationSummary", "ReorderModel", "StatementModel",
+    "chip_label", "parse_lines", "ranking_choices",
 ]

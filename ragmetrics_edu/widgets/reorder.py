@@ -13,17 +13,12 @@ from typing import Any, Callable, Sequence
 
 import ipywidgets as widgets
 
+from ..metrics.specs import SPECS
 from ..results import MetricResult, steps_html
 from ._common import Explorer, Reorderable, classed, formula_html, model_of, notes_html, score_html, side_by_side
+from .offered import ranking_choices, title_of
 from .plots import ACCENT, IRRELEVANT, IRRELEVANT_OUTSIDE, MARKER, RELEVANT, RELEVANT_OUTSIDE, BarChart, shared_chart
-from .reorder_model import RANKING_CHOICES, ReorderModel
-
-_LABELS = dict(RANKING_CHOICES)
-_TITLES = {("context_precision", "deepeval"): "Context precision (DeepEval)",
-           ("context_precision", "ragas"): "Context precision (Ragas)",
-           ("context_precision", "average_precision"): "Average precision",
-           ("precision_at_k", None): "Precision@k", ("ndcg_at_k", None): "nDCG@k",
-           ("reciprocal_rank", None): "Reciprocal rank"}
+from .reorder_model import ReorderModel
 
 
 class NodeList(widgets.VBox):
@@ -127,7 +122,7 @@ class RankingControls(widgets.HBox):
         self.model = model
         self._guard = guard
         self._syncing = False
-        self.metric = classed(widgets.Dropdown(options=[label for label, _ in RANKING_CHOICES],
+        self.metric = classed(widgets.Dropdown(options=[label for label, _ in ranking_choices()],
                                                value=model.choice_label, description="Metric",
                                                layout=widgets.Layout(width="28em")), "rme-metric")
         self.k = classed(widgets.IntSlider(value=model.k, min=1, max=model.n, description="k",
@@ -150,7 +145,7 @@ class RankingControls(widgets.HBox):
                 self.metric.value = model.choice_label
             if self.k.value != model.k:
                 self.k.value = model.k
-            self.k.layout.display = "" if model.metric in ("precision_at_k", "ndcg_at_k") else "none"
+            self.k.layout.display = "" if SPECS[model.metric].cutoff else "none"
             relevant = sum(model.verdicts)
             total = model.total_relevant if model.total_relevant is not None else relevant
             with self.total.hold_sync():
@@ -163,7 +158,7 @@ class RankingControls(widgets.HBox):
 
     def _on_metric(self, change: dict[str, Any]) -> None:
         if not self._syncing:
-            self._guard(self.model.set_metric, *_LABELS[change["new"]])
+            self._guard(self.model.set_metric, *dict(ranking_choices())[change["new"]])
 
     def _on_k(self, change: dict[str, Any]) -> None:
         if not self._syncing:
@@ -181,12 +176,13 @@ def ranking_series(model: ReorderModel, result: MetricResult) -> dict[str, Any]:
     inside = [rank <= k for rank in range(1, n + 1)]
     colours = [(RELEVANT if f else IRRELEVANT) if ok else (RELEVANT_OUTSIDE if f else IRRELEVANT_OUTSIDE)
                for f, ok in zip(flags, inside, strict=True)]
-    cutoff = k + 0.5 if k < n and model.metric in ("precision_at_k", "ndcg_at_k") else None
-    title = _TITLES[(model.metric, model.variant)]
-    if model.metric == "ndcg_at_k":
+    spec = SPECS[model.metric]
+    cutoff = k + 0.5 if k < n and spec.cutoff else None
+    title = title_of(model.metric, model.variant)
+    if spec.chart == "discount":
         return {"heights": [row["discount"] for row in result.rows[:n]], "colours": colours, "score": None,
                 "cutoff": cutoff, "ylabel": "discount 1/log2(k+1)", "title": title}
-    if model.metric == "reciprocal_rank":
+    if spec.chart == "reciprocal":
         first = result.values["first_relevant_rank"]
         colours = [ACCENT if rank == first else c for rank, c in zip(range(1, n + 1), colours, strict=True)]
         return {"heights": [1 / rank for rank in range(1, n + 1)], "colours": colours, "score": result.score,

@@ -7,52 +7,40 @@ from __future__ import annotations
 
 from typing import Any, Sequence, TypeVar
 
-from .. import examples, metrics
+from .. import examples
 from ..errors import InputError
-from ..metrics.registry import MetricTable
+from ..metrics.specs import SPECS, call_with
 from ..results import MetricResult
 from ..validate import YES, choice, one_verdict, plain, text_list, verdict_list
 from .model_base import Observable, check_index, check_permutation, chip_label, move_item
+from .offered import ranking_choices, ranking_spec
 
-__all__ = ["RANKING_CHOICES", "RANKING_METRICS", "ReorderModel"]
+__all__ = ["ReorderModel"]
 
 _Model = TypeVar("_Model", bound="ReorderModel")
 
 
 
-#: Ranking metrics the reorder and permutation explorers offer, with their variants.
-RANKING_METRICS: MetricTable[tuple[str | None, ...]] = MetricTable("the ranking metrics the explorers offer", {
-    "context_precision": ("deepeval", "ragas", "average_precision"),
-    "precision_at_k": (None,),
-    "ndcg_at_k": (None,),
-    "reciprocal_rank": (None,),
-})
-
-#: The metric selector's entries: label -> (metric, variant).
-RANKING_CHOICES: tuple[tuple[str, tuple[str, str | None]], ...] = (
-    ("Context precision (DeepEval)", ("context_precision", "deepeval")),
-    ("Context precision (Ragas)", ("context_precision", "ragas")),
-    ("Context precision (average precision)", ("context_precision", "average_precision")),
-    ("Precision@k", ("precision_at_k", None)),
-    ("nDCG@k", ("ndcg_at_k", None)),
-    ("MRR (reciprocal rank of this query)", ("reciprocal_rank", None)),
-)
-
-_RANKING_ALIASES = {"ndcg": "ndcg_at_k", "mrr": "reciprocal_rank", "precision": "precision_at_k",
-                    "average_precision": "context_precision"}
+#: Other names the ranking selector takes for a metric: what a student may type, by what it selects.
+_RANKING_ALIASES = {"ndcg": "ndcg_at_k", "mrr": "reciprocal_rank", "precision": "precision_at_k"}
 
 
 def _ranking_metric(metric: Any, variant: Any) -> tuple[str, str | None]:
-    """Validate a (metric, variant) pair; ``average_precision`` is context precision's AP variant."""
-    if isinstance(metric, str) and metric.strip().lower() == "average_precision" and variant is None:
-        variant = "average_precision"
-    name = RANKING_METRICS.name("metric", _RANKING_ALIASES.get(metric, metric) if isinstance(metric, str) else metric)
-    allowed = RANKING_METRICS[name]
+    """Validate a (metric, variant) pair; a metric that is a variant of another (``average_precision``,
+    context precision's AP variant) selects that metric with that variant."""
+    if isinstance(metric, str):
+        key = metric.strip().lower()
+        hosts = [s for s in SPECS.where(explorer="ranking") if key in s.variants and key != s.name]
+        if hosts:
+            metric, variant = hosts[0].name, key if variant is None else variant
+        metric = _RANKING_ALIASES.get(key, metric)
+    spec = ranking_spec("metric", metric)
+    allowed = tuple(v for _, v, _ in spec.choices)
     if allowed == (None,):
         if variant is not None:
-            raise InputError("variant", f"None for {name} (it has no variants)", variant)
-        return name, None
-    return name, choice("variant", "deepeval" if variant is None else variant, allowed)  # type: ignore[arg-type]
+            raise InputError("variant", f"None for {spec.name} (it has no variants)", variant)
+        return spec.name, None
+    return spec.name, choice("variant", allowed[0] if variant is None else variant, allowed)  # type: ignore[arg-type]
 
 
 class ReorderModel(Observable):
@@ -110,7 +98,7 @@ class ReorderModel(Observable):
     def from_example(cls: type[_Model], example_id: str, case: str | None = None, **overrides: Any) -> _Model:
         """The model of a worked example of the catalogue (``ragmetrics_edu.examples``)."""
         chosen = examples.load(example_id).case(case)
-        if chosen.metric not in RANKING_METRICS and chosen.metric != "average_precision":
+        if not any(chosen.metric == s.name or chosen.metric in s.variants for s in SPECS.where(explorer="ranking")):
             raise InputError("example_id", "an example of a ranking metric (context_precision, ...)",
                              f"{example_id} ({chosen.metric})")
         kwargs = dict(chosen.kwargs)
@@ -178,10 +166,10 @@ class ReorderModel(Observable):
     @property
     def choice_label(self) -> str:
         """The selector label of the current (metric, variant)."""
-        for label, pair in RANKING_CHOICES:
+        for label, pair in ranking_choices():
             if pair == (self.metric, self.variant):
                 return label
-        raise InputError("metric", "a metric of RANKING_CHOICES", (self.metric, self.variant))
+        raise InputError("metric", "a (metric, variant) of offered.ranking_choices()", (self.metric, self.variant))
 
     # -- changes -------------------------------------------------------------------
     def move(self, i: int, j: int) -> None:
@@ -263,18 +251,15 @@ class ReorderModel(Observable):
         return self._call(self.verdicts, with_texts=True)
 
     def _call(self, flags: list[int], *, with_texts: bool) -> MetricResult:
-        if self.metric == "context_precision":
-            total = None
-            if self.variant == "average_precision" and self._unretrieved is not None:
-                total = sum(flags) + self._unretrieved
-            return metrics.context_precision(
-                flags, self.variant or "deepeval", nodes=self.nodes if with_texts and self.has_texts else None,
-                total_relevant=total, threshold=self.threshold, question=self.question)
-        if self.metric == "precision_at_k":
-            return metrics.precision_at_k(flags, k=self.k)
-        if self.metric == "ndcg_at_k":
-            return metrics.ndcg_at_k(flags, k=self.k)
-        return metrics.reciprocal_rank(flags)
+        """The metric on ``flags``, given the settings it takes (k, variant, total, nodes, threshold, question)."""
+        spec = ranking_spec("metric", self.metric)
+        total = None
+        if self.variant == "average_precision" and self._unretrieved is not None:
+            total = sum(flags) + self._unretrieved
+        settings = {"k": self.k, "variant": self.variant, "total_relevant": total,
+                    "nodes": self.nodes if with_texts and self.has_texts else None,
+                    "threshold": self.threshold, "question": self.question}
+        return call_with(spec.function(), flags, {k: v for k, v in settings.items() if v is not None or k == "nodes"})
 
     def _check_k(self, k: Any) -> int | None:
         if k is None:

@@ -22,11 +22,6 @@ from .model_base import chip_label
 from .statements_model import StatementModel
 
 _TOOLTIPS = {YES: "supported / relevant", NO: "not supported / not relevant", IDK: "the context does not say"}
-#: Per metric: the step-table column that says a statement counts, and the name of its total in ``values``.
-_COUNTED = {"context_recall": ("attributable", "attributable"), "contextual_relevancy": ("relevant", "relevant"),
-            "faithfulness": ("counts", "faithful"), "answer_relevancy": ("relevant", "relevant")}
-
-
 #: The attribution dropdown's value for "not attributed" (a Dropdown shows nothing for None).
 _UNATTRIBUTED = 0
 
@@ -52,7 +47,7 @@ class StatementExplorer(Reorderable, Explorer):
         self.penalize = classed(widgets.Checkbox(
             value=model.penalize_ambiguous, description="penalize_ambiguous (DeepEval: penalize_ambiguous_claims)",
             indent=False, layout=widgets.Layout(width="auto")), "rme-penalize")
-        self.penalize.layout.display = "" if model.metric == "faithfulness" else "none"
+        self.penalize.layout.display = "" if "penalize_ambiguous" in model.spec.parameters() else "none"
         self.penalize.observe(lambda c: self._user(model.set_penalize_ambiguous, c["new"]), names="value")
         self.toggles: list[widgets.ToggleButtons] = []
         self.texts: list[widgets.HTML] = []
@@ -65,7 +60,7 @@ class StatementExplorer(Reorderable, Explorer):
         self.table = classed(widgets.HTML(), "rme-table")
         self.notes = classed(widgets.HTML(), "rme-notes")
         header = widgets.HTML(f"<b>{html.escape(model.metric.replace('_', ' '))}</b>: "
-                              f"{STATEMENT_HINTS[model.metric]}")
+                              f"{html.escape(model.spec.hint)}")
         super().__init__(model, [header, widgets.HBox([self.variant, self.penalize]), *rows, self.counts,
                                  self.score, self.formula, self.table, self.notes], "rme-statements")
         self.refresh()
@@ -138,23 +133,14 @@ class StatementExplorer(Reorderable, Explorer):
         self.counts.value = counts_html(model, result)
         self.score.value = score_html(result)
         self.formula.value = formula_html(result)
-        column = _COUNTED[model.metric][0]
+        column = model.spec.counted[0]
         self.table.value = steps_html(result, hit=lambda row: bool(row.get(column)))
         self.notes.value = notes_html(result)
-
-
-STATEMENT_HINTS = {
-    "context_recall": "can each statement of the expected output be attributed to a retrieved node?",
-    "contextual_relevancy": "is each statement extracted from the retrieved nodes relevant to the question?",
-    "faithfulness": "does the retrieved context back each claim of the answer (yes), contradict it (no), "
-                    "or not say (idk)?",
-    "answer_relevancy": "does each statement of the answer address the question (idk: ambiguous)?",
-}
 
 
 def counts_html(model: StatementModel, result: MetricResult) -> str:
     """How many statements got each verdict, and how many of them count."""
     tally = Counter(model.verdicts)
     parts = " · ".join(f"{v}: <b>{tally.get(v, 0)}</b>" for v in model.allowed)
-    counted = result.values[_COUNTED[model.metric][1]]
+    counted = result.values[model.spec.counted[1]]
     return f"<div class='rme-counts'>{parts} → counted <b>{counted}</b> of <b>{result.values['total']}</b></div>"

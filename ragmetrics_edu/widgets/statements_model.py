@@ -7,31 +7,25 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from .. import examples, metrics
+from .. import examples
 from ..errors import InputError
-from ..metrics.registry import MetricTable
+from ..metrics.specs import SPECS, MetricSpec
 from ..results import MetricResult
 from ..validate import IDK, NO, YES, as_list, choice, flag, one_verdict, plain, text_list, verdict_list
 from .model_base import Observable, check_index, check_permutation, move_item
+from .offered import statement_spec
 
-__all__ = ["STATEMENT_METRICS", "StatementModel"]
+__all__ = ["StatementModel", "accepted"]
 
 
-#: The statement metrics, their variants and whether ``idk`` is a verdict they accept.
-STATEMENT_METRICS: MetricTable[dict[str, Any]] = MetricTable("the statement metrics the explorers offer", {
-    "context_recall": {"variants": ("deepeval", "ragas"), "idk": False, "item": "statement"},
-    "contextual_relevancy": {"variants": ("deepeval", "ragas_sentences"), "idk": False, "item": "statement"},
-    "faithfulness": {"variants": ("deepeval", "ragas"), "idk": True, "item": "claim"},
-    "answer_relevancy": {"variants": ("deepeval",), "idk": True, "item": "statement"},
-})
+#: What the model takes beyond its metric function's own arguments, by the spec's ``shape``: the node texts
+#: that label a context-recall attribution, ``statements`` as another name for faithfulness' claims.
+_SHAPE_EXTRAS = {"attributed": {"node_texts"}, "claims": {"statements"}}
 
-#: The arguments each statement metric's function takes (an example's others are refused by name).
-STATEMENT_ARGS: MetricTable[set[str]] = MetricTable("the statement metrics' arguments", {
-    "context_recall": {"statements", "verdicts", "nodes", "node_texts", "variant", "question", "threshold"},
-    "contextual_relevancy": {"node_statements", "node_verdicts", "nodes", "variant", "question", "threshold"},
-    "faithfulness": {"claims", "statements", "verdicts", "context", "variant", "penalize_ambiguous", "threshold"},
-    "answer_relevancy": {"statements", "verdicts", "variant", "question", "threshold"},
-})
+
+def accepted(spec: MetricSpec) -> set[str]:
+    """The keyword arguments a StatementModel of ``spec`` takes: its function's, ``variant`` and its shape's extras."""
+    return spec.parameters() | {"variant"} | _SHAPE_EXTRAS.get(spec.shape, set())
 
 
 class StatementModel(Observable):
@@ -69,42 +63,42 @@ class StatementModel(Observable):
         threshold: float | None = None,
     ) -> None:
         super().__init__()
-        self.metric = STATEMENT_METRICS.name("metric", metric)
+        spec = self.spec = statement_spec("metric", metric)
+        self.metric = spec.name
         penalize_ambiguous = flag("penalize_ambiguous", penalize_ambiguous)
         given = {"statements": statements, "claims": claims, "verdicts": verdicts,
                  "node_statements": node_statements, "node_verdicts": node_verdicts, "nodes": nodes,
                  "node_texts": node_texts, "context": context, "variant": variant, "question": question,
                  "threshold": threshold, "penalize_ambiguous": penalize_ambiguous or None}
         extra = sorted(name for name, value in given.items()
-                       if value is not None and name not in STATEMENT_ARGS[self.metric])
+                       if value is not None and name not in accepted(spec))
         if extra:
             raise InputError(extra[0], f"no {extra[0]} for {self.metric}; it takes "
-                             + ", ".join(sorted(STATEMENT_ARGS[self.metric])), given[extra[0]])
-        spec = STATEMENT_METRICS[self.metric]
-        self.variant = choice("variant", "deepeval" if variant is None else variant, spec["variants"])
+                             + ", ".join(sorted(accepted(spec))), given[extra[0]])
+        self.variant = choice("variant", "deepeval" if variant is None else variant, spec.named_variants)
         self.penalize_ambiguous = penalize_ambiguous
         self.question, self.threshold = question, threshold
         self._groups: list[int] | None = None
         self._attr: list[int | None] | None = None
         self._node_texts: list[str] | None = None
 
-        if self.metric == "contextual_relevancy":
+        if spec.shape == "per_node":
             self._init_nodes(node_statements, node_verdicts, nodes)
         else:
             items = claims if claims is not None else statements
-            word = "claims" if self.metric == "faithfulness" and statements is None else "statements"
+            word = "claims" if spec.shape == "claims" and statements is None else "statements"
             if items is None:
-                raise InputError(word, f"a list of {spec['item']}s", items)
+                raise InputError(word, f"a list of {spec.item}s", items)
             self._texts = text_list(word, items)
             if verdicts is None:
-                raise InputError("verdicts", f"one verdict per {spec['item']}", verdicts)
-            self._verdicts = verdict_list("verdicts", verdicts, allow_idk=spec["idk"])
+                raise InputError("verdicts", f"one verdict per {spec.item}", verdicts)
+            self._verdicts = verdict_list("verdicts", verdicts, allow_idk=spec.idk)
             if len(self._verdicts) != len(self._texts):
-                raise InputError("verdicts", f"one verdict per {spec['item']} ({len(self._texts)})", list(verdicts),
+                raise InputError("verdicts", f"one verdict per {spec.item} ({len(self._texts)})", list(verdicts),
                                  hint=f"verdicts has {len(self._verdicts)} entries")
-            if self.metric == "faithfulness" and context is not None:
+            if spec.shape == "claims" and context is not None:
                 self._node_texts = text_list("context", context)
-            if self.metric == "context_recall":
+            if spec.shape == "attributed":
                 self._node_texts = None if node_texts is None else text_list("node_texts", node_texts)
                 if nodes is not None:
                     self._attr = self._check_attribution(nodes)
@@ -159,12 +153,12 @@ class StatementModel(Observable):
         answer relevancy); a context-recall example's node texts label the attribution."""
         example = examples.load(example_id)
         chosen = example.case(case)
-        if chosen.metric not in STATEMENT_METRICS:
-            raise InputError("example_id", "an example of " + ", ".join(STATEMENT_METRICS),
-                             f"{example_id} ({chosen.metric})")
+        offered = [spec.name for spec in SPECS.where(explorer="statements")]
+        if chosen.metric not in offered:
+            raise InputError("example_id", "an example of " + ", ".join(offered), f"{example_id} ({chosen.metric})")
         kwargs = dict(chosen.kwargs)
         texts = example.inputs.get("nodes")
-        if chosen.metric == "context_recall" and isinstance(texts, list) and all(isinstance(t, str) for t in texts):
+        if SPECS[chosen.metric].shape == "attributed" and isinstance(texts, list) and all(isinstance(t, str) for t in texts):
             kwargs.setdefault("node_texts", texts)
         kwargs.update(overrides)
         return cls(chosen.metric, **kwargs)
@@ -193,12 +187,12 @@ class StatementModel(Observable):
     @property
     def allowed(self) -> tuple[str, ...]:
         """The verdicts this metric accepts."""
-        return (YES, NO, IDK) if STATEMENT_METRICS[self.metric]["idk"] else (YES, NO)
+        return (YES, NO, IDK) if self.spec.idk else (YES, NO)
 
     @property
     def variants(self) -> tuple[str, ...]:
         """The metric's variants."""
-        return STATEMENT_METRICS[self.metric]["variants"]
+        return self.spec.named_variants
 
     @property
     def has_attribution(self) -> bool:
@@ -284,8 +278,8 @@ class StatementModel(Observable):
 
     def set_penalize_ambiguous(self, value: bool) -> None:
         """Faithfulness (DeepEval): whether an idk claim counts against the answer."""
-        if self.metric != "faithfulness":
-            raise InputError("penalize_ambiguous", "only for faithfulness", self.metric)
+        if "penalize_ambiguous" not in self.spec.parameters():
+            raise InputError("penalize_ambiguous", "only for a metric that has it (faithfulness)", self.metric)
         value = flag("penalize_ambiguous", value)
         if value != self.penalize_ambiguous:
             self.penalize_ambiguous = value
@@ -302,10 +296,11 @@ class StatementModel(Observable):
     def metric_kwargs(self) -> dict[str, Any]:
         """The keyword arguments of the metric call for the current state."""
         statements, verdicts = self.statements, self.verdicts
-        if self.metric == "context_recall":
+        shape = self.spec.shape
+        if shape == "attributed":
             return {"statements": statements, "verdicts": verdicts, "nodes": self.attribution,
                     "variant": self.variant, "question": self.question, "threshold": self.threshold}
-        if self.metric == "contextual_relevancy":
+        if shape == "per_node":
             groups = self.groups or []
             per_node = [[(s, v) for s, v, g in zip(statements, verdicts, groups, strict=True) if g == n]
                         for n in range(1, self._node_count + 1)]
@@ -313,11 +308,13 @@ class StatementModel(Observable):
                     "node_verdicts": [[v for _, v in pairs] for pairs in per_node],
                     "nodes": self.node_texts, "variant": self.variant, "question": self.question,
                     "threshold": self.threshold}
-        if self.metric == "faithfulness":
+        if shape == "claims":
             return {"claims": statements, "verdicts": verdicts, "variant": self.variant,
                     "penalize_ambiguous": self.penalize_ambiguous, "context": self.node_texts,
                     "threshold": self.threshold}
-        return {"statements": statements, "verdicts": verdicts, "question": self.question, "threshold": self.threshold}
+        given = {"statements": statements, "verdicts": verdicts, "question": self.question, "threshold": self.threshold,
+                 "variant": self.variant}
+        return {k: v for k, v in given.items() if k in self.spec.parameters()}
 
     def _compute(self) -> MetricResult:
-        return metrics.REGISTRY[self.metric](**self.metric_kwargs())
+        return self.spec.function()(**self.metric_kwargs())
