@@ -91,7 +91,7 @@ lab-slides: $(VENV)/.notebook-installed $(LAB_OVERRIDES)
 # Python may keep compiled files here even where PYTHONDONTWRITEBYTECODE is set (some containers):
 # every test process, kernel and pytest run otherwise recompiles the tests (pytest rewrites their
 # asserts) and the package, about 8 s of CPU a process.
-LAB_TESTS := tests/test_browser_lab.py
+LAB_TESTS := tests/course/test_browser_lab.py
 test: export PYTHONDONTWRITEBYTECODE =
 test: $(VENV)/.dev-installed slides/node_modules/.installed chromium
 	@start=$$(date +%s); work=$$(mktemp -d); \
@@ -187,4 +187,4 @@ record-embeddings: $(EMBED_VENV)/.installed
 
 # The real-model tests (skipped in `make test`, where torch is not installed) and the recorded ones.
 test-embeddings: $(EMBED_VENV)/.installed
-	$(EMBED_BIN)/python -m pytest -o addopts="-p no:cacheprovider" tests/test_real_embedder.py tests/test_recorded_embeddings.py
+	$(EMBED_BIN)/python -m pytest -o addopts="-p no:cacheprovider" tests/library/test_real_embedder.py tests/library/test_recorded_embeddings.py

@@ -1,6 +1,6 @@
 """ragmetrics-edu: RAG evaluation metrics worked step by step, for teaching.
 
-Two rooms in one package (docs/architecture.md; ``tests/test_layout.py`` checks the rules):
+Two rooms in one package (docs/architecture.md; ``tests/library/test_layout.py`` checks the rules):
 
 - the library, bottom to top: ``errors``, ``results``, ``validate``, ``data`` -> ``text``
   (tokenising, normalising) -> ``embeddings``, ``ranking``, ``plots`` -> ``metrics`` (every

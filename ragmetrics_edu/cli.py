@@ -25,8 +25,8 @@ from typing import Any, NoReturn, Sequence
 from . import __version__, examples, validate
 from .course.deck_cases import metric_agreement, run_deck_cases
 from .course.embedding_texts import course_texts
-from .course.judge_recording import add_parser as add_record_study_parser
-from .course.judge_recording import main as record_study
+from .course.judge_study.recording import add_parser as add_record_study_parser
+from .course.judge_study.recording import main as record_study
 from .embeddings.recorded import add_record_embeddings_parser, run_record_embeddings
 from .errors import InputError, RagMetricsError
 from .judges.evaluation import evaluate

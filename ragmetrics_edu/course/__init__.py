@@ -12,16 +12,15 @@ the slide decks          ``slides`` (HTML fragments), ``deck_table`` (every deck
 notebooks 06-07          ``embedding_texts`` (the texts the course embeds, calibration pairs)
 notebook 10              ``deck_cases`` (the decks' examples put to a judge; the CI-gate example's
                          scores), ``regression_gate_example`` (a test file learners copy)
-notebook 11              the judge study: ``judge_eval`` (labelled set), ``judge_runs`` (cases
-                         through the library's runner), ``judge_study`` (recorded passes),
-                         ``judge_agreement``, ``judge_behaviour``, ``judge_failures``, ``paired``
-                         (judge vs baseline over pairs), ``judge_report`` (the tables),
-                         ``judge_recording`` (``ragmetrics-edu record-judge-study``)
+notebook 11              ``judge_study/`` (the judge against people's labels: ``labels``, ``runs``,
+                         ``passes``, ``agreement``, ``behaviour``, ``failures``, ``injection``,
+                         ``paired``, ``report``, ``recording``)
 notebook 12              ``metric_map`` (which metric when, and what it costs), ``gate_cases``
                          (the regression gate's recorded runs and exercise cases)
-notebook 15              ``capstone`` (two RAG systems, recorded), ``diagnosis`` (tags and
-                         tables), ``capstone_checks``, ``capstone_summary`` (the take-away)
-HaluEval                 ``halueval_study`` (designs scored on HaluEval QA from recordings), ``halueval_record``
-                         (recording them with a local judge server)
+notebooks 13-14          ``against_people/`` (rubric judges and designs against human span labels)
+notebook 15              ``capstone/`` (``systems``: two RAG systems, recorded; ``diagnosis``, ``checks``,
+                         ``summary``: the take-away)
+HaluEval                 ``halueval/`` (``study``: designs scored on HaluEval QA from recordings;
+                         ``record``; ``curse``: the winner's curse and detection F1)
 =======================  ======================================================================
 """

@@ -8,7 +8,7 @@ item matches a deck item by content (:func:`ragmetrics_edu.agreement.match_items
 because the counts happen to be equal. :func:`metric_agreement` reports Cohen's kappa with
 its bootstrap interval one judging task at a time, beside the word-overlap baseline on the
 same items, and lists what was left out; :meth:`DeckRun.failures` names each failure
-(:mod:`ragmetrics_edu.course.judge_failures`).
+(:mod:`ragmetrics_edu.course.judge_study.failures`).
 
 Two examples give the judge an expected answer the deck shows elsewhere: deck A's and
 deck C's context-precision slides give no expected output, so the case borrows the one
@@ -37,7 +37,7 @@ from ..metrics.registry import MetricTable
 from ..results import MetricResult
 from ..stats.inputs import seed as checked_seed
 from ..validate import as_list, identifier, instance, text_list
-from .judge_failures import Failure, classify
+from .judge_study.failures import Failure, classify
 
 Inputs = Callable[[Any], dict[str, Any]]
 
@@ -203,7 +203,7 @@ class DeckRun:
         return tally(self.result.calls if self.result is not None else []).repairs
 
     def failures(self) -> list[Any]:
-        """This run's failures against the deck (:func:`ragmetrics_edu.course.judge_failures.classify`)."""
+        """This run's failures against the deck (:func:`ragmetrics_edu.course.judge_study.failures.classify`)."""
         if self.error is not None:
             return classify([], [], error=self.error)
         if self.case.step == "context_entity_recall":

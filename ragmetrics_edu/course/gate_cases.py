@@ -4,7 +4,7 @@ Recorded (qwen2.5-coder-1.5b, replayed from ``data/recordings/judge_study/``):
 
 - :func:`repeat_runs`: the same ten answers (the first five pairs of the labelled set) judged
   three times at temperature 0 and three times at 0.7, each run with its own seed
-  (:data:`ragmetrics_edu.course.judge_study.REPEATS`);
+  (:data:`ragmetrics_edu.course.judge_study.passes.REPEATS`);
 - :func:`recorded_noise`: the judge's run-to-run noise measured from those runs
   (:func:`ragmetrics_edu.regression_gate.judge_noise`);
 - :func:`pair_versions`: on the labelled set's pairs, the supported answers (``a``) as the accepted
@@ -20,7 +20,7 @@ from typing import Any
 
 from ..errors import InputError
 from ..regression_gate import GateResult, JudgeNoise, gate, judge_noise
-from .judge_study import repeat_passes, rows
+from .judge_study.passes import repeat_passes, rows
 
 __all__ = ["repeat_runs", "recorded_noise", "pair_versions", "CASES", "case_gate", "decision"]
 

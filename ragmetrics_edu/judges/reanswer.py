@@ -5,7 +5,7 @@ everything. This design asks it something else, to answer the question from the 
 compares words. Alone, the judge's answer is a poor signal: on the shipped HaluEval dev pairs the
 judge-only configurations (``grounding_weight=0``) ordered fewer pairs correctly than word overlap,
 worse on many more pairs than better; weighted mostly towards word overlap, it moved a few pairs
-(the choice log of :mod:`ragmetrics_edu.course.halueval_study` has every figure). The design
+(the choice log of :mod:`ragmetrics_edu.course.halueval.study` has every figure). The design
 makes **one call per question and context**:
 
 1. the judge answers the question using only the retrieved context, in as few words as it can
@@ -28,7 +28,7 @@ content words scores 0; when the judge says the context does not answer the ques
 agreement is left out and the score is the grounding alone (NaN with ``grounding_weight=0``).
 
 Which configuration is the default was chosen on the development part of the shipped HaluEval
-rows and scored once on the test part: see :mod:`ragmetrics_edu.course.halueval_study`.
+rows and scored once on the test part: see :mod:`ragmetrics_edu.course.halueval.study`.
 """
 
 from __future__ import annotations

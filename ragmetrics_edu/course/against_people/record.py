@@ -18,7 +18,7 @@ from typing import Any
 from ...judges.errors import JudgeError
 from ...judges.files import write_recording
 from ...judges.openai_judge import OpenAIJudge
-from ..judge_recording import gguf_header, server_version, sha256_of
+from ..judge_study.recording import gguf_header, server_version, sha256_of
 from .designs import MODEL, PASSES, ask_pass, recording_name
 from .items import DATASETS, items
 

@@ -1,6 +1,6 @@
 """Exercises of notebook 15 (capstone): tag a failing row, pick the component, judge a comparison.
 
-Every answer is computed by :mod:`ragmetrics_edu.course.diagnosis` and :mod:`ragmetrics_edu.stats` on
+Every answer is computed by :mod:`ragmetrics_edu.course.capstone.diagnosis` and :mod:`ragmetrics_edu.stats` on
 the small made-up rows below, so the exercises do not depend on any recording.
 """
 
@@ -10,7 +10,7 @@ import math
 from typing import Any
 
 from ... import stats
-from .. import diagnosis
+from ..capstone import diagnosis
 from . import Exercise, register
 
 _REFERENCE = "The Sydney Opera House was designed by the Danish architect Jorn Utzon."

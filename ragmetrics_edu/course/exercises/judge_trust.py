@@ -2,7 +2,7 @@
 
 Every answer is computed from the recordings: the comparisons are paired over the 22 pairs of the project's
 labelled set (labels written by language-model passes), their intervals resampling pairs
-(:func:`ragmetrics_edu.course.judge_report.compare`).
+(:func:`ragmetrics_edu.course.judge_study.report.compare`).
 """
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from ...agreement import cohen_kappa
-from .. import judge_agreement
-from ..judge_report import SAME_ITEMS_PASS, compare, fmt_compare, verdicts
-from ..judge_study import available, rows
+from ..judge_study import agreement as judge_agreement
+from ..judge_study.passes import available, rows
+from ..judge_study.report import SAME_ITEMS_PASS, compare, fmt_compare, verdicts
 from . import Exercise, register
 
 _METRICS = ("context_precision", "context_recall", "faithfulness", "answer_relevancy")
