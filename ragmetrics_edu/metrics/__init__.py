@@ -21,7 +21,7 @@ from ..ranking import (
 )
 from .checked import score_checked
 from .context_precision import context_precision, context_precision_batch
-from .correctness import answer_correctness, f1_from, f_beta
+from .correctness import answer_correctness, f1_counts, f1_from, f_beta
 from .embedding import answer_relevancy_embedding, semantic_similarity
 from .entities import context_entity_recall, normalize_entity
 from .overlap import word_overlap
@@ -37,7 +37,7 @@ __all__ = [
     "Ask", "MapRow", "MetricSpec", "answer_correctness", "answer_relevancy", "answer_relevancy_embedding",
     "average_precision",
     "context_entity_recall", "context_precision", "context_precision_batch", "context_recall",
-    "contextual_relevancy", "f1_from", "f_beta", "faithfulness", "hit_at_k", "hit_rate_at_k", "mean_average_precision",
+    "contextual_relevancy", "f1_counts", "f1_from", "f_beta", "faithfulness", "hit_at_k", "hit_rate_at_k", "mean_average_precision",
     "mean_reciprocal_rank", "ndcg_at_k", "normalize_entity", "precision_at_k", "r_precision", "recall_at_k",
     "reciprocal_rank", "register", "score_checked", "score_reanswer", "semantic_similarity", "unregister", "word_overlap",
 ]

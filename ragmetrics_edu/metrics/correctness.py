@@ -75,6 +75,18 @@ def f1_from(precision: float, recall: float) -> float:
     return 0.0 if p + r == 0 else 2 * p * r / (p + r)
 
 
+def f1_counts(tp: Any, fp: Any, fn: Any) -> Any:
+    """F1 from counts, 2 tp / (2 tp + fp + fn), element by element for numpy arrays of counts (a
+    bootstrap's resampled sums); no positives and no flags gives 1.0, as :func:`f_beta` does.
+
+    Counts are not checked here: the caller made them (use :func:`f_beta` for counts a person gives)."""
+    import numpy as np  # lazy: only resampling callers pass arrays, and metrics must import cheaply
+
+    tp, fp, fn = (np.asarray(x, dtype=float) for x in (tp, fp, fn))
+    denominator = 2 * tp + fp + fn
+    return np.where(denominator > 0, 2 * tp / np.where(denominator > 0, denominator, 1.0), 1.0)
+
+
 def f_beta(tp: int, fp: int, fn: int, beta: float = 1.0) -> float:
     """F-beta from counts; no statements at all gives 1.0.
 

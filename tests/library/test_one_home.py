@@ -3,7 +3,8 @@ r"""One home per small idea, checked on the code (docs/architecture.md, "The rul
 - words are split with a regex (``re.findall``/``finditer``/``split``/``sub`` on ``\w`` or ``\W``) only in
   ``text.py`` (the one tokeniser), and white space is squashed
   by hand nowhere else either (``text.squash_spaces``);
-- F1 is computed from a precision and a recall only in ``metrics/correctness.py`` (``f1_from``);
+- F1 is computed from a precision and a recall, or from counts, only in ``metrics/correctness.py``
+  (``f1_from``, ``f1_counts``, ``f_beta``);
 - random resamples are drawn only in ``stats/resample.py`` (numpy's generator, ``draw_batches``);
 - a pool of threads or processes is started only in ``judges/batch.py`` (the one case runner);
 - what the library knows about a metric is in its spec (``metrics/builtin_specs.py``, the registry):
@@ -40,6 +41,8 @@ HOMES = {
 }
 _WORD_PATTERN = re.compile(r"\\[wW]")
 _F1 = re.compile(r"^2 \* (\w+) \* (\w+) / \((\1 \+ \2|\2 \+ \1)\)$")
+#: F1 from counts, 2 tp / (... tp ...) (the home is metrics.f1_counts / f_beta)
+_F1_COUNTS = re.compile(r"^2 \* (\w+) / \(.*\b\1\b.*\)$")
 _POOLS = {"ThreadPoolExecutor", "ProcessPoolExecutor", "Thread", "Pool"}
 #: the regex calls that cut a text into words (matching one identifier with \w is not splitting)
 _SPLITTERS = {"re.findall", "re.finditer", "re.split", "re.sub"}
@@ -84,7 +87,7 @@ def _found(tree: ast.AST) -> list[tuple[str, int]]:
                 out.append(("own random draws", node.lineno))
             if func.rpartition(".")[2] in _POOLS:
                 out.append(("own pool", node.lineno))
-        elif isinstance(node, ast.BinOp) and _F1.match(ast.unparse(node)):
+        elif isinstance(node, ast.BinOp) and (_F1.match(ast.unparse(node)) or _F1_COUNTS.match(ast.unparse(node))):
             out.append(("F1 by hand", node.lineno))
     return out
 
@@ -125,6 +128,7 @@ FAKE = {
     "splitter.py": "import re\n\ndef words(t):\n    return re.split(r'\\W+', t)\n",
     "squasher.py": "def clean(t):\n    return ' '.join(t.lower().split())\n",
     "scorer.py": "def f1(precision, recall):\n    return 2 * precision * recall / (recall + precision)\n",
+    "counter.py": "def f1(tp, fp, n):\n    return 2 * tp / (tp + fp + n)\n",
     "sampler.py": "import numpy as np\n\nRNG = np.random.default_rng(0)\n",
     "runner.py": "import threading\n\nT = threading.Thread(target=print)\n",
     "metrics/builtin_specs.py": "LABELS = {'recall': 'Recall', 'precision': 'Precision'}\n",
@@ -150,6 +154,7 @@ def test_the_checker_reports_each_planted_violation(fake: Path) -> None:
         "regex words": "fakepkg/splitter.py:4: regex words",
         "squashed spaces": "fakepkg/squasher.py:2: squashed spaces",
         "F1 by hand": "fakepkg/scorer.py:2: F1 by hand",
+        "F1 from counts by hand": "fakepkg/counter.py:2: F1 by hand",
         "own random draws": "fakepkg/sampler.py:3: own random draws",
         "own pool": "fakepkg/runner.py:3: own pool",
     }
@@ -157,3 +162,15 @@ def test_the_checker_reports_each_planted_violation(fake: Path) -> None:
     missing = {rule: line for rule, line in expected.items() if line not in text}
     assert not missing, f"not reported: {missing}\nreported:\n{text}"
     assert len(found) == len(expected), text     # the homes themselves, fine.py and rows.py (a row, one test) are allowed
+
+
+def test_f1_from_counts_arrays_agrees_with_f_beta_count_by_count() -> None:
+    import numpy as np
+
+    from ragmetrics_edu.metrics import f1_counts, f_beta
+
+    tp, fp, fn = np.array([0, 3, 5, 0]), np.array([0, 1, 0, 4]), np.array([0, 2, 5, 1])
+    got = f1_counts(tp, fp, fn)
+    assert got.tolist() == [f_beta(int(a), int(b), int(c)) for a, b, c in zip(tp, fp, fn, strict=True)]
+    assert got[1] == 2 * 3 / (2 * 3 + 1 + 2)                     # 6/9, by hand
+    assert float(f1_counts(0, 0, 0)) == 1.0                      # nothing to find, nothing flagged

@@ -9,6 +9,7 @@ import math
 from typing import Any
 
 from ...errors import InputError
+from ...metrics.correctness import f1_counts
 from ...stats import resample
 from ...stats.bootstrap import percentile_interval
 from ...validate import number
@@ -90,7 +91,7 @@ def detection_difference(design: str, split: str, thresholds: tuple[float, float
     n = len(rows)
 
     def f1(tp: Any, fp: Any) -> Any:
-        return np.where(tp + fp + n > 0, 2 * tp / (tp + fp + n), 0.0)   # fn = n - tp: 2tp / (2tp + fp + fn)
+        return f1_counts(tp, fp, n - tp)  # every pair has one hallucinated answer: fn = n - tp
 
     def at_rate(tp: Any, fp: Any) -> Any:
         flagged = b * tp + (1 - b) * fp
