@@ -26,6 +26,9 @@ PATIENCE = 3.0
 
 
 def main() -> None:
+    # A process started in the background by a non-interactive shell (as CI may start make test) inherits
+    # SIGINT ignored, and Python then installs no handler; a kernel always has one, so install Python's own.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     server = ScriptedServer().start()
     answer = schema_responder(delay=0.25)
     received = itertools.count(1)                   # next() is atomic: each request gets its own number
