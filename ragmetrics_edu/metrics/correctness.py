@@ -79,10 +79,25 @@ def f1_counts(tp: Any, fp: Any, fn: Any) -> Any:
     """F1 from counts, 2 tp / (2 tp + fp + fn), element by element for numpy arrays of counts (a
     bootstrap's resampled sums); no positives and no flags gives 1.0, as :func:`f_beta` does.
 
-    Counts are not checked here: the caller made them (use :func:`f_beta` for counts a person gives)."""
+    Each is a count or an array of counts (0 or more, finite), the three of one shape or one of them a
+    single number."""
     import numpy as np  # lazy: only resampling callers pass arrays, and metrics must import cheaply
 
-    tp, fp, fn = (np.asarray(x, dtype=float) for x in (tp, fp, fn))
+    arrays = []
+    for name, value in (("tp", tp), ("fp", fp), ("fn", fn)):
+        try:
+            array = np.asarray(value, dtype=float)
+        except Exception:  # noqa: BLE001 - whatever cannot be read as counts is bad input
+            array = None
+        if array is None or isinstance(value, (bool, str, bytes)) or array.dtype == object \
+                or not np.all(np.isfinite(array)) or np.any(array < 0):
+            raise InputError(name, "a count or an array of counts (finite, 0 or more)", value)
+        arrays.append(array)
+    try:
+        tp, fp, fn = np.broadcast_arrays(*arrays)
+    except ValueError:
+        raise InputError("tp, fp, fn", "counts of one shape (or single numbers)",
+                         tuple(a.shape for a in arrays)) from None
     denominator = 2 * tp + fp + fn
     return np.where(denominator > 0, 2 * tp / np.where(denominator > 0, denominator, 1.0), 1.0)
 
