@@ -132,8 +132,8 @@ def _row(index: int, case: dict[str, Any], names: Sequence[str], outcomes: Seque
         row[name] = result.score
         row[f"{name}_design"] = result.metric + (f" ({result.variant})" if result.variant else "")
         row[f"{name}_values"] = dict(result.values)
-        if "verdict" in result.columns or "relevant" in result.columns:
-            column = "verdict" if "verdict" in result.columns else "relevant"
+        column = SPECS[name].verdict_column
+        if column is not None and column in result.columns:
             row[f"{name}_verdicts"] = [r[column] for r in result.rows]
     spent = tally(record for outcome in outcomes for record in outcome.records)
     row.update(calls=spent.calls, repairs=spent.repairs, cache_hits=spent.cache_hits,

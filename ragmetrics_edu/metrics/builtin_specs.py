@@ -61,6 +61,7 @@ SPECS_BUILTIN: tuple[MetricSpec, ...] = (
         "context_recall", "Context recall", context_recall, short="cr", component="retriever",
         ask=Ask("judges.steps:context_recall", (_J, _G, _C), (("question", _Q),)),
         design="an attribution per reference statement", steps=("context_recall",), prompts=("context_recall",),
+        verdict_column="verdict",
         variants=("deepeval", "ragas"), explorer="statements", shape="attributed",
         counted=("attributable", "attributable"), decompose=True,
         hint="can each statement of the expected output be attributed to a retrieved node?",
@@ -165,9 +166,10 @@ SPECS_BUILTIN: tuple[MetricSpec, ...] = (
         "aspect_critic", "Aspect critic", aspect_critic_score, component="generator",
         ask=Ask("judges.rubric:aspect_critic", (_J, _A, _C), (("question", _Q), ("definition", "criteria"))),
         design="yes/no votes on one aspect (Ragas AspectCritic)", steps=("aspect_critic",),
-        prompts=("aspect_critic",)),
+        prompts=("aspect_critic",), verdict_column="verdict"),
     MetricSpec("precision_at_k", "Precision@k", precision_at_k, component="retriever",
                explorer="ranking", cutoff=True, choices=(("Precision@k", None, "Precision@k"),),
+               aliases=("precision",),
                score_input="verdicts",
                map_row=MapRow(120, "ranking measures (MAP, nDCG, MRR...)", ("contexts", "labels"), _RANKING_HOW,
                               "trec_eval (via pytrec_eval)", "08")),
@@ -176,10 +178,12 @@ SPECS_BUILTIN: tuple[MetricSpec, ...] = (
     MetricSpec("mean_average_precision", "Mean average precision", mean_average_precision, component="retriever"),
     MetricSpec("reciprocal_rank", "Reciprocal rank", reciprocal_rank, component="retriever",
                explorer="ranking", chart="reciprocal",
-               choices=(("MRR (reciprocal rank of this query)", None, "Reciprocal rank"),), score_input="verdicts"),
+               choices=(("MRR (reciprocal rank of this query)", None, "Reciprocal rank"),), aliases=("mrr",),
+               score_input="verdicts"),
     MetricSpec("mean_reciprocal_rank", "Mean reciprocal rank", mean_reciprocal_rank, component="retriever"),
     MetricSpec("ndcg_at_k", "nDCG@k", ndcg_at_k, component="retriever", explorer="ranking",
-               chart="discount", cutoff=True, choices=(("nDCG@k", None, "nDCG@k"),), score_input="gains"),
+               chart="discount", cutoff=True, choices=(("nDCG@k", None, "nDCG@k"),), aliases=("ndcg",),
+               score_input="gains"),
     MetricSpec("hit_at_k", "Hit@k", hit_at_k, component="retriever", score_input="verdicts"),
     MetricSpec("hit_rate_at_k", "Hit rate@k", hit_rate_at_k, component="retriever"),
     MetricSpec("r_precision", "R-precision", r_precision, component="retriever", score_input="verdicts"),
@@ -190,4 +194,5 @@ for _spec in SPECS_BUILTIN:
 SPECS.fix()
 
 #: The built-in metrics (not their other designs), by the name of their function in :mod:`ragmetrics_edu.metrics`.
-NAMES: tuple[str, ...] = tuple(s.name for s in SPECS_BUILTIN if s.of is None and s.name not in ("g_eval", "aspect_critic"))
+NAMES: tuple[str, ...] = tuple(s.name for s in SPECS_BUILTIN
+                               if s.of is None and s.compute is not None and s.compute.__name__ == s.name)

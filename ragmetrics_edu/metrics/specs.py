@@ -9,7 +9,7 @@ keeps a table or an if/elif keyed by metric names:
   ``steps`` and ``prompts``, the judge steps it sends and their prompt files;
 - ``label``, ``short``, ``component``, ``verdict_column``, ``variants``;
 - what the explorers offer (``explorer``: ``"ranking"`` or ``"statements"``, with ``choices``,
-  ``chart``, ``item``, ``idk``, ``counted``, ``hint``, ``shape``), what the command line reads
+  ``chart``, ``item``, ``idk``, ``counted``, ``hint``, ``shape``, ``aliases``), what the command line reads
   (``score_input``), and the metric map's row (``map_row``).
 
 Adding a metric is one :func:`register` call (docs/architecture.md, "Add a metric"); the built-in
@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import importlib
 import inspect
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Callable, Iterator, Mapping
 
 from ..errors import InputError
@@ -123,7 +124,7 @@ class MetricSpec:
     embedder: bool = False  # compute takes an embedder
     score_input: str | None = None  # what `ragmetrics-edu score` reads for it
     map_row: MapRow | None = None
-    extra: Mapping[str, Any] = field(default_factory=dict)
+    aliases: tuple[str, ...] = ()  # other names a student may type for it in an explorer ("mrr", "ndcg")
 
     def __post_init__(self) -> None:
         if not (isinstance(self.name, str) and self.name.isidentifier() and self.name.islower()):
@@ -158,8 +159,7 @@ class MetricSpec:
             raise InputError("MetricSpec.choices", "at least one (label, variant, title) for the ranking explorer", ())
         if not (isinstance(self.counted, tuple) and len(self.counted) == 2 and all(isinstance(c, str) for c in self.counted)):
             raise InputError("MetricSpec.counted", "a (step column, total in values) pair of strings", self.counted)
-        if not isinstance(self.extra, Mapping):
-            raise InputError("MetricSpec.extra", "a dict", self.extra)
+        _strings("MetricSpec.aliases", self.aliases)
 
     @property
     def needs(self) -> tuple[str, ...]:
@@ -170,11 +170,6 @@ class MetricSpec:
     def judged(self) -> bool:
         """Whether evaluate() needs a judge for it."""
         return bool(self.ask and self.ask.judged)
-
-    @property
-    def takes_criteria(self) -> bool:
-        """A rubric judge: evaluate(criteria=...) goes to it."""
-        return bool(self.ask and "criteria" in {v for _, v in self.ask.kwargs})
 
     @property
     def in_text(self) -> str:
@@ -197,9 +192,9 @@ class MetricSpec:
             raise InputError("metric", "a metric with arithmetic of its own (spec.compute)", self.name)
         return self.compute
 
-    def parameters(self) -> set[str]:
+    def parameters(self) -> frozenset[str]:
         """The names ``compute`` takes."""
-        return set(inspect.signature(self.compute).parameters) if self.compute else set()
+        return parameter_names(self.compute) if self.compute else frozenset()
 
 
 def _strings(field: str, value: Any, allowed: tuple[str, ...] | None = None) -> None:
@@ -271,7 +266,13 @@ def unregister(name: str) -> MetricSpec:
     return SPECS.remove(name)
 
 
+@lru_cache(maxsize=None)
+def parameter_names(function: Callable[..., Any]) -> frozenset[str]:
+    """The parameter names of ``function``, read once (explorers ask on every event, permutations thousands of times)."""
+    return frozenset(inspect.signature(function).parameters)
+
+
 def call_with(function: Callable[..., Any], first: Any, available: Mapping[str, Any]) -> Any:
     """``function(first, **those of available it takes)``: one call for metrics whose keywords differ."""
-    taken = inspect.signature(function).parameters
+    taken = parameter_names(function)
     return function(first, **{k: v for k, v in available.items() if k in taken})

@@ -21,19 +21,16 @@ _Model = TypeVar("_Model", bound="ReorderModel")
 
 
 
-#: Other names the ranking selector takes for a metric: what a student may type, by what it selects.
-_RANKING_ALIASES = {"ndcg": "ndcg_at_k", "mrr": "reciprocal_rank", "precision": "precision_at_k"}
-
-
 def _ranking_metric(metric: Any, variant: Any) -> tuple[str, str | None]:
     """Validate a (metric, variant) pair; a metric that is a variant of another (``average_precision``,
     context precision's AP variant) selects that metric with that variant."""
     if isinstance(metric, str):
         key = metric.strip().lower()
-        hosts = [s for s in SPECS.where(explorer="ranking") if key in s.variants and key != s.name]
+        offered = SPECS.where(explorer="ranking")
+        hosts = [s for s in offered if key in s.variants and key != s.name]
         if hosts:
             metric, variant = hosts[0].name, key if variant is None else variant
-        metric = _RANKING_ALIASES.get(key, metric)
+        metric = next((s.name for s in offered if key in s.aliases), metric)  # "mrr", "ndcg": spec.aliases
     spec = ranking_spec("metric", metric)
     allowed = tuple(v for _, v, _ in spec.choices)
     if allowed == (None,):
@@ -252,7 +249,7 @@ class ReorderModel(Observable):
 
     def _call(self, flags: list[int], *, with_texts: bool) -> MetricResult:
         """The metric on ``flags``, given the settings it takes (k, variant, total, nodes, threshold, question)."""
-        spec = ranking_spec("metric", self.metric)
+        spec = SPECS[self.metric]  # checked when set (_ranking_metric): no search on every score
         total = None
         if self.variant == "average_precision" and self._unretrieved is not None:
             total = sum(flags) + self._unretrieved

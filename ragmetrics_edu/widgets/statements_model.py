@@ -20,12 +20,12 @@ __all__ = ["StatementModel", "accepted"]
 
 #: What the model takes beyond its metric function's own arguments, by the spec's ``shape``: the node texts
 #: that label a context-recall attribution, ``statements`` as another name for faithfulness' claims.
-_SHAPE_EXTRAS = {"attributed": {"node_texts"}, "claims": {"statements"}}
+_SHAPE_EXTRAS = {"attributed": frozenset({"node_texts"}), "claims": frozenset({"statements"})}
 
 
-def accepted(spec: MetricSpec) -> set[str]:
+def accepted(spec: MetricSpec) -> frozenset[str]:
     """The keyword arguments a StatementModel of ``spec`` takes: its function's, ``variant`` and its shape's extras."""
-    return spec.parameters() | {"variant"} | _SHAPE_EXTRAS.get(spec.shape, set())
+    return spec.parameters() | {"variant"} | _SHAPE_EXTRAS.get(spec.shape, frozenset())
 
 
 class StatementModel(Observable):
