@@ -1,0 +1,42 @@
+"""The written rule of lesson 16, fixed before any figure of the new designs was computed (git shows when).
+
+Lesson 14 chose word overlap by its own rule on 20 RAGTruth dev sources. This rule measures the designs that
+ask the judge a small question (support per sentence), people's labels used as examples (few-shot) and a
+combination learned on dev, on all 50 dev sources, and scores test once.
+"""
+
+from __future__ import annotations
+
+__all__ = ["RULE", "CANDIDATES", "RESAMPLES", "SEED", "LEVEL"]
+
+#: the paired intervals: a bootstrap over sources (grouped), this many resamples, this seed, this level
+RESAMPLES = 2000
+SEED = 0
+LEVEL = 0.95
+
+#: every candidate the rule compares (name -> what it is); a candidate with no recording on all 50 dev sources
+#: is reported as "not measured", never chosen
+CANDIDATES = {
+    "word_overlap": "word overlap (the default since lesson 14)",
+    "support_min": "support per sentence, the least supported sentence's p(yes)",
+    "support_mean": "support per sentence, the mean p(yes)",
+    "support_min_claims": "support per sentence, the least supported sentence that claims something",
+    "support_fewshot_min": "support per sentence with 4 examples from people's labels (other dev sources), lowest",
+    "cheap_combination": "logistic regression on the cheap signals (word overlap, numbers and names missing, "
+                         "lowest sentence overlap), cross-validated leaving one source out",
+    "judge_combination": "the cheap combination plus the support design's lowest and mean p(yes), cross-validated "
+                         "leaving one source out",
+}
+
+RULE = (
+    "Candidates: the designs listed in CANDIDATES, each measured on every answer of all 50 RAGTruth dev sources "
+    "(a combination by its leave-one-source-out cross-validated scores). For each: the dev AUC (hallucinated "
+    "answers should score lower), its paired 95 % interval of the AUC difference from word overlap (a bootstrap "
+    "over sources, 2000 resamples, seed 0) and the AUC within each answering model (stratified). A judged "
+    "candidate whose HaluEval dev AUC is significantly below word overlap's (the paired 95 % interval of the "
+    "difference lies wholly below 0) is excluded; a judged candidate with no HaluEval dev figure is reported but "
+    "cannot be chosen. Among the rest, the highest RAGTruth dev AUC wins, and it replaces word overlap as "
+    "evaluate()'s default faithfulness only if its paired interval against word overlap lies wholly above 0; "
+    "otherwise counting words stays the default. The threshold (flag below it) is the F1-best on RAGTruth dev. "
+    "The chosen design and word overlap are then scored once on the 55 test sources; nothing is chosen after that."
+)
