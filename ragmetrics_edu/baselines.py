@@ -22,15 +22,17 @@ for pairwise accuracy.
 
 from __future__ import annotations
 
+import re
 from typing import Any, Callable, Mapping, Sequence
 
 from . import validate
 from .errors import InputError
 from .metrics.overlap import shared_words
 from .metrics.registry import MetricTable
+from .text import sentence_spans
 from .validate import text, text_list
 
-__all__ = ["THRESHOLD", "coverage", "answer_overlap", "verdicts", "case_verdicts"]
+__all__ = ["THRESHOLD", "coverage", "answer_overlap", "cheap_signals", "SIGNALS", "verdicts", "case_verdicts"]
 
 #: the share of an item's content words that must be found for a "yes"
 THRESHOLD = 0.5
@@ -45,6 +47,40 @@ def coverage(item: str, against: str) -> float:
 def answer_overlap(answer: str, contexts: Sequence[str]) -> float:
     """The share of the answer's content words found anywhere in the contexts: a faithfulness stand-in."""
     return coverage(answer, "\n".join(text_list("contexts", contexts)))
+
+
+#: the cheap signals of :func:`cheap_signals`, each "higher is more faithful" except the two shares missing
+SIGNALS = ("word_overlap", "numbers_missing", "names_missing", "lowest_sentence_overlap")
+
+_NUMBER = r"\d+(?:[.,]\d+)*"
+_NAME = r"(?<![.!?]\s)(?<!^)\b[A-Z][a-zA-Z]+"
+
+
+def _share_missing(found: list[str], against: set[str]) -> float:
+    items = set(found)
+    return sum(x not in against for x in items) / len(items) if items else 0.0
+
+
+def cheap_signals(answer: str, contexts: Sequence[str]) -> dict[str, float]:
+    """Signals that cost no call, for a learned combination (:mod:`ragmetrics_edu.agreement.combine`):
+
+    - ``word_overlap``: :func:`answer_overlap`;
+    - ``numbers_missing``: the share of the answer's distinct numbers that no passage contains (0 with none);
+    - ``names_missing``: the share of the answer's distinct capitalised words, not opening a sentence (names,
+      places), that no passage contains in any case (0 with none);
+    - ``lowest_sentence_overlap``: the word overlap of the answer's least covered sentence (1.0 with no sentence).
+    """
+    answer = text("answer", answer)
+    joined = "\n".join(text_list("contexts", contexts))
+    numbers = set(re.findall(_NUMBER, joined))
+    names = {w.lower() for w in re.findall(r"[A-Za-z]+", joined)}
+    sentences = [answer[a:b] for a, b in sentence_spans(answer)]
+    return {
+        "word_overlap": coverage(answer, joined),
+        "numbers_missing": _share_missing(re.findall(_NUMBER, answer), numbers),
+        "names_missing": _share_missing([w.lower() for w in re.findall(_NAME, answer, flags=re.MULTILINE)], names),
+        "lowest_sentence_overlap": min((coverage(s, joined) for s in sentences), default=1.0),
+    }
 
 
 def _threshold(value: Any) -> float:

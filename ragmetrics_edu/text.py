@@ -8,7 +8,9 @@
 - :func:`normalize_text` - a text with case and punctuation dropped and spaces collapsed, for "is this
   quote in that passage?";
 - :func:`normalize_entity` - an entity case-folded, accent-free and single-spaced, for
-  context entity recall's ``normalize=True``.
+  context entity recall's ``normalize=True``;
+- :func:`sentence_spans` - where each sentence of a text starts and ends, in its characters (the
+  per-sentence support design asks about each one and reports unsupported ones as spans).
 
 Pure Python: nothing here imports numpy or pandas.
 """
@@ -22,8 +24,8 @@ from functools import lru_cache
 from .validate import flag
 from .validate import text as checked_text
 
-__all__ = ["EMBEDDING_STOP_WORDS", "STOP_WORDS", "light_stem", "normalize_entity", "normalize_text", "squash_spaces",
-           "tokenize", "words"]
+__all__ = ["EMBEDDING_STOP_WORDS", "STOP_WORDS", "light_stem", "normalize_entity", "normalize_text", "sentence_spans",
+           "squash_spaces", "tokenize", "words"]
 
 #: The patterns, compiled on first use (``re`` caches them), so importing the metrics costs no compiling.
 WORD = r"[^\W_]+"
@@ -101,3 +103,40 @@ def normalize_entity(entity: str) -> str:
     decomposed = unicodedata.normalize("NFKD", checked_text("entity", entity))
     bare = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
     return re.sub(SPACE, " ", bare).strip().casefold()
+
+
+#: A sentence ends at . ! or ? (then any closing quote or bracket) followed by white space, or at a line break.
+SENTENCE_END = r"(?<=[.!?])(?P<close>[\"')\]\u201d\u2019]*)\s+|\n+"
+
+#: Words that end in a full stop without ending a sentence.
+ABBREVIATIONS = frozenset("e.g i.e etc vs mr mrs ms dr st no jr sr approx fig u.s u.k a.m p.m inc ltd co".split())
+
+
+def sentence_spans(text: str) -> list[tuple[int, int]]:
+    """``(start, end)`` of each sentence of ``text``: ``text[start:end]`` is the sentence, trimmed.
+
+    A sentence ends at ``.``, ``!`` or ``?`` followed by white space, or at a line break; a full stop after
+    a known abbreviation (:data:`ABBREVIATIONS`), a single letter or a list item's number ("2.") does not end one.
+    An empty or all-space text has no sentences."""
+    text = checked_text("text", text)
+    spans: list[tuple[int, int]] = []
+    start = 0
+    for match in re.finditer(SENTENCE_END, text):
+        end = match.start() + len(match.group("close") or "")
+        piece = text[start:end]
+        bare = piece.rstrip(".!?\"')]\u201d\u2019")
+        last = bare.rsplit(None, 1)[-1].lower() if bare.strip() else ""
+        numbered = last.isdigit() and piece.strip().rstrip(".") == last  # "2." opening a list item
+        if "\n" not in match.group() and (last in ABBREVIATIONS or len(last) == 1 or numbered):
+            continue
+        spans.append((start, end))
+        start = match.end()
+    spans.append((start, len(text)))
+    out = []
+    for a, b in spans:
+        piece = text[a:b]
+        if piece.strip():
+            a += len(piece) - len(piece.lstrip())
+            b -= len(piece) - len(piece.rstrip())
+            out.append((a, b))
+    return out

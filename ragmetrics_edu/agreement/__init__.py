@@ -15,7 +15,9 @@ arguments named ``human`` take any of them, and a report should say which it was
 * :func:`validation_report` – a judge's scores against people's labels in one call: AUC with a cluster
   interval, P/R/F1 of the failing class at a threshold, calibration, worst misses, a breakdown by group;
   :func:`auc_difference` (paired), :func:`best_threshold` and :func:`corrected_pass_rate` (the share of
-  a system's answers that really pass, given the judge's measured TPR and TNR).
+  a system's answers that really pass, given the judge's measured TPR and TNR);
+* :func:`span_agreement` – character-level precision, recall and F1 of marked spans against people's;
+* :func:`fit_combination` – a logistic regression over several signals, cross-validated by source.
 
 Each returns an :class:`AgreementResult` (``.score``, ``.ci`` as (low, high), ``steps``,
 ``explain()``, ``to_dict()``, ``plot()``). numpy, pandas and matplotlib are imported only
@@ -24,12 +26,15 @@ when a function that needs them runs.
 
 from __future__ import annotations
 
+from .combine import Combination, fit_combination
 from .figures import plot_roc
 from .kappa import cohen_kappa
 from .matching import match_items
 from .result import AgreementResult
 from .scores import mean_absolute_error, pairwise_accuracy
+from .spans import span_agreement
 from .validation import auc_difference, best_threshold, corrected_pass_rate, roc_auc, validation_report
 
-__all__ = ["AgreementResult", "auc_difference", "best_threshold", "cohen_kappa", "corrected_pass_rate", "match_items",
-           "mean_absolute_error", "pairwise_accuracy", "plot_roc", "roc_auc", "validation_report"]
+__all__ = ["AgreementResult", "Combination", "auc_difference", "best_threshold", "cohen_kappa", "corrected_pass_rate",
+           "fit_combination", "match_items", "mean_absolute_error", "pairwise_accuracy", "plot_roc", "roc_auc",
+           "span_agreement", "validation_report"]

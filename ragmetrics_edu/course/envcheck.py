@@ -19,7 +19,7 @@ from ..validate import mapping, records
 #: checks that this list and pyproject.toml agree, and that it covers the notebooks' imports.
 REQUIRED = {
     "pandas": "1.5", "numpy": "1.23", "jupyterlab": "4.0", "ipywidgets": "8.0", "traitlets": "5.0", "matplotlib": "3.7",
-    "openai": "1.40", "pydantic": "2.0", "tqdm": "4.60",
+    "openai": "1.40", "pydantic": "2.0", "tqdm": "4.60", "scikit-learn": "1.3",
 }
 #: What to do when a row fails (the package is not on PyPI: it is installed from a clone).
 FIX = "run `make lab` again, or `pip install -e \".[notebook]\"` in the repository"

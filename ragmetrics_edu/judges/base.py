@@ -65,6 +65,7 @@ class Request:
     top_logprobs: int = 0  # > 0: ask the server for each reply token's most likely alternatives (G-Eval's weights)
     sample: int | None = None  # the n-th of several sampled replies to one prompt (a vote, a sampled score)
     temperature: float | None = None  # the sampling temperature of a sampled request (None: the judge's own)
+    words: tuple[str, ...] = ()  # a one-word reply from these (no JSON asked, one token): read as {"verdict": word}
 
     @property
     def key(self) -> str:
@@ -77,7 +78,13 @@ class Request:
         return None if self.legacy_messages is None else _key(self.step, self.legacy_messages, self.schema)
 
     def parse(self, text: str) -> tuple[dict[str, Any] | None, str | None]:
-        """Parse and validate a reply: (data, None) when usable, else (None, the problem)."""
+        """Parse and validate a reply: (data, None) when usable, else (None, the problem).
+
+        A request with ``words`` also takes a bare reply that is one of them ("Yes", "no."), as ``{"verdict": word}``."""
+        if self.words and isinstance(text, str):
+            word = text.strip().strip(".!\"'`").strip().lower()
+            if word in self.words:
+                text = json.dumps({"verdict": word})
         try:
             data = parse_json_reply(text)
         except ValueError as exc:
@@ -118,6 +125,7 @@ class Reply:
     finish_reason: str | None = None
     sent: Messages | None = None  # the messages as originally sent, when a recording supplies them
     cache_key: str | None = None  # where a judge with a cache keeps this reply once it has validated
+    flight_key: str | None = None  # the request this reply answers, while identical requests wait for it
     logprobs: list[dict[str, Any]] | None = None  # per reply token: token, logprob, top (alternatives), when asked
 
 
@@ -148,6 +156,7 @@ STEPS: dict[str, str] = {
                               "(judges.checked)",
     "g_eval.steps": '{"steps": [str]}: G-Eval\'s evaluation steps from the criteria (judges.rubric); short form: a list',
     "g_eval.score": '{"score": int} on the rubric\'s scale (judges.rubric); short form: the number',
+    "faithfulness.support": '"yes" or "no": do the passages state this sentence? (judges.support); short form: the word',
     "aspect_critic": '{"verdict": "yes"|"no"} on a written aspect (judges.rubric); short form: the verdict',
     "generate.answer": '{"answer": str}: the capstone RAG system answering from its passages (not a judge step)',
     "faithfulness.contradiction": '{"claim_1": "yes"|"no", ...} for the claims not supported (judges.checked)',
@@ -264,7 +273,13 @@ class Judge(ABC):
                 exc.step = exc.step or request.step
                 exc.calls = list(records) + exc.calls
                 raise
-            data, found = request.parse(reply.text)
+            data: dict[str, Any] | None = None
+            try:
+                data, found = request.parse(reply.text)
+                if data is not None:
+                    self.accepted(reply)
+            finally:
+                self.settled(reply, data is not None)
             problem = found or ""
             if problem and reply.finish_reason == "length":
                 problem += " (the reply was cut off at the token limit)"
@@ -278,7 +293,6 @@ class Judge(ABC):
             records.append(record)
             raws.append(reply.text)
             if data is not None:
-                self.accepted(reply)
                 return Answer(data=data, calls=records)
             messages = messages + [
                 {"role": "assistant", "content": reply.text},
@@ -290,6 +304,10 @@ class Judge(ABC):
         else:
             message = f"The answer for step '{request.step}' does not fit: {problem} Given: {_clip(raws[-1])}"
         raise JudgeError(message, raw=raws[-1], raws=raws, step=request.step, calls=records)
+
+    def settled(self, reply: Reply, valid: bool) -> None:
+        """Called with every reply once it is parsed, after :meth:`accepted` (an OpenAIJudge releases the
+        identical requests that wait for it here, so none of them sends a twin before the reply is kept)."""
 
     def accepted(self, reply: Reply) -> None:
         """Called with every reply that validated (a judge with a cache keeps it; others do nothing).

@@ -42,7 +42,7 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from ..errors import InputError
-from ..validate import as_list, plain
+from ..validate import as_list, flag, plain
 from ..validate import path as validate_path
 from . import files
 from .base import Judge, Messages, Reply, Request, render
@@ -151,6 +151,7 @@ class OpenAIJudge(Judge):
         self._slots = threading.BoundedSemaphore(max_concurrency)
         self._cache_warned = False
         self._in_flight: dict[str, _Flight] = {}
+        self._memo: dict[str, Reply] = {}  # validated replies of this judge's life: an identical request goes out once
         self._flight_lock = threading.Lock()
 
     @property
@@ -179,7 +180,7 @@ class OpenAIJudge(Judge):
         if self.seed is not None:
             params["seed"] = self.seed
         if request.sample is not None:  # the n-th sample of one prompt: its own seed, and the step's temperature
-            params["seed"] = (self.seed or 0) + request.sample
+            params["seed"] = sample_seed(self.seed, request.key)
             if request.temperature is not None:
                 params["temperature"] = request.temperature
         if request.top_logprobs:
@@ -187,6 +188,9 @@ class OpenAIJudge(Judge):
             params["top_logprobs"] = request.top_logprobs
         if self.max_tokens is not None:
             params["max_tokens"] = self.max_tokens
+        if request.words:  # a one-word reply: no JSON format, one token (its alternatives carry the probabilities)
+            params["max_tokens"] = 1
+            return params
         if self.mode == "json_schema":
             name = "".join(ch if ch.isalnum() or ch in "_-" else "_" for ch in request.step)
             params["response_format"] = {"type": "json_schema",
@@ -198,7 +202,7 @@ class OpenAIJudge(Judge):
     def prepare(self, request: Request) -> Messages:
         """In ``json`` mode the schema goes into the prompt; the server enforces nothing."""
         messages = super().prepare(request)
-        if self.mode == "json":
+        if self.mode == "json" and not request.words:
             hint = render("json_schema_hint", schema=json.dumps(request.schema, ensure_ascii=False))
             messages[-1]["content"] = messages[-1]["content"] + "\n\n" + hint
         return messages
@@ -207,12 +211,17 @@ class OpenAIJudge(Judge):
     def _complete(self, request: Request, messages: Messages, attempt: int) -> Reply:
         params = self.parameters(request)
         key = self.cache_key(messages, params)
-        hit = self._cache_read(key)
-        if hit is not None:
-            return hit
-        # Identical requests in flight at once (two answers to one question ask the same re-answer call) share
-        # one call: the first sends it, the others wait for its reply and count it as a cache hit, not a call.
+        # Identical requests at once (six answers to one question ask the same re-answer call) share one call: the
+        # first sends it, the others wait until its reply has been parsed (and, if it validated, cached) and then
+        # count it as a cache hit, not a call. The flight ends in settled(), after the parse, not when the reply
+        # arrives: a twin that came between the two would find neither the flight nor the cache entry.
         with self._flight_lock:
+            hit = None if key in self._in_flight else self._memo.get(key)
+            if hit is not None:
+                return dataclasses.replace(hit, cached=True, source="shared", cache_key=None, flight_key=None)
+            hit = None if key in self._in_flight else self._cache_read(key)
+            if hit is not None:
+                return hit
             flight = self._in_flight.get(key)
             leader = flight is None
             if leader:
@@ -221,15 +230,36 @@ class OpenAIJudge(Judge):
         if not leader:
             flight.done.wait()
             if flight.reply is not None:
-                return dataclasses.replace(flight.reply, cached=True, source="shared", cache_key=None)
+                return dataclasses.replace(flight.reply, cached=True, source="shared", cache_key=None, flight_key=None)
             return self._send(request, messages, params, key)  # the first one failed: ask for ourselves
         try:
-            flight.reply = self._send(request, messages, params, key)
-            return flight.reply
-        finally:
-            with self._flight_lock:
-                del self._in_flight[key]
+            reply = self._send(request, messages, params, key)
+        except BaseException:
+            self._land(key, None)
+            raise
+        reply.flight_key = key
+        return reply
+
+    def _land(self, key: str, reply: Reply | None) -> None:
+        """End the flight of ``key``: the requests waiting for it take ``reply`` (None: each asks for itself)."""
+        with self._flight_lock:
+            flight = self._in_flight.pop(key, None)
+        if flight is not None:
+            flight.reply = reply
             flight.done.set()
+
+    def settled(self, reply: Reply, valid: bool) -> None:
+        """A reply this judge sent for has been parsed (and, if it validated, kept): release its twins."""
+        if not isinstance(reply, Reply):
+            raise InputError("reply", "a judges.Reply (what the judge's own request returned)", reply)
+        valid = flag("valid", valid)
+        if reply.flight_key is None:
+            return
+        if valid:
+            with self._flight_lock:
+                self._memo[reply.flight_key] = reply
+        self._land(reply.flight_key, reply if valid else None)
+        reply.flight_key = None
 
     def _send(self, request: Request, messages: Messages, params: dict[str, Any], key: str) -> Reply:
         import openai  # lazy: openai is an optional extra (llm)
@@ -388,6 +418,16 @@ class OpenAIJudge(Judge):
                                "max_tokens": self.max_tokens},
                 "notes": notes}
         return files.write_recording(path, meta, [c for c in self.calls if c.source in ("api", "cache")])
+
+
+def sample_seed(seed: int | None, request_key: str) -> int:
+    """The seed of one sampled request: drawn from the judge's seed and the request's key (which holds the sample
+    number), so the votes on one answer differ from each other and from every other answer's votes.
+
+    (A seed of judge seed + vote number gave every answer's k-th vote the same random number: the votes were then
+    a near-fixed function of p(yes), not independent samples.)"""
+    blob = f"{seed}:{request_key}".encode()
+    return int(hashlib.sha256(blob).hexdigest()[:7], 16)
 
 
 class _Flight:

@@ -30,17 +30,18 @@ def make_request(step: str, template_name: str, model: Any, expected: str, *,
              check: Callable[[dict[str, Any]], str | None] | None = None,
              shorthand: Callable[[Any], Any] | None = None, data: Mapping[str, Untrusted],
              legacy: bool = True, fence_from: tuple[str, ...] | None = None, top_logprobs: int = 0,
-             sample: int | None = None, temperature: float | None = None, **values: Any) -> Request:
+             sample: int | None = None, temperature: float | None = None, words: tuple[str, ...] = (),
+             **values: Any) -> Request:
     """A step's request: the untrusted ``data`` in fenced blocks (see :mod:`.prompting`), ``values`` as they are.
 
     ``legacy=False`` for a step the version-1 prompts never had (no old recording can hold it);
-    ``fence_from``, ``top_logprobs``, ``sample`` and ``temperature``: see :class:`.base.Request`."""
+    ``fence_from``, ``top_logprobs``, ``sample``, ``temperature`` and ``words``: see :class:`.base.Request`."""
     from .schemas import schema_of  # lazy: schemas import pydantic, loaded with the first request
 
     return Request(step=step, messages=prompting.messages(template_name, data, values, fence_from=fence_from),
                    model=model, schema=schema_of(model), expected=expected, check=check, shorthand=shorthand,
                    legacy_messages=prompting.legacy_messages(template_name, data, values) if legacy else None,
-                   top_logprobs=top_logprobs, sample=sample, temperature=temperature)
+                   top_logprobs=top_logprobs, sample=sample, temperature=temperature, words=words)
 
 
 def verdict_request(step: str, template_name: str, prefix: str, n: int, *, idk: bool,

@@ -36,6 +36,8 @@ from .base import Judge
 from .prompting import Texts
 from .records import CallList
 from .requests import ask, check_judge, finish, list_field, make_request, schema_models
+from .token_probs import alternatives
+from .token_probs import p_yes as token_p_yes
 
 __all__ = ["g_eval", "aspect_critic", "evaluation_steps", "FAITHFULNESS_CRITERIA", "FAITHFULNESS_ASPECT",
            "TOP_LOGPROBS", "SAMPLE_TEMPERATURE"]
@@ -79,23 +81,8 @@ def evaluation_steps(judge: Judge, criteria: str, calls: CallList | None = None)
     return list(ask(judge, request, CallList() if calls is None else calls).data["steps"])
 
 
-def _alternatives(logprobs: Any, key: str, accept: Any) -> dict[str, float] | None:
-    """At the first reply token after ``key`` that ``accept`` takes: each alternative's probability."""
-    if not isinstance(logprobs, list):
-        return None
-    seen = ""
-    for token in logprobs:
-        if key in seen and accept(token["token"]):
-            out: dict[str, float] = {}
-            for alt, logprob in token["top"] or [[token["token"], token["logprob"]]]:
-                out[alt] = out.get(alt, 0.0) + math.exp(logprob)
-            return out
-        seen += token["token"]
-    return None
-
-
 def _score_probabilities(logprobs: Any, low: int, high: int) -> dict[int, float] | None:
-    found = _alternatives(logprobs, '"score"', lambda t: t.strip().isdigit())
+    found = alternatives(logprobs, '"score"', lambda t: t.strip().isdigit())
     if found is None:
         return None
     probs: dict[int, float] = {}
@@ -156,15 +143,6 @@ def g_eval(judge: Judge, answer: str, context: Sequence[str], *, question: str |
     return finish(result, judge, calls, False)
 
 
-def _p_yes(logprobs: Any) -> float | None:
-    found = _alternatives(logprobs, '"verdict"', lambda t: t.strip().strip('"').lower() in ("yes", "no"))
-    if found is None:
-        return None
-    yes = sum(p for t, p in found.items() if t.strip().strip('"').lower() == "yes")
-    no = sum(p for t, p in found.items() if t.strip().strip('"').lower() == "no")
-    return None if yes + no == 0 else yes / (yes + no)
-
-
 def aspect_critic(judge: Judge, answer: str, context: Sequence[str], *, question: str | None = None,
                   definition: str = FAITHFULNESS_ASPECT, strictness: int = 1,
                   threshold: float | None = None) -> MetricResult:
@@ -191,7 +169,7 @@ def aspect_critic(judge: Judge, answer: str, context: Sequence[str], *, question
                                definition=definition)
         votes.append(ask(judge, request, calls).data["verdict"])
         if i == 0:
-            p_yes = _p_yes(calls[-1].logprobs)
+            p_yes = token_p_yes(calls[-1].logprobs, '"verdict"')
     result = aspect_critic_score(votes, aspect=definition, threshold=threshold)
     result.values["p_yes"] = math.nan if p_yes is None else p_yes
     if p_yes is not None:

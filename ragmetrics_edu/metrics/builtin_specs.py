@@ -30,6 +30,7 @@ from .reference_free import context_precision_without_reference
 from .rubric import aspect_critic_score, g_eval_score
 from .specs import SPECS, Ask, MapRow, MetricSpec, register
 from .statements import answer_relevancy, context_recall, contextual_relevancy, faithfulness
+from .support import support_score
 
 __all__ = ["NAMES"]
 
@@ -121,6 +122,11 @@ SPECS_BUILTIN: tuple[MetricSpec, ...] = (
         design="claims from question and answer, verdicts with quotes checked in the context",
         steps=("faithfulness.claims_qa", "faithfulness.quoted"), prompts=("faithfulness_claims_qa", "faithfulness_quoted"),
         verdict_column="verdict"),
+    MetricSpec(
+        "faithfulness_support", "Faithfulness (support per sentence)", support_score, of="faithfulness",
+        component="generator", ask=Ask("judges.support:faithfulness_support", (_J, _A, _C), (("question", _Q),)),
+        design="a yes/no per sentence, read as p(yes); the least supported sentence; unsupported sentences as spans",
+        steps=("faithfulness.support",), prompts=("sentence_support",), variants=("min", "mean", "min_claims")),
     MetricSpec(
         "answer_relevancy", "Answer relevancy", answer_relevancy, short="ar", component="generator",
         ask=Ask("judges.steps:answer_relevancy", (_J, _Q, _A)), design="statements, then a relevance verdict each",

@@ -32,7 +32,7 @@ REPO = Path(__file__).resolve().parents[2]
 #: Modules heavy or optional enough to be imported inside the function that needs them: third-party
 #: ones by their top-level name, and two standard-library ones that load much (http.client, ssl, email).
 HEAVY = frozenset({"torch", "sentence_transformers", "huggingface_hub", "openai", "pydantic", "ipywidgets",
-                   "matplotlib", "pandas", "numpy", "scipy", "tqdm", "IPython", "llama_cpp",
+                   "matplotlib", "pandas", "numpy", "scipy", "sklearn", "tqdm", "IPython", "llama_cpp",
                    "urllib.request", "urllib.error"})
 
 

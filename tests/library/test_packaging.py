@@ -134,7 +134,7 @@ def _third_party_imports() -> dict[str, set[str]]:
 #: Imports that only an opt-in extra provides, never reached by a notebook: module -> extra.
 OPT_IN = {"sentence_transformers": "embeddings", "huggingface_hub": "embeddings"}  # hub: comes with sentence-transformers
 #: Import name -> distribution name where they differ.
-DISTRIBUTION = {"yaml": "pyyaml"}
+DISTRIBUTION = {"yaml": "pyyaml", "sklearn": "scikit-learn"}
 
 
 def test_make_lab_installs_every_package_the_library_and_the_notebooks_import():

@@ -42,3 +42,28 @@ def test_a_shared_request_that_failed_is_asked_again_by_the_one_waiting(server):
     assert server.hits == 2                        # the failed one, then the waiter's own request
     assert table["error"].notna().sum() == 1, table["error"].tolist()   # the 500 is the first one's alone
     assert table["calls"].sum() == 1               # the waiter's reply (a failed HTTP request leaves no record)
+
+
+def test_six_answers_per_question_at_the_default_concurrency_send_each_question_once(server):
+    """As RAGTruth has: six answers to each question. Twins arriving right behind the first reply (after it came
+    back, before it was kept) used to send again; now the first reply is kept before its twins are released."""
+    from ragmetrics_edu.judges import OpenAIJudge
+
+    server.responder = schema_responder(delay=0.05)
+    judge = OpenAIJudge("scripted-model", base_url=server.base_url, api_key="k", mode="json_schema", timeout=5.0,
+                        max_retries=0)                                  # the default max_concurrency
+    cases = [{"question": f"Who wrote book {i}?", "answer": f"Writer {k} wrote book {i}.",
+              "contexts": [f"Book {i} was written by Ann Lee."]} for i in range(12) for k in range(6)]
+    table = evaluate(cases, metrics=["faithfulness_overlap_reanswer"], judge=judge, progress=False)
+    assert table["error"].isna().all()
+    assert server.hits == 12                                            # one request per distinct question
+    assert table["calls"].sum() == 12 and table["cache_hits"].sum() == 60
+
+
+def test_an_identical_request_after_the_first_is_done_is_not_sent_again(server):
+    server.responder = schema_responder()
+    judge = scripted_judge(server)
+    case = [{"question": "Who wrote book 1?", "answer": "Ann Lee.", "contexts": ["Book 1 was written by Ann Lee."]}]
+    evaluate(case, metrics=["faithfulness_overlap_reanswer"], judge=judge, progress=False)
+    evaluate(case, metrics=["faithfulness_overlap_reanswer"], judge=judge, progress=False)
+    assert server.hits == 1
