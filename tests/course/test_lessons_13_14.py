@@ -73,13 +73,22 @@ def test_only_the_re_answer_design_comes_level_with_word_overlap_on_dev():
 
 
 def test_the_corrected_pass_rate_reading_holds():
-    # notebook 14 section 7: every model's rates miss the people's share; the model's own land near, widely
+    # notebook 14 section 7, every model: with the pooled rates the interval misses the people's share for some
+    # models; with the model's own rates every defined interval is wider than half the 0-1 range
+    import numpy as np
+
+    from ragmetrics_edu.data import ragtruth
+
     log = study.load_log()
-    mixed, truth = study.corrected_example(log["chosen"], "llama-2-13b-chat", log, rates_from="all")
-    own, _ = study.corrected_example(log["chosen"], "llama-2-13b-chat", log, rates_from="model")
-    assert not mixed.ci[0] <= truth <= mixed.ci[1]
-    assert own.ci[0] <= truth <= own.ci[1] and own.ci[1] - own.ci[0] > 0.5
-    assert own.values["tpr"] < mixed.values["tpr"] and own.values["labelled"] == 50
+    missed, widths = 0, []
+    for model in ragtruth.MODELS:
+        with np.errstate(invalid="ignore", divide="ignore"):   # a resample with no hallucinated answer
+            mixed, truth = study.corrected_example(log["chosen"], model, log, rates_from="all")
+            own, _ = study.corrected_example(log["chosen"], model, log, rates_from="model")
+        missed += not mixed.ci[0] <= truth <= mixed.ci[1]
+        if own.ci is not None:
+            widths.append(own.ci[1] - own.ci[0])
+    assert missed >= 1 and widths and min(widths) > 0.5
 
 
 def test_the_test_reading_holds():
@@ -96,7 +105,7 @@ def test_the_test_reading_holds():
     kinds = {part: study.breakdown("word_overlap", "span_kind", part, log).set_index("group")
              for part in ("ragtruth-dev-all", "ragtruth-test")}
     dev_kinds, test_kinds = (kinds[p]["auc"] for p in ("ragtruth-dev-all", "ragtruth-test"))
-    common = [k for k in dev_kinds.index if k in test_kinds.index and min(kinds[p].loc[k, "answers"] for p in kinds) >= 10]
+    common = [k for k in dev_kinds.index if k in test_kinds.index and min(kinds[p].loc[k, "hallucinated"] for p in kinds) >= 10]
     assert dev_kinds[common].idxmin() != test_kinds[common].idxmin()            # "which kind is hardest changes"
 
 
@@ -111,3 +120,13 @@ def test_the_readme_quotes_the_against_people_figures():
         assert f"{figure:.3f}" in section, figure
     assert f"{diff.score:+.3f}" in section and f"{diff.ci[1]:+.3f}" in section
     assert f"{diff.ci[0]:+.3f}".replace("-", "−") in section
+    from ragmetrics_edu.course.against_people import readings
+
+    within = readings.stratified_table(log).set_index("design").loc["critic_p_yes"]
+    for figure in (within["within_vs_overlap"], within["vs_low"], within["vs_high"]):
+        assert f"{figure:+.3f}".replace("-", "−") in section, figure
+    assert within["vs_low"] <= 0 <= within["vs_high"] and "cannot tell them apart" in section
+    untested = [r["ragtruth"] for r in log["dev"]["designs"].values() if r["ragtruth"]["groups"] < 10]
+    counts = sorted({u["answers"] for u in untested}, reverse=True)
+    assert f"{counts[0]} and {counts[1]} dev answers from {untested[0]['groups']} sources" in section
+    assert "untested here" in section

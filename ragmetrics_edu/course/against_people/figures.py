@@ -79,8 +79,8 @@ def auc_by_group(log: dict[str, Any], design: str, by: str = "model", part: str 
             ax.plot([row.auc_low, row.auc_high], [row_number, row_number], color="0.4", linewidth=1.5)
         ax.plot([row.auc], [row_number], "o", color="#2b6f9e")
     ax.axvline(0.5, color="0.7", linestyle="--", linewidth=1)
-    ax.set_yticks(range(len(table)), [f"{g} ({n})" for g, n in zip(table["group"], table["answers"], strict=True)],
-                  fontsize=8)
+    counts = table["answers"] if "answers" in table else table["hallucinated"]
+    ax.set_yticks(range(len(table)), [f"{g} ({n})" for g, n in zip(table["group"], counts, strict=True)], fontsize=8)
     ax.set_xlim(0, 1)
     ax.set_xlabel(f"ROC AUC of {design} within the group (dashed: chance)")
     fig.tight_layout()
@@ -111,10 +111,31 @@ class SpanView:
             out.append((span.text, any(words and len(words & f) / len(words) >= 0.5 for f in flags)))
         return out
 
+    def flag_offsets(self, flag: str) -> tuple[int, int] | None:
+        """Where ``flag`` stands in the answer (start, end character), or None when the judge reworded it."""
+        if not isinstance(flag, str):
+            raise InputError("flag", "the text of a flag", flag)
+        start = self.answer.answer.find(flag.strip())
+        return None if start < 0 or not flag.strip() else (start, start + len(flag.strip()))
+
     def unmarked_flags(self) -> list[str]:
-        """Flags that share no content word with any human span: flagged, but people did not mark them."""
-        spans = set().union(*(set(tokenize(s.text)) for s in self.answer.spans)) if self.answer.spans else set()
-        return [f for f in self.flagged if not set(tokenize(f)) & spans]
+        """Flags whose characters overlap no human span: flagged, but people did not mark them.
+
+        A flag found word for word in the answer is compared by character offsets; a reworded flag (a claim the
+        judge rephrased) counts as marked when at least half of its content words lie in one span, the rule of
+        :meth:`caught` turned round."""
+        out = []
+        for flag in self.flagged:
+            where = self.flag_offsets(flag)
+            if where is not None:
+                marked = any(s.start < where[1] and where[0] < s.end for s in self.answer.spans)
+            else:
+                words = set(tokenize(flag))
+                marked = any(words and len(words & set(tokenize(s.text))) / len(words) >= 0.5
+                             for s in self.answer.spans)
+            if not marked:
+                out.append(flag)
+        return out
 
     def _repr_html_(self) -> str:
         text, cursor, parts = self.answer.answer, 0, []

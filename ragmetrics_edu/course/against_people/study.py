@@ -25,9 +25,13 @@ from .designs import DESIGNS, ask_pass, recording_name
 from .items import Item, items
 
 __all__ = ["RULE", "DEV_SAMPLE_SOURCES", "build_log", "load_log", "check_log", "dev_table", "test_table",
-           "breakdown", "choose", "LOG_NAME", "scored", "threshold_of", "by_model", "replay", "recorded_by", "compare_labels", "corrected_example", "RELABEL", "recording_path", "replayed_or_none", "first_with_tail", "test_difference"]
+           "breakdown", "choose", "LOG_NAME", "scored", "threshold_of", "by_model", "replay", "recorded_by", "compare_labels", "corrected_example", "RELABEL", "recording_path", "replayed_or_none", "first_with_tail", "test_difference",
+           "MIN_SOURCES", "test_left_out"]
 
 LOG_NAME = "against_people_choice_log.json"
+
+#: under this many sources no AUC or interval is printed: too few independent units to tell
+MIN_SOURCES = 10
 
 #: the rubric passes were recorded on the first 20 RAGTruth dev sources (116 answers; the claims pass on the first 2)
 #: and the first 40
@@ -227,20 +231,26 @@ def check_log() -> list[str]:
 
 
 def dev_table(log: dict[str, Any] | None = None) -> Any:
-    """Every design's dev figures: RAGTruth and HaluEval AUC with intervals, F1 at the dev threshold, and its cost
-    per answer (calls, tokens, seconds the recorded model took; a call two answers share counts once)."""
+    """Every design's dev figures on the answers it shares with word overlap: how many answers, sources and
+    hallucinated answers it rests on; RAGTruth and HaluEval AUC with intervals (no AUC under :data:`MIN_SOURCES`
+    sources); F1 at the threshold best on these answers beside the F1 of flagging every answer; and its cost per
+    answer (calls, tokens, seconds the recorded model took; a call two answers share counts once)."""
     import pandas as pd  # lazy
 
     log = checked_log(log)
     rows = []
     for name, row in log["dev"]["designs"].items():
         rt, he = row.get("ragtruth"), row.get("halueval")
+        enough = bool(rt) and rt["groups"] >= MIN_SOURCES
         rows.append({"design": name, "calls": row["calls"],
-                     "ragtruth_auc": rt["auc"] if rt else math.nan,
-                     "ragtruth_ci": _ci(rt["ci"]) if rt else "",
+                     "answers": rt["answers"] if rt else 0, "sources": rt["groups"] if rt else 0,
+                     "hallucinated": round(rt["base_rate"] * rt["answers"]) if rt else 0,
+                     "ragtruth_auc": rt["auc"] if enough else math.nan,
+                     "ragtruth_ci": _ci(rt["ci"]) if enough else f"(under {MIN_SOURCES} sources)",
                      "vs_overlap": _ci(row["ragtruth_vs_overlap"]["ci"], row["ragtruth_vs_overlap"]["difference"])
-                     if rt else "",
+                     if enough else f"(under {MIN_SOURCES} sources)",
                      "f1": rt["f1"] if rt else math.nan,
+                     "f1_flag_all": 2 * rt["base_rate"] / (1 + rt["base_rate"]) if rt else math.nan,
                      "halueval_auc": he["auc"] if he else math.nan,
                      "tokens_per_answer": rt["cost"]["tokens"] if rt else math.nan,
                      "sec_per_answer": rt["cost"]["seconds"] if rt else math.nan})
@@ -255,16 +265,39 @@ def _ci(ci: Any, value: float | None = None) -> str:
 
 
 def test_table(log: dict[str, Any] | None = None) -> Any:
-    """The test figures, scored once after the choice: AUC with interval, P/R/F1 at the dev threshold."""
+    """The test figures, scored once after the choice: AUC with interval, P/R/F1 at the dev threshold, with the
+    answers, sources and hallucinated answers of each row. Rows on under :data:`MIN_SOURCES` sources are left out
+    (see :func:`test_left_out`)."""
     import pandas as pd  # lazy
 
     log = checked_log(log)
     if "test" not in log:
         raise InputError("log", "a choice log with test figures", "a log without them")
-    return pd.DataFrame([{"design": name, "auc": row["auc"], "ci": _ci(row["ci"]), "threshold": row["threshold"],
-                          "precision": row["precision"], "recall": row["recall"], "f1": row["f1"],
-                          "base_rate": row["base_rate"], "answers": row["answers"]}
-                         for name, row in log["test"].items()])
+    return pd.DataFrame([{"design": name, "answers": row["answers"], "sources": row["groups"],
+                          "hallucinated": round(row["base_rate"] * row["answers"]), "auc": row["auc"],
+                          "ci": _ci(row["ci"]), "threshold": row["threshold"], "precision": row["precision"],
+                          "recall": row["recall"], "f1": row["f1"], "base_rate": row["base_rate"]}
+                         for name, row in log["test"].items() if row["groups"] >= MIN_SOURCES])
+
+
+def test_left_out(log: dict[str, Any] | None = None) -> list[str]:
+    """The test rows :func:`test_table` leaves out, each with its sources and when its recording was made."""
+    log = checked_log(log)
+    if "test" not in log:
+        raise InputError("log", "a choice log with test figures", "a log without them")
+    def made(pass_name: str | None) -> str:
+        path = recording_path(pass_name or "", "ragtruth", "test")
+        return str(json.loads(path.read_text(encoding="utf-8"))["date"]) if path else "unknown"
+
+    scored_with = made("reanswer")
+    out = []
+    for name, row in log["test"].items():
+        if row["groups"] < MIN_SOURCES:
+            when = made(DESIGNS[name].recording)
+            order = "after" if when > scored_with else "before"
+            out.append(f"{name}: {row['answers']} answers from {row['groups']} sources, recorded {when}, {order} "
+                       f"the re-answer test recording ({scored_with})")
+    return out
 
 
 def _scored_part(log: dict[str, Any], part: Any, design: Any) -> dict[str, Any]:
@@ -297,10 +330,10 @@ def breakdown(design: str, by: str, part: str = "ragtruth-dev", log: dict[str, A
         chosen = passing + [i for i in idx if p["items"][i]["span_kind"] == kind]
         r = validation_report([p["items"][i]["failed"] for i in chosen], [p["scores"][design][i] for i in chosen],
                               groups=[p["items"][i]["group"] for i in chosen], threshold=0.5)
-        rows.append({"group": kind, "answers": len(chosen) - len(passing), "failing": len(chosen) - len(passing),
+        rows.append({"group": kind, "hallucinated": len(chosen) - len(passing), "faithful": len(passing),
                      "auc": r.score, "auc_low": r.ci[0] if r.ci else math.nan,
                      "auc_high": r.ci[1] if r.ci else math.nan})
-    return pd.DataFrame(rows, columns=["group", "answers", "failing", "auc", "auc_low", "auc_high"])
+    return pd.DataFrame(rows, columns=["group", "hallucinated", "faithful", "auc", "auc_low", "auc_high"])
 
 
 def by_model(design: str, part: str = "ragtruth-dev-all", log: dict[str, Any] | None = None) -> Any:

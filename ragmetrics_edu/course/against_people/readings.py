@@ -1,0 +1,252 @@
+"""What lesson 14's figures show, computed from the choice log and the recordings: the within-model (stratified)
+AUC of each design, the corrected pass rate of every generating model, why the recorded judge fails, which
+claims about the designs the data can support, and the dev protocol run on a learner's own judge."""
+
+from __future__ import annotations
+
+import math
+import statistics
+from typing import Any
+
+from ...agreement.validation import _draw_weights, _interval, _pair_matrix, validation_report
+from ...errors import InputError
+from ...judges.base import Judge
+from ...judges.replay import ReplayJudge
+from .designs import DESIGNS, ask_pass
+from .items import items
+from .study import MIN_SOURCES, _complete, checked_log, corrected_example, recording_path, replayed_or_none
+
+__all__ = ["stratified_auc", "stratified_table", "corrected_by_model", "corrected_reading", "judge_failures",
+           "plot_judge_failures", "flag_all_f1", "untested_designs", "design_claim", "measure_judge"]
+
+
+def flag_all_f1(base_rate: float) -> float:
+    """F1 of the hallucinated class for a judge that flags every answer: precision = base rate, recall = 1."""
+    if isinstance(base_rate, bool) or not isinstance(base_rate, (int, float)) or not 0 <= base_rate <= 1:
+        raise InputError("base_rate", "a share between 0 and 1", base_rate)
+    return 2 * base_rate / (1 + base_rate)
+
+
+def stratified_auc(failed: list[bool], scores: list[float], strata: list[str], groups: list[str], *,
+                   other: list[float] | None = None, n_resamples: int = 2000, seed: int = 0) -> dict[str, Any]:
+    """AUC over the (faithful, hallucinated) pairs of one stratum only (a stratified AUC), with a cluster-bootstrap
+    interval over ``groups``; with ``other``, the paired difference AUC(scores) - AUC(other) on the same pairs."""
+    import numpy as np  # lazy
+
+    n = len(failed)
+    for field, given in (("scores", scores), ("strata", strata), ("groups", groups)):
+        if not isinstance(given, (list, tuple)) or len(given) != n:
+            raise InputError(field, f"one value per answer ({n})", given)
+    matrix, pos, neg = _pair_matrix(list(failed), list(scores))
+    same = np.array([[strata[p] == strata[q] for q in neg] for p in pos], dtype=float)
+    if other is not None:
+        if not isinstance(other, (list, tuple)) or len(other) != n:
+            raise InputError("other", f"one score per answer ({n})", other)
+        matrix = matrix - _pair_matrix(list(failed), list(other))[0]
+    if not same.sum():
+        raise InputError("strata", "strata holding both faithful and hallucinated answers", strata)
+    value = float((matrix * same).sum() / same.sum())
+    ci = None
+    if len(set(groups)) >= MIN_SOURCES:
+        w = _draw_weights(list(groups), n_resamples, seed)
+        wp, wn = w[:, pos], w[:, neg]
+        num = np.einsum("rp,pn,rn->r", wp, matrix * same, wn)
+        den = np.einsum("rp,pn,rn->r", wp, same, wn)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            dist = np.where(den > 0, num / np.where(den > 0, den, 1), np.nan)
+        ci = _interval(dist, 0.95)
+    return {"score": value, "ci": ci, "pairs": int(same.sum()), "groups": len(set(groups))}
+
+
+def stratified_table(log: dict[str, Any] | None = None, part: str = "ragtruth-dev") -> Any:
+    """Each design's pooled AUC beside its within-model AUC (pairs of one generating model only), both with their
+    intervals, and the within-model paired difference with word overlap on the same answers."""
+    import pandas as pd  # lazy
+
+    log = checked_log(log)
+    if not isinstance(part, str) or part not in log["parts"]:
+        raise InputError("part", "one of " + ", ".join(log["parts"]), part)
+    p = log["parts"][part]
+    rows = []
+    for name in p["scores"]:
+        idx = _complete(p, [name, "word_overlap"])
+        failed = [p["items"][i]["failed"] for i in idx]
+        groups = [p["items"][i]["group"] for i in idx]
+        if len(set(groups)) < MIN_SOURCES:
+            continue
+        values = [p["scores"][name][i] for i in idx]
+        models = [p["items"][i]["model"] for i in idx]
+        pooled = validation_report(failed, values, groups=groups, threshold=0.5)
+        within = stratified_auc(failed, values, models, groups)
+        versus = stratified_auc(failed, values, models, groups,
+                                other=[p["scores"]["word_overlap"][i] for i in idx])
+        rows.append({"design": name, "answers": len(idx), "sources": len(set(groups)),
+                     "hallucinated": sum(failed), "pooled_auc": pooled.score, "within_model_auc": within["score"],
+                     "within_low": within["ci"][0], "within_high": within["ci"][1],
+                     "within_vs_overlap": versus["score"], "vs_low": versus["ci"][0], "vs_high": versus["ci"][1]})
+    return pd.DataFrame(rows)
+
+
+def corrected_by_model(design: str | None = None, log: dict[str, Any] | None = None) -> Any:
+    """The corrected pass rate of every generating model's RAGTruth test answers, with the judge's error rates
+    measured on every model's dev answers and on the model's own, beside the people's share."""
+    import numpy as np  # lazy
+    import pandas as pd  # lazy
+
+    from ...data import ragtruth
+
+    log = checked_log(log)
+    design = log["chosen"] if design is None else design
+    dev = log["parts"]["ragtruth-dev-all"]
+    rows = []
+    for model in ragtruth.MODELS:
+        row: dict[str, Any] = {"model": model}
+        own = [x for x in dev["items"] if x["model"] == model]
+        row["dev_labelled"], row["dev_hallucinated"] = len(own), sum(x["failed"] for x in own)
+        for rates_from in ("all", "model"):
+            with np.errstate(invalid="ignore", divide="ignore"):   # a resample can hold no hallucinated answer
+                result, truth = corrected_example(design, model, log, rates_from=rates_from)
+            key = "pooled" if rates_from == "all" else "own"
+            v = result.values
+            row.update({f"{key}_tpr": v["tpr"], f"{key}_tnr": v["tnr"], f"{key}_estimate": result.score,
+                        f"{key}_low": result.ci[0] if result.ci else math.nan,
+                        f"{key}_high": result.ci[1] if result.ci else math.nan,
+                        f"{key}_clipped": result.score in (0.0, 1.0)})
+            row["judge_passes"], row["test_answers"], row["people_share"] = v["p_obs"], v["system_answers"], truth
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def corrected_reading(table: Any) -> str:
+    """What :func:`corrected_by_model`'s table shows, in sentences built from its numbers."""
+    own_tpr = table["own_tpr"]
+    pooled_tpr = float(table["pooled_tpr"].iloc[0])
+    undefined = table[table["own_tpr"] + table["own_tnr"] <= 1]["model"].tolist()
+    defined = table[table["own_tpr"] + table["own_tnr"] > 1]
+    widths = defined["own_high"] - defined["own_low"]
+    missed = table[(table["people_share"] < table["pooled_low"]) | (table["people_share"] > table["pooled_high"])]
+    errors = (table["pooled_estimate"] - table["people_share"]).abs()
+    clipped = int(table["pooled_clipped"].sum() + table["own_clipped"].sum())
+    bounds = int(((table[["pooled_low", "own_low"]] == 0).sum().sum()
+                  + (table[["pooled_high", "own_high"]] == 1).sum().sum()))
+    labelled = table["dev_labelled"]
+    return (f"Pooled rates do not transfer: the judge passes {own_tpr.min():.3f} to {own_tpr.max():.3f} of one "
+            f"model's faithful dev answers, against {pooled_tpr:.3f} over every model; with the pooled rates the "
+            f"estimate is off the people's share by up to {errors.max():.3f}, and its interval misses it for "
+            f"{len(missed)} of {len(table)} models. The model's own rates rest on {labelled.min()} to "
+            f"{labelled.max()} labelled answers: their intervals span {widths.min():.2f} to {widths.max():.2f} of "
+            f"the 0-1 range, too wide to act on, and for {', '.join(undefined) or 'no model'} the correction is "
+            f"undefined (TPR + TNR is not above 1). The estimate and its interval are clipped to [0, 1]: "
+            f"{clipped} of the {2 * len(table)} estimates and {bounds} interval ends sit on a bound.")
+
+
+def judge_failures(log: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Why the recorded judge fails, on the RAGTruth dev sample: the G-Eval replies to hallucinated answers, the
+    aspect critic's p(yes), and the questions the re-answer judge said the passages do not answer."""
+    log = checked_log(log)
+    p = log["parts"]["ragtruth-dev"]
+    hallucinated = [i for i, x in enumerate(p["items"]) if x["failed"]]
+    replies = [round(1 + 4 * p["scores"]["g_eval_reply"][i]) for i in hallucinated
+               if not math.isnan(p["scores"]["g_eval_reply"][i])]
+    p_yes = [v for v in p["scores"]["critic_p_yes"] if not math.isnan(v)]
+    path = recording_path("reanswer", "ragtruth", "dev")
+    if path is None:
+        raise InputError("reanswer", "a recorded re-answer pass", None)
+    judge = ReplayJudge(path)
+    answered: dict[str, bool] = {}
+    for item in items("ragtruth", "dev", groups=log["dev_sample_sources"]["ragtruth"]):
+        if item.group not in answered:
+            result = replayed_or_none("reanswer", judge, item)
+            if result is not None:
+                answered[item.group] = bool(result.values["answered"])
+    return {"g_eval_replies_hallucinated": replies, "g_eval_4_or_5": sum(r >= 4 for r in replies),
+            "hallucinated": len(replies), "critic_p_yes": p_yes, "critic_p_yes_median": statistics.median(p_yes),
+            "questions": len(answered), "not_in_context": sum(not a for a in answered.values())}
+
+
+def plot_judge_failures(found: dict[str, Any]):
+    """The G-Eval replies to hallucinated answers, and the aspect critic's p(yes) over every answer, side by side."""
+    if not isinstance(found, dict) or "g_eval_replies_hallucinated" not in found:
+        raise InputError("found", "the dict judge_failures() returns", found)
+    from ...plots import new_figure
+
+    fig = new_figure(figsize=(8.0, 2.8))
+    left, right = fig.subplots(1, 2)
+    replies = found["g_eval_replies_hallucinated"]
+    left.bar(range(1, 6), [replies.count(s) for s in range(1, 6)], color="#7aa6c2")
+    left.set_xlabel("G-Eval reply (1-5) to a hallucinated answer")
+    left.set_ylabel("answers")
+    right.hist(found["critic_p_yes"], bins=20, range=(0, 1), color="#c2a67a")
+    right.axvline(found["critic_p_yes_median"], color="#c0392b", label=f"median {found['critic_p_yes_median']:.2f}")
+    right.set_xlabel("aspect critic: p(yes), every answer")
+    right.legend(fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def untested_designs(log: dict[str, Any] | None = None) -> dict[str, dict[str, Any]]:
+    """The designs scored on too few dev sources for an interval: answers, sources and their dev AUC."""
+    log = checked_log(log)
+    out = {}
+    for name, row in log["dev"]["designs"].items():
+        rt = row.get("ragtruth")
+        if rt and rt["groups"] < MIN_SOURCES:
+            out[name] = {"answers": rt["answers"], "sources": rt["groups"], "auc": rt["auc"],
+                         "overlap_auc": _overlap_on(log, name)}
+    return out
+
+
+def _overlap_on(log: dict[str, Any], name: str) -> float:
+    from ...agreement import roc_auc
+
+    p = log["parts"]["ragtruth-dev"]
+    idx = _complete(p, [name, "word_overlap"])
+    return roc_auc([p["items"][i]["failed"] for i in idx], [p["scores"]["word_overlap"][i] for i in idx])
+
+
+def design_claim(log: dict[str, Any] | None = None) -> str:
+    """The claim the dev figures support about the designs, restricted to those measured with an interval."""
+    log = checked_log(log)
+    designs = log["dev"]["designs"]
+    measured = {n: r for n, r in designs.items() if n != "word_overlap" and r.get("ragtruth")
+                and r["ragtruth"]["groups"] >= MIN_SOURCES}
+    worse = [n for n, r in measured.items() if r["ragtruth_vs_overlap"]["ci"][1] < 0]
+    level = [n for n, r in measured.items() if r["ragtruth_vs_overlap"]["ci"][0] <= 0 <= r["ragtruth_vs_overlap"]["ci"][1]]
+    better = [n for n, r in measured.items() if r["ragtruth_vs_overlap"]["ci"][0] > 0]
+    within = stratified_table(log, "ragtruth-dev").set_index("design").drop(index="word_overlap")
+    within_worse = [n for n in within.index if within.loc[n, "vs_high"] < 0]
+    untested = untested_designs(log)
+    parts = "; ".join(f"{n} on {u['answers']} answers from {u['sources']} sources (AUC {u['auc']:.3f}, word "
+                      f"overlap {u['overlap_auc']:.3f} on the same answers)" for n, u in untested.items())
+    return (f"Of the {len(measured)} judged designs measured with an interval on RAGTruth dev, {len(worse)} rank "
+            f"significantly worse than word overlap over all answers, {len(level)} cannot be told from it "
+            f"({', '.join(level) or 'none'}) and {len(better)} beat it. Within one generating model's answers (the "
+            f"stratified AUC, which removes the model confound) only {len(within_worse)} of the {len(within)} stay "
+            f"significantly worse ({', '.join(within_worse)}); the others cannot be told from word overlap there. "
+            f"The claims and checked pipelines (what DeepEval and Ragas ship) are untested here: {parts}; too few "
+            f"sources for an interval, so their point estimates, whichever way they lean, say nothing yet.")
+
+
+def measure_judge(judge: Any, pass_name: str = "g_eval", *, sources: int = 3) -> dict[str, Any]:
+    """The dev protocol on your own judge: ask ``pass_name`` on the first ``sources`` RAGTruth dev sources, score
+    every design that reads that pass, and set each beside word overlap on the same answers (AUC, answers, sources;
+    no interval under 10 sources). Calls ``judge`` (an :class:`~ragmetrics_edu.judges.OpenAIJudge`)."""
+    if not isinstance(judge, Judge):
+        raise InputError("judge", "a judge (judges.OpenAIJudge(...))", judge)
+    names = [d for d in DESIGNS.values() if d.recording == pass_name]
+    if not isinstance(pass_name, str) or not names:
+        raise InputError("pass_name", "a pass: " + ", ".join(sorted({d.recording for d in DESIGNS.values()
+                                                                       if d.recording})), pass_name)
+    if isinstance(sources, bool) or not isinstance(sources, int) or sources < 1:
+        raise InputError("sources", "a number of sources, 1 or more", sources)
+    chosen = items("ragtruth", "dev", groups=sources)
+    results = [ask_pass(pass_name, judge, item) for item in chosen]
+    failed = [i.hallucinated for i in chosen]
+    groups = [i.group for i in chosen]
+    figures: dict[str, dict[str, Any]] = {}
+    for design in [DESIGNS["word_overlap"], *names]:
+        values = [float(design.score(r, i)) for r, i in zip(results, chosen, strict=True)]
+        both = 0 < sum(failed) < len(failed)
+        report = validation_report(failed, values, groups=groups, threshold=0.5) if both else None
+        figures[design.name] = {"auc": report.score if report else math.nan, "ci": report.ci if report else None}
+    return {"answers": len(chosen), "sources": len(set(groups)), "hallucinated": sum(failed), "designs": figures}

@@ -1,0 +1,279 @@
+"""Lesson 14 says only what its data shows: each number its prose quotes is recomputed here from the log and the
+recordings by a route of its own, each corrected sentence is checked, and the wrong sentences are checked gone."""
+
+import json
+import math
+import statistics
+
+import pytest
+
+from conftest import REPO
+from ragmetrics_edu import InputError
+from ragmetrics_edu.agreement import roc_auc
+from ragmetrics_edu.course import course_plan
+from ragmetrics_edu.course.against_people import figures, readings, study
+from ragmetrics_edu.course.against_people.items import items
+from ragmetrics_edu.data import ragtruth
+from ragmetrics_edu.judges.replay import ReplayJudge
+
+NOTEBOOK = REPO / "notebooks" / "14_judges_against_people.ipynb"
+DECK = REPO / "slides" / "14_judges_against_people.ipynb"
+
+
+def _cells(path):
+    return json.loads(path.read_text(encoding="utf-8"))["cells"]
+
+
+def _markdown(path):
+    return "\n".join("".join(c["source"]) for c in _cells(path) if c["cell_type"] == "markdown")
+
+
+def _outputs(path):
+    texts = []
+    for cell in _cells(path):
+        for out in cell.get("outputs", []):
+            texts.append("".join(out.get("text", "")) or "".join(out.get("data", {}).get("text/plain", "")))
+    return " ".join(" ".join(texts).split())
+
+
+def _flat(text):
+    return " ".join(text.split())
+
+
+# -- item 3: flags people did not mark, by character offsets ------------------------------------------------------
+
+def _unmarked_by_offsets(answer, flags):
+    """Flags found in the answer whose characters overlap no span; a reworded flag by the half-the-words rule."""
+    from ragmetrics_edu.text import tokenize
+
+    out = []
+    for flag in flags:
+        start = answer.answer.find(flag.strip())
+        if start >= 0:
+            end = start + len(flag.strip())
+            hit = any(len(set(range(start, end)) & set(range(s.start, s.end))) for s in answer.spans)
+        else:
+            words = set(tokenize(flag))
+            hit = any(words and len(words & set(tokenize(s.text))) >= len(words) / 2 for s in answer.spans)
+        if not hit:
+            out.append(flag)
+    return out
+
+
+def test_the_shown_answers_unmarked_flag_is_the_one_outside_every_span():
+    answer, flagged = figures.flagged_claims(figures.span_example())
+    view = figures.span_view(answer, flagged)
+    expected = _unmarked_by_offsets(answer, flagged)
+    assert view.unmarked_flags() == expected
+    assert expected and all(f.startswith("5.") for f in expected)          # the gas-grill step: in no span
+    printed = f"flags people did not mark: {len(expected)} of {len(flagged)}"
+    assert printed in _outputs(NOTEBOOK)
+
+
+def test_a_flag_sharing_a_word_with_a_span_elsewhere_is_unmarked():
+    text = "The grill is hot. Season the steak with salt."
+    span = ragtruth.Span(start=18, end=len(text), text=text[18:], label_type="Evident Baseless Info",
+                         implicit_true=False)
+    answer = ragtruth.RagAnswer(source_id=1, split="dev", question="q", passages="p", model="m", answer=text,
+                                spans=(span,))
+    view = figures.span_view(answer, ["The grill is hot.", "Season the steak with salt."])
+    assert view.unmarked_flags() == ["The grill is hot."]
+    assert view.flag_offsets("The grill is hot.") == (0, 17) and view.flag_offsets("not there") is None
+    with pytest.raises(InputError, match="flag"):
+        view.flag_offsets(3)
+
+
+def test_the_sample_counts_are_recomputed_by_offsets():
+    judge = ReplayJudge(study.recording_path("claims", "ragtruth", "dev"))
+    answers = {a.id: a for a in ragtruth.answers("dev")}
+    unmarked = flags = done = 0
+    for item in items("ragtruth", "dev"):
+        result = study.replayed_or_none("claims", judge, item)
+        if result is None:
+            continue
+        found = [row["claim"] for row in result.rows if row["verdict"] != "yes"]
+        unmarked += len(_unmarked_by_offsets(answers[item.id], found))
+        flags += len(found)
+        done += 1
+    line = figures.span_counts()
+    assert f"over the {done} answers" in line and f"{unmarked} of {flags} flagged claims touch no span" in line
+    assert _flat(line) in _outputs(NOTEBOOK)
+
+
+# -- item 1: the corrected pass rate, every model -----------------------------------------------------------------
+
+def test_every_model_is_shown_and_the_reading_is_what_the_rates_say():
+    log = study.load_log()
+    table = readings.corrected_by_model(log=log)
+    assert list(table["model"]) == list(ragtruth.MODELS)
+    threshold = study.threshold_of(log, log["chosen"])
+    dev = log["parts"]["ragtruth-dev-all"]
+    own_tpr = {}
+    for model in ragtruth.MODELS:
+        faithful = [s for x, s in zip(dev["items"], dev["scores"][log["chosen"]], strict=True)
+                    if x["model"] == model and not x["failed"]]
+        own_tpr[model] = sum(s >= threshold for s in faithful) / len(faithful)
+    assert table.set_index("model")["own_tpr"].to_dict() == pytest.approx(own_tpr)
+    # pooled rates do not transfer: the per-model rates spread far around the pooled one
+    assert max(own_tpr.values()) - min(own_tpr.values()) > 0.4
+    defined = table[table["own_tpr"] + table["own_tnr"] > 1]
+    assert len(defined) < len(table)                                        # undefined for at least one model
+    assert ((defined["own_high"] - defined["own_low"]) > 0.5).all()         # too wide to act on
+    assert (defined["own_high"] == 1).any() and ((table["pooled_low"] == 0) | (table["own_low"] == 0)).any()
+    reading = readings.corrected_reading(table)
+    widths = defined["own_high"] - defined["own_low"]
+    assert f"{min(own_tpr.values()):.3f} to {max(own_tpr.values()):.3f}" in reading
+    assert f"span {widths.min():.2f} to {widths.max():.2f}" in reading
+    assert _flat(reading) in _outputs(NOTEBOOK)
+    prose = _markdown(NOTEBOOK)
+    assert "all six are shown" in prose and "clipped" in prose
+
+
+def test_the_deck_shows_every_model_not_one():
+    source = "".join("".join(c["source"]) for c in _cells(DECK))
+    assert "corrected_by_model" in source and "llama-2-13b-chat" not in source
+
+
+# -- item 2: the claim about the designs is restricted to what was measured with an interval -----------------------
+
+def test_the_design_claim_covers_only_designs_with_an_interval():
+    log = study.load_log()
+    designs = log["dev"]["designs"]
+    untested = {n for n, r in designs.items() if r.get("ragtruth") and r["ragtruth"]["groups"] < 10}
+    assert untested == {"claims_deepeval", "claims_ragas", "checked"}
+    assert {designs[n]["ragtruth"]["answers"] for n in untested} == {10, 7}
+    worse = [n for n, r in designs.items() if n not in untested and n != "word_overlap"
+             and r["ragtruth_vs_overlap"]["ci"][1] < 0]
+    claim = readings.design_claim(log)
+    assert f"{len(worse)} rank significantly worse" in claim and "untested here" in claim
+    p = log["parts"]["ragtruth-dev"]
+    idx = [i for i in range(len(p["items"])) if not math.isnan(p["scores"]["checked"][i])]
+    overlap = roc_auc([p["items"][i]["failed"] for i in idx], [p["scores"]["word_overlap"][i] for i in idx])
+    assert f"word overlap {overlap:.3f}" in claim
+    assert _flat(claim) in _outputs(NOTEBOOK)
+    for text in (_markdown(NOTEBOOK), " ".join(course_plan.get("14").takeaways), _markdown(DECK)):
+        assert "untested here" in text
+    # "only the re-answer design comes level with counting words on every reading" (pooled and within one model)
+    within = readings.stratified_table(log).set_index("design").drop(index="word_overlap")
+    level = [n for n in within.index if designs[n]["ragtruth_vs_overlap"]["ci"][0] <= 0
+             <= designs[n]["ragtruth_vs_overlap"]["ci"][1] and within.loc[n, "vs_low"] <= 0 <= within.loc[n, "vs_high"]]
+    assert level == ["reanswer"] and "comes level with counting words on every reading" in _flat(_markdown(NOTEBOOK))
+
+
+def test_the_stratified_auc_is_the_within_model_pairs():
+    log = study.load_log()
+    p = log["parts"]["ragtruth-dev-all"]
+    x, s = p["items"], p["scores"]["word_overlap"]
+    wins = pairs = 0.0
+    for i, a in enumerate(x):
+        for j, b in enumerate(x):
+            if not a["failed"] and b["failed"] and a["model"] == b["model"]:
+                pairs += 1
+                wins += 1.0 if s[i] > s[j] else 0.5 if s[i] == s[j] else 0.0
+    row = readings.stratified_table(log, "ragtruth-dev-all").set_index("design").loc["word_overlap"]
+    assert row["within_model_auc"] == pytest.approx(wins / pairs)
+    assert row["within_low"] < row["within_model_auc"] < row["within_high"]
+    assert row["within_model_auc"] < row["pooled_auc"]                      # lower inside one model
+    assert f"within one model (stratified) {wins / pairs:.3f}" in _outputs(NOTEBOOK)
+
+
+# -- the slips ----------------------------------------------------------------------------------------------------
+
+def test_why_the_judge_fails_is_recomputed_from_the_recordings():
+    log = study.load_log()
+    p = log["parts"]["ragtruth-dev"]
+    replies = [study.replay("g_eval", x["id"]).values["reply_score"] for x in p["items"] if x["failed"]]
+    high = sum(r >= 4 for r in replies)
+    p_yes = [study.replay("critic", x["id"]).values["p_yes"] for x in p["items"]]
+    firsts = {}
+    for x in p["items"]:
+        firsts.setdefault(x["group"], x["id"])
+    refused = sum(not study.replay("reanswer", i).values["answered"] for i in firsts.values())
+    found = readings.judge_failures(log)
+    assert (found["g_eval_4_or_5"], found["hallucinated"], found["not_in_context"]) == (high, len(replies), refused)
+    assert found["critic_p_yes_median"] == pytest.approx(statistics.median(p_yes))
+    out = _outputs(NOTEBOOK)
+    assert f"G-Eval replied 4 or 5 to {high} of the {len(replies)} hallucinated answers" in out
+    assert f"median of {statistics.median(p_yes):.2f}" in out and f"do not answer {refused} of {len(firsts)}" in out
+    assert "tuned for code" in _markdown(NOTEBOOK) and "4 bits" in _markdown(NOTEBOOK)
+
+
+def test_the_dev_and_test_tables_say_what_each_row_rests_on():
+    log = study.load_log()
+    dev = study.dev_table(log).set_index("design")
+    for name, row in log["dev"]["designs"].items():
+        rt = row["ragtruth"]
+        assert dev.loc[name, "answers"] == rt["answers"] and dev.loc[name, "sources"] == rt["groups"]
+        assert math.isnan(dev.loc[name, "ragtruth_auc"]) == (rt["groups"] < 10)
+        b = dev.loc[name, "hallucinated"] / dev.loc[name, "answers"]
+        assert dev.loc[name, "f1_flag_all"] == pytest.approx(2 * b / (1 + b))
+    judge_only = dev.loc["reanswer_judge_only"]
+    assert judge_only["answers"] < dev.loc["word_overlap", "answers"]          # it rests on fewer answers
+    test = study.test_table(log)
+    assert (test["sources"] >= 10).all() and not test["design"].str.startswith("claims").any()
+    left = study.test_left_out(log)
+    assert left and all("after the re-answer test recording" in line for line in left)
+
+
+def test_the_span_kind_table_names_its_counts_and_the_hardest_kind_flips():
+    log = study.load_log()
+    kinds = {p: study.breakdown("word_overlap", "span_kind", p, log).set_index("group")
+             for p in ("ragtruth-dev-all", "ragtruth-test")}
+    for p, table in kinds.items():
+        failing = [x["span_kind"] for x in log["parts"][p]["items"] if x["failed"]]
+        assert table["hallucinated"].to_dict() == {k: failing.count(k) for k in table.index}
+    big = [k for k in kinds["ragtruth-dev-all"].index if kinds["ragtruth-dev-all"].loc[k, "hallucinated"] >= 10]
+    dev = kinds["ragtruth-dev-all"].loc[big]
+    assert dev["auc_low"].max() < dev["auc_high"].min()                         # "the intervals overlap"
+
+
+def test_measure_judge_runs_the_dev_protocol_on_any_judge():
+    judge = ReplayJudge(study.recording_path("g_eval", "ragtruth", "dev"))
+    found = readings.measure_judge(judge, "g_eval", sources=2)
+    chosen = items("ragtruth", "dev", groups=2)
+    assert found["answers"] == len(chosen) and found["sources"] == 2
+    log = study.load_log()["parts"]["ragtruth-dev"]
+    ids = [c.id for c in chosen]
+    scores = [log["scores"]["g_eval"][[x["id"] for x in log["items"]].index(i)] for i in ids]
+    assert found["designs"]["g_eval"]["auc"] == pytest.approx(roc_auc([c.hallucinated for c in chosen], scores))
+    assert found["designs"]["g_eval"]["ci"] is None                            # no interval under 10 sources
+    with pytest.raises(InputError, match="pass_name"):
+        readings.measure_judge(judge, "bleu")
+    with pytest.raises(InputError, match="sources"):
+        readings.measure_judge(judge, "g_eval", sources=0)
+    with pytest.raises(InputError, match="judge"):
+        readings.measure_judge("http://127.0.0.1:8080", "g_eval")
+    with pytest.raises(InputError, match="base_rate"):
+        readings.flag_all_f1(1.5)
+
+
+def test_the_own_endpoint_cell_does_nothing_without_a_model():
+    cell = next(c for c in _cells(NOTEBOOK) if "MY_MODEL = None" in "".join(c["source"]))
+    assert "judges.OpenAIJudge(MY_MODEL" in "".join(cell["source"])
+    assert "nothing is called" in "".join("".join(o.get("text", "")) for o in cell["outputs"])
+
+
+WRONG = [
+    "beat every design that let",
+    "better than every design that let",
+    "flatters every design equally",
+    "lower AUCs inside each model",
+    "hardest for counting words, because",
+    "over a minute each",
+    "at about a minute an answer",
+    "later independent review",
+    "later review found",
+    "105 test-split sources shipped with a dev/test split",
+    "the estimate comes near the people's share",
+    "63.4",
+    "the previous default",
+    "is now word overlap, named as such",
+]
+
+
+def test_the_wrong_sentences_are_gone():
+    texts = {"notebook": _flat(_markdown(NOTEBOOK)), "deck": _flat(_markdown(DECK)),
+             "plan": _flat(" ".join(course_plan.get("14").takeaways + course_plan.get("14").mistakes))}
+    for where, text in texts.items():
+        for sentence in WRONG:
+            assert sentence not in text, (where, sentence)
