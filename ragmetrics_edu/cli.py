@@ -6,6 +6,7 @@
     ragmetrics-edu judge-server ...    start a local OpenAI-compatible judge (optional extra)
     ragmetrics-edu record-judge ...    put the decks' examples to a judge and save a recording
     ragmetrics-edu record-embeddings   embed the course's texts with a real model and save a recording
+    ragmetrics-edu validate-judge ...  measure a judge (any OpenAI-compatible endpoint) against people
     ragmetrics-edu --version           the installed version
 
 Exit status 0 on success, 2 with a one-line message on bad input.
@@ -23,6 +24,8 @@ from pathlib import Path
 from typing import Any, NoReturn, Sequence
 
 from . import __version__, examples, validate
+from .course.alignment.validate_judge import add_parser as add_validate_judge_parser
+from .course.alignment.validate_judge import main as validate_judge
 from .course.deck_cases import metric_agreement, run_deck_cases
 from .course.embedding_texts import course_texts
 from .course.judge_study.recording import add_parser as add_record_study_parser
@@ -118,6 +121,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_record_embeddings_parser(sub)
 
     add_record_study_parser(sub)
+    add_validate_judge_parser(sub)
     return parser
 
 
@@ -341,6 +345,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _record_judge(args)
         if args.command == "record-judge-study":
             return record_study(args)
+        if args.command == "validate-judge":
+            return validate_judge(args)
         if args.command == "record-embeddings":
             return run_record_embeddings(args, course_texts())
         _print_result(_score(args))

@@ -49,6 +49,7 @@ class ScriptedServer:
         self.responder: Callable[[dict[str, Any]], Scripted] | None = None
         self.in_flight = 0
         self.max_in_flight = 0
+        self.models: list[str] | None = None  # GET /v1/models lists these (None: 404, as a server without it)
         self._lock = threading.Lock()
         self._httpd: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
@@ -81,6 +82,19 @@ class ScriptedServer:
 
             def log_message(self, *args: Any) -> None:  # keep test output clean
                 pass
+
+            def do_GET(self) -> None:
+                if owner.models is None or not self.path.rstrip("/").endswith("/models"):
+                    data = json.dumps({"error": {"message": "not found", "type": "scripted_error"}}).encode()
+                    self.send_response(404)
+                else:
+                    data = json.dumps({"object": "list", "data": [{"id": m, "object": "model", "owned_by": "me",
+                                                                   "created": 0} for m in owner.models]}).encode()
+                    self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
 
             def do_POST(self) -> None:
                 length = int(self.headers.get("Content-Length") or 0)

@@ -18,6 +18,7 @@ from typing import Any
 from ...judges.errors import JudgeError
 from ...judges.files import write_recording
 from ...judges.openai_judge import OpenAIJudge
+from ..alignment.designs import ALIGNMENT_PASSES
 from ..judge_study.recording import gguf_header, server_version, sha256_of
 from .designs import MODEL, PASSES, ask_pass, recording_name
 from .items import DATASETS, items
@@ -44,7 +45,10 @@ def record(pass_name: str, dataset: str, split: str, *, groups: int | None, base
     failed: list[str] = []
     for n, item in enumerate(chosen, start=1):
         try:
-            ask_pass(pass_name, judge, item)
+            if pass_name in ALIGNMENT_PASSES:
+                ALIGNMENT_PASSES[pass_name](judge, item)
+            else:
+                ask_pass(pass_name, judge, item)
         except JudgeError as exc:  # kept out of the recording; the study scores this answer NaN and counts it
             failed.append(item.id)
             print(f"{item.id}: judge error, left unscored: {str(exc)[:120]}", flush=True)
@@ -71,7 +75,7 @@ def record(pass_name: str, dataset: str, split: str, *, groups: int | None, base
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("pass_name", choices=sorted(PASSES))
+    parser.add_argument("pass_name", choices=sorted({*PASSES, *ALIGNMENT_PASSES}))
     parser.add_argument("dataset", choices=DATASETS)
     parser.add_argument("split", choices=("dev", "test"))
     parser.add_argument("--groups", type=int, default=None, help="only the first n sources (pairs)")

@@ -1,0 +1,79 @@
+"""Lesson 16's designs: support per sentence (with three aggregates), its few-shot form, as lesson 14's Designs.
+
+Each reads a recorded pass (see :mod:`ragmetrics_edu.course.against_people.record`): ``support`` asks every
+sentence alone; ``support_fewshot`` shows four sentences people labelled, from other dev sources
+(:mod:`ragmetrics_edu.judges.examples`), before the passages.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+from ...data import ragtruth
+from ...errors import InputError
+from ...judges.base import Judge
+from ...judges.examples import Labelled, example_text, labelled_sentences, pick_examples
+from ...judges.support import faithfulness_support
+from ...metrics.support import support_score
+from ...results import MetricResult
+from ..against_people.designs import DESIGNS, Design
+from ..against_people.items import Item
+
+__all__ = ["ALIGNMENT_DESIGNS", "ALIGNMENT_PASSES", "dev_pool", "examples_for", "ask_fewshot", "JUDGED", "EXAMPLES_PER_SOURCE"]
+
+#: examples shown per source in the few-shot form (half of them "no")
+EXAMPLES_PER_SOURCE = 4
+
+
+@lru_cache(maxsize=1)
+def dev_pool() -> tuple[Labelled, ...]:
+    """Every sentence of RAGTruth's dev answers as a labelled example (the only pool examples come from)."""
+    out: list[Labelled] = []
+    for a in ragtruth.answers("dev"):
+        out += labelled_sentences(a.answer, [(s.start, s.end) for s in a.spans], a.context, question=a.question,
+                                  group=f"source-{a.source_id}", split=a.split)
+    return tuple(out)
+
+
+def examples_for(item: Item) -> list[str]:
+    """The examples shown for ``item``'s source: from dev only, never from its own source."""
+    if not isinstance(item, Item):
+        raise InputError("item", "an Item (from against_people.items.items)", item)
+    picked = pick_examples(dev_pool(), question=item.question, context=list(item.context), group=item.group,
+                           k=EXAMPLES_PER_SOURCE)
+    return [example_text(e) for e in picked]
+
+
+def ask_fewshot(judge: Judge, item: Item) -> MetricResult:
+    """The few-shot pass: support per sentence with the source's examples before the passages."""
+    if not isinstance(item, Item):
+        raise InputError("item", "an Item (from against_people.items.items)", item)
+    return faithfulness_support(judge, item.answer, list(item.context), question=item.question,
+                                examples=examples_for(item))
+
+
+#: lesson 16's own recorded pass (lesson 14's PASSES hold ``support``, the zero-shot one)
+ALIGNMENT_PASSES = {"support_fewshot": ask_fewshot}
+
+
+def _again(r: MetricResult, aggregate: str) -> float:
+    """The support score with another aggregate of the same recorded p(yes) per sentence (no call)."""
+    offsets = [(row["start"], row["end"]) for row in r.rows]
+    return support_score(r.inputs["answer"], offsets, [row["p_yes"] for row in r.rows], aggregate=aggregate).score
+
+
+ALIGNMENT_DESIGNS: dict[str, Design] = {d.name: d for d in (
+    Design("support_min", "support per sentence: the least supported sentence's p(yes)", "support", "1/sentence",
+           lambda r, i: r.score if r else math.nan),
+    Design("support_mean", "support per sentence: the mean p(yes) of the sentences", "support", "1/sentence",
+           lambda r, i: _again(r, "mean") if r else math.nan),
+    Design("support_min_claims", "support per sentence: the least supported sentence that claims something",
+           "support", "1/sentence", lambda r, i: _again(r, "min_claims") if r else math.nan),
+    Design("support_fewshot_min", "support per sentence with 4 examples people labelled: the lowest p(yes)",
+           "support_fewshot", "1/sentence", lambda r, i: r.score if r else math.nan),
+)}
+
+#: every design a judge can be validated with (``ragmetrics-edu validate-judge --design``): lesson 14's judged
+#: designs and these
+JUDGED: dict[str, Design] = {**{n: d for n, d in DESIGNS.items() if d.recording is not None}, **ALIGNMENT_DESIGNS}
