@@ -7,7 +7,10 @@ combination learned on dev, on all 50 dev sources, and scores test once.
 
 from __future__ import annotations
 
-__all__ = ["RULE", "CANDIDATES", "RESAMPLES", "SEED", "LEVEL"]
+__all__ = ["RULE", "CANDIDATES", "RESAMPLES", "SEED", "LEVEL", "HALUEVAL_DEV_PAIRS"]
+
+#: HaluEval dev, as lesson 14 measured it: the first 40 pairs (a right and a hallucinated answer each)
+HALUEVAL_DEV_PAIRS = 40
 
 #: the paired intervals: a bootstrap over sources (grouped), this many resamples, this seed, this level
 RESAMPLES = 2000
