@@ -26,7 +26,7 @@ from typing import Any, Sequence
 from ..metrics.support import THRESHOLD, support_score
 from ..results import MetricResult
 from ..text import sentence_spans
-from ..validate import integer, text, text_list
+from ..validate import choice, integer, text, text_list
 from .base import Judge
 from .prompting import Texts
 from .records import CallList
@@ -34,7 +34,11 @@ from .requests import ask, check_judge, finish, make_request, schema_models
 from .rubric import SAMPLE_TEMPERATURE
 from .token_probs import p_yes
 
-__all__ = ["faithfulness_support", "support_request", "TOP_LOGPROBS", "EXAMPLES_INTRO"]
+__all__ = ["faithfulness_support", "support_request", "TOP_LOGPROBS", "EXAMPLES_INTRO", "LAYOUTS"]
+
+#: the prompt layouts: the passages first (a source's requests share their opening), or the sentence first (each
+#: request differs from its first token: the costly layout, kept to measure what the first one saves)
+LAYOUTS = ("passages_first", "sentence_first")
 
 #: alternatives asked for the reply's one token (yes and no are both among the top few)
 TOP_LOGPROBS = 5
@@ -45,15 +49,19 @@ EXAMPLES_INTRO = ("\nPeople checked these sentences from other answers against t
 
 
 def support_request(sentence: str, context: Sequence[str], *, question: str | None = None,
-                    examples: Sequence[str] = (), sample: int | None = None) -> Any:
+                    examples: Sequence[str] = (), sample: int | None = None, layout: str = "passages_first") -> Any:
     """The request about one sentence (``sample``: the n-th sampled vote, None for the first reply)."""
     shown = text_list("examples", examples)
+    layout = choice("layout", layout, LAYOUTS)
+    first = layout == "passages_first"
     data = {"examples": Texts("example", shown), "context": Texts("passage", text_list("context", context), "(no passages)"),
             "question_block": None if question is None else text("question", question),
             "sentence": text("sentence", sentence)}
-    return make_request("faithfulness.support", "sentence_support", schema_models().Verdict,
+    return make_request("faithfulness.support", "sentence_support" if first else "sentence_support_sentence_first",
+                        schema_models().Verdict,
                         'one word: "yes" or "no"', shorthand=lambda a: {"verdict": a} if isinstance(a, (str, bool)) else a,
-                        data=data, legacy=False, fence_from=("examples", "context", "question_block"),
+                        data=data, legacy=False,
+                        fence_from=("examples", "context", "question_block") if first else None,
                         top_logprobs=TOP_LOGPROBS if sample is None else 0, sample=sample,
                         temperature=None if sample is None else SAMPLE_TEMPERATURE,
                         words=("yes", "no"), examples_intro=EXAMPLES_INTRO if shown else "")
@@ -61,13 +69,14 @@ def support_request(sentence: str, context: Sequence[str], *, question: str | No
 
 def faithfulness_support(judge: Judge, answer: str, context: Sequence[str], *, question: str | None = None,
                          examples: Sequence[str] = (), votes: int = 3, aggregate: str = "min",
-                         threshold: float = THRESHOLD) -> MetricResult:
+                         threshold: float = THRESHOLD, layout: str = "passages_first") -> MetricResult:
     """Support per sentence on one answer: one request per sentence (plus ``votes`` each where the server gives
     no token probabilities); the score is ``aggregate`` of the sentences' p(yes), the unsupported ones are spans."""
     judge = check_judge(judge)
     answer = text("answer", answer)
     context = text_list("context", context)
     votes = integer("votes", votes, low=0, high=50, expected="a whole number of sampled votes from 0 to 50")
+    layout = choice("layout", layout, LAYOUTS)
     support_score(answer, [], [], aggregate=aggregate, threshold=threshold)  # checks both before any call
     places = sentence_spans(answer)
     calls = CallList()
@@ -75,7 +84,8 @@ def faithfulness_support(judge: Judge, answer: str, context: Sequence[str], *, q
     sources: list[str] = []
     for start, end in places:
         sentence = answer[start:end]
-        first = ask(judge, support_request(sentence, context, question=question, examples=examples), calls)
+        first = ask(judge, support_request(sentence, context, question=question, examples=examples, layout=layout),
+                    calls)
         found = p_yes(calls[-1].logprobs)
         if found is not None:
             supports.append(found)
@@ -83,7 +93,7 @@ def faithfulness_support(judge: Judge, answer: str, context: Sequence[str], *, q
             continue
         said = [first.data["verdict"]]
         for i in range(1, votes + 1):
-            request = support_request(sentence, context, question=question, examples=examples, sample=i)
+            request = support_request(sentence, context, question=question, examples=examples, sample=i, layout=layout)
             said.append(ask(judge, request, calls).data["verdict"])
         supports.append(sum(v == "yes" for v in said) / len(said))
         sources.append("votes" if votes else "reply")

@@ -115,3 +115,11 @@ def test_a_bare_reply_outside_yes_and_no_is_repaired_not_guessed(server):
     server.responder = lambda body: Scripted(content=next(replies))
     r = faithfulness_support(scripted_judge(server), "It is red.", ["It is blue."], votes=0)
     assert server.hits == 2 and r.score == 0.0
+
+
+def test_the_sentence_first_layout_shares_nothing(server):
+    server.responder = lambda body: Scripted(content="yes", logprobs=yes_no_tokens(0.8))
+    faithfulness_support(scripted_judge(server), ANSWER, CONTEXT, question="How long?", layout="sentence_first")
+    prompts = [b["messages"][-1]["content"] for b in server.requests]
+    assert [b.name for b in data_blocks(prompts[0])] == ["sentence", "question", "passage_1", "passage_2"]
+    assert len({p[:40] for p in prompts}) == 3                              # each request differs from the start

@@ -30,13 +30,15 @@ from ...errors import InputError
 from ...judges.errors import JudgeAPIError, JudgeError
 from ...judges.files import write_recording
 from ...judges.openai_judge import OpenAIJudge, redact_url
+from ...judges.replay import ReplayJudge
 from ...results import fmt
 from ...text import sentence_spans
 from ..against_people.designs import PASSES
 from ..against_people.items import Item, items
+from ..against_people.study import recording_path
 from .designs import ALIGNMENT_PASSES, JUDGED
 
-__all__ = ["add_parser", "estimate", "validate_judge", "DEV_SOURCES"]
+__all__ = ["add_parser", "estimate", "report", "replayed", "validate_judge", "DEV_SOURCES"]
 
 #: RAGTruth's dev part has this many sources
 DEV_SOURCES = 50
@@ -121,23 +123,61 @@ def validate_judge(judge: OpenAIJudge, design: str, sources: int, *, out: Path, 
         if not done:
             say(f"Stopped after {len(results)} of {len(chosen)} answers; the replies that validated are cached in "
                 f"{judge.cache_dir} and written to {out}: run the same command again to resume.")
+    found = report(design, chosen, results, say)
+    found["recording"] = str(out)
+    return found
+
+
+def report(design: str, chosen: list[Item], results: list[Any], say: Any = print) -> dict[str, Any]:
+    """The validation report of ``design``'s results on ``chosen`` (None: unscored) and the paired difference from
+    word overlap on the same answers, said line by line; returns both."""
+    if not isinstance(design, str) or design not in JUDGED:
+        raise InputError("design", "one of " + ", ".join(sorted(JUDGED)), design)
+    if not isinstance(chosen, list) or not all(isinstance(i, Item) for i in chosen):
+        raise InputError("chosen", "a list of Items", chosen)
+    if not isinstance(results, list) or len(results) != len(chosen):
+        raise InputError("results", f"one result (or None) per answer ({len(chosen)})", results)
     scores = [math.nan if r is None else float(JUDGED[design].score(r, i)) for r, i in zip(results, chosen, strict=True)]
     keep = [k for k, s in enumerate(scores) if not math.isnan(s)]
     failed = [chosen[k].hallucinated for k in keep]
     groups = [chosen[k].group for k in keep]
     judged = [scores[k] for k in keep]
     overlap = [answer_overlap(chosen[k].answer, list(chosen[k].context)) for k in keep]
-    report = validation_report(failed, judged, groups=groups, by=[chosen[k].model for k in keep])
+    validation = validation_report(failed, judged, groups=groups, by=[chosen[k].model for k in keep])
     paired = auc_difference(failed, judged, overlap, groups=groups, names=(design, "word overlap"))
-    low, high = paired.ci or (math.nan, math.nan)
-    say(report.headline())
-    say(f"Paired with word overlap on the same {len(keep)} answers: AUC difference {fmt(paired.score)} "
-        f"(95 % interval over sources {fmt(low)} to {fmt(high)}). "
-        + ("It ranks better than counting words." if low > 0 else
-           "It ranks worse than counting words." if high < 0 else
-           "These sources cannot tell it apart from counting words."))
-    return {"report": report, "paired": paired, "answers": len(keep), "unscored": len(chosen) - len(keep),
-            "recording": str(out)}
+    say(validation.headline())
+    if paired.ci is None:
+        verdict = f"(no interval: {len(set(groups))} sources, under the 10 an interval needs)."
+    else:
+        low, high = paired.ci
+        verdict = (f"(95 % interval over sources {fmt(low)} to {fmt(high)}). "
+                   + ("It ranks better than counting words." if low > 0 else
+                      "It ranks worse than counting words." if high < 0 else
+                      "These sources cannot tell it apart from counting words."))
+    say(f"Paired with word overlap on the same {len(keep)} answers: AUC difference {fmt(paired.score)} {verdict}")
+    return {"report": validation, "paired": paired, "answers": len(keep), "unscored": len(chosen) - len(keep)}
+
+
+def replayed(design: str, sources: int, say: Any = print) -> dict[str, Any]:
+    """What validate-judge prints for the recorded local judge, replayed from the shipped recording (no server)."""
+    if not isinstance(design, str) or design not in JUDGED:
+        raise InputError("design", "one of " + ", ".join(sorted(JUDGED)), design)
+    if isinstance(sources, bool) or not isinstance(sources, int) or not 1 <= sources <= DEV_SOURCES:
+        raise InputError("sources", f"a whole number of RAGTruth dev sources from 1 to {DEV_SOURCES}", sources)
+    pass_name = str(JUDGED[design].recording)
+    path = recording_path(pass_name, "ragtruth", "dev")
+    if path is None:
+        raise InputError("design", "a design whose pass was recorded on RAGTruth dev", design)
+    chosen = items("ragtruth", "dev", groups=sources)
+    judge = ReplayJudge(path)
+    ask = ALIGNMENT_PASSES.get(pass_name) or PASSES[pass_name]
+    results: list[Any] = []
+    for item in chosen:
+        try:
+            results.append(ask(judge, item))
+        except JudgeError:
+            results.append(None)
+    return report(design, chosen, results, say)
 
 
 def _save(judge: OpenAIJudge, out: Path, design: str, sources: int, started: float, *, interrupted: bool) -> None:

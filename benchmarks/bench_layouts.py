@@ -1,0 +1,78 @@
+"""What a prompt's layout costs on a llama.cpp server: support per sentence, passages first vs sentence first.
+
+    python benchmarks/bench_layouts.py --base-url http://127.0.0.1:8080/v1 --server-log SERVER.log \\
+        [--sources 1] [--answers 2] [--out benchmarks/results/layouts.json]
+
+Needs a running ``make judge-server`` whose log (its stderr) is written to SERVER.log, and nothing else
+talking to it. Both layouts ask the same sentences of the same answers, one request at a time, in source
+order, with no cache; llama-cpp-python's server keeps the previous prompt and prints, for each request,
+``Llama.generate: N prefix-match hit, remaining M prompt tokens to eval``: M is what it really read. The
+benchmark reports, per layout: seconds per answer, prompt tokens sent (the server's usage) and evaluated
+(the log's M), and the share reused.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import time
+from pathlib import Path
+
+from ragmetrics_edu.course.against_people.items import items
+from ragmetrics_edu.judges import OpenAIJudge
+from ragmetrics_edu.judges.support import LAYOUTS, faithfulness_support
+
+EVALUATED = re.compile(r"remaining (\d+) prompt tokens to eval")
+
+
+def _evaluated(log: Path, start: int) -> list[int]:
+    """The tokens each request had the server read, from the log lines written after byte ``start``."""
+    with open(log, "rb") as handle:
+        handle.seek(start)
+        text = handle.read().decode("utf-8", "replace")
+    return [int(m) for m in EVALUATED.findall(text)]
+
+
+def run(base_url: str, model: str, log: Path, sources: int, answers: int) -> dict[str, dict[str, float]]:
+    chosen = []
+    for group in dict.fromkeys(i.group for i in items("ragtruth", "dev", groups=sources)):
+        chosen += [i for i in items("ragtruth", "dev", groups=sources) if i.group == group][:answers]
+    out: dict[str, dict[str, float]] = {}
+    for layout in LAYOUTS:
+        judge = OpenAIJudge(model, base_url=base_url, api_key="local", mode="json_object_schema", temperature=0.0,
+                            seed=7, timeout=900, max_retries=0, max_concurrency=1)
+        start = log.stat().st_size
+        began = time.monotonic()
+        for item in chosen:
+            faithfulness_support(judge, item.answer, list(item.context), question=item.question, layout=layout)
+        seconds = time.monotonic() - began
+        time.sleep(0.5)  # the server's log is flushed after the reply
+        evaluated = _evaluated(log, start)
+        sent = judge.usage.prompt_tokens
+        out[layout] = {"answers": len(chosen), "requests": judge.usage.calls, "seconds_per_answer": seconds / len(chosen),
+                       "prompt_tokens_sent": sent, "prompt_tokens_evaluated": sum(evaluated),
+                       "reused_share": 1 - sum(evaluated) / sent if sent else float("nan")}
+        print(f"{layout}: {out[layout]}", flush=True)
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--base-url", required=True)
+    parser.add_argument("--model", default="qwen2.5-coder-1.5b-instruct-q4_k_m")
+    parser.add_argument("--server-log", required=True, type=Path)
+    parser.add_argument("--sources", type=int, default=1)
+    parser.add_argument("--answers", type=int, default=2, help="answers per source")
+    parser.add_argument("--out", type=Path)
+    args = parser.parse_args()
+    found = run(args.base_url, args.model, args.server_log, args.sources, args.answers)
+    if args.out:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        found_meta = {"date": time.strftime("%Y-%m-%d"), "base_url": args.base_url, "model": args.model,
+                      "sources": args.sources, "answers_per_source": args.answers, "layouts": found}
+        args.out.write_text(json.dumps(found_meta, indent=1), encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()

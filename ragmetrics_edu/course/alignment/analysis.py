@@ -1,0 +1,140 @@
+"""Lesson 16's error analysis: where the support design fails on dev, its spans against people's, one answer shown.
+
+The failure kinds are sorted by written rules (below), not by a person's reading; the counts say how many
+misses each rule caught, and the lesson shows examples of each so a reader can check the rule.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from functools import lru_cache
+from typing import Any
+
+from ...agreement import span_agreement
+from ...baselines import coverage
+from ...data import ragtruth
+from ...errors import InputError
+from ..against_people.figures import SpanView, span_view
+from .study import candidate_figures, load_log
+
+__all__ = ["FAILURE_KINDS", "failure_kinds", "span_figures", "support_view", "class_summary", "answer_of"]
+
+#: a sentence whose words are this much in the passages reads as a close paraphrase of them
+CLOSE = 0.8
+
+#: the kinds a miss is sorted into, by rule, in the order the rules are tried
+FAILURE_KINDS = {
+    "false alarm: abstains": "a faithful answer flagged; its least supported sentence says the passages do not give "
+                             "something (the judge answers the literal question 'do the passages state it?' no)",
+    "false alarm: close paraphrase doubted": "a faithful answer flagged; its least supported sentence repeats the "
+                                             f"passages' words (at least {CLOSE:.0%} of its content words)",
+    "false alarm: reworded": "a faithful answer flagged; its least supported sentence says it in other words",
+    "missed: marked sentence in the passages' words": "a hallucinated answer passed; the sentence people marked "
+                                                      f"reuses the passages' words (at least {CLOSE:.0%})",
+    "missed: marked sentence in new words": "a hallucinated answer passed; the marked sentence has words the "
+                                            "passages lack, and the judge still said yes",
+}
+
+
+@lru_cache(maxsize=1)
+def _answers() -> dict[str, ragtruth.RagAnswer]:
+    return {a.id: a for a in ragtruth.answers("dev")}
+
+
+def answer_of(answer_id: str) -> ragtruth.RagAnswer:
+    """The RAGTruth dev answer with this id."""
+    if not isinstance(answer_id, str) or answer_id not in _answers():
+        raise InputError("answer_id", "the id of a RAGTruth dev answer (e.g. 'ragtruth-14323-gpt-4-0613')", answer_id)
+    return _answers()[answer_id]
+
+
+def _kind(answer: ragtruth.RagAnswer, sentences: list[dict[str, Any]], failed: bool) -> str:
+    passages = "\n".join(answer.context)
+    if not failed:
+        low = min(sentences, key=lambda r: r["p_yes"])
+        text = answer.answer[low["start"]:low["end"]]
+        if low["abstains"]:
+            return "false alarm: abstains"
+        return "false alarm: close paraphrase doubted" if coverage(text, passages) >= CLOSE else "false alarm: reworded"
+    marked = {c for s in answer.spans for c in range(s.start, s.end)}
+    hit = [r for r in sentences if marked & set(range(r["start"], r["end"]))] or sentences
+    text = answer.answer[hit[0]["start"]:hit[0]["end"]]
+    return ("missed: marked sentence in the passages' words" if coverage(text, passages) >= CLOSE
+            else "missed: marked sentence in new words")
+
+
+def failure_kinds(design: str = "support_min", log: Any = None) -> dict[str, Any]:
+    """The dev misses of ``design`` at its F1-best dev threshold, each sorted into a kind, counted, with examples."""
+    log = load_log() if log is None else log
+    part = log["parts"]["ragtruth-dev"]
+    figures = candidate_figures(log).get(design) if isinstance(design, str) else None
+    if figures is None or design not in part["scores"]:
+        raise InputError("design", "a support design recorded on RAGTruth dev", design)
+    threshold = figures["threshold"]
+    sentences = part["sentences"]["support"]
+    counts = {k: 0 for k in FAILURE_KINDS}
+    examples: dict[str, list[str]] = {k: [] for k in FAILURE_KINDS}
+    misses = 0
+    for k, row in enumerate(part["items"]):
+        score = part["scores"][design][k]
+        if math.isnan(score) or not sentences[k] or (score < threshold) == row["failed"]:
+            continue
+        misses += 1
+        kind = _kind(answer_of(row["id"]), sentences[k], row["failed"])
+        counts[kind] += 1
+        examples[kind].append(row["id"])
+    return {"threshold": threshold, "misses": misses, "counts": counts, "examples": examples}
+
+
+def _predicted(part: dict[str, Any], threshold: float) -> list[list[tuple[int, int]]]:
+    return [[(r["start"], r["end"]) for r in rows if r["p_yes"] < threshold] for rows in part["sentences"]["support"]]
+
+
+def span_figures(threshold: float | None = None, log: Any = None) -> dict[str, Any]:
+    """Characters the support design marks (sentences below ``threshold``; None: support_min's F1-best dev
+    threshold) against people's, over the dev answers it scored: precision, recall, F1, and the flag-all F1."""
+    log = load_log() if log is None else log
+    part = log["parts"]["ragtruth-dev"]
+    if threshold is None:
+        threshold = (candidate_figures(log)["support_min"] or {})["threshold"]
+    if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not 0 <= threshold <= 1.000001:
+        raise InputError("threshold", "a p(yes) from 0 to 1, or None", threshold)
+    keep = [k for k, rows in enumerate(part["sentences"]["support"]) if rows]
+    answers = [answer_of(part["items"][k]["id"]) for k in keep]
+    people = [[(s.start, s.end) for s in a.spans] for a in answers]
+    predicted = _predicted(part, float(threshold))
+    mine = span_agreement([predicted[k] for k in keep], people, ids=[a.id for a in answers])
+    everything = span_agreement([[(0, len(a.answer))] for a in answers], people)
+    return {"threshold": float(threshold), "answers": len(keep), "precision": mine.values["precision"],
+            "recall": mine.values["recall"], "f1": mine.score, "flag_all_f1": everything.score, "result": mine}
+
+
+def support_view(answer_id: str, threshold: float | None = None, log: Any = None) -> SpanView:
+    """One answer with people's spans and the support design's unsupported sentences side by side."""
+    log = load_log() if log is None else log
+    part = log["parts"]["ragtruth-dev"]
+    answer = answer_of(answer_id)
+    ids = [row["id"] for row in part["items"]]
+    rows = part["sentences"]["support"][ids.index(answer_id)]
+    if not rows:
+        raise InputError("answer_id", "an answer the support design scored", answer_id)
+    if threshold is None:
+        threshold = (candidate_figures(log)["support_min"] or {})["threshold"]
+    flagged = [answer.answer[r["start"]:r["end"]] for r in rows if r["p_yes"] < threshold]
+    return span_view(answer, flagged, judge="the support judge")
+
+
+def class_summary(design: str = "support_min", log: Any = None) -> dict[str, dict[str, float]]:
+    """Quartiles of a design's dev scores for people's faithful and hallucinated answers."""
+    log = load_log() if log is None else log
+    part = log["parts"]["ragtruth-dev"]
+    if not isinstance(design, str) or design not in part["scores"]:
+        raise InputError("design", "a design scored on RAGTruth dev: " + ", ".join(part["scores"]), design)
+    out = {}
+    for label, failed in (("faithful", False), ("hallucinated", True)):
+        values = sorted(v for v, row in zip(part["scores"][design], part["items"], strict=True)
+                        if row["failed"] == failed and not math.isnan(v))
+        q = statistics.quantiles(values, n=4) if len(values) >= 2 else [math.nan] * 3
+        out[label] = {"n": len(values), "q1": q[0], "median": q[1], "q3": q[2]}
+    return out

@@ -1,0 +1,206 @@
+"""Lesson 16's study: every candidate of the written rule (:mod:`.protocol`) on all 50 RAGTruth dev sources.
+
+The recordings are replayed once into a log (``data/alignment_log.json``, rebuilt by :func:`build_log`; a test
+checks that the shipped log is what the recordings replay), so the notebook reads figures without replaying
+thousands of requests. Every figure here is computed from that log at run time.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import statistics
+from functools import lru_cache
+from typing import Any
+
+from ... import data
+from ...agreement import auc_difference, fit_combination, validation_report
+from ...baselines import SIGNALS, answer_overlap, cheap_signals
+from ...errors import InputError
+from ...judges.errors import JudgeError
+from ...judges.replay import ReplayJudge
+from ..against_people.designs import PASSES
+from ..against_people.items import Item, items
+from ..against_people.readings import stratified_auc
+from ..against_people.study import recording_path
+from .designs import ALIGNMENT_DESIGNS, ALIGNMENT_PASSES
+from .protocol import CANDIDATES, HALUEVAL_DEV_PAIRS, LEVEL, RESAMPLES, RULE, SEED
+
+__all__ = ["LOG_NAME", "build_log", "load_log", "candidate_figures", "choose", "JUDGE_SIGNALS"]
+
+LOG_NAME = "alignment_log.json"
+
+#: the support design's aggregates the judge combination adds to the cheap signals
+JUDGE_SIGNALS = ("support_min", "support_mean")
+
+
+def _replayed(pass_name: str, chosen: list[Item], dataset: str, split: str) -> list[Any] | None:
+    path = recording_path(pass_name, dataset, split)
+    if path is None:
+        return None
+    judge = ReplayJudge(path)
+    ask = ALIGNMENT_PASSES.get(pass_name) or PASSES[pass_name]
+    out: list[Any] = []
+    for item in chosen:
+        try:
+            out.append(ask(judge, item))
+        except JudgeError:  # not recorded (an unfinished pass): NaN, counted
+            out.append(None)
+    return out
+
+
+def _rows(result: Any) -> list[dict[str, Any]]:
+    return [] if result is None else [
+        {"start": r["start"], "end": r["end"], "p_yes": r["p_yes"], "abstains": r["abstains"]} for r in result.rows]
+
+
+def _cost(results: list[Any]) -> dict[str, float]:
+    done = [r for r in results if r is not None]
+    calls = [c for r in done for c in r.calls]
+    n = max(len(done), 1)
+    return {"calls": len(calls) / n, "seconds": sum(c.latency_s or 0.0 for c in calls) / n,
+            "prompt_tokens": sum(c.prompt_tokens or 0 for c in calls) / n}
+
+
+def _part(dataset: str, split: str, groups: int | None = None) -> dict[str, Any]:
+    chosen = items(dataset, split, groups=groups)
+    scores: dict[str, list[float]] = {"word_overlap": [answer_overlap(i.answer, list(i.context)) for i in chosen]}
+    sentences: dict[str, list[list[dict[str, Any]]]] = {}
+    costs: dict[str, dict[str, float]] = {"word_overlap": {"calls": 0.0, "seconds": 0.0, "prompt_tokens": 0.0}}
+    for pass_name in sorted({str(d.recording) for d in ALIGNMENT_DESIGNS.values()}):
+        found = _replayed(str(pass_name), chosen, dataset, split)
+        if found is None or all(r is None for r in found):
+            continue
+        sentences[str(pass_name)] = [_rows(r) for r in found]
+        costs[str(pass_name)] = _cost(found)
+        for name, design in ALIGNMENT_DESIGNS.items():
+            if design.recording == pass_name:
+                scores[name] = [math.nan if r is None else float(design.score(r, i)) for r, i in
+                                zip(found, chosen, strict=True)]
+    signals = [cheap_signals(i.answer, list(i.context)) for i in chosen]
+    return {"items": [{"id": i.id, "group": i.group, "failed": i.hallucinated, "model": i.model,
+                       "span_kind": i.span_kind} for i in chosen],
+            "scores": scores, "signals": {s: [row[s] for row in signals] for s in SIGNALS},
+            "sentences": sentences, "costs": costs}
+
+
+def _combinations(part: dict[str, Any]) -> None:
+    """Add the cross-validated combinations' scores (on the answers every signal they use was measured on)."""
+    n = len(part["items"])
+    failed = [row["failed"] for row in part["items"]]
+    groups = [row["group"] for row in part["items"]]
+    for name, extra in (("cheap_combination", ()), ("judge_combination", JUDGE_SIGNALS)):
+        if any(s not in part["scores"] for s in extra):
+            continue
+        keep = [k for k in range(n) if all(not math.isnan(part["scores"][s][k]) for s in extra)]
+        features = {s: [part["signals"][s][k] for k in keep] for s in SIGNALS}
+        features.update({s: [part["scores"][s][k] for k in keep] for s in extra})
+        combo = fit_combination(features, [failed[k] for k in keep], [groups[k] for k in keep])
+        values = [math.nan] * n
+        for k, v in zip(keep, combo.cross_validated, strict=True):
+            values[k] = v
+        part["scores"][name] = values
+        part.setdefault("combinations", {})[name] = {
+            "signals": list(combo.signals), "means": combo.means, "scales": combo.scales, "weights": combo.weights,
+            "intercept": combo.intercept, "line": combo.line(), "steps": combo.steps, "answers": len(keep)}
+
+
+def build_log() -> dict[str, Any]:
+    """Replay every recording of lesson 16's designs on RAGTruth dev (and HaluEval dev) into the log."""
+    parts = {"ragtruth-dev": _part("ragtruth", "dev")}
+    _combinations(parts["ragtruth-dev"])
+    halu = _part("halueval", "dev", HALUEVAL_DEV_PAIRS)
+    if len(halu["scores"]) > 1:
+        parts["halueval-dev"] = halu
+    return {"rule": RULE, "candidates": CANDIDATES, "parts": parts}
+
+
+@lru_cache(maxsize=1)
+def load_log() -> dict[str, Any]:
+    """The shipped log."""
+    return json.loads(data.path(LOG_NAME).read_text(encoding="utf-8"))
+
+
+def _log(log: Any) -> dict[str, Any]:
+    if log is None:
+        return load_log()
+    if not isinstance(log, dict) or "parts" not in log:
+        raise InputError("log", "lesson 16's log (study.load_log() or study.build_log()), or None", log)
+    return log
+
+
+def _figures(part: dict[str, Any], name: str) -> dict[str, Any] | None:
+    """AUC, paired difference from word overlap, stratified AUC and counts, on the answers ``name`` scored."""
+    values = part["scores"].get(name)
+    if values is None:
+        return None
+    keep = [k for k, v in enumerate(values) if not math.isnan(v)]
+    rows = [part["items"][k] for k in keep]
+    failed = [r["failed"] for r in rows]
+    groups = [r["group"] for r in rows]
+    mine = [values[k] for k in keep]
+    overlap = [part["scores"]["word_overlap"][k] for k in keep]
+    report = validation_report(failed, mine, groups=groups, level=LEVEL, n_resamples=RESAMPLES, seed=SEED)
+    paired = auc_difference(failed, mine, overlap, groups=groups, names=(name, "word_overlap"), level=LEVEL,
+                            n_resamples=RESAMPLES, seed=SEED)
+    models = [r["model"] for r in rows]
+    within = stratified_auc(failed, mine, models, groups)
+    within_paired = stratified_auc(failed, mine, models, groups, other=overlap)
+    return {"answers": len(keep), "sources": len(set(groups)), "hallucinated": sum(failed),
+            "auc": report.score, "ci": report.ci, "threshold": report.values["threshold"], "f1": report.values["f1"],
+            "vs_overlap": paired.score, "vs_overlap_ci": paired.ci,
+            "within_model_auc": within["score"], "within_model_ci": within["ci"],
+            "within_vs_overlap": within_paired["score"], "within_vs_overlap_ci": within_paired["ci"]}
+
+
+def candidate_figures(log: Any = None) -> dict[str, dict[str, Any] | None]:
+    """Every candidate's dev figures (None: not measured), and its HaluEval dev difference where recorded."""
+    log = _log(log)
+    rt = log["parts"]["ragtruth-dev"]
+    halu = log["parts"].get("halueval-dev")
+    out: dict[str, dict[str, Any] | None] = {}
+    for name in CANDIDATES:
+        fig = _figures(rt, name)
+        if fig is not None:
+            fig["all_dev"] = fig["sources"] == len({r["group"] for r in rt["items"]}) and fig["answers"] == len(rt["items"])
+            hf = _figures(halu, name) if halu is not None else None
+            fig["halueval_vs_overlap_ci"] = None if hf is None else hf["vs_overlap_ci"]
+        out[name] = fig
+    return out
+
+
+def choose(log: Any = None) -> tuple[str, list[str]]:
+    """The written rule applied to the dev figures: the chosen default and the reason for each candidate."""
+    figures = candidate_figures(log)
+    reasons: list[str] = []
+    eligible: dict[str, float] = {}
+    for name, fig in figures.items():
+        if name == "word_overlap":
+            continue
+        if fig is None or not fig["all_dev"]:
+            reasons.append(f"{name}: not measured on every dev answer, not a candidate.")
+            continue
+        judged = name != "cheap_combination"
+        halu = fig["halueval_vs_overlap_ci"]
+        if judged and halu is None:
+            reasons.append(f"{name}: no HaluEval dev figure, reported but not chosen.")
+            continue
+        if judged and halu is not None and halu[1] < 0:
+            reasons.append(f"{name}: significantly below word overlap on HaluEval dev, excluded.")
+            continue
+        eligible[name] = fig["auc"]
+    if not eligible:
+        return "word_overlap", reasons + ["No candidate is eligible: counting words stays the default."]
+    best = max(eligible, key=lambda n: eligible[n])
+    low = (figures[best] or {})["vs_overlap_ci"][0]
+    if low > 0:
+        return best, reasons + [f"{best} has the best RAGTruth dev AUC and its paired interval against word overlap "
+                                "lies wholly above 0: it replaces word overlap."]
+    return "word_overlap", reasons + [f"{best} has the best RAGTruth dev AUC, but its paired interval against word "
+                                      "overlap includes 0: counting words stays the default."]
+
+
+def median(values: list[float]) -> float:
+    """The median of the values that are not NaN (NaN with none)."""
+    kept = [v for v in values if not math.isnan(v)]
+    return statistics.median(kept) if kept else math.nan
