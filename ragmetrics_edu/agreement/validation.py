@@ -5,6 +5,9 @@
   calibration table, the worst misses with their texts, and a breakdown by any group column;
 * :func:`auc_difference` – "judge A beats judge B": the paired AUC difference on the same answers, with
   an interval from the same resamples of both;
+* :func:`stratified_auc_of` – the AUC over the (passing, failing) pairs of one stratum only (e.g. the
+  answers of one generating model), with a cluster-bootstrap interval; with ``other``, the paired
+  difference from another judge's scores on the same pairs;
 * :func:`best_threshold` – the threshold that maximises the failing class's F1 (choose it on dev);
 * :func:`corrected_pass_rate` – the share of a system's answers that really pass, given the judge's
   measured true and false positive rates: θ = (p_obs + TNR − 1) / (TPR + TNR − 1) (Rogan and Gladen,
@@ -31,7 +34,7 @@ from ..validate import as_list
 from .result import AgreementResult
 from .roc import labels_of, roc_auc, scores_of
 
-__all__ = ["validation_report", "auc_difference", "best_threshold", "corrected_pass_rate", "roc_auc", "MIN_GROUPS"]
+__all__ = ["validation_report", "auc_difference", "stratified_auc_of", "best_threshold", "corrected_pass_rate", "roc_auc", "MIN_GROUPS"]
 
 #: fewer independent units than this and no interval is given
 MIN_GROUPS = 10
@@ -276,6 +279,48 @@ def auc_difference(failed: Sequence[bool], scores_a: Sequence[float], scores_b: 
         values={"auc_a": auc_a, "auc_b": auc_b, "names": list(names), "groups": n_groups},
         narrative=[f"AUC of {names[0]}: {fmt(auc_a)}; of {names[1]}: {fmt(auc_b)}; difference {fmt(diff)}."],
         notes=notes)
+
+
+def stratified_auc_of(failed: Sequence[bool], scores: Sequence[float], strata: Sequence[Hashable], *,
+                      groups: Sequence[Hashable] | None = None, other: Sequence[float] | None = None,
+                      level: float = 0.95, n_resamples: int = 2000, seed: int | None = 0) -> dict[str, Any]:
+    """The AUC over the (passing, failing) pairs whose two answers share a stratum (a stratified AUC: e.g.
+    pairs of one generating model only, which removes what the model alone tells), with a cluster-bootstrap
+    interval over ``groups`` (None: each answer its own group; under :data:`MIN_GROUPS` groups no interval);
+    with ``other``, the paired difference AUC(scores) − AUC(other) on the same pairs and the same draws.
+
+    Returns ``{"score", "ci" ((low, high) or None), "pairs" (pairs within a stratum), "groups"}``."""
+    import numpy as np  # lazy
+
+    labels = labels_of(failed)
+    n = len(labels)
+    values = scores_of("scores", scores, n)
+    strata_ = group_labels("strata", strata, n)
+    others = None if other is None else scores_of("other", other, n)
+    groups_ = _group_list("groups", groups, n)
+    level = _level(level)
+    if isinstance(n_resamples, bool) or not isinstance(n_resamples, int) or not 100 <= n_resamples <= 100_000:
+        raise InputError("n_resamples", "an integer from 100 to 100000", n_resamples)
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
+        raise InputError("seed", "a whole number, 0 or more, or None", seed)
+    matrix, pos, neg = _pair_matrix(labels, values)
+    same = np.array([[strata_[p] == strata_[q] for q in neg] for p in pos], dtype=float).reshape(len(pos), len(neg))
+    if not same.sum():
+        raise InputError("strata", "strata holding both passing and failing answers", strata)
+    if others is not None:
+        matrix = matrix - _pair_matrix(labels, others)[0]
+    value = float((matrix * same).sum() / same.sum())
+    ci = None
+    if len(set(groups_)) >= MIN_GROUPS:
+        w = _draw_weights(groups_, n_resamples, seed)
+        wp, wn = w[:, pos], w[:, neg]
+        num = np.einsum("rp,pn,rn->r", wp, matrix * same, wn)
+        den = np.einsum("rp,pn,rn->r", wp, same, wn)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            dist = np.where(den > 0, num / np.where(den > 0, den, 1), np.nan)
+        if np.isfinite(dist).any():
+            ci = _interval(dist, level)
+    return {"score": value, "ci": ci, "pairs": int(same.sum()), "groups": len(set(groups_))}
 
 
 def corrected_pass_rate(system_passes: Sequence[bool], labelled_failed: Sequence[bool],

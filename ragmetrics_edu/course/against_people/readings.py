@@ -8,13 +8,18 @@ import math
 import statistics
 from typing import Any
 
-from ...agreement.validation import _draw_weights, _interval, _pair_matrix, validation_report
+from ...agreement import roc_auc
+from ...agreement.validation import stratified_auc_of, validation_report
+from ...data import ragtruth
 from ...errors import InputError
 from ...judges.base import Judge
 from ...judges.replay import ReplayJudge
+from ...metrics import f1_from
+from ...plots import new_figure
+from ...validate import integer, number
 from .designs import DESIGNS, ask_pass
 from .items import items
-from .study import MIN_SOURCES, _complete, checked_log, corrected_example, recording_path, replayed_or_none
+from .study import MIN_SOURCES, checked_log, complete, corrected_example, recording_path, replayed_or_none
 
 __all__ = ["stratified_auc", "stratified_table", "corrected_by_model", "corrected_reading", "judge_failures",
            "plot_judge_failures", "flag_all_f1", "untested_designs", "design_claim", "measure_judge"]
@@ -22,40 +27,18 @@ __all__ = ["stratified_auc", "stratified_table", "corrected_by_model", "correcte
 
 def flag_all_f1(base_rate: float) -> float:
     """F1 of the hallucinated class for a judge that flags every answer: precision = base rate, recall = 1."""
-    if isinstance(base_rate, bool) or not isinstance(base_rate, (int, float)) or not 0 <= base_rate <= 1:
-        raise InputError("base_rate", "a share between 0 and 1", base_rate)
-    return 2 * base_rate / (1 + base_rate)
+    share = number("base_rate", base_rate, "a share between 0 and 1", low=0.0, high=1.0)
+    return f1_from(share, 1.0)
 
 
 def stratified_auc(failed: list[bool], scores: list[float], strata: list[str], groups: list[str], *,
                    other: list[float] | None = None, n_resamples: int = 2000, seed: int = 0) -> dict[str, Any]:
     """AUC over the (faithful, hallucinated) pairs of one stratum only (a stratified AUC), with a cluster-bootstrap
-    interval over ``groups``; with ``other``, the paired difference AUC(scores) - AUC(other) on the same pairs."""
-    import numpy as np  # lazy
-
-    n = len(failed)
-    for field, given in (("scores", scores), ("strata", strata), ("groups", groups)):
-        if not isinstance(given, (list, tuple)) or len(given) != n:
-            raise InputError(field, f"one value per answer ({n})", given)
-    matrix, pos, neg = _pair_matrix(list(failed), list(scores))
-    same = np.array([[strata[p] == strata[q] for q in neg] for p in pos], dtype=float)
-    if other is not None:
-        if not isinstance(other, (list, tuple)) or len(other) != n:
-            raise InputError("other", f"one score per answer ({n})", other)
-        matrix = matrix - _pair_matrix(list(failed), list(other))[0]
-    if not same.sum():
-        raise InputError("strata", "strata holding both faithful and hallucinated answers", strata)
-    value = float((matrix * same).sum() / same.sum())
-    ci = None
-    if len(set(groups)) >= MIN_SOURCES:
-        w = _draw_weights(list(groups), n_resamples, seed)
-        wp, wn = w[:, pos], w[:, neg]
-        num = np.einsum("rp,pn,rn->r", wp, matrix * same, wn)
-        den = np.einsum("rp,pn,rn->r", wp, same, wn)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            dist = np.where(den > 0, num / np.where(den > 0, den, 1), np.nan)
-        ci = _interval(dist, 0.95)
-    return {"score": value, "ci": ci, "pairs": int(same.sum()), "groups": len(set(groups))}
+    interval over ``groups`` (no interval under 10 sources); with ``other``, the paired difference
+    AUC(scores) - AUC(other) on the same pairs (:func:`ragmetrics_edu.agreement.validation.stratified_auc_of`)."""
+    if groups is None:
+        raise InputError("groups", "one source per answer", groups)
+    return stratified_auc_of(failed, scores, strata, groups=groups, other=other, n_resamples=n_resamples, seed=seed)
 
 
 def stratified_table(log: dict[str, Any] | None = None, part: str = "ragtruth-dev") -> Any:
@@ -69,7 +52,7 @@ def stratified_table(log: dict[str, Any] | None = None, part: str = "ragtruth-de
     p = log["parts"][part]
     rows = []
     for name in p["scores"]:
-        idx = _complete(p, [name, "word_overlap"])
+        idx = complete(p, [name, "word_overlap"])
         failed = [p["items"][i]["failed"] for i in idx]
         groups = [p["items"][i]["group"] for i in idx]
         if len(set(groups)) < MIN_SOURCES:
@@ -92,8 +75,6 @@ def corrected_by_model(design: str | None = None, log: dict[str, Any] | None = N
     measured on every model's dev answers and on the model's own, beside the people's share."""
     import numpy as np  # lazy
     import pandas as pd  # lazy
-
-    from ...data import ragtruth
 
     log = checked_log(log)
     design = log["chosen"] if design is None else design
@@ -119,6 +100,7 @@ def corrected_by_model(design: str | None = None, log: dict[str, Any] | None = N
 
 def corrected_reading(table: Any) -> str:
     """What :func:`corrected_by_model`'s table shows, in sentences built from its numbers."""
+    _check_corrected_table(table)
     own_tpr = table["own_tpr"]
     pooled_tpr = float(table["pooled_tpr"].iloc[0])
     undefined = table[table["own_tpr"] + table["own_tnr"] <= 1]["model"].tolist()
@@ -138,6 +120,24 @@ def corrected_reading(table: Any) -> str:
             f"the 0-1 range, too wide to act on, and for {', '.join(undefined) or 'no model'} the correction is "
             f"undefined (TPR + TNR is not above 1). The estimate and its interval are clipped to [0, 1]: "
             f"{clipped} of the {2 * len(table)} estimates and {bounds} interval ends sit on a bound.")
+
+
+#: the columns of corrected_by_model's table that corrected_reading reads (numbers and flags)
+_READ_COLUMNS = ("own_tpr", "own_tnr", "own_low", "own_high", "own_clipped", "pooled_tpr", "pooled_estimate",
+                 "pooled_low", "pooled_high", "pooled_clipped", "people_share", "dev_labelled")
+
+
+def _check_corrected_table(table: Any) -> None:
+    import pandas as pd  # lazy
+
+    expected = "the table corrected_by_model() returns (a DataFrame, one row per model)"
+    if not isinstance(table, pd.DataFrame) or table.empty or "model" not in table.columns:
+        raise InputError("table", expected, table)
+    for column in _READ_COLUMNS:
+        if column not in table.columns:
+            raise InputError("table", f"{expected} with the column {column!r}", table)
+        if not pd.api.types.is_numeric_dtype(table[column]):
+            raise InputError(f"table[{column!r}]", "numbers", table[column])
 
 
 def judge_failures(log: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -168,8 +168,6 @@ def plot_judge_failures(found: dict[str, Any]):
     """The G-Eval replies to hallucinated answers, and the aspect critic's p(yes) over every answer, side by side."""
     if not isinstance(found, dict) or "g_eval_replies_hallucinated" not in found:
         raise InputError("found", "the dict judge_failures() returns", found)
-    from ...plots import new_figure
-
     fig = new_figure(figsize=(8.0, 2.8))
     left, right = fig.subplots(1, 2)
     replies = found["g_eval_replies_hallucinated"]
@@ -197,10 +195,8 @@ def untested_designs(log: dict[str, Any] | None = None) -> dict[str, dict[str, A
 
 
 def _overlap_on(log: dict[str, Any], name: str) -> float:
-    from ...agreement import roc_auc
-
     p = log["parts"]["ragtruth-dev"]
-    idx = _complete(p, [name, "word_overlap"])
+    idx = complete(p, [name, "word_overlap"])
     return roc_auc([p["items"][i]["failed"] for i in idx], [p["scores"]["word_overlap"][i] for i in idx])
 
 
@@ -233,12 +229,11 @@ def measure_judge(judge: Any, pass_name: str = "g_eval", *, sources: int = 3) ->
     no interval under 10 sources). Calls ``judge`` (an :class:`~ragmetrics_edu.judges.OpenAIJudge`)."""
     if not isinstance(judge, Judge):
         raise InputError("judge", "a judge (judges.OpenAIJudge(...))", judge)
-    names = [d for d in DESIGNS.values() if d.recording == pass_name]
-    if not isinstance(pass_name, str) or not names:
+    names = [d for d in DESIGNS.values() if isinstance(pass_name, str) and d.recording == pass_name]
+    if not names:
         raise InputError("pass_name", "a pass: " + ", ".join(sorted({d.recording for d in DESIGNS.values()
                                                                        if d.recording})), pass_name)
-    if isinstance(sources, bool) or not isinstance(sources, int) or sources < 1:
-        raise InputError("sources", "a number of sources, 1 or more", sources)
+    sources = integer("sources", sources, low=1, high=10**6, expected="a number of sources, 1 or more")
     chosen = items("ragtruth", "dev", groups=sources)
     results = [ask_pass(pass_name, judge, item) for item in chosen]
     failed = [i.hallucinated for i in chosen]

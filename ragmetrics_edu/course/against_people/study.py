@@ -110,7 +110,7 @@ def _item_row(item: Item) -> dict[str, Any]:
             "span_kind": item.span_kind}
 
 
-def _complete(part: dict[str, Any], names: list[str]) -> list[int]:
+def complete(part: dict[str, Any], names: list[str]) -> list[int]:
     """The answers every named design scored."""
     n = len(part["items"])
     return [i for i in range(n) if all(not math.isnan(part["scores"][d][i]) for d in names)]
@@ -179,7 +179,7 @@ def build_log(*, test: bool) -> dict[str, Any]:
             if name not in part["scores"]:
                 row[key] = None
                 continue
-            idx = _complete(part, [name, "word_overlap"])
+            idx = complete(part, [name, "word_overlap"])
             row[key] = _figures(part, name, idx, None)
             row[key]["cost"] = part["costs"][name]
             row[f"{key}_vs_overlap"] = _paired(part, name, "word_overlap", idx)
@@ -192,7 +192,7 @@ def build_log(*, test: bool) -> dict[str, Any]:
         threshold = designs[chosen]["ragtruth"]["threshold"]
         part = scored("ragtruth", "test")
         log["parts"]["ragtruth-test"] = part
-        log["test"] = {name: _figures(part, name, _complete(part, [name]), designs[name]["ragtruth"]["threshold"])
+        log["test"] = {name: _figures(part, name, complete(part, [name]), designs[name]["ragtruth"]["threshold"])
                        for name in part["scores"] if designs.get(name, {}).get("ragtruth")}
         log["test_threshold"] = threshold
     return log
@@ -317,7 +317,7 @@ def breakdown(design: str, by: str, part: str = "ragtruth-dev", log: dict[str, A
         raise InputError("by", "'model' or 'span_kind'", by)
     import pandas as pd  # lazy
 
-    idx = _complete(p, [design])
+    idx = complete(p, [design])
     if by == "model":
         report = validation_report([p["items"][i]["failed"] for i in idx], [p["scores"][design][i] for i in idx],
                                    groups=[p["items"][i]["group"] for i in idx], by=[p["items"][i][by] for i in idx],
@@ -341,7 +341,7 @@ def by_model(design: str, part: str = "ragtruth-dev-all", log: dict[str, Any] | 
     import pandas as pd  # lazy
 
     p = _scored_part(checked_log(log), part, design)
-    idx = _complete(p, [design])
+    idx = complete(p, [design])
     rows = []
     for model in dict.fromkeys(p["items"][i]["model"] for i in idx):
         mine = [i for i in idx if p["items"][i]["model"] == model]
@@ -417,9 +417,9 @@ def corrected_example(design: str, model: str, log: dict[str, Any] | None = None
         raise InputError("rates_from", "'all' or 'model'", rates_from)
     threshold = threshold_of(log, design)
     dev = log["parts"]["ragtruth-dev-all" if design in log["parts"]["ragtruth-dev-all"]["scores"] else "ragtruth-dev"]
-    idx = [i for i in _complete(dev, [design]) if rates_from == "all" or dev["items"][i]["model"] == model]
+    idx = [i for i in complete(dev, [design]) if rates_from == "all" or dev["items"][i]["model"] == model]
     test = log["parts"]["ragtruth-test"]
-    mine = [i for i in _complete(test, [design]) if test["items"][i]["model"] == model]
+    mine = [i for i in complete(test, [design]) if test["items"][i]["model"] == model]
     if not mine or not idx:
         raise InputError("model", "a model with answers in the dev and test parts", model)
     result = corrected_pass_rate([test["scores"][design][i] >= threshold for i in mine],
@@ -451,6 +451,6 @@ def test_difference(a: str, b: str, log: dict[str, Any] | None = None) -> Any:
     for field, name in (("a", a), ("b", b)):
         if not isinstance(name, str) or name not in p["scores"]:
             raise InputError(field, "a design scored on test: " + ", ".join(p["scores"]), name)
-    idx = _complete(p, [a, b])
+    idx = complete(p, [a, b])
     return auc_difference([p["items"][i]["failed"] for i in idx], [p["scores"][a][i] for i in idx],
                           [p["scores"][b][i] for i in idx], groups=[p["items"][i]["group"] for i in idx], names=(a, b))
