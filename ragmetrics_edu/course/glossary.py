@@ -274,6 +274,18 @@ TERMS: tuple[Term, ...] = (
        ["rogan-gladen"], ["base rate"]),
     _t("span label", """A stretch of an answer that a person marked as hallucinated, with its kind (evident or
        subtle, conflict or baseless); RAGTruth's labels (notebook 14).""", ["span", "hallucination span"]),
+    _t("support per sentence", """A faithfulness design that asks, for each sentence of an answer, whether the
+       passages state it; the judge's probability of "yes" is the sentence's support, the answer's score its
+       least supported sentence, and unsupported sentences are reported as spans (notebook 15).""",
+       ["sentence support", "p(yes)"], ["span label"]),
+    _t("few-shot examples", """Labelled examples shown in a judge's prompt so it imitates people's verdicts; to
+       measure the judge honestly they come from other sources of the dev split only (notebook 15).""",
+       ["few-shot", "few shot"]),
+    _t("cross-validation", """Fitting on part of the data and scoring the rest, in turn, so every item is scored
+       by a model that never saw it; grouped by source, no source is in both parts (notebook 15).""",
+       ["cross-validated", "leave one source out"]),
+    _t("error analysis", """Reading a judge's misses and sorting them into kinds, counted, before designing a
+       better one (notebook 15).""", ["failure kinds", "open coding"]),
 )
 
 def _key(text: str) -> str:

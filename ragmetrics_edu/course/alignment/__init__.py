@@ -1,4 +1,4 @@
-"""Lesson 16, aligning a judge with people: the protocol, the designs measured, and what they show.
+"""Lesson 15, aligning a judge with people: the protocol, the designs measured, and what they show.
 
 =================  ==============================================================================
 module             what it holds

@@ -1,4 +1,4 @@
-"""Lesson 16's error analysis: where the support design fails on dev, its spans against people's, one answer shown.
+"""Lesson 15's error analysis: where the support design fails on dev, its spans against people's, one answer shown.
 
 The failure kinds are sorted by written rules (below), not by a person's reading; the counts say how many
 misses each rule caught, and the lesson shows examples of each so a reader can check the rule.
@@ -15,10 +15,13 @@ from ...agreement import span_agreement
 from ...baselines import coverage
 from ...data import ragtruth
 from ...errors import InputError
+from ...judges.replay import ReplayJudge
+from ...judges.support import faithfulness_support
 from ..against_people.figures import SpanView, span_view
-from .study import candidate_figures, load_log
+from ..against_people.study import recording_path
+from .study import candidate_figures, checked_log
 
-__all__ = ["FAILURE_KINDS", "failure_kinds", "span_figures", "support_view", "class_summary", "answer_of"]
+__all__ = ["one_answer", "shown_answer", "FAILURE_KINDS", "failure_kinds", "span_figures", "support_view", "class_summary", "answer_of"]
 
 #: a sentence whose words are this much in the passages reads as a close paraphrase of them
 CLOSE = 0.8
@@ -66,7 +69,7 @@ def _kind(answer: ragtruth.RagAnswer, sentences: list[dict[str, Any]], failed: b
 
 def failure_kinds(design: str = "support_min", log: Any = None) -> dict[str, Any]:
     """The dev misses of ``design`` at its F1-best dev threshold, each sorted into a kind, counted, with examples."""
-    log = load_log() if log is None else log
+    log = checked_log(log)
     part = log["parts"]["ragtruth-dev"]
     figures = candidate_figures(log).get(design) if isinstance(design, str) else None
     if figures is None or design not in part["scores"]:
@@ -94,7 +97,7 @@ def _predicted(part: dict[str, Any], threshold: float) -> list[list[tuple[int, i
 def span_figures(threshold: float | None = None, log: Any = None) -> dict[str, Any]:
     """Characters the support design marks (sentences below ``threshold``; None: support_min's F1-best dev
     threshold) against people's, over the dev answers it scored: precision, recall, F1, and the flag-all F1."""
-    log = load_log() if log is None else log
+    log = checked_log(log)
     part = log["parts"]["ragtruth-dev"]
     if threshold is None:
         threshold = (candidate_figures(log)["support_min"] or {})["threshold"]
@@ -112,7 +115,7 @@ def span_figures(threshold: float | None = None, log: Any = None) -> dict[str, A
 
 def support_view(answer_id: str, threshold: float | None = None, log: Any = None) -> SpanView:
     """One answer with people's spans and the support design's unsupported sentences side by side."""
-    log = load_log() if log is None else log
+    log = checked_log(log)
     part = log["parts"]["ragtruth-dev"]
     answer = answer_of(answer_id)
     ids = [row["id"] for row in part["items"]]
@@ -127,7 +130,7 @@ def support_view(answer_id: str, threshold: float | None = None, log: Any = None
 
 def class_summary(design: str = "support_min", log: Any = None) -> dict[str, dict[str, float]]:
     """Quartiles of a design's dev scores for people's faithful and hallucinated answers."""
-    log = load_log() if log is None else log
+    log = checked_log(log)
     part = log["parts"]["ragtruth-dev"]
     if not isinstance(design, str) or design not in part["scores"]:
         raise InputError("design", "a design scored on RAGTruth dev: " + ", ".join(part["scores"]), design)
@@ -138,3 +141,26 @@ def class_summary(design: str = "support_min", log: Any = None) -> dict[str, dic
         q = statistics.quantiles(values, n=4) if len(values) >= 2 else [math.nan] * 3
         out[label] = {"n": len(values), "q1": q[0], "median": q[1], "q3": q[2]}
     return out
+
+
+def one_answer(answer_id: str, log: Any = None) -> Any:
+    """The support design's result on one dev answer, replayed from the recording (every sentence's p(yes)), with
+    the sentences below support_min's dev threshold as its unsupported spans."""
+    answer = answer_of(answer_id)
+    path = recording_path("support", "ragtruth", "dev")
+    if path is None:
+        raise InputError("answer_id", "an answer of a recorded support pass", answer_id)
+    threshold = (candidate_figures(checked_log(log))["support_min"] or {})["threshold"]
+    return faithfulness_support(ReplayJudge(path), answer.answer, answer.context, question=answer.question,
+                                threshold=min(1.0, threshold))
+
+
+def shown_answer(log: Any = None) -> str:
+    """The answer the lesson shows, by a rule that does not look at the judge: the first dev answer (in the data's
+    order) people marked hallucinated, with three to eight sentences."""
+    log = checked_log(log)
+    part = log["parts"]["ragtruth-dev"]
+    for k, row in enumerate(part["items"]):
+        if row["failed"] and 3 <= len(part["sentences"]["support"][k]) <= 8:
+            return str(row["id"])
+    raise InputError("log", "a log with a flagged hallucinated answer", None)

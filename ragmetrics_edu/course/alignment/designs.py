@@ -1,4 +1,4 @@
-"""Lesson 16's designs: support per sentence (with three aggregates), its few-shot form, as lesson 14's Designs.
+"""Lesson 15's designs: support per sentence (with three aggregates), its few-shot form, as lesson 14's Designs.
 
 Each reads a recorded pass (see :mod:`ragmetrics_edu.course.against_people.record`): ``support`` asks every
 sentence alone; ``support_fewshot`` shows four sentences people labelled, from other dev sources
@@ -53,7 +53,7 @@ def ask_fewshot(judge: Judge, item: Item) -> MetricResult:
                                 examples=examples_for(item))
 
 
-#: lesson 16's own recorded pass (lesson 14's PASSES hold ``support``, the zero-shot one)
+#: lesson 15's own recorded pass (lesson 14's PASSES hold ``support``, the zero-shot one)
 ALIGNMENT_PASSES = {"support_fewshot": ask_fewshot}
 
 

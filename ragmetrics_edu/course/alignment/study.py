@@ -1,4 +1,4 @@
-"""Lesson 16's study: every candidate of the written rule (:mod:`.protocol`) on all 50 RAGTruth dev sources.
+"""Lesson 15's study: every candidate of the written rule (:mod:`.protocol`) on all 50 RAGTruth dev sources.
 
 The recordings are replayed once into a log (``data/alignment_log.json``, rebuilt by :func:`build_log`; a test
 checks that the shipped log is what the recordings replay), so the notebook reads figures without replaying
@@ -26,7 +26,8 @@ from ..against_people.study import recording_path
 from .designs import ALIGNMENT_DESIGNS, ALIGNMENT_PASSES
 from .protocol import CANDIDATES, HALUEVAL_DEV_PAIRS, LEVEL, RESAMPLES, RULE, SEED
 
-__all__ = ["LOG_NAME", "build_log", "load_log", "candidate_figures", "choose", "JUDGE_SIGNALS"]
+__all__ = ["LOG_NAME", "build_log", "checked_log", "load_log", "candidate_figures", "candidate_table", "choose", "cost_comparison", "takeaway",
+           "JUDGE_SIGNALS"]
 
 LOG_NAME = "alignment_log.json"
 
@@ -62,17 +63,34 @@ def _cost(results: list[Any]) -> dict[str, float]:
             "prompt_tokens": sum(c.prompt_tokens or 0 for c in calls) / n}
 
 
+def _seconds(results: list[Any]) -> list[float]:
+    """The recorded seconds of each answer's calls (NaN where not recorded); a call an earlier answer already made
+    (G-Eval's evaluation steps, shared by every answer) counts once, with the answer that made it."""
+    seen: set[tuple[str, int]] = set()
+    out = []
+    for r in results:
+        if r is None:
+            out.append(math.nan)
+            continue
+        fresh = [c for c in r.calls if (c.key, c.attempt) not in seen]
+        seen.update((c.key, c.attempt) for c in r.calls)
+        out.append(sum(c.latency_s or 0.0 for c in fresh))
+    return out
+
+
 def _part(dataset: str, split: str, groups: int | None = None) -> dict[str, Any]:
     chosen = items(dataset, split, groups=groups)
     scores: dict[str, list[float]] = {"word_overlap": [answer_overlap(i.answer, list(i.context)) for i in chosen]}
     sentences: dict[str, list[list[dict[str, Any]]]] = {}
     costs: dict[str, dict[str, float]] = {"word_overlap": {"calls": 0.0, "seconds": 0.0, "prompt_tokens": 0.0}}
+    seconds: dict[str, list[float]] = {}
     for pass_name in sorted({str(d.recording) for d in ALIGNMENT_DESIGNS.values()}):
         found = _replayed(str(pass_name), chosen, dataset, split)
         if found is None or all(r is None for r in found):
             continue
         sentences[str(pass_name)] = [_rows(r) for r in found]
         costs[str(pass_name)] = _cost(found)
+        seconds[str(pass_name)] = _seconds(found)
         for name, design in ALIGNMENT_DESIGNS.items():
             if design.recording == pass_name:
                 scores[name] = [math.nan if r is None else float(design.score(r, i)) for r, i in
@@ -81,7 +99,7 @@ def _part(dataset: str, split: str, groups: int | None = None) -> dict[str, Any]
     return {"items": [{"id": i.id, "group": i.group, "failed": i.hallucinated, "model": i.model,
                        "span_kind": i.span_kind} for i in chosen],
             "scores": scores, "signals": {s: [row[s] for row in signals] for s in SIGNALS},
-            "sentences": sentences, "costs": costs}
+            "sentences": sentences, "costs": costs, "seconds": seconds}
 
 
 def _combinations(part: dict[str, Any]) -> None:
@@ -106,9 +124,12 @@ def _combinations(part: dict[str, Any]) -> None:
 
 
 def build_log() -> dict[str, Any]:
-    """Replay every recording of lesson 16's designs on RAGTruth dev (and HaluEval dev) into the log."""
+    """Replay every recording of lesson 15's designs on RAGTruth dev (and HaluEval dev) into the log."""
     parts = {"ragtruth-dev": _part("ragtruth", "dev")}
     _combinations(parts["ragtruth-dev"])
+    g_eval = _replayed("g_eval", items("ragtruth", "dev"), "ragtruth", "dev")
+    if g_eval is not None:
+        parts["ragtruth-dev"]["seconds"]["g_eval"] = _seconds(g_eval)
     halu = _part("halueval", "dev", HALUEVAL_DEV_PAIRS)
     if len(halu["scores"]) > 1:
         parts["halueval-dev"] = halu
@@ -121,11 +142,12 @@ def load_log() -> dict[str, Any]:
     return json.loads(data.path(LOG_NAME).read_text(encoding="utf-8"))
 
 
-def _log(log: Any) -> dict[str, Any]:
+def checked_log(log: Any) -> dict[str, Any]:
+    """``log`` as lesson 15's log (None: the shipped one), or an InputError."""
     if log is None:
         return load_log()
-    if not isinstance(log, dict) or "parts" not in log:
-        raise InputError("log", "lesson 16's log (study.load_log() or study.build_log()), or None", log)
+    if not isinstance(log, dict) or not isinstance(log.get("parts"), dict) or "ragtruth-dev" not in log["parts"]:
+        raise InputError("log", "lesson 15's log (study.load_log() or study.build_log()), or None", log)
     return log
 
 
@@ -155,7 +177,7 @@ def _figures(part: dict[str, Any], name: str) -> dict[str, Any] | None:
 
 def candidate_figures(log: Any = None) -> dict[str, dict[str, Any] | None]:
     """Every candidate's dev figures (None: not measured), and its HaluEval dev difference where recorded."""
-    log = _log(log)
+    log = checked_log(log)
     rt = log["parts"]["ragtruth-dev"]
     halu = log["parts"].get("halueval-dev")
     out: dict[str, dict[str, Any] | None] = {}
@@ -200,7 +222,63 @@ def choose(log: Any = None) -> tuple[str, list[str]]:
                                       "overlap includes 0: counting words stays the default."]
 
 
-def median(values: list[float]) -> float:
+def candidate_table(log: Any = None) -> Any:
+    """Every candidate's dev figures as a table (pandas), "not measured" rows included."""
+    import pandas as pd  # lazy: pandas loads with the first table
+
+    rows = []
+    for name, fig in candidate_figures(log).items():
+        if fig is None:
+            rows.append({"candidate": name, "answers": 0, "sources": 0, "hallucinated": 0, "auc": "not measured"})
+            continue
+
+        def ci(pair: Any) -> str:
+            return "-" if pair is None else f"[{pair[0]:.3f}, {pair[1]:.3f}]"
+
+        rows.append({"candidate": name, "answers": fig["answers"], "sources": fig["sources"],
+                     "hallucinated": fig["hallucinated"], "auc": f"{fig['auc']:.3f} {ci(fig['ci'])}",
+                     "vs_overlap": f"{fig['vs_overlap']:+.3f} {ci(fig['vs_overlap_ci'])}",
+                     "within_model": f"{fig['within_model_auc']:.3f} {ci(fig['within_model_ci'])}",
+                     "within_vs_overlap": f"{fig['within_vs_overlap']:+.3f} {ci(fig['within_vs_overlap_ci'])}"})
+    return pd.DataFrame(rows).fillna("-")
+
+
+def cost_comparison(log: Any = None) -> dict[str, Any]:
+    """Recorded seconds per answer of the support design and of G-Eval on the dev answers both were recorded on
+    (G-Eval's one shared call, its evaluation steps, is counted where it was made)."""
+    log = checked_log(log)
+    secs = log["parts"]["ragtruth-dev"]["seconds"]
+    if "support" not in secs or "g_eval" not in secs:
+        raise InputError("log", "a log holding both the support and the G-Eval recordings' seconds", sorted(secs))
+    both = [k for k, (a, b) in enumerate(zip(secs["support"], secs["g_eval"], strict=True))
+            if not math.isnan(a) and not math.isnan(b)]
+    support = [secs["support"][k] for k in both]
+    g_eval = [secs["g_eval"][k] for k in both]
+    return {"answers": len(both), "sources": len({log["parts"]["ragtruth-dev"]["items"][k]["group"] for k in both}),
+            "support_seconds": sum(support) / max(len(both), 1), "g_eval_seconds": sum(g_eval) / max(len(both), 1),
+            "support_median": _median(support), "g_eval_median": _median(g_eval)}
+
+
+def takeaway(log: Any = None) -> str:
+    """The lesson's lead, written from the figures: what the rule chose and how the best candidate compares."""
+    log = checked_log(log)
+    figures = candidate_figures(log)
+    chosen, _ = choose(log)
+    measured = {n: f for n, f in figures.items() if f is not None and n != "word_overlap"}
+    best = max(measured, key=lambda n: measured[n]["auc"])
+    fig = measured[best]
+    ci = fig["vs_overlap_ci"]
+    interval = "no interval" if ci is None else f"95 % interval {ci[0]:+.3f} to {ci[1]:+.3f}"
+    overlap = figures["word_overlap"] or {}
+    lead = (f"On all {overlap.get('answers')} RAGTruth dev answers ({overlap.get('sources')} sources), the best "
+            f"candidate is {best} (AUC {fig['auc']:.3f} on {fig['answers']} answers, word overlap {overlap.get('auc', 0):.3f}); "
+            f"its paired difference from word overlap is {fig['vs_overlap']:+.3f} ({interval}). ")
+    if chosen == "word_overlap":
+        return lead + "By the written rule, counting words stays evaluate()'s default faithfulness."
+    return lead + f"By the written rule, {chosen} replaces word overlap as evaluate()'s default faithfulness."
+
+
+def _median(values: list[float]) -> float:
     """The median of the values that are not NaN (NaN with none)."""
     kept = [v for v in values if not math.isnan(v)]
     return statistics.median(kept) if kept else math.nan
