@@ -29,6 +29,16 @@ FIELDS = ("question", "contexts", "answer", "reference")
 #: An example price in US dollars per million tokens (input, output), for illustration only.
 EXAMPLE_PRICE = (0.50, 1.50)
 
+#: How the tables show a map row or judge step whose name says less than it computes: the row and the judge step
+#: called "faithfulness" are the claims design (claims, then a verdict per claim; ``evaluate()``'s
+#: ``faithfulness_claims``), while ``evaluate()``'s default faithfulness is word overlap (its own row).
+LABELS = {"faithfulness": "faithfulness (claims)"}
+
+
+def label(name: str) -> str:
+    """The name a table shows for a map row or a judge step (:data:`LABELS`, else the name itself)."""
+    return LABELS.get(name, name)
+
 
 @dataclass(frozen=True)
 class MetricInfo:
@@ -198,7 +208,7 @@ def table(costs: Mapping[str, StepCost] | None = None) -> str:
     head = f"{'metric':<37} {'needs':<5} {'ref-free':<8} {'judges':<10} {'calls':>5} {'prompt':>6} {'compl':>5} {'s':>5}"
     lines = [head, "-" * len(head)]
     for row in rows(costs):
-        lines.append(f"{cut(row['metric'], 37):<37} {row['needs']:<5} {'yes' if row['reference_free'] else 'no':<8} "
+        lines.append(f"{cut(label(row['metric']), 37):<37} {row['needs']:<5} {'yes' if row['reference_free'] else 'no':<8} "
                      f"{row['component']:<10} {_num(row['calls'], '5.2f'):>5} {_num(row['prompt_tokens'], '6.0f'):>6} "
                      f"{_num(row['completion_tokens'], '5.0f'):>5} {_num(row['seconds'], '5.1f'):>5}")
     return "\n".join(lines)
@@ -212,7 +222,7 @@ def cost_table(costs: Mapping[str, StepCost], price_in: float, price_out: float)
     lines = [head, "-" * len(head)]
     for step, cost in costs.items():
         c = cost_per_1000(cost, price_in, price_out)
-        lines.append(f"{cut(step, 27):<27} {cost.cases:>5} {c['calls']:>6.0f} {c['prompt_tokens'] / 1000:>8.0f} "
+        lines.append(f"{cut(label(step), 27):<27} {cost.cases:>5} {c['calls']:>6.0f} {c['prompt_tokens'] / 1000:>8.0f} "
                      f"{c['completion_tokens'] / 1000:>7.0f} {c['dollars']:>8.3f} {c['hours']:>6.2f}")
     return "\n".join(lines)
 
@@ -222,8 +232,8 @@ TRIAD: tuple[dict[str, str], ...] = (
      "ours": "contextual relevancy",
      "catches": "retrieval of off-topic or padded passages"},
     {"leg": "groundedness", "link": "contexts -> answer",
-     "ours": "faithfulness",
-     "catches": "claims (or words) the contexts do not support"},
+     "ours": "word overlap, or the claims design (faithfulness_claims)",
+     "catches": "words or claims the contexts do not support"},
     {"leg": "answer relevance", "link": "answer -> question",
      "ours": "answer relevancy (statements or embeddings)",
      "catches": "answers that drift, pad or dodge the question"},
@@ -249,7 +259,7 @@ def peer_table() -> str:
     lines = []
     for m in entries():
         for i, peer in enumerate(m.peers.split("; ")):
-            lines.append(f"{cut(m.name, 37) if i == 0 else '':<37} {peer}")
+            lines.append(f"{cut(label(m.name), 37) if i == 0 else '':<37} {peer}")
     return "\n".join(lines)
 
 
@@ -266,5 +276,6 @@ def combine(costs: Mapping[str, StepCost], steps: Iterable[str], name: str) -> S
 
 
 def reference_free() -> list[str]:
-    """The names of the metrics that need neither a reference answer nor relevance labels."""
+    """The names of the metrics that need neither a reference answer nor relevance labels (:func:`label` gives the
+    name the tables show)."""
     return [m.name for m in entries() if m.reference_free]

@@ -82,7 +82,8 @@ def test_takeaway_lines_print_every_number_of_the_summary():
     blame = {"retriever": 5, "generator": 4, "generator or judge": 2, "judge": 2, "no failure": 3}
     reading = {"retriever": 5, "generator": 3, "generator or judge": 2, "judge": 2, "no failure": 4}
     lines = cs.takeaway_lines(_summary(blame, reading))
-    assert lines[0].startswith("The retriever is the largest single cause: of the 13 rows that failed, 5 lost")
+    assert lines[0].startswith("The retriever is the largest single cause on these picked rows: of the 13 rows that "
+                               "failed, 5 lost")
     assert "(4 of them BM25's)" in lines[0] and "failed on 4 (2 of them" in lines[0]
     assert "2 could be the generator or the judge, and 2 were the judge's alone" in lines[0]
     assert "5 of 12 the retriever's, 3 the generator's" in lines[0]
@@ -198,3 +199,4 @@ def test_the_attribution_counts_notebook_15_quotes_are_recomputed():
         assert phrase in prose, phrase
     assert max(cs.BLAME[:-1], key=[b for _, b in blamed].count) == "retriever" == max(cs.BLAME[:-1],
                                                                                      key=reading.count)
+

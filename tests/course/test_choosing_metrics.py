@@ -106,8 +106,11 @@ def test_triad_names_a_metric_of_the_map_for_every_leg():
     names = {m.name for m in mm.METRICS}
     legs = mm.triad()
     assert [leg["leg"] for leg in legs] == ["context relevance", "groundedness", "answer relevance"]
-    assert legs[1]["ours"] == "faithfulness" and "contextual relevancy" in names
-    assert all(mm.get(name).reference_free for name in ("contextual relevancy", "faithfulness"))
+    # groundedness names both faithfulness designs of the map, each by what it computes (issue 37)
+    overlap = next(m.name for m in mm.METRICS if m.name.startswith("word overlap"))
+    assert "word overlap" in legs[1]["ours"] and "claims design" in legs[1]["ours"] and "contextual relevancy" in names
+    assert mm.get("faithfulness").step == "faithfulness" and "claims" in mm.get("faithfulness").how
+    assert all(mm.get(name).reference_free for name in ("contextual relevancy", "faithfulness", overlap))
 
 
 # --- reference-free context precision --------------------------------------------------------
@@ -320,5 +323,48 @@ def test_notebook_12_says_what_the_recorded_noise_and_the_rerun_show():
                          groups=[a[:-1] for a in ids])
     assert len(set(rerun.groups)) == 5 and rerun.ci is None and rerun.verdict == regression_gate.CANNOT_TELL
     # choose-5: the sampling interval alone straddles -margin, and no question rose
-    case = gate_cases.case_gate("drop within the noise")
+    case = gate_cases.case_gate("drop near the margin")
     assert case.sampling_ci[0] < -case.margin < case.sampling_ci[1] and case.better == 0 and case.noise_band == 0
+
+
+# --- issue 37: notebook 12's counts and names say what the map holds --------------------------------
+
+def _nb12():
+    import json
+    return json.loads((REPO / "notebooks" / "12_choosing_metrics.ipynb").read_text(encoding="utf-8"))["cells"]
+
+
+def test_notebook_12_counts_the_map_rows_it_prints_and_types_no_count():
+    cells = _nb12()
+    prose = " ".join(" ".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown").split())
+    shown = " ".join(" ".join("".join(o.get("text", "")) for c in cells for o in c.get("outputs", [])).split())
+    free = mm.reference_free()
+    assert len(mm.METRICS) == 12 and len(free) == 6        # the issue's recount: the prose had "eleven" and "five"
+    assert f"reference-free, {len(free)} of the {len(mm.METRICS)} rows: " + "; ".join(map(mm.label, free)) in shown
+    for wrong in ("of the eleven rows", "Five rows are reference-free"):
+        assert wrong not in prose
+    assert "faithfulness in both its designs (the claims design and word overlap" in prose
+
+
+def test_the_triad_and_cost_rows_name_the_claims_step_by_what_it_computes(runs):
+    costs = mm.measure_deck_runs(runs)
+    assert mm.get("faithfulness").step == "faithfulness" and "claims" in mm.get("faithfulness").how
+    lines = mm.cost_table(costs, *mm.EXAMPLE_PRICE).splitlines()
+    assert any(line.startswith("faithfulness (claims) ") for line in lines)
+    assert not any(line.split()[0] == "faithfulness" and not line.startswith("faithfulness (claims)") for line in lines)
+    assert next(line for line in mm.table(costs).splitlines() if line.startswith("faithfulness")).startswith(
+        "faithfulness (claims)")
+    assert mm.triad()[1]["ours"] == "word overlap, or the claims design (faithfulness_claims)"
+    shown = "".join("".join(o.get("text", "")) for c in _nb12() for o in c.get("outputs", []))
+    assert "RAG triad, claims design" in shown and "RAG triad (reference-free)" not in shown
+
+
+def test_the_gate_case_is_named_for_what_it_shows():
+    from ragmetrics_edu.course import gate_cases
+
+    # its noise band is 0 (the judge's wobble is in the bootstrap already) and its sign test p < 0.05: the drop is
+    # not "within the noise"; what leaves the gate unable to tell is the interval straddling -margin
+    assert "drop within the noise" not in gate_cases.CASES
+    case = gate_cases.case_gate("drop near the margin")
+    assert case.noise_band == 0 and case.sign_p < 0.05
+    assert case.ci[0] < -case.margin < case.ci[1]

@@ -115,3 +115,14 @@ def test_deck_10_titles_state_a_message_and_keep_provenance_off_the_slides():
     code = "\n".join(_text(c) for c in cells if c["cell_type"] == "code")
     assert "sha256" not in code
     assert "too few to tell" in code
+
+
+def test_notebook_10_names_where_the_default_faithfulness_was_chosen():
+    # issue 37: the default faithfulness is word overlap, chosen in notebook 14, not "the design chosen in notebook 11"
+    from ragmetrics_edu.metrics.specs import SPECS
+
+    row = SPECS["faithfulness"].map_row
+    assert row is not None and row.name.startswith("word overlap") and row.notebook == "14"
+    prose = " ".join(" ".join(_text(c) for c in _cells(NOTEBOOK) if c["cell_type"] == "markdown").split())
+    assert "the design chosen in notebook 11" not in prose
+    assert "word overlap (no judge), the design notebook 14 chooses against people's labels" in prose

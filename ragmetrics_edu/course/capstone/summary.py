@@ -13,7 +13,8 @@ so the two cannot say different things; every number in it is computed from the 
   succeeded; "generator or judge" where the judge that found the generator's fault also erred on
   the row. Counting tags is not attribution: a retrieval miss drags generator tags behind it.
 * :func:`retriever_comparison` - BM25 against MiniLM on every answerable question of the lab (a
-  rule that does not look at the outcome), judged by the corpus's grades, no judge.
+  rule that does not look at the outcome), judged by the corpus's grades, no judge; its verdict is
+  about this corpus. :func:`retriever_by_kind` - the same "answer retrieved" counts per question kind.
 * :func:`component_counts` - the failure tags counted by the component they point at.
 * :func:`tag_table` - :func:`ragmetrics_edu.course.capstone.diagnosis.count_table` turned on its side: one row
   per tag (then "untagged" and "rows"), one column per system and "all", so it fits 100 columns.
@@ -36,7 +37,7 @@ from . import diagnosis as dg
 from . import systems as capstone
 
 __all__ = ["MIN_UNITS", "BLAME", "paired", "attribute", "attribution", "reading_rows", "retriever_comparison",
-           "component_counts", "tag_table", "takeaway", "takeaway_lines", "plot_paired"]
+           "retriever_by_kind", "component_counts", "tag_table", "takeaway", "takeaway_lines", "plot_paired"]
 
 #: Under this many independent units (questions) no interval is given: too few to tell.
 MIN_UNITS = 10
@@ -129,25 +130,49 @@ def retriever_comparison(k: int = 3, seed: int = 0) -> list[dict[str, Any]]:
 
 
 @lru_cache(maxsize=4)
-def _retriever_comparison(k: int, seed: int) -> tuple[dict[str, Any], ...]:
+def _retrieved(k: int) -> tuple[dict[str, str], dict[str, list[dict[str, Any]]]]:
+    """Each answerable question's kind, and each retriever's rows on them with ``answer_retrieved`` (1 or 0)."""
     known = dg.answerable()
     questions = [q for q in load_corpus().questions if q.id in known]
     found = {name: evaluate_retriever(r, questions, k=k) for name, r in capstone.retrievers().items()}
     for rows in found.values():
         for row in rows:
             row["answer_retrieved"] = float(dg.RELEVANT in row["grades"])
+    return {q.id: q.kind for q in questions}, found
+
+
+@lru_cache(maxsize=4)
+def _retriever_comparison(k: int, seed: int) -> tuple[dict[str, Any], ...]:
+    _, found = _retrieved(k)
     out = []
     for measure in ("answer_retrieved", "context_precision"):
         test = compare_retrievers(found["minilm"], found["bm25"], measure, labels=("minilm", "bm25"), seed=seed)
         d = [a[measure] - b[measure] for a, b in zip(found["minilm"], found["bm25"], strict=True)]
         low, high = test["paired_bootstrap"].ci
+        verdict = _verdict((low, high), len(d), "minilm", "bm25")
         out.append({"measure": measure.replace("_", " "), "n": len(d), "better": sum(v > 0 for v in d),
                     "worse": sum(v < 0 for v in d), "same": sum(v == 0 for v in d),
                     "mean minilm": test["minilm"].score, "mean bm25": test["bm25"].score,
                     "difference": math.fsum(d) / len(d), "interval": (low, high),
                     "p perm": test["permutation"].p_value, "p sign": test["sign"].p_value,
-                    "verdict": _verdict((low, high), len(d), "minilm", "bm25")})
+                    "verdict": verdict + " on this corpus" if verdict.endswith("is better") else verdict})
     return tuple(out)
+
+
+def retriever_by_kind(k: int = 3) -> list[dict[str, Any]]:
+    """"Answer retrieved" (a grade-2 passage in the top ``k``) per question kind of the lab (notebook 09), on every
+    answerable question: how many questions of the kind, how many each retriever answers, and how many MiniLM
+    gains, loses or leaves as they were against BM25. A description of where the difference sits, no test."""
+    k = integer("k", k, low=1, high=100)
+    kinds, found = _retrieved(k)
+    out = []
+    for kind in dict.fromkeys(kinds.values()):
+        pairs = [(a["answer_retrieved"], b["answer_retrieved"])
+                 for a, b in zip(found["minilm"], found["bm25"], strict=True) if kinds[a["question"]] == kind]
+        out.append({"kind": kind, "n": len(pairs), "minilm": int(sum(a for a, _ in pairs)),
+                    "bm25": int(sum(b for _, b in pairs)), "better": sum(a > b for a, b in pairs),
+                    "worse": sum(a < b for a, b in pairs), "same": sum(a == b for a, b in pairs)})
+    return out
 
 
 def component_counts(tagged: Any) -> dict[str, int]:
@@ -204,7 +229,7 @@ def takeaway_lines(summary: Mapping[str, Any]) -> list[str]:
     failing, failing_read = _failing(blame, "summary.blame"), _failing(reading, "summary.blame_reading")
     top = max(BLAME[:-1], key=lambda b: blame[b])
     top_read = max(BLAME[:-1], key=lambda b: reading[b])
-    lead = (f"The {top} is the largest single cause" if top == top_read and blame[top] > 0
+    lead = (f"The {top} is the largest single cause on these picked rows" if top == top_read and blame[top] > 0
             else "No component is the largest cause by both the rules and the reading")
     hit = mapping("summary.retrievers", summary["retrievers"], "retriever_comparison() by measure",
                   keys=("answer retrieved",))["answer retrieved"]

@@ -153,14 +153,14 @@ register(
     ),
     Exercise(
         id="choose-5",
-        question=_case_question("drop within the noise", "The naive reading: the mean fell by more than the "
+        question=_case_question("drop near the margin", "The naive reading: the mean fell by more than the "
                                 "margin, block it."),
-        answer=_decide("drop within the noise"), kind="choice", accept=_accept_decision,
-        hint="print(gate_cases.case_gate('drop within the noise')) and compare its interval with -margin.",
+        answer=_decide("drop near the margin"), kind="choice", accept=_accept_decision,
+        hint="print(gate_cases.case_gate('drop near the margin')) and compare its interval with -margin.",
         explanation=("Cannot tell. Six scores fell and none rose, so the candidate is worse where it changed, but "
                      "the interval of the mean drop straddles -margin: 20 questions cannot tell whether the drop is "
                      "larger than the margin. Add questions (the interval narrows), or run repeats if the judge's "
                      "per-run shift is large."),
-        diagnose=_diagnose_decision("drop within the noise"),
+        diagnose=_diagnose_decision("drop near the margin"),
     ),
 )

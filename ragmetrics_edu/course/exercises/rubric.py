@@ -1,11 +1,12 @@
-"""Exercises of notebook 13 (rubric judges): a weighted score by hand, the votes of an even strictness, and which
-G-Eval reading to trust when the reply and the weights disagree."""
+"""Exercises of notebook 13 (rubric judges): a weighted score by hand, and how many verdicts Ragas' AspectCritic
+asks for at an even strictness (its documentation and its 0.4.0 code disagree: the lesson's bridge cites the code)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from ...metrics.rubric import g_eval_score, votes_for
+from ..bridges import peer_versions
 from . import Exercise, register
 
 #: a score distribution written for the exercise (not a recording)
@@ -27,8 +28,32 @@ def _diagnose_weighted(given: Any, correct: float) -> str | None:
     return None
 
 
-def _votes() -> int:
-    return votes_for(4)
+#: the strictness of exercise rubric-2
+STRICTNESS = 4
+#: how many verdicts Ragas' AspectCritic asks the LLM for on one sample at 0.4.0+3, whatever its strictness:
+#: ``_ascore`` makes one call and passes that one verdict to ``_compute_score`` (the aspect-critic bridge cites the
+#: line: bridges.entry("aspect_critic"))
+RAGAS_040_VERDICTS = 1
+#: the Ragas version the bridges were read from
+RAGAS = f"Ragas {peer_versions()['ragas']}"
+
+
+def _verdicts() -> int:
+    return RAGAS_040_VERDICTS
+
+
+def _diagnose_verdicts(given: Any, correct: int) -> str | None:
+    if not isinstance(given, (int, float)) or isinstance(given, bool):
+        return None
+    documented = votes_for(STRICTNESS)
+    if given == documented:
+        return (f"{documented} is what Ragas documents: strictness {STRICTNESS} made odd, one vote each, the majority "
+                f"wins (this library's judges.rubric.aspect_critic does that). The question is about the code of {RAGAS}: "
+                "read the Ragas row of the aspect-critic bridge in section 5.")
+    if given == STRICTNESS:
+        return (f"strictness {STRICTNESS} is not the number of calls at {RAGAS}, and the documented rule would make "
+                f"it odd ({documented}) anyway. Read the Ragas row of the aspect-critic bridge in section 5.")
+    return None
 
 
 register(
@@ -42,9 +67,15 @@ register(
     ),
     Exercise(
         id="rubric-2",
-        question=("You build Ragas' AspectCritic with strictness=4. How many votes does it ask for, so that a "
-                  "majority always exists?"),
-        answer=_votes, hint="An even number of votes can tie; Ragas makes strictness odd.",
-        explanation="Ragas turns an even strictness into the next odd number: 5 votes.",
+        question=(f"You build Ragas' AspectCritic ({RAGAS}) with strictness={STRICTNESS}. How many verdicts "
+                  "does it ask the LLM for on one sample? (Section 5's bridge cites its code.)"),
+        answer=_verdicts, hint="Read the Ragas row of the aspect-critic bridge: what does _ascore do at 0.4.0?",
+        explanation=("Once. Ragas documents strictness as the number of votes, made odd so that a "
+                     f"majority exists (strictness {STRICTNESS} would give {votes_for(STRICTNESS)}), and its "
+                     "_compute_score takes the majority; but at 0.4.0 its _ascore asks the LLM once and passes that one "
+                     "verdict, so strictness changes nothing. This library's judges.rubric.aspect_critic asks what the "
+                     f"documentation describes ({votes_for(STRICTNESS)} votes for strictness={STRICTNESS}); "
+                     f"strictness=1 reproduces {RAGAS}."),
+        diagnose=_diagnose_verdicts,
     ),
 )

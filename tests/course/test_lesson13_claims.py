@@ -1,0 +1,155 @@
+"""Lesson 13 says only what its data and its code show (issue 37: method error 4, the lesson-13 text of item 5,
+and the lesson-13 slips): each number the prose and the stored outputs quote recomputed from the recordings, the
+library's code or the bridges, and the sentences that said otherwise checked to be gone."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import re
+
+import pytest
+
+from conftest import REPO
+from ragmetrics_edu import judges
+from ragmetrics_edu.agreement import auc_difference
+from ragmetrics_edu.course import bridges, course_plan, exercises
+from ragmetrics_edu.course.against_people import study
+from ragmetrics_edu.course.exercises import rubric as rubric_exercises
+from ragmetrics_edu.judges.openai_judge import sample_seed
+from ragmetrics_edu.metrics.rubric import votes_for
+from scripted_server import good, scripted_judge
+
+NOTEBOOK = REPO / "notebooks" / "13_rubric_judges.ipynb"
+DECK = REPO / "slides" / "13_rubric_judges.ipynb"
+EXAMPLE = "ragtruth-14323-gpt-4-0613"
+READINGS = ["g_eval", "g_eval_deepeval_rule", "g_eval_reply", "critic_majority", "critic_yes_share", "critic_p_yes"]
+CONTEXT = ["The Eiffel Tower is 330 metres tall."]
+
+
+def _cells(path):
+    return json.loads(path.read_text(encoding="utf-8"))["cells"]
+
+
+def _prose(path):
+    return "\n".join("".join(c["source"]) for c in _cells(path) if c["cell_type"] == "markdown")
+
+
+def _flat(text):
+    return " ".join(text.split())
+
+
+def _outputs(path):
+    out = []
+    for cell in _cells(path):
+        for o in cell.get("outputs", []):
+            out.append("".join(o.get("text", "")) or "".join(o.get("data", {}).get("text/plain", "")))
+    return "\n".join(out)
+
+
+def _cell_with(path, snippet):
+    return next(c for c in _cells(path) if snippet in "".join(c["source"]))
+
+
+# ---- method error 4: exercise rubric-2 agrees with the lesson --------------------------------------------------
+
+def test_rubric_2_expects_the_one_verdict_ragas_0_4_asks_not_the_documented_votes():
+    note = next(e["note"] for _, e in ((k, e) for k, e in _ragas_entries()) if e["class"]["name"] == "AspectCritic")
+    assert "_ascore asks the LLM once" in note                     # what the bridge read from Ragas' source
+    assert exercises.get("rubric-2").answer() == 1 == rubric_exercises.RAGAS_040_VERDICTS
+    assert exercises.check("rubric-2", 1).correct
+    documented = votes_for(rubric_exercises.STRICTNESS)
+    assert documented == 5 and not exercises.check("rubric-2", documented).correct
+    assert "documents" in exercises.check("rubric-2", documented).message   # the likely slip is named
+    assert f"strictness={rubric_exercises.STRICTNESS}" in exercises.get("rubric-2").question
+    assert "0.4.0" in exercises.get("rubric-2").question
+    # the lesson's bridge, take-away and common mistake say the same
+    assert "asks once" in " ".join(course_plan.get("13").takeaways)
+
+
+def _ragas_entries():
+    entry = bridges.entry("aspect_critic")
+    return [(entry.get("key", "aspect_critic"), e) for e in entry["entries"] if e.get("class")
+            and e["api"].startswith("ragas")]
+
+
+# ---- item 5: how the critic's votes are asked, and how they were recorded -------------------------------------
+
+def test_every_vote_of_several_is_sampled_with_its_own_seed_and_a_single_vote_is_not(server):
+    server.push(good({"verdict": "no"}), good({"verdict": "yes"}), good({"verdict": "yes"}), good({"verdict": "yes"}))
+    judge = scripted_judge(server, temperature=0.0)
+    result = judges.aspect_critic(judge, "It is 400 m tall.", CONTEXT, strictness=3)
+    sent = server.requests[:3]
+    # vote 1 included: the lesson's "the first at temperature 0" was false
+    assert [body["temperature"] for body in sent] == [judges.rubric.SAMPLE_TEMPERATURE] * 3
+    keys = [call.key for call in result.calls if call.step == "aspect_critic"]
+    assert [body["seed"] for body in sent] == [sample_seed(7, key) for key in keys]
+    assert len({body["seed"] for body in sent}) == 3 and not {body["seed"] for body in sent} & {7, 8, 9}
+    judges.aspect_critic(scripted_judge(server, temperature=0.0), "It is 330 m tall.", CONTEXT, strictness=1)
+    assert server.requests[3]["temperature"] == 0.0 and server.requests[3]["seed"] == 7
+
+
+def test_the_notebook_prints_how_the_recorded_votes_were_asked_and_seeded():
+    recorded = judges.ReplayJudge(study.recording_path("critic", "ragtruth", "dev")).parameters
+    critic = study.replay("critic", EXAMPLE)
+    calls = [c for c in critic.calls if c.step == "aspect_critic"]
+    assert len(calls) == critic.values["votes"] == 3
+    shown = _flat(_outputs(NOTEBOOK))
+    assert (f"each vote, the first included, sampled at temperature {judges.rubric.SAMPLE_TEMPERATURE}") in shown
+    assert f"judge's own temperature, {recorded['temperature']:g} in this recording" in shown
+    assert f"{[recorded['seed'] + i for i in range(len(calls))]}" in shown           # the older seeding
+    assert f"{[sample_seed(recorded['seed'], c.key) for c in calls]}" in shown       # the library's seeding now
+    prose = _flat(_prose(NOTEBOOK))
+    assert "recorded with the library's older seeding" in prose
+    assert "draws each sampled vote's seed from its request's key (`sample_seed`" in prose
+    assert "The recordings were not re-made with it" in prose
+    assert "older seeding" in _flat(_prose(DECK))
+
+
+# ---- section 4: the rubric readings cannot be told apart --------------------------------------------------------
+
+def _pairwise():
+    part = study.load_log()["parts"]["ragtruth-dev"]
+    rows = [i for i in range(len(part["items"])) if all(not math.isnan(part["scores"][d][i]) for d in READINGS)]
+    failed = [part["items"][i]["failed"] for i in rows]
+    groups = [part["items"][i]["group"] for i in rows]
+    return {(a, b): auc_difference(failed, [part["scores"][a][i] for i in rows],
+                                   [part["scores"][b][i] for i in rows], groups=groups, names=(a, b))
+            for a, b in itertools.combinations(READINGS, 2)}
+
+
+def test_every_paired_interval_between_two_rubric_readings_includes_zero():
+    found = _pairwise()
+    assert len(found) == math.comb(len(READINGS), 2)
+    assert all(d.ci[0] <= 0 <= d.ci[1] for d in found.values())
+    # ... while each point estimate differs (so the old ranking was a ranking of point estimates)
+    assert found[("critic_majority", "critic_p_yes")].score < 0 < found[("g_eval", "critic_majority")].score
+    shown = _outputs(NOTEBOOK)
+    assert f"intervals that include 0: {len(found)} of {len(found)}" in shown
+    d = found[("critic_majority", "critic_p_yes")]
+    assert f"{d.score:+.3f}  [{d.ci[0]:+.3f}, {d.ci[1]:+.3f}]" in shown
+    prose = _flat(_prose(NOTEBOOK))
+    assert "the rubric readings **cannot be told apart** on these answers" in prose
+    assert "every paired interval between two of them includes 0" in prose
+
+
+def test_the_dev_table_prints_formatted_floats():
+    cell = _cell_with(NOTEBOOK, "print(study.dev_table(log)")
+    text = "".join("".join(o.get("text", "")) for o in cell["outputs"])
+    auc = study.load_log()["dev"]["designs"]["word_overlap"]["ragtruth"]["auc"]
+    assert f"{auc:.3f}" in text and not re.search(r"\d\.\d{4,}", text)
+
+
+# ---- the sentences the issue found wrong are gone ---------------------------------------------------------------
+
+@pytest.mark.parametrize("wrong", [
+    "Ragas asks it `strictness` times and takes the majority",      # Ragas' documentation, not its 0.4.0 code
+    "the first at temperature 0",                                   # every vote of several is sampled
+    "ranks best of the rubric readings",                            # a point estimate, not a ranking
+    "and its 0/1 majority worst",
+])
+def test_the_wrong_lesson_13_sentences_are_gone(wrong):
+    assert wrong not in _flat(_prose(NOTEBOOK)) and wrong not in _flat(_prose(DECK))
+    assert "Ragas makes strictness odd" not in exercises.get("rubric-2").hint
+    assert "Ragas turns an even strictness into the next odd number" not in exercises.get("rubric-2").explanation
