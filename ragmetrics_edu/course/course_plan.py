@@ -1,7 +1,7 @@
 """What each notebook teaches: objectives, prerequisites, time, take-aways, mistakes, reading.
 
 The per-notebook data live in ``data/course_plan.json`` (one entry per notebook id, "00" to
-"15", the capstone last); this module reads them and renders
+"16", the capstone last); this module reads them and renders
 a notebook's opening and closing, as Markdown in Jupyter and as plain text anywhere else:
 
     from ragmetrics_edu import course_plan

@@ -8,6 +8,7 @@ import pytest
 
 from ragmetrics_edu import data
 from ragmetrics_edu.course.against_people import study
+from ragmetrics_edu.course.against_people.designs import DESIGNS
 from ragmetrics_edu.course.against_people.items import items
 from ragmetrics_edu.data import ragtruth
 from ragmetrics_edu.errors import InputError
@@ -35,6 +36,9 @@ def test_ragtruth_ships_its_licence_and_attribution():
     assert "Niu et al." in readme and "source_id // 4" in readme and "People" in readme
 
 
+LESSON_14_PASSES = {d.recording for d in DESIGNS.values() if d.recording}
+
+
 def test_every_recording_names_the_model_its_weights_the_server_and_the_date():
     files = sorted(RECORDINGS.glob("*.json"))
     assert files
@@ -42,7 +46,10 @@ def test_every_recording_names_the_model_its_weights_the_server_and_the_date():
         meta = json.loads(file.read_text(encoding="utf-8"))
         assert meta["model"] and meta["date"] and "llama-cpp-python" in meta["server"]
         assert len(meta["gguf"]["sha256"]) == 64 and meta["gguf"]["general.name"]
-        assert meta["pass"]["answers_done"] == meta["pass"]["answers"], f"{file.name} is an unfinished pass"
+        if meta["pass"]["name"] in LESSON_14_PASSES:  # lesson 14 reads finished passes only
+            assert meta["pass"]["answers_done"] == meta["pass"]["answers"], f"{file.name} is an unfinished pass"
+        else:  # lesson 15's passes: a pass cut off is kept (what was paid for), and lesson 15 says how far it got
+            assert 0 < meta["pass"]["answers_done"] <= meta["pass"]["answers"]
 
 
 def test_the_shipped_log_is_what_the_recordings_replay():

@@ -1,5 +1,5 @@
 """The capstone's judge checks (answer relevancy's idk, context recall's statements) on synthetic rows,
-and what notebook 15's prose says about the recorded rows."""
+and what notebook 16's prose says about the recorded rows."""
 
 from __future__ import annotations
 

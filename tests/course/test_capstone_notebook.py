@@ -1,4 +1,4 @@
-"""Notebook 15's data: the project's references and its annotator's reading (a language model's), and what
+"""Notebook 16's data: the project's references and its annotator's reading (a language model's), and what
 the notebook prints and says."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from ragmetrics_edu.course.capstone import summary as capstone_summary
 from ragmetrics_edu.course.capstone import systems as capstone
 from ragmetrics_edu.retrieval.corpus import load_corpus
 
-NOTEBOOK = REPO / "notebooks" / "15_capstone_diagnose_a_rag_system.ipynb"
+NOTEBOOK = REPO / "notebooks" / "16_capstone_diagnose_a_rag_system.ipynb"
 
 
 def _questions():
@@ -77,7 +77,7 @@ def test_notebook_prints_the_library_counts_and_names_its_sources():
                                  ["tag", *capstone.SYSTEMS, "all"])
     assert table in text
     source = "\n".join("".join(c["source"]) for c in nb["cells"])
-    assert 'course_plan.opening("15")' in source and 'course_plan.closing("15")' in source
+    assert 'course_plan.opening("16")' in source and 'course_plan.closing("16")' in source
     assert "recorded from Qwen2.5-Coder-1.5B" in source and "exercises.solution(" in source
     assert all(len(line) <= 100 for line in text.splitlines()), "a printed line is wider than 100 columns"
 
@@ -148,7 +148,7 @@ def test_notebook_is_saved_with_the_exercise_answers_empty_and_its_answers_hidde
         assert "<details><summary>Answer" in "".join(cell["source"])
 
 
-# --- the figures notebook 15's Markdown states, each recomputed with the library -------------------------------
+# --- the figures notebook 16's Markdown states, each recomputed with the library -------------------------------
 
 _WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
 _TENS = {50: "fifty"}

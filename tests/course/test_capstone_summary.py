@@ -1,4 +1,4 @@
-"""The capstone's shared take-away (notebook 15 and deck 15) and its paired tests, on hand-checkable rows."""
+"""The capstone's shared take-away (notebook 16 and deck 16) and its paired tests, on hand-checkable rows."""
 
 from __future__ import annotations
 
@@ -157,18 +157,18 @@ def _sources(path):
 
 
 def test_notebook_15_deck_15_and_the_course_plan_tell_the_same_take_away():
-    notebook = "\n".join(_sources(REPO / "notebooks" / "15_capstone_diagnose_a_rag_system.ipynb"))
-    deck = _sources(REPO / "slides" / "15_capstone.ipynb")
+    notebook = "\n".join(_sources(REPO / "notebooks" / "16_capstone_diagnose_a_rag_system.ipynb"))
+    deck = _sources(REPO / "slides" / "16_capstone.ipynb")
     assert "capstone_summary.takeaway_lines(" in notebook
     take = [i for i, s in enumerate(deck) if s.startswith("## Take-aways")]
     assert len(take) == 1 and "capstone_summary.takeaway_lines(summary)" in deck[take[0] + 1]
     assert "summary = capstone_summary.takeaway(rows)" in deck[0]
     deck_text = "\n".join(deck)
     assert "Fix the component the tags point at" not in deck_text          # the contradicted take-away
-    plan = " ".join(course_plan.get("15").takeaways)
+    plan = " ".join(course_plan.get("16").takeaways)
     assert "too few to tell" in plan and "before seeing the outcome" in plan and "retrieval succeeded" in plan
     assert "Counting tags" not in plan and "counting tags instead of blaming" in " ".join(
-        course_plan.get("15").mistakes)
+        course_plan.get("16").mistakes)
 
 
 def test_the_attribution_counts_notebook_15_quotes_are_recomputed():
@@ -176,7 +176,7 @@ def test_the_attribution_counts_notebook_15_quotes_are_recomputed():
     from ragmetrics_edu.course.capstone import diagnosis
     from ragmetrics_edu.course.capstone import systems as capstone
 
-    notebook = json.loads((REPO / "notebooks" / "15_capstone_diagnose_a_rag_system.ipynb").read_text("utf-8"))
+    notebook = json.loads((REPO / "notebooks" / "16_capstone_diagnose_a_rag_system.ipynb").read_text("utf-8"))
     prose = " ".join(" ".join("".join(c["source"]).split()) for c in notebook["cells"] if c["cell_type"] == "markdown")
     tagged = diagnosis.tag_rows(capstone.scored())
     blamed = [(r, cs.attribute(r)) for r in tagged]

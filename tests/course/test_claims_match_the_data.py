@@ -185,7 +185,7 @@ def test_the_labels_are_named_for_what_they_are():
     from ragmetrics_edu.judges import GivenJudge
 
     assert "given in code" in GivenJudge.__doc__ and GivenJudge().describe() == "verdicts given in code"
-    for stem, folder in (("15_capstone_diagnose_a_rag_system", NOTEBOOKS), ("15_capstone", SLIDES)):
+    for stem, folder in (("16_capstone_diagnose_a_rag_system", NOTEBOOKS), ("16_capstone", SLIDES)):
         text = _notebook_text(folder / f"{stem}.ipynb")
         assert "rules_vs_annotator(" in text and "rules_vs_hand" not in text and "only_hand" not in text, stem
     nb10 = _notebook_text(NOTEBOOKS / "10_llm_as_judge.ipynb")

@@ -10,7 +10,7 @@ EXPECTED = ["00_start_here", "01_context_precision", "02_context_recall", "03_co
             "04_context_entity_recall", "05_faithfulness", "06_answer_relevancy", "07_similarity_and_correctness",
             "08_ranking_measures", "09_evaluate_a_retriever", "10_llm_as_judge",
             "11_can_you_trust_the_judge", "12_choosing_metrics", "13_rubric_judges", "14_judges_against_people",
-            "15_capstone_diagnose_a_rag_system"]
+            "15_aligning_a_judge", "16_capstone_diagnose_a_rag_system"]
 
 
 def _sources():
@@ -229,7 +229,8 @@ TABLE_WIDTH_CHECKED = ("00_start_here", "01_context_precision", "02_context_reca
                        "04_context_entity_recall", "05_faithfulness", "10_llm_as_judge",
                        "06_answer_relevancy", "07_similarity_and_correctness", "08_ranking_measures",
                        "09_evaluate_a_retriever", "11_can_you_trust_the_judge", "12_choosing_metrics",
-                       "13_rubric_judges", "14_judges_against_people", "15_capstone_diagnose_a_rag_system")
+                       "13_rubric_judges", "14_judges_against_people", "15_aligning_a_judge",
+                       "16_capstone_diagnose_a_rag_system")
 
 
 def _long_table_rows(nb):

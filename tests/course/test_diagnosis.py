@@ -1,4 +1,4 @@
-"""The failure-analysis workflow of notebook 15 on synthetic rows: each rule, edge cases, bad input."""
+"""The failure-analysis workflow of notebook 16 on synthetic rows: each rule, edge cases, bad input."""
 
 from __future__ import annotations
 

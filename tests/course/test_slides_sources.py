@@ -182,7 +182,7 @@ def _slides(path):
 
 
 def test_deck_15_keeps_provenance_in_the_notes_one_table_a_slide_and_titles_that_state_a_message():
-    deck = REPO / "slides" / "15_capstone.ipynb"
+    deck = REPO / "slides" / "16_capstone.ipynb"
     bare = {"A small RAG system, two versions", "Sort by score, read the lowest", "Scores that never fall",
             "A taxonomy of failures", "Counts per system", "Rules against a reading", "What the reading saw",
             "Change one component, test it paired", "What chance alone would give", "The judge's own noise"}

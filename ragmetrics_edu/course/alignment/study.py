@@ -264,15 +264,25 @@ def takeaway(log: Any = None) -> str:
     log = checked_log(log)
     figures = candidate_figures(log)
     chosen, _ = choose(log)
-    measured = {n: f for n, f in figures.items() if f is not None and n != "word_overlap"}
-    best = max(measured, key=lambda n: measured[n]["auc"])
-    fig = measured[best]
-    ci = fig["vs_overlap_ci"]
-    interval = "no interval" if ci is None else f"95 % interval {ci[0]:+.3f} to {ci[1]:+.3f}"
+    complete = {n: f for n, f in figures.items() if f is not None and n != "word_overlap" and f["all_dev"]}
+    partial = [n for n, f in figures.items() if f is not None and n != "word_overlap" and not f["all_dev"]]
+    missing = [n for n, f in figures.items() if f is None]
     overlap = figures["word_overlap"] or {}
-    lead = (f"On all {overlap.get('answers')} RAGTruth dev answers ({overlap.get('sources')} sources), the best "
-            f"candidate is {best} (AUC {fig['auc']:.3f} on {fig['answers']} answers, word overlap {overlap.get('auc', 0):.3f}); "
-            f"its paired difference from word overlap is {fig['vs_overlap']:+.3f} ({interval}). ")
+    lead = f"On all {overlap.get('answers')} RAGTruth dev answers ({overlap.get('sources')} sources), "
+    if complete:
+        best = max(complete, key=lambda n: complete[n]["auc"])
+        fig = complete[best]
+        ci = fig["vs_overlap_ci"]
+        interval = "no interval" if ci is None else f"95 % interval {ci[0]:+.3f} to {ci[1]:+.3f}"
+        lead += (f"the best candidate measured on every answer is {best} (AUC {fig['auc']:.3f}, word overlap "
+                 f"{overlap.get('auc', 0):.3f}); its paired difference from word overlap is {fig['vs_overlap']:+.3f} "
+                 f"({interval}). ")
+    else:
+        lead += f"no candidate but word overlap (AUC {overlap.get('auc', 0):.3f}) was measured on every answer. "
+    if partial:
+        lead += f"Measured on part of dev only, not candidates yet: {', '.join(partial)}. "
+    if missing:
+        lead += f"Not measured: {', '.join(missing)}. "
     if chosen == "word_overlap":
         return lead + "By the written rule, counting words stays evaluate()'s default faithfulness."
     return lead + f"By the written rule, {chosen} replaces word overlap as evaluate()'s default faithfulness."

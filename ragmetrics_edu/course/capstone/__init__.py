@@ -1,4 +1,4 @@
-"""Notebook 15, the capstone: two RAG systems, recorded, scored and diagnosed.
+"""Notebook 16, the capstone: two RAG systems, recorded, scored and diagnosed.
 
 =============  ==========================================================================================
 ``systems``    the two systems' retrievers, answers and judged scores (replayed from recordings)

@@ -1,4 +1,4 @@
-"""Two checks of the capstone judge's answer-relevancy and context-recall verdicts (notebook 15).
+"""Two checks of the capstone judge's answer-relevancy and context-recall verdicts (notebook 16).
 
 Both metrics score nearly every capstone row 1.0, even rows a reader sees failing. Two checks,
 each a rule a reader can repeat by hand, show where the 1.0 comes from:

@@ -1,4 +1,4 @@
-"""Failure analysis of a RAG system's scored rows (notebook 15): sort, tag, count, slice, compare.
+"""Failure analysis of a RAG system's scored rows (notebook 16): sort, tag, count, slice, compare.
 
 A row is one question answered by one system, shaped like :func:`ragmetrics_edu.course.capstone.systems.scored`
 returns it: ``question``, ``text``, ``kind``, ``system``, ``passages`` (retrieved ids, best first),
@@ -25,7 +25,7 @@ judge_error            the judge failed on a metric (a recorded error), or its v
 
 The first two read only the corpus's relevance judgements; the third reads the judge; the
 fourth reads a word count against the project's reference; the fifth sets the judge against
-the corpus. Rules are cheap and repeatable, and they are blunt: notebook 15 compares them with
+the corpus. Rules are cheap and repeatable, and they are blunt: notebook 16 compares them with
 the project's own reading of the lowest rows (``data/capstone_diagnosis.json``).
 
 Edge cases: no rows give zero counts and empty tables; a NaN or missing score fires no

@@ -1,4 +1,4 @@
-"""The capstone's take-away and its paired tests, computed once for notebook 15 and deck 15.
+"""The capstone's take-away and its paired tests, computed once for notebook 16 and deck 16.
 
 Both the notebook and the deck print the take-away from :func:`takeaway` and :func:`takeaway_lines`,
 so the two cannot say different things; every number in it is computed from the recorded rows.

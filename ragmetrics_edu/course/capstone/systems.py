@@ -1,4 +1,4 @@
-"""The capstone's small RAG system (notebook 15): retrieve from the lab's corpus, answer, score.
+"""The capstone's small RAG system (notebook 16): retrieve from the lab's corpus, answer, score.
 
 Two systems differ in one component, the retriever: BM25 or the recorded MiniLM embeddings,
 each passing its top :data:`K` passages to the same generator (a local chat model, prompt in

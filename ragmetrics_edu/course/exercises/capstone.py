@@ -1,4 +1,4 @@
-"""Exercises of notebook 15 (capstone): tag a failing row, pick the component, judge a comparison.
+"""Exercises of notebook 16 (capstone): tag a failing row, pick the component, judge a comparison.
 
 Every answer is computed by :mod:`ragmetrics_edu.course.capstone.diagnosis` and :mod:`ragmetrics_edu.stats` on
 the small made-up rows below, so the exercises do not depend on any recording.

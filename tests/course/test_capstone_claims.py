@@ -1,4 +1,4 @@
-"""Lesson 15 says only what its data shows (issue 37, the lesson-15 slips): each corrected number recomputed from
+"""The capstone (lesson 16) says only what its data shows (issue 37, the lesson-15 slips): each corrected number recomputed from
 the corpus, the recordings and notebook 14's log, each corrected sentence asserted, the wrong ones checked gone."""
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from ragmetrics_edu.course.capstone import summary as capstone_summary
 from ragmetrics_edu.course.capstone import systems as capstone
 from ragmetrics_edu.retrieval import evaluate_retriever, load_corpus
 
-NOTEBOOK = REPO / "notebooks" / "15_capstone_diagnose_a_rag_system.ipynb"
-DECK = REPO / "slides" / "15_capstone.ipynb"
+NOTEBOOK = REPO / "notebooks" / "16_capstone_diagnose_a_rag_system.ipynb"
+DECK = REPO / "slides" / "16_capstone.ipynb"
 
 
 def _cells(path):

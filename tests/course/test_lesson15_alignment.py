@@ -1,0 +1,103 @@
+"""Lesson 15 (aligning a judge with people): the shipped log is what the recordings replay, and every figure the
+notebook and deck quote is recomputed here by another route."""
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+from ragmetrics_edu.agreement import fit_combination, roc_auc
+from ragmetrics_edu.course.alignment import analysis, protocol, study
+
+REPO = Path(__file__).resolve().parents[2]
+NOTEBOOK = REPO / "notebooks" / "15_aligning_a_judge.ipynb"
+
+
+@pytest.fixture(scope="module")
+def log():
+    return study.load_log()
+
+
+def _outputs(path):
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    return "\n".join(o.get("text", "") if isinstance(o.get("text"), str) else "".join(o.get("text", []))
+                     for c in nb["cells"] if c["cell_type"] == "code" for o in c.get("outputs", []))
+
+
+def test_the_shipped_log_is_what_the_recordings_replay(log):
+    fresh = study.build_log()
+    for key, part in log["parts"].items():
+        for name, values in part["scores"].items():
+            again = fresh["parts"][key]["scores"][name]
+            assert len(again) == len(values)
+            assert all((math.isnan(a) and (b is None or math.isnan(b))) or abs(a - b) < 1e-9
+                       for a, b in zip(again, values, strict=True)), f"{key}: {name}"
+    assert log["rule"] == protocol.RULE
+
+
+def test_word_overlaps_auc_by_another_route(log):
+    part = log["parts"]["ragtruth-dev"]
+    failed = [r["failed"] for r in part["items"]]
+    auc = roc_auc(failed, part["scores"]["word_overlap"])
+    # by hand: the share of (faithful, hallucinated) pairs ordered right, ties half
+    good = [s for s, f in zip(part["scores"]["word_overlap"], failed, strict=True) if not f]
+    bad = [s for s, f in zip(part["scores"]["word_overlap"], failed, strict=True) if f]
+    by_hand = sum((g > b) + 0.5 * (g == b) for g in good for b in bad) / (len(good) * len(bad))
+    assert auc == pytest.approx(by_hand)
+    assert study.candidate_figures(log)["word_overlap"]["auc"] == pytest.approx(by_hand)
+
+
+def test_the_cross_validated_combination_is_refitted_the_same(log):
+    part = log["parts"]["ragtruth-dev"]
+    combo = fit_combination({s: part["signals"][s] for s in part["combinations"]["cheap_combination"]["signals"]},
+                            [r["failed"] for r in part["items"]], [r["group"] for r in part["items"]])
+    assert combo.cross_validated == pytest.approx(part["scores"]["cheap_combination"])
+    assert combo.weights == pytest.approx(part["combinations"]["cheap_combination"]["weights"])
+
+
+def test_the_choice_is_the_rule_applied(log):
+    chosen, reasons = study.choose(log)
+    figures = study.candidate_figures(log)
+    eligible = {n: f for n, f in figures.items() if n != "word_overlap" and f is not None and f["all_dev"]
+                and (n == "cheap_combination" or (f["halueval_vs_overlap_ci"] is not None
+                                                  and f["halueval_vs_overlap_ci"][1] >= 0))}
+    if not eligible:
+        assert chosen == "word_overlap"
+    else:
+        best = max(eligible, key=lambda n: eligible[n]["auc"])
+        assert chosen == (best if eligible[best]["vs_overlap_ci"][0] > 0 else "word_overlap")
+    assert f"chosen: {chosen}" in _outputs(NOTEBOOK)
+    assert study.takeaway(log).split(". ")[0] in " ".join(_outputs(NOTEBOOK).split())
+
+
+def test_failure_kinds_count_every_miss(log):
+    found = analysis.failure_kinds("support_min", log)
+    part = log["parts"]["ragtruth-dev"]
+    t = found["threshold"]
+    misses = sum(1 for s, r in zip(part["scores"]["support_min"], part["items"], strict=True)
+                 if not math.isnan(s) and (s < t) != r["failed"])
+    assert found["misses"] == misses == sum(found["counts"].values())
+
+
+def test_span_figures_by_character_sets(log):
+    spans = analysis.span_figures(log=log)
+    part = log["parts"]["ragtruth-dev"]
+    both = marked = people = 0
+    for row, sentences in zip(part["items"], part["sentences"]["support"], strict=True):
+        if not sentences:
+            continue
+        mine = {c for s in sentences if s["p_yes"] < spans["threshold"] for c in range(s["start"], s["end"])}
+        theirs = {c for s in analysis.answer_of(row["id"]).spans for c in range(s.start, s.end)}
+        both, marked, people = both + len(mine & theirs), marked + len(mine), people + len(theirs)
+    assert spans["precision"] == pytest.approx(both / marked)
+    assert spans["recall"] == pytest.approx(both / people)
+
+
+def test_the_cost_comparison_counts_a_shared_call_once(log):
+    cost = study.cost_comparison(log)
+    secs = log["parts"]["ragtruth-dev"]["seconds"]
+    both = [k for k in range(len(secs["support"])) if not math.isnan(secs["support"][k])
+            and not math.isnan(secs["g_eval"][k])]
+    assert cost["answers"] == len(both)
+    assert cost["g_eval_seconds"] == pytest.approx(sum(secs["g_eval"][k] for k in both) / len(both))
