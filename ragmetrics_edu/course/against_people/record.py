@@ -5,6 +5,8 @@
 
 Every validated reply is cached, so a cut-off run resumes where it stopped; the recording is rewritten
 after every answer, and names the model, the sha256 and header of its weights, the server and the date.
+An answer the existing recording already holds is taken from it, not asked again: a pass cut off in one
+session (its cache gone) resumes from its shipped recording in the next.
 The study (:mod:`.study`) only replays what this writes.
 """
 
@@ -18,6 +20,7 @@ from typing import Any
 from ...judges.errors import JudgeError
 from ...judges.files import write_recording
 from ...judges.openai_judge import OpenAIJudge
+from ...judges.replay import ReplayJudge
 from ..alignment.designs import ALIGNMENT_PASSES
 from ..judge_study.recording import gguf_header, server_version, sha256_of
 from .designs import MODEL, PASSES, ask_pass, recording_name
@@ -43,18 +46,27 @@ def record(pass_name: str, dataset: str, split: str, *, groups: int | None, base
     target = Path(out_dir) / f"{recording_name(pass_name, dataset, split)}.json"
     started = time.monotonic()
     failed: list[str] = []
+    earlier = ReplayJudge(target) if target.exists() else None
+    kept: list[Any] = []  # the calls of answers taken from the earlier recording
+
+    def ask(j: Any, item: Any) -> Any:
+        return ALIGNMENT_PASSES[pass_name](j, item) if pass_name in ALIGNMENT_PASSES else ask_pass(pass_name, j, item)
+
     for n, item in enumerate(chosen, start=1):
+        if earlier is not None:
+            try:
+                kept.extend(ask(earlier, item).calls)
+                continue
+            except JudgeError:
+                pass  # not in the earlier recording: ask the server
         try:
-            if pass_name in ALIGNMENT_PASSES:
-                ALIGNMENT_PASSES[pass_name](judge, item)
-            else:
-                ask_pass(pass_name, judge, item)
+            ask(judge, item)
         except JudgeError as exc:  # kept out of the recording; the study scores this answer NaN and counts it
             failed.append(item.id)
             print(f"{item.id}: judge error, left unscored: {str(exc)[:120]}", flush=True)
         seen, calls = set(), []
-        for c in judge.calls:
-            if c.source in ("api", "cache") and (c.key, c.attempt) not in seen:
+        for c in [*kept, *judge.calls]:
+            if c.source in ("api", "cache", "replay") and (c.key, c.attempt) not in seen:
                 seen.add((c.key, c.attempt))
                 calls.append(c)
         meta: dict[str, Any] = {
