@@ -12,8 +12,8 @@ from ragmetrics_edu.course import course_plan, glossary
 NOTEBOOKS = REPO / "notebooks"
 #: The notebooks this helper owns: each shows the plan's opening and closing.
 OWNED = ["00", "04", "05", "06", "07", "08", "09", "12"]
-#: Every id of the plan, in course order: 00-12, then the capstone 15 (lessons 13 and 14 are to come).
-PLAN_IDS = [f"{i:02d}" for i in range(16)]
+#: Every id of the plan, in course order: 00-15, then the capstone 16.
+PLAN_IDS = [f"{i:02d}" for i in range(17)]
 
 
 def _present_ids():
@@ -89,7 +89,7 @@ def test_a_notebook_is_found_by_its_id_number_or_file_name(asked):
     assert course_plan.get(asked).title == "Faithfulness"
 
 
-@pytest.mark.parametrize("bad", ["16", "99", "x", "", None, 5.0, True, "05x", [5]])
+@pytest.mark.parametrize("bad", ["17", "99", "x", "", None, 5.0, True, "05x", [5]])
 def test_an_unknown_notebook_id_is_an_input_error(bad):
     with pytest.raises(InputError) as caught:
         course_plan.opening(bad)

@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import math
 import sys
+import textwrap
 import time
 from pathlib import Path
 from typing import Any
@@ -154,7 +155,8 @@ def report(design: str, chosen: list[Item], results: list[Any], say: Any = print
                    + ("It ranks better than counting words." if low > 0 else
                       "It ranks worse than counting words." if high < 0 else
                       "These sources cannot tell it apart from counting words."))
-    say(f"Paired with word overlap on the same {len(keep)} answers: AUC difference {fmt(paired.score)} {verdict}")
+    say(textwrap.fill(f"Paired with word overlap on the same {len(keep)} answers: AUC difference {fmt(paired.score)} "
+                      f"{verdict}", 100))
     return {"report": validation, "paired": paired, "answers": len(keep), "unscored": len(chosen) - len(keep)}
 
 
