@@ -37,6 +37,8 @@ LABELS = {"faithfulness": "faithfulness (claims)"}
 
 def label(name: str) -> str:
     """The name a table shows for a map row or a judge step (:data:`LABELS`, else the name itself)."""
+    if not isinstance(name, str):
+        raise InputError("name", "a metric or judge step name (a string)", name)
     return LABELS.get(name, name)
 
 

@@ -33,7 +33,7 @@ def test_there_is_an_introduction_and_a_deck_per_metric_family():
     families = {"context_precision", "context_recall", "contextual_relevancy", "context_entity_recall", "llm_as_judge",
                 "faithfulness", "answer_relevancy", "similarity_and_correctness", "ranking_measures",
                 "evaluate_a_retriever", "can_you_trust_the_judge", "choosing_metrics", "rubric_judges",
-                "judges_against_people", "capstone"}
+                "judges_against_people", "aligning_a_judge", "capstone"}
     assert {stem.split("_", 1)[1] for stem in stems[1:]} == families
 
 

@@ -424,6 +424,8 @@ SKIPPED: dict[str, str] = {
     "SentenceTransformerEmbedder": "loads a neural model (a download, torch); its checks have their own tests",
     "OpenAIJudge.ask": "sends a request to a live server; tests/library/test_judge_promises.py drives it on a scripted one",
     "judge_study.recording.record_passes": "runs a judge study against a live llama.cpp server",
+    "alignment.study.build_log": "replays every recording of lesson 15 (thousands of requests, about 15 s); "
+                                 "tests/course/test_lesson15_alignment.py checks it against the shipped log",
     "recorded_embeddings.record_embeddings": "loads a neural model (a download, torch)",
     "recorded_embeddings.run_record_embeddings": "the CLI behind record_embeddings (a model download)",
     "recorded_embeddings.main": "the CLI behind record_embeddings (a model download)",
