@@ -26,7 +26,7 @@ from ..against_people.study import recording_path
 from .designs import ALIGNMENT_DESIGNS, ALIGNMENT_PASSES
 from .protocol import CANDIDATES, HALUEVAL_DEV_PAIRS, LEVEL, RESAMPLES, RULE, SEED
 
-__all__ = ["LOG_NAME", "build_log", "checked_log", "load_log", "candidate_figures", "candidate_table", "choose", "cost_comparison", "takeaway",
+__all__ = ["LOG_NAME", "build_log", "checked_log", "load_log", "candidate_figures", "candidate_table", "choose", "cost_comparison", "layout_benchmark", "takeaway",
            "JUDGE_SIGNALS"]
 
 LOG_NAME = "alignment_log.json"
@@ -241,6 +241,23 @@ def candidate_table(log: Any = None) -> Any:
                      "within_model": f"{fig['within_model_auc']:.3f} {ci(fig['within_model_ci'])}",
                      "within_vs_overlap": f"{fig['within_vs_overlap']:+.3f} {ci(fig['within_vs_overlap_ci'])}"})
     return pd.DataFrame(rows).fillna("-")
+
+
+#: the prompt-layout benchmark's result (benchmarks/bench_layouts.py against the local judge), when it was run
+LAYOUT_BENCHMARK = "layout_benchmark.json"
+
+
+def layout_benchmark() -> dict[str, Any] | None:
+    """What benchmarks/bench_layouts.py measured (seconds per answer, prompt tokens sent and evaluated per layout),
+    or None when no result is shipped."""
+    try:
+        path = data.path(LAYOUT_BENCHMARK)
+    except InputError:
+        return None
+    found = json.loads(path.read_text(encoding="utf-8"))
+    if not isinstance(found, dict) or not isinstance(found.get("layouts"), dict):
+        raise InputError(LAYOUT_BENCHMARK, "the JSON benchmarks/bench_layouts.py writes", found)
+    return found
 
 
 def cost_comparison(log: Any = None) -> dict[str, Any]:
