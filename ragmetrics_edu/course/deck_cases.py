@@ -334,24 +334,6 @@ def agreement(runs: Sequence[DeckRun], steps: Iterable[str] | None = None) -> di
             "kappa": cohen_kappa(judge_all, deck_all, level=None).score if n else float("nan")}
 
 
-def agreement_by_count(runs: Sequence[DeckRun]) -> dict[str, Any]:
-    """The earlier, wrong rule, kept only to show what it hid: pair verdicts by position whenever
-    judge and deck have as many items, pooled over every step. Do not use it to judge a judge.
-    (That version had no per-item verdicts for answer correctness, so it is left out here too.)"""
-    deck_all: list[str] = []
-    judge_all: list[str] = []
-    used = 0
-    for run in _runs(runs):
-        if run.case.step != "answer_correctness" and run.deck_items is not None and run.result is not None and len(run.judge_items) == len(run.deck_items):
-            deck_all += run.deck_items
-            judge_all += run.judge_items
-            used += 1
-    n = len(judge_all)
-    agree = sum(x == y for x, y in zip(judge_all, deck_all, strict=True))
-    return {"cases": used, "items": n, "agree": agree, "percent": 100 * agree / n if n else float("nan"),
-            "kappa": cohen_kappa(judge_all, deck_all, level=None).score if n else float("nan")}
-
-
 def _runs(runs: Any) -> list[DeckRun]:
     """The runs of :func:`run_deck_cases`, checked."""
     return [instance(f"runs[{i}]", run, DeckRun, "a DeckRun (run_deck_cases())")

@@ -27,7 +27,6 @@ from .entities import context_entity_recall, normalize_entity
 from .overlap import word_overlap
 from .reanswer import score_reanswer
 from .registry import FUNCTIONS
-from .registry import NAMES as NAMES
 from .registry import MetricTable as MetricTable
 from .specs import SPECS as SPECS
 from .specs import Ask, MapRow, MetricSpec, register, unregister

@@ -32,7 +32,7 @@ from .specs import SPECS, Ask, MapRow, MetricSpec, register
 from .statements import answer_relevancy, context_recall, contextual_relevancy, faithfulness
 from .support import support_score
 
-__all__ = ["NAMES"]
+__all__: list[str] = []
 
 _Q, _A, _C, _G, _J, _E = "question", "answer", "contexts", "ground_truth", "judge", "embedder"
 _RANKING_HOW = "arithmetic on relevance labels, no judge"
@@ -198,7 +198,3 @@ SPECS_BUILTIN: tuple[MetricSpec, ...] = (
 for _spec in SPECS_BUILTIN:
     register(_spec)
 SPECS.fix()
-
-#: The built-in metrics (not their other designs), by the name of their function in :mod:`ragmetrics_edu.metrics`.
-NAMES: tuple[str, ...] = tuple(s.name for s in SPECS_BUILTIN
-                               if s.of is None and s.compute is not None and s.compute.__name__ == s.name)

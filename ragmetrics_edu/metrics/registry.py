@@ -16,10 +16,10 @@ from __future__ import annotations
 from typing import Any, Iterator, Mapping, TypeVar
 
 from ..validate import choice
-from .builtin_specs import NAMES
+from . import builtin_specs  # noqa: F401 - importing it registers the built-in specs
 from .specs import SPECS
 
-__all__ = ["NAMES", "FUNCTIONS", "MetricTable"]
+__all__ = ["FUNCTIONS", "MetricTable"]
 
 V = TypeVar("V")
 

@@ -236,14 +236,6 @@ class ReorderModel(Observable):
             self._changed("reset")
 
     # -- scoring -------------------------------------------------------------------
-    def score_of(self, verdicts: Sequence[int]) -> float:
-        """The current metric's score for another verdict list of the same nodes (same settings, no texts)."""
-        flags = [1 if v == YES else 0 for v in verdict_list("verdicts", verdicts)]
-        if len(flags) != self.n:
-            raise InputError("verdicts", f"one verdict per node ({self.n})", verdicts,
-                             hint=f"verdicts has {len(flags)} entries")
-        return self._call(flags, with_texts=False).score
-
     def _compute(self) -> MetricResult:
         return self._call(self.verdicts, with_texts=True)
 
