@@ -39,9 +39,8 @@ The rule, with ``margin`` the largest drop the team accepts as "no regression" (
   shrinks) or more repeat runs (the noise estimate firms up), or run the judge at temperature 0.
 
 With fewer than :data:`MIN_QUESTIONS` questions the gate gives no interval and says CANNOT TELL:
-too few questions to tell. The course's example gate (``ragmetrics_edu/course/ci_gate_example.py``)
-runs this on recordings of a real judge. (``ragmetrics_edu.ci_gate`` is this module's old name: it still
-imports, with a warning.)
+too few questions to tell. The course's example gate (``ragmetrics_edu/course/regression_gate_example.py``)
+runs this on recordings of a real judge.
 """
 
 from __future__ import annotations
@@ -51,7 +50,6 @@ from dataclasses import dataclass, field
 from statistics import NormalDist
 from typing import Any, ClassVar, Sequence
 
-from .deprecation import NOT_GIVEN, level_argument
 from .errors import InputError
 from .plots import figure_and_axes
 from .results import Result, jsonable
@@ -302,7 +300,7 @@ def _decide(n: int, ci: tuple[float, float] | None, margin: float) -> tuple[str,
 
 def gate(candidate: Any, accepted: Any, *, noise: Any, margin: float = 0.05, metric: str = "score",
          ids: Sequence[Any] | None = None, level: float = 0.95, n_resamples: int = 2000, seed: int = 0,
-         groups: Sequence[Any] | None = None, ci: Any = NOT_GIVEN) -> GateResult:
+         groups: Sequence[Any] | None = None) -> GateResult:
     """Compare the candidate's per-question scores with the last accepted version's (see the module).
 
     ``noise`` is required: :func:`judge_noise` of repeat runs, or a per-run shift sd measured elsewhere
@@ -314,7 +312,7 @@ def gate(candidate: Any, accepted: Any, *, noise: Any, margin: float = 0.05, met
     margin_value = number("margin", margin, "a number between 0 and 1 (the largest drop accepted)", low=0.0, high=1.0)
     if not isinstance(metric, str) or not metric:
         raise InputError("metric", "a non-empty name for the score", metric)
-    level, count, rng_seed = inputs.ci_level(level_argument(level, ci)), inputs.resamples(n_resamples), inputs.seed(seed)
+    level, count, rng_seed = inputs.ci_level(level), inputs.resamples(n_resamples), inputs.seed(seed)
     question = inputs.ids(ids, len(cand))
     units = () if groups is None else tuple(inputs.group_labels("groups", groups, len(cand)))
     labels = ("candidate", "accepted")

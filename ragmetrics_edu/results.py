@@ -25,7 +25,6 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar, Sequence
 
-from .deprecation import warn_renamed
 from .errors import InputError
 from .validate import as_list, integer, text, text_list
 
@@ -259,11 +258,6 @@ class MetricResult(Result):
     @property
     def name(self) -> str:
         return f"{self.metric} ({self.variant})" if self.variant else self.metric
-
-    def value(self, quantity: str) -> Any:
-        """The old name of :meth:`lookup` (warns)."""
-        warn_renamed("MetricResult.value()", "lookup()")
-        return self.lookup(quantity)
 
     # -- text ----------------------------------------------------------------------
     def _result_lines(self) -> list[str]:

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 from typing import Any, Hashable, Sequence
 
-from ..deprecation import NOT_GIVEN, level_argument
 from ..errors import InputError
 from ..results import fmt
 from ..stats import inputs as stat_inputs
@@ -45,8 +44,7 @@ NAN = float("nan")
 
 def cohen_kappa(labels_a: Any, labels_b: Any, level: float | None = 0.95, seed: int | None = 0, n_resamples: int = 2000,
                 weights: str | None = None, labels: Sequence[Hashable] | None = None,
-                raters: tuple[str, str] = ("a", "b"), groups: Any = None, min_groups: int = 10, *,
-                ci: Any = NOT_GIVEN) -> AgreementResult:
+                raters: tuple[str, str] = ("a", "b"), groups: Any = None, min_groups: int = 10) -> AgreementResult:
     """Cohen's kappa of two raters over the same items, with every intermediate and a bootstrap interval.
 
     ``labels_a``/``labels_b``: one label per item (yes/no, yes/idk/no, grades, any hashable).
@@ -65,7 +63,7 @@ whole groups with replacement, and gives no interval under ``min_groups`` distin
     """
     a, b = inputs.labels("labels_a", labels_a), inputs.labels("labels_b", labels_b)
     inputs.same_length("labels_a", a, "labels_b", b)
-    level = level_argument(level, ci)
+    level = level
     wanted = level is not None
     level, count, rng_seed = (0.95 if level is None else stat_inputs.ci_level(level), stat_inputs.resamples(n_resamples),
                               stat_inputs.seed(seed))

@@ -15,7 +15,6 @@ import html
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from ..deprecation import warn_renamed
 from ..errors import InputError
 from ..results import Result, bullets_html, display_math, html_table, jsonable, markdown_table
 from .figures import plot_agreement
@@ -44,18 +43,6 @@ class AgreementResult(Result):
     figure_kind: str = ""
     _frames: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
     kind: ClassVar[str] = "agreement"
-
-    @property
-    def measure(self) -> str:
-        """The old name of ``metric`` (warns)."""
-        warn_renamed("AgreementResult.measure", "metric")
-        return self.metric
-
-    @property
-    def value(self) -> float:
-        """The old name of ``score`` (warns)."""
-        warn_renamed("AgreementResult.value", "score")
-        return self.score
 
     def _step_table(self) -> tuple[tuple[str, ...], list[dict[str, Any]]]:
         if not self.tables:

@@ -17,7 +17,6 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ..deprecation import NOT_GIVEN, level_argument
 from ..results import fmt
 from ..stats import inputs as stat_inputs
 from ..stats.bootstrap import describe, percentile_interval, resampled_means
@@ -41,8 +40,7 @@ def _interval(values: list[float], level: float, count: int, seed: int | None) -
 
 
 def pairwise_accuracy(human_a: Any, human_b: Any, judge_a: Any, judge_b: Any, level: float = 0.95,
-                      seed: int | None = 0, n_resamples: int = 2000, judge_ties: str = "half", *,
-                      ci: Any = NOT_GIVEN) -> AgreementResult:
+                      seed: int | None = 0, n_resamples: int = 2000, judge_ties: str = "half") -> AgreementResult:
     """The share of answer pairs the judge orders the same way as the human, with a bootstrap interval.
 
     Entry i of the four lists is one pair: two answers (a and b) to the same question, with the
@@ -62,7 +60,7 @@ def pairwise_accuracy(human_a: Any, human_b: Any, judge_a: Any, judge_b: Any, le
     inputs.same_length("human_a", ha, "human_b", hb)
     inputs.same_length("human_a", ha, "judge_a", ja)
     inputs.same_length("human_a", ha, "judge_b", jb)
-    level, count, rng_seed = stat_inputs.ci_level(level_argument(level, ci)), stat_inputs.resamples(n_resamples), stat_inputs.seed(seed)
+    level, count, rng_seed = stat_inputs.ci_level(level), stat_inputs.resamples(n_resamples), stat_inputs.seed(seed)
     tie_rule = inputs.choice("judge_ties", judge_ties, ("half", "wrong"))
     rows, credits = [], []
     same = opposite = judge_tie = human_tie = 0
@@ -122,7 +120,7 @@ def pairwise_accuracy(human_a: Any, human_b: Any, judge_a: Any, judge_b: Any, le
 
 
 def mean_absolute_error(human: Any, judge: Any, level: float = 0.95, seed: int | None = 0,
-                        n_resamples: int = 2000, *, ci: Any = NOT_GIVEN) -> AgreementResult:
+                        n_resamples: int = 2000) -> AgreementResult:
     """The mean |human − judge| score difference over items, with a percentile bootstrap interval.
 
     The table also shows the signed difference judge − human, and ``values["mean_difference"]``
@@ -130,7 +128,7 @@ def mean_absolute_error(human: Any, judge: Any, level: float = 0.95, seed: int |
     """
     h, j = inputs.scores("human", human), inputs.scores("judge", judge)
     inputs.same_length("human", h, "judge", j)
-    level, count, rng_seed = stat_inputs.ci_level(level_argument(level, ci)), stat_inputs.resamples(n_resamples), stat_inputs.seed(seed)
+    level, count, rng_seed = stat_inputs.ci_level(level), stat_inputs.resamples(n_resamples), stat_inputs.seed(seed)
     errors = [abs(y - x) for x, y in zip(h, j, strict=True)]
     n = len(h)
     mae = math.fsum(errors) / n

@@ -16,7 +16,6 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from .. import stats
-from ..deprecation import NOT_GIVEN, level_argument
 from ..errors import InputError
 from ..validate import as_list, number, plain
 
@@ -40,14 +39,14 @@ def _question_ids(rows_a: Sequence[dict[str, Any]], rows_b: Sequence[dict[str, A
 
 def compare_retrievers(rows_a: Sequence[dict[str, Any]], rows_b: Sequence[dict[str, Any]], measure: str,
                        labels: tuple[str, str] = ("a", "b"), level: float = 0.95, n_resamples: int = 10_000,
-                       seed: int | None = 0, *, ci: Any = NOT_GIVEN) -> dict[str, Any]:
+                       seed: int | None = 0) -> dict[str, Any]:
     """Everything needed to say whether two retrievers differ on ``measure``.
 
     Returns a dict of :class:`~ragmetrics_edu.stats.StatResult`: ``labels[0]`` and
     ``labels[1]`` (each mean with its bootstrap interval), ``paired_bootstrap`` (interval of
     the mean difference a − b), ``permutation`` (sign-flip permutation test) and ``sign``
     (exact sign test), plus ``neither`` (questions where both score 0) and ``measure``."""
-    level = level_argument(level, ci)
+    level = level
     a, b = _scores("rows_a", rows_a, measure), _scores("rows_b", rows_b, measure)
     ids = _question_ids(rows_a, rows_b)
     return {
@@ -71,7 +70,7 @@ def neither_answers(rows_a: Sequence[dict[str, Any]], rows_b: Sequence[dict[str,
 
 
 def intervals_by_size(values: Sequence[float], sizes: Sequence[int], level: float = 0.95,
-                      n_resamples: int = 10_000, seed: int | None = 0, *, ci: Any = NOT_GIVEN) -> list[dict[str, Any]]:
+                      n_resamples: int = 10_000, seed: int | None = 0) -> list[dict[str, Any]]:
     """The bootstrap interval of the mean of ``values[:n]`` for each n in ``sizes``.
 
     Rows: ``n``, ``mean``, ``low``, ``high``, ``width``. Taking the *first* n questions (not a

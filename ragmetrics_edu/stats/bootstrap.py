@@ -13,7 +13,6 @@ from __future__ import annotations
 import math
 from typing import Any, Sequence
 
-from ..deprecation import NOT_GIVEN, level_argument
 from ..results import fmt
 from . import inputs, resample
 from .pairs import cohens_dz, pair_table
@@ -58,14 +57,14 @@ def describe(distribution: Any, level: float, first: int = 5) -> list[dict[str, 
 
 
 def bootstrap_ci(values: Any, level: float = 0.95, n_resamples: int = 10_000, seed: int | None = 0,
-                 ids: Sequence[Any] | None = None, *, ci: Any = NOT_GIVEN) -> StatResult:
+                 ids: Sequence[Any] | None = None) -> StatResult:
     """A percentile bootstrap confidence interval for the mean of ``values`` (one score per question).
 
     With one value every resample is that value, so the interval collapses to it (a single
     question says nothing about spread; a note says so). ``seed=None`` draws fresh randomness.
     """
     data = inputs.scores("values", values)
-    level, count, rng_seed = inputs.ci_level(level_argument(level, ci)), inputs.resamples(n_resamples), inputs.seed(seed)
+    level, count, rng_seed = inputs.ci_level(level), inputs.resamples(n_resamples), inputs.seed(seed)
     question = inputs.ids(ids, len(data))
     n = len(data)
     mean = math.fsum(data) / n
@@ -101,8 +100,7 @@ def bootstrap_ci(values: Any, level: float = 0.95, n_resamples: int = 10_000, se
 
 
 def paired_bootstrap(a: Any, b: Any, level: float = 0.95, n_resamples: int = 10_000, seed: int | None = 0,
-                     labels: tuple[str, str] = ("a", "b"), ids: Sequence[Any] | None = None, *,
-                     ci: Any = NOT_GIVEN) -> StatResult:
+                     labels: tuple[str, str] = ("a", "b"), ids: Sequence[Any] | None = None) -> StatResult:
     """A percentile bootstrap interval for the mean difference a − b over the same questions.
 
     Questions are resampled as pairs (both systems' scores travel together), which keeps the
@@ -112,7 +110,7 @@ def paired_bootstrap(a: Any, b: Any, level: float = 0.95, n_resamples: int = 10_
     α at which the (1 − α) percentile interval leaves out 0.
     """
     left, right = inputs.paired(a, b)
-    level, count, rng_seed = inputs.ci_level(level_argument(level, ci)), inputs.resamples(n_resamples), inputs.seed(seed)
+    level, count, rng_seed = inputs.ci_level(level), inputs.resamples(n_resamples), inputs.seed(seed)
     pairs = pair_table(left, right, inputs.labels(labels), inputs.ids(ids, len(left)))
     n, mean = len(left), pairs.mean
     means = resampled_means(pairs.differences, count, rng_seed)

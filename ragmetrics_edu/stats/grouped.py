@@ -15,7 +15,6 @@ from __future__ import annotations
 import math
 from typing import Any, Hashable, Sequence
 
-from ..deprecation import NOT_GIVEN, level_argument
 from ..results import fmt
 from . import inputs, resample
 from .bootstrap import describe, percentile_interval
@@ -49,7 +48,7 @@ def _resampled_group_means(data: Any, members: list[list[int]], n_resamples: int
 
 
 def grouped_bootstrap_ci(values: Any, groups: Any, level: float = 0.95, n_resamples: int = 10_000,
-                         seed: int | None = 0, min_groups: int = 10, *, ci: Any = NOT_GIVEN) -> StatResult:
+                         seed: int | None = 0, min_groups: int = 10) -> StatResult:
     """A percentile interval for the mean of ``values`` that resamples ``groups`` (one label per value).
 
     The estimate is the mean over all items; each resample draws as many groups as there are,
@@ -59,7 +58,7 @@ def grouped_bootstrap_ci(values: Any, groups: Any, level: float = 0.95, n_resamp
 
     data = inputs.scores("values", values)
     labels = inputs.group_labels("groups", groups, len(data))
-    level, count, rng_seed = inputs.ci_level(level_argument(level, ci)), inputs.resamples(n_resamples), inputs.seed(seed)
+    level, count, rng_seed = inputs.ci_level(level), inputs.resamples(n_resamples), inputs.seed(seed)
     floor = inputs.positive_int_at_most("min_groups", min_groups, 1000)
     order, members = group_indices(labels)
     k, n = len(order), len(data)

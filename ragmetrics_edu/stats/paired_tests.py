@@ -18,7 +18,6 @@ from __future__ import annotations
 import math
 from typing import Any, Sequence
 
-from ..deprecation import NOT_GIVEN, level_argument
 from ..errors import InputError
 from ..results import fmt
 from . import inputs, resample
@@ -55,7 +54,7 @@ def _random_flips(nonzero: list[float], n: int, n_resamples: int, seed: int | No
 
 def permutation_test(a: Any, b: Any, n_resamples: int = 10_000, seed: int | None = 0, level: float = 0.95,
                      exact: bool | None = None, exact_max: int = 20, labels: tuple[str, str] = ("a", "b"),
-                     ids: Sequence[Any] | None = None, *, ci: Any = NOT_GIVEN) -> StatResult:
+                     ids: Sequence[Any] | None = None) -> StatResult:
     """Paired sign-flip permutation test of the mean difference a − b (two-sided).
 
     ``exact=None`` enumerates all flips when at most ``exact_max`` differences are non-zero and
@@ -66,7 +65,7 @@ def permutation_test(a: Any, b: Any, n_resamples: int = 10_000, seed: int | None
     If every difference is 0, p = 1.
     """
     left, right = inputs.paired(a, b)
-    level, count, rng_seed = inputs.ci_level(level_argument(level, ci)), inputs.resamples(n_resamples), inputs.seed(seed)
+    level, count, rng_seed = inputs.ci_level(level), inputs.resamples(n_resamples), inputs.seed(seed)
     force = inputs.flag("exact", exact)
     limit = inputs.positive_int_at_most("exact_max", exact_max, EXACT_LIMIT)
     pairs = pair_table(left, right, inputs.labels(labels), inputs.ids(ids, len(left)))
@@ -132,7 +131,7 @@ def permutation_test(a: Any, b: Any, n_resamples: int = 10_000, seed: int | None
 
 
 def sign_test(a: Any, b: Any, level: float = 0.95, labels: tuple[str, str] = ("a", "b"),
-              ids: Sequence[Any] | None = None, *, ci: Any = NOT_GIVEN) -> StatResult:
+              ids: Sequence[Any] | None = None) -> StatResult:
     """Exact two-sided sign test: does a win more questions than b, ignoring by how much?
 
     Ties (difference 0, including questions both systems score 0) are dropped and counted.
@@ -141,7 +140,7 @@ def sign_test(a: Any, b: Any, level: float = 0.95, labels: tuple[str, str] = ("a
     With no non-tied question, p = 1 and the share is undefined (None).
     """
     left, right = inputs.paired(a, b)
-    level = inputs.ci_level(level_argument(level, ci))
+    level = inputs.ci_level(level)
     pairs = pair_table(left, right, inputs.labels(labels), inputs.ids(ids, len(left)))
     la, lb = pairs.labels
     wins, losses = pairs.counts[f"{la}_better"], pairs.counts[f"{lb}_better"]

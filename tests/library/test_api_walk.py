@@ -471,7 +471,7 @@ def _lookup(table: dict[str, Any], name: str) -> Any:
 
 
 #: old module names kept for one release: each imports its new home (walked there) and warns
-DEPRECATED_MODULES = {f"{PACKAGE}.ci_gate"}
+DEPRECATED_MODULES: set[str] = set()
 
 
 def _public_modules() -> list[types.ModuleType]:
@@ -730,9 +730,9 @@ def _check_result(value: Any) -> str:
         if not (math.isnan(score) or low <= score <= high):
             return f"{value.metric} score {score} outside [{low}, {high}]"
     elif isinstance(value, AgreementResult):
-        v = value.value
+        v = value.score
         if not isinstance(v, (int, float)) or not (math.isnan(v) or -1.0 <= v <= 1.0):
-            return f"{value.measure} value {v!r} outside [-1, 1]"
+            return f"{value.metric} value {v!r} outside [-1, 1]"
     if isinstance(value, (list, tuple)):
         for item in value[:50]:
             problem = _check_result(item)

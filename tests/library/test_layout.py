@@ -290,7 +290,6 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("metrics",),
     ("stats", "baselines", "examples"),
     ("agreement", "regression_gate"),
-    ("ci_gate",),
     ("judges", "retrieval"),
     ("widgets",),
     ("course",),

@@ -5,13 +5,11 @@ from __future__ import annotations
 import importlib
 import json
 import math
-import sys
 
 import pytest
 
 from ragmetrics_edu import InputError, agreement, metrics, regression_gate, stats
-from ragmetrics_edu.deprecation import RagMetricsDeprecationWarning
-from ragmetrics_edu.results import RESULT_KEYS, MetricResult, Result
+from ragmetrics_edu.results import RESULT_KEYS, Result
 
 A = [0.9, 0.4, 0.7, 0.2, 0.8, 0.6, 0.5, 0.3, 0.9, 0.1, 0.6, 0.7]
 B = [0.5, 0.4, 0.6, 0.1, 0.8, 0.5, 0.2, 0.3, 0.7, 0.2, 0.4, 0.5]
@@ -55,41 +53,13 @@ def test_a_metric_result_without_a_figure_says_so():
         metrics.context_precision([1, 0]).plot()
 
 
-@pytest.mark.parametrize("call", [
-    lambda: stats.bootstrap_ci(A, ci=0.9),
-    lambda: stats.paired_bootstrap(A, B, ci=0.9, n_resamples=200),
-    lambda: stats.grouped_bootstrap_ci(A, list(range(12)), ci=0.9, n_resamples=200),
-    lambda: stats.permutation_test(A, B, ci=0.9, n_resamples=200),
-    lambda: stats.sign_test(A, B, ci=0.9),
-    lambda: agreement.cohen_kappa(["yes", "no"] * 6, ["yes", "yes"] * 6, ci=0.9, n_resamples=200),
-    lambda: agreement.mean_absolute_error(A, B, ci=0.9, n_resamples=200),
-    lambda: agreement.pairwise_accuracy(A, B, A, B, ci=0.9, n_resamples=200),
-    lambda: regression_gate.gate(A, B, noise=0.0, ci=0.9, n_resamples=200),
-])
-def test_ci_as_the_confidence_level_still_works_and_warns(call):
-    with pytest.warns(RagMetricsDeprecationWarning, match="level="):
-        result = call()
-    assert result.level == 0.9
-
-
-def test_ci_and_level_together_must_agree():
-    with pytest.raises(InputError, match="ci"), pytest.warns(RagMetricsDeprecationWarning):
-        stats.bootstrap_ci(A, level=0.8, ci=0.9)
-
-
-def test_the_old_result_names_still_work_and_warn():
+@pytest.mark.parametrize("old", ["value", "measure"])
+def test_the_unreleased_old_names_are_gone(old):
+    """The package was never published: names renamed before a release were removed, not kept with a warning."""
     found = _one_of_each()
-    with pytest.warns(RagMetricsDeprecationWarning, match="lookup"):
-        assert found["metric"].value("score") == found["metric"].score
-    with pytest.warns(RagMetricsDeprecationWarning, match="score"):
-        assert found["agreement"].value == found["agreement"].score
-    with pytest.warns(RagMetricsDeprecationWarning, match="metric"):
-        assert found["agreement"].measure == found["agreement"].metric
-    assert isinstance(found["metric"], MetricResult)
-
-
-def test_the_gates_old_module_name_still_imports_and_warns():
-    sys.modules.pop("ragmetrics_edu.ci_gate", None)
-    with pytest.warns(RagMetricsDeprecationWarning, match="regression_gate"):
-        old = importlib.import_module("ragmetrics_edu.ci_gate")
-    assert old.gate is regression_gate.gate and old.GateResult is regression_gate.GateResult
+    assert not hasattr(found["agreement"], old)
+    assert not hasattr(found["metric"], "value")
+    with pytest.raises(TypeError):
+        stats.bootstrap_ci(A, ci=0.9)
+    with pytest.raises(ModuleNotFoundError):
+        importlib.import_module("ragmetrics_edu.ci_gate")
