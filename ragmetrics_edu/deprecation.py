@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import warnings
 
-__all__ = ["RagMetricsDeprecationWarning", "warn_renamed"]
+#: what users meet; warn_renamed is the library's own helper
+__all__ = ["RagMetricsDeprecationWarning"]
 
 
 class RagMetricsDeprecationWarning(DeprecationWarning):
