@@ -17,11 +17,12 @@ from ...data import ragtruth
 from ...errors import InputError
 from ...judges.replay import ReplayJudge
 from ...judges.support import faithfulness_support
+from ..against_people import study as people_study
 from ..against_people.figures import SpanView, span_view
 from ..against_people.study import recording_path
 from .study import candidate_figures, checked_log
 
-__all__ = ["one_answer", "shown_answer", "FAILURE_KINDS", "failure_kinds", "span_figures", "support_view", "class_summary", "answer_of"]
+__all__ = ["old_design_misses", "OLD_DESIGNS", "one_answer", "shown_answer", "FAILURE_KINDS", "failure_kinds", "span_figures", "support_view", "class_summary", "answer_of"]
 
 #: a sentence whose words are this much in the passages reads as a close paraphrase of them
 CLOSE = 0.8
@@ -88,6 +89,38 @@ def failure_kinds(design: str = "support_min", log: Any = None) -> dict[str, Any
         counts[kind] += 1
         examples[kind].append(row["id"])
     return {"threshold": threshold, "misses": misses, "counts": counts, "examples": examples}
+
+
+#: lesson 14's judged designs whose misses lesson 15 reads first
+OLD_DESIGNS = ("g_eval", "critic_p_yes", "reanswer_judge_only")
+
+
+def old_design_misses(log14: Any = None) -> Any:
+    """Lesson 14's judged designs on its RAGTruth dev sample, at each one's F1-best dev threshold: how many answers
+    it scored, its false alarms (faithful answers flagged), and its missed hallucinations by the kind of span people
+    marked (evident or subtle, conflict or baseless), counted (a table, pandas)."""
+    import pandas as pd  # lazy: pandas loads with the first table
+
+    log14 = people_study.checked_log(log14)
+    part = log14["parts"]["ragtruth-dev"]
+    rows = []
+    for design in OLD_DESIGNS:
+        threshold = people_study.threshold_of(log14, design)
+        scored = [(s, r) for s, r in zip(part["scores"][design], part["items"], strict=True)
+                  if s is not None and not math.isnan(s)]
+        row: dict[str, Any] = {"design": design, "answers": len(scored),
+                               "hallucinated": sum(r["failed"] for _, r in scored),
+                               "false alarms": sum(1 for s, r in scored if not r["failed"] and s < threshold),
+                               "missed": sum(1 for s, r in scored if r["failed"] and s >= threshold)}
+        for s, r in scored:
+            if r["failed"] and s >= threshold:
+                key = f"missed: {r['span_kind']}"
+                row[key] = row.get(key, 0) + 1
+        rows.append(row)
+    table = pd.DataFrame(rows).fillna(0)
+    counts = [c for c in table.columns if c != "design"]
+    table[counts] = table[counts].astype(int)
+    return table
 
 
 def _predicted(part: dict[str, Any], threshold: float) -> list[list[tuple[int, int]]]:
