@@ -229,6 +229,7 @@ class MetricResult(Result):
     narrative: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     threshold: float | None = None
+    higher_is_better: bool = True  # False: a lower score is better (success is score <= threshold)
     inputs: dict[str, Any] = field(default_factory=dict)
     calls: list[Any] = field(default_factory=list)
     ci: tuple[float, float] | None = None      # a metric on one case has no interval; StatResult's has
@@ -238,10 +239,14 @@ class MetricResult(Result):
     # -- derived -------------------------------------------------------------------
     @property
     def success(self) -> bool | None:
-        """``score >= threshold`` when a threshold was given (as DeepEval reports it)."""
+        """Whether the score is on the right side of the threshold, when one was given: ``score >= threshold`` for a
+        higher-is-better metric (as DeepEval reports it), ``score <= threshold`` for a lower-is-better one
+        (DeepEval's hallucination, bias and toxicity pass at or below their threshold). A NaN score fails."""
         if self.threshold is None:
             return None
-        return (not math.isnan(self.score)) and self.score >= self.threshold
+        if math.isnan(self.score):
+            return False
+        return self.score >= self.threshold if self.higher_is_better else self.score <= self.threshold
 
     @property
     def reason(self) -> str:
@@ -264,11 +269,13 @@ class MetricResult(Result):
         lines = [f"Score: **{fmt(self.score)}**" + (f" (exact value {exact(self.score)})" if exact(self.score) else "")]
         if self.threshold is not None:
             verdict = "passes" if self.success else "fails"
-            lines.append(f"Threshold {fmt(self.threshold)}: the case {verdict} (success = {self.success}).")
+            side = "" if self.higher_is_better else " (lower is better: it passes at or below the threshold)"
+            lines.append(f"Threshold {fmt(self.threshold)}{side}: the case {verdict} (success = {self.success}).")
         return lines
 
     def _own_dict(self) -> dict[str, Any]:
-        return {"variant": self.variant, "threshold": self.threshold, "success": self.success,
+        return {"variant": self.variant, "threshold": self.threshold, "higher_is_better": self.higher_is_better,
+                "success": self.success,
                 "formula": self.formula, "reason": self.reason}
 
     def table_text(self) -> str:

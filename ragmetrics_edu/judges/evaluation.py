@@ -46,7 +46,10 @@ def metric_names() -> tuple[str, ...]:
 def _call(name: str, judge: Any, case: Mapping[str, Any], embedder: Any, criteria: str | None = None) -> MetricResult:
     spec = SPECS[name]
     assert spec.ask is not None  # checked by _names
-    return spec.ask({**{c: case.get(c) for c in COLUMNS}, "judge": judge, "embedder": embedder, "criteria": criteria})
+    result = spec.ask({**{c: case.get(c) for c in COLUMNS}, "judge": judge, "embedder": embedder, "criteria": criteria})
+    if isinstance(result, MetricResult) and not spec.higher_is_better:
+        result.higher_is_better = False  # the spec's direction decides success, whatever the arithmetic assumed
+    return result
 
 
 def load_cases(data: Any) -> list[dict[str, Any]]:

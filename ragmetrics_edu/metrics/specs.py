@@ -125,6 +125,7 @@ class MetricSpec:
     score_input: str | None = None  # what `ragmetrics-edu score` reads for it
     map_row: MapRow | None = None
     aliases: tuple[str, ...] = ()  # other names a student may type for it in an explorer ("mrr", "ndcg")
+    higher_is_better: bool = True  # False for a metric that passes low (DeepEval's hallucination, bias, toxicity)
 
     def __post_init__(self) -> None:
         if not (isinstance(self.name, str) and self.name.isidentifier() and self.name.islower()):
@@ -142,7 +143,7 @@ class MetricSpec:
             raise InputError("MetricSpec.ask", "an Ask or None", self.ask)
         if self.map_row is not None and not isinstance(self.map_row, MapRow):
             raise InputError("MetricSpec.map_row", "a MapRow or None", self.map_row)
-        for name in ("cutoff", "idk", "decompose", "embedder"):
+        for name in ("cutoff", "idk", "decompose", "embedder", "higher_is_better"):
             if not isinstance(getattr(self, name), bool):
                 raise InputError(f"MetricSpec.{name}", "True or False", getattr(self, name))
         if not (isinstance(self.explorer, str) or self.explorer is None) or self.explorer not in (None, "ranking", "statements"):

@@ -63,3 +63,37 @@ def test_the_unreleased_old_names_are_gone(old):
         stats.bootstrap_ci(A, ci=0.9)
     with pytest.raises(ModuleNotFoundError):
         importlib.import_module("ragmetrics_edu.ci_gate")
+
+
+def test_a_lower_is_better_metric_passes_at_or_below_its_threshold():
+    from ragmetrics_edu.results import MetricResult
+
+    def result(score):
+        return MetricResult(metric="hallucination", score=score, threshold=0.3, higher_is_better=False)
+
+    assert result(0.2).success is True and result(0.3).success is True and result(0.4).success is False
+    assert result(math.nan).success is False
+    assert MetricResult(metric="faithfulness", score=0.4, threshold=0.3).success is True   # higher is better
+    assert "lower is better" in result(0.4).explain() and result(0.4).to_dict()["higher_is_better"] is False
+
+
+def test_a_spec_says_its_direction_and_evaluate_honours_it():
+    from ragmetrics_edu import evaluate
+    from ragmetrics_edu.metrics import Ask, MetricSpec, register, unregister
+    from ragmetrics_edu.results import MetricResult
+
+    with pytest.raises(InputError, match="higher_is_better"):
+        MetricSpec("toy_direction", "Toy", higher_is_better="no")
+
+    def share_of_a(answer: str, threshold: float | None = 0.5) -> MetricResult:
+        words = answer.split()
+        return MetricResult(metric="toy_direction", score=words.count("a") / len(words), threshold=threshold)
+
+    register(MetricSpec("toy_direction", "Toy direction", share_of_a, ask=Ask(share_of_a, ("answer",)),
+                        higher_is_better=False))
+    try:
+        table = evaluate([{"answer": "a b b b"}, {"answer": "a a a b"}], metrics=["toy_direction"], progress=False)
+        passed = [r["toy_direction"].success for r in table.attrs["results"]]
+        assert passed == [True, False]            # 0.25 passes below 0.5, 0.75 fails
+    finally:
+        unregister("toy_direction")
