@@ -34,6 +34,8 @@ def test_the_shipped_log_is_what_the_recordings_replay(log):
             assert all((math.isnan(a) and (b is None or math.isnan(b))) or abs(a - b) < 1e-9
                        for a, b in zip(again, values, strict=True)), f"{key}: {name}"
     assert log["rule"] == protocol.RULE
+    stored = json.dumps(log["figures"], sort_keys=True)
+    assert json.dumps(json.loads(json.dumps(study.candidate_figures(log, fresh=True))), sort_keys=True) == stored
 
 
 def test_word_overlaps_auc_by_another_route(log):
@@ -101,3 +103,26 @@ def test_the_cost_comparison_counts_a_shared_call_once(log):
             and not math.isnan(secs["g_eval"][k])]
     assert cost["answers"] == len(both)
     assert cost["g_eval_seconds"] == pytest.approx(sum(secs["g_eval"][k] for k in both) / len(both))
+
+
+def test_the_plans_take_aways_hold_on_the_log(log):
+    from ragmetrics_edu.course import course_plan
+
+    text = " ".join(course_plan.get("15").takeaways)
+    figures = study.candidate_figures(log)
+    if "significantly worse than counting words" in text:
+        assert all(figures[n]["vs_overlap_ci"][1] < 0 for n in ("support_min", "support_mean", "support_min_claims"))
+    if "cannot be told from word overlap" in text:
+        for name in ("cheap_combination", "judge_combination"):
+            low, high = figures[name]["vs_overlap_ci"]
+            assert low <= 0 <= high
+    if "word overlap stays the default" in text:
+        assert study.choose(log)[0] == "word_overlap"
+    if "flagged most faithful answers" in text:
+        misses = analysis.old_design_misses()
+        assert all(2 * row["false alarms"] > row["answers"] - row["hallucinated"] for _, row in misses.iterrows())
+
+
+def test_most_sentences_sit_below_one_half_as_the_predict_answer_says(log):
+    rows = [r for answer in log["parts"]["ragtruth-dev"]["sentences"]["support"] for r in answer]
+    assert sum(r["p_yes"] < 0.5 for r in rows) > len(rows) / 2

@@ -7,6 +7,7 @@ thousands of requests. Every figure here is computed from that log at run time.
 
 from __future__ import annotations
 
+import copy
 import json
 import math
 import statistics
@@ -19,6 +20,7 @@ from ...baselines import SIGNALS, answer_overlap, cheap_signals
 from ...errors import InputError
 from ...judges.errors import JudgeError
 from ...judges.replay import ReplayJudge
+from ...validate import flag
 from ..against_people.designs import PASSES
 from ..against_people.items import Item, items
 from ..against_people.readings import stratified_auc
@@ -133,7 +135,9 @@ def build_log() -> dict[str, Any]:
     halu = _part("halueval", "dev", HALUEVAL_DEV_PAIRS)
     if len(halu["scores"]) > 1:
         parts["halueval-dev"] = halu
-    return {"rule": RULE, "candidates": CANDIDATES, "parts": parts}
+    log = {"rule": RULE, "candidates": CANDIDATES, "parts": parts}
+    log["figures"] = json.loads(json.dumps(candidate_figures(log, fresh=True)))
+    return log
 
 
 @lru_cache(maxsize=1)
@@ -166,8 +170,11 @@ def _figures(part: dict[str, Any], name: str) -> dict[str, Any] | None:
     paired = auc_difference(failed, mine, overlap, groups=groups, names=(name, "word_overlap"), level=LEVEL,
                             n_resamples=RESAMPLES, seed=SEED)
     models = [r["model"] for r in rows]
-    within = stratified_auc(failed, mine, models, groups)
-    within_paired = stratified_auc(failed, mine, models, groups, other=overlap)
+    mixed = any({f for f, m in zip(failed, models, strict=True) if m == model} == {True, False} for model in set(models))
+    none = {"score": math.nan, "ci": None}
+    # a stratum per answering model; where no model wrote both kinds (HaluEval's pairs) there is no within figure
+    within = stratified_auc(failed, mine, models, groups) if mixed else none
+    within_paired = stratified_auc(failed, mine, models, groups, other=overlap) if mixed else none
     return {"answers": len(keep), "sources": len(set(groups)), "hallucinated": sum(failed),
             "auc": report.score, "ci": report.ci, "threshold": report.values["threshold"], "f1": report.values["f1"],
             "vs_overlap": paired.score, "vs_overlap_ci": paired.ci,
@@ -175,9 +182,14 @@ def _figures(part: dict[str, Any], name: str) -> dict[str, Any] | None:
             "within_vs_overlap": within_paired["score"], "within_vs_overlap_ci": within_paired["ci"]}
 
 
-def candidate_figures(log: Any = None) -> dict[str, dict[str, Any] | None]:
-    """Every candidate's dev figures (None: not measured), and its HaluEval dev difference where recorded."""
+def candidate_figures(log: Any = None, *, fresh: bool = False) -> dict[str, dict[str, Any] | None]:
+    """Every candidate's dev figures (None: not measured), and its HaluEval dev difference where recorded.
+
+    The log stores them when it is built (the bootstraps take seconds); ``fresh=True`` computes them again from the
+    log's scores (a test checks the two agree)."""
     log = checked_log(log)
+    if not flag("fresh", fresh) and isinstance(log.get("figures"), dict):
+        return copy.deepcopy(log["figures"])
     rt = log["parts"]["ragtruth-dev"]
     halu = log["parts"].get("halueval-dev")
     out: dict[str, dict[str, Any] | None] = {}
