@@ -108,6 +108,20 @@ def tally(records: Iterable[CallRecord]) -> CallTally:
     return CallTally(calls, repairs, hits, prompt, completion, seconds)
 
 
+def recordable(records: Iterable[CallRecord], sources: tuple[str, ...] = ("api", "cache")) -> list[CallRecord]:
+    """The calls a recording keeps: those from ``sources`` (what was paid for, or read back from the cache), each
+    request and attempt once, in order (a reply shared by two answers is kept once)."""
+    seen: set[tuple[str | None, int]] = set()
+    out: list[CallRecord] = []
+    for c in records:
+        if not isinstance(c, CallRecord):
+            raise InputError("records", "call records (judge.calls)", c)
+        if c.source in sources and (c.key, c.attempt) not in seen:
+            seen.add((c.key, c.attempt))
+            out.append(c)
+    return out
+
+
 class CallList(list):
     """A list of :class:`CallRecord` that shows as a table in a notebook."""
 

@@ -20,10 +20,11 @@ from typing import Any
 from ...judges.errors import JudgeError
 from ...judges.files import write_recording
 from ...judges.openai_judge import OpenAIJudge
+from ...judges.records import recordable
 from ...judges.replay import ReplayJudge
-from ..alignment.designs import ALIGNMENT_PASSES
+from ..alignment.designs import ALIGNMENT_PASSES, ask_any_pass
 from ..judge_study.recording import gguf_header, server_version, sha256_of
-from .designs import MODEL, PASSES, ask_pass, recording_name
+from .designs import MODEL, PASSES, recording_name
 from .items import DATASETS, items
 
 __all__ = ["record", "recording_name", "MODEL", "MAX_TOKENS"]
@@ -49,26 +50,19 @@ def record(pass_name: str, dataset: str, split: str, *, groups: int | None, base
     earlier = ReplayJudge(target) if target.exists() else None
     kept: list[Any] = []  # the calls of answers taken from the earlier recording
 
-    def ask(j: Any, item: Any) -> Any:
-        return ALIGNMENT_PASSES[pass_name](j, item) if pass_name in ALIGNMENT_PASSES else ask_pass(pass_name, j, item)
-
     for n, item in enumerate(chosen, start=1):
         if earlier is not None:
             try:
-                kept.extend(ask(earlier, item).calls)
+                kept.extend(ask_any_pass(pass_name, earlier, item).calls)
                 continue
             except JudgeError:
                 pass  # not in the earlier recording: ask the server
         try:
-            ask(judge, item)
+            ask_any_pass(pass_name, judge, item)
         except JudgeError as exc:  # kept out of the recording; the study scores this answer NaN and counts it
             failed.append(item.id)
             print(f"{item.id}: judge error, left unscored: {str(exc)[:120]}", flush=True)
-        seen, calls = set(), []
-        for c in [*kept, *judge.calls]:
-            if c.source in ("api", "cache", "replay") and (c.key, c.attempt) not in seen:
-                seen.add((c.key, c.attempt))
-                calls.append(c)
+        calls = recordable([*kept, *judge.calls], ("api", "cache", "replay"))
         meta: dict[str, Any] = {
             "model": MODEL, "base_url": base_url, "server": server,
             "parameters": {"temperature": 0.0, "seed": 7, "mode": judge.mode, "max_tokens": MAX_TOKENS},

@@ -13,14 +13,17 @@ from functools import lru_cache
 from ...data import ragtruth
 from ...errors import InputError
 from ...judges.base import Judge
+from ...judges.errors import JudgeError
 from ...judges.examples import Labelled, example_text, labelled_sentences, pick_examples
+from ...judges.replay import ReplayJudge
 from ...judges.support import faithfulness_support
 from ...metrics.support import support_score
 from ...results import MetricResult
-from ..against_people.designs import DESIGNS, Design
+from ..against_people.designs import DESIGNS, Design, ask_pass
 from ..against_people.items import Item
+from ..against_people.study import recording_path
 
-__all__ = ["ALIGNMENT_DESIGNS", "ALIGNMENT_PASSES", "dev_pool", "examples_for", "ask_fewshot", "JUDGED", "EXAMPLES_PER_SOURCE"]
+__all__ = ["ALIGNMENT_DESIGNS", "ALIGNMENT_PASSES", "ask_any_pass", "replayed_pass", "dev_pool", "examples_for", "ask_fewshot", "JUDGED", "EXAMPLES_PER_SOURCE"]
 
 #: examples shown per source in the few-shot form (half of them "no")
 EXAMPLES_PER_SOURCE = 4
@@ -55,6 +58,29 @@ def ask_fewshot(judge: Judge, item: Item) -> MetricResult:
 
 #: lesson 15's own recorded pass (lesson 14's PASSES hold ``support``, the zero-shot one)
 ALIGNMENT_PASSES = {"support_fewshot": ask_fewshot}
+
+
+def ask_any_pass(pass_name: str, judge: Judge, item: Item) -> MetricResult:
+    """Ask ``judge`` what a pass of lesson 14 or 15 asks for ``item`` (the recorder, the study and validate-judge)."""
+    if isinstance(pass_name, str) and pass_name in ALIGNMENT_PASSES:
+        return ALIGNMENT_PASSES[pass_name](judge, item)
+    return ask_pass(pass_name, judge, item)
+
+
+def replayed_pass(pass_name: str, chosen: list[Item], dataset: str, split: str) -> list[MetricResult | None] | None:
+    """Each item's result replayed from the shipped recording of a pass (None where it holds no reply: an unfinished
+    pass), or None when the pass was not recorded on that part."""
+    path = recording_path(pass_name, dataset, split)
+    if path is None:
+        return None
+    judge = ReplayJudge(path)
+    out: list[MetricResult | None] = []
+    for item in chosen:
+        try:
+            out.append(ask_any_pass(pass_name, judge, item))
+        except JudgeError:
+            out.append(None)
+    return out
 
 
 def _again(r: MetricResult, aggregate: str) -> float:

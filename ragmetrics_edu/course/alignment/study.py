@@ -18,14 +18,10 @@ from ... import data
 from ...agreement import auc_difference, fit_combination, validation_report
 from ...baselines import SIGNALS, answer_overlap, cheap_signals
 from ...errors import InputError
-from ...judges.errors import JudgeError
-from ...judges.replay import ReplayJudge
 from ...validate import flag
-from ..against_people.designs import PASSES
-from ..against_people.items import Item, items
+from ..against_people.items import items
 from ..against_people.readings import stratified_auc
-from ..against_people.study import recording_path
-from .designs import ALIGNMENT_DESIGNS, ALIGNMENT_PASSES
+from .designs import ALIGNMENT_DESIGNS, replayed_pass
 from .protocol import CANDIDATES, HALUEVAL_DEV_PAIRS, LEVEL, RESAMPLES, RULE, SEED
 
 __all__ = ["LOG_NAME", "build_log", "checked_log", "load_log", "candidate_figures", "candidate_table", "choose", "cost_comparison", "layout_benchmark", "takeaway",
@@ -35,21 +31,6 @@ LOG_NAME = "alignment_log.json"
 
 #: the support design's aggregates the judge combination adds to the cheap signals
 JUDGE_SIGNALS = ("support_min", "support_mean")
-
-
-def _replayed(pass_name: str, chosen: list[Item], dataset: str, split: str) -> list[Any] | None:
-    path = recording_path(pass_name, dataset, split)
-    if path is None:
-        return None
-    judge = ReplayJudge(path)
-    ask = ALIGNMENT_PASSES.get(pass_name) or PASSES[pass_name]
-    out: list[Any] = []
-    for item in chosen:
-        try:
-            out.append(ask(judge, item))
-        except JudgeError:  # not recorded (an unfinished pass): NaN, counted
-            out.append(None)
-    return out
 
 
 def _rows(result: Any) -> list[dict[str, Any]]:
@@ -87,7 +68,7 @@ def _part(dataset: str, split: str, groups: int | None = None) -> dict[str, Any]
     costs: dict[str, dict[str, float]] = {"word_overlap": {"calls": 0.0, "seconds": 0.0, "prompt_tokens": 0.0}}
     seconds: dict[str, list[float]] = {}
     for pass_name in sorted({str(d.recording) for d in ALIGNMENT_DESIGNS.values()}):
-        found = _replayed(str(pass_name), chosen, dataset, split)
+        found = replayed_pass(str(pass_name), chosen, dataset, split)
         if found is None or all(r is None for r in found):
             continue
         sentences[str(pass_name)] = [_rows(r) for r in found]
@@ -129,7 +110,7 @@ def build_log() -> dict[str, Any]:
     """Replay every recording of lesson 15's designs on RAGTruth dev (and HaluEval dev) into the log."""
     parts = {"ragtruth-dev": _part("ragtruth", "dev")}
     _combinations(parts["ragtruth-dev"])
-    g_eval = _replayed("g_eval", items("ragtruth", "dev"), "ragtruth", "dev")
+    g_eval = replayed_pass("g_eval", items("ragtruth", "dev"), "ragtruth", "dev")
     if g_eval is not None:
         parts["ragtruth-dev"]["seconds"]["g_eval"] = _seconds(g_eval)
     halu = _part("halueval", "dev", HALUEVAL_DEV_PAIRS)

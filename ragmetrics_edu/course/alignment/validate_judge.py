@@ -31,13 +31,11 @@ from ...errors import InputError
 from ...judges.errors import JudgeAPIError, JudgeError
 from ...judges.files import write_recording
 from ...judges.openai_judge import OpenAIJudge, redact_url
-from ...judges.replay import ReplayJudge
+from ...judges.records import recordable
 from ...results import fmt
 from ...text import sentence_spans
-from ..against_people.designs import PASSES
 from ..against_people.items import Item, items
-from ..against_people.study import recording_path
-from .designs import ALIGNMENT_PASSES, JUDGED
+from .designs import JUDGED, ask_any_pass, replayed_pass
 
 __all__ = ["add_parser", "estimate", "report", "replayed", "validate_judge", "DEV_SOURCES"]
 
@@ -99,7 +97,6 @@ def validate_judge(judge: OpenAIJudge, design: str, sources: int, *, out: Path, 
         f"requests and {int(cost['prompt_tokens']):,} prompt tokens before caching (replies already in "
         f"{judge.cache_dir} are not sent again).")
     pass_name = str(JUDGED[design].recording)
-    ask = ALIGNMENT_PASSES.get(pass_name) or PASSES[pass_name]
     results: list[Any] = []
     started = time.monotonic()
     done = False
@@ -108,7 +105,7 @@ def validate_judge(judge: OpenAIJudge, design: str, sources: int, *, out: Path, 
 
         for n, item in enumerate(tqdm(chosen, desc=design, unit="answer"), start=1):
             try:
-                results.append(ask(judge, item))
+                results.append(ask_any_pass(pass_name, judge, item))
             except JudgeAPIError:
                 raise  # the server failed (not one reply): stop, keeping what was paid for
             except JudgeError as exc:
@@ -166,28 +163,15 @@ def replayed(design: str, sources: int, say: Any = print) -> dict[str, Any]:
         raise InputError("design", "one of " + ", ".join(sorted(JUDGED)), design)
     if isinstance(sources, bool) or not isinstance(sources, int) or not 1 <= sources <= DEV_SOURCES:
         raise InputError("sources", f"a whole number of RAGTruth dev sources from 1 to {DEV_SOURCES}", sources)
-    pass_name = str(JUDGED[design].recording)
-    path = recording_path(pass_name, "ragtruth", "dev")
-    if path is None:
-        raise InputError("design", "a design whose pass was recorded on RAGTruth dev", design)
     chosen = items("ragtruth", "dev", groups=sources)
-    judge = ReplayJudge(path)
-    ask = ALIGNMENT_PASSES.get(pass_name) or PASSES[pass_name]
-    results: list[Any] = []
-    for item in chosen:
-        try:
-            results.append(ask(judge, item))
-        except JudgeError:
-            results.append(None)
+    results = replayed_pass(str(JUDGED[design].recording), chosen, "ragtruth", "dev")
+    if results is None:
+        raise InputError("design", "a design whose pass was recorded on RAGTruth dev", design)
     return report(design, chosen, results, say)
 
 
 def _save(judge: OpenAIJudge, out: Path, design: str, sources: int, started: float, *, interrupted: bool) -> None:
-    seen, calls = set(), []
-    for c in judge.calls:
-        if c.source in ("api", "cache") and (c.key, c.attempt) not in seen:
-            seen.add((c.key, c.attempt))
-            calls.append(c)
+    calls = recordable(judge.calls)
     meta = {"model": judge.model, "server": judge.server, "base_url": judge.server,
             "parameters": {"temperature": judge.temperature, "seed": judge.seed, "mode": judge.mode},
             "pass": {"design": design, "dataset": "ragtruth", "split": "dev", "sources": sources,

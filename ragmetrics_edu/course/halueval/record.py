@@ -16,6 +16,7 @@ from ...judges.batch import Outcome, run_tasks
 from ...judges.errors import JudgeError
 from ...judges.files import write_recording
 from ...judges.openai_judge import OpenAIJudge
+from ...judges.records import recordable
 from ...validate import identifier
 from .study import DESIGNS, Design, forget_scores, pairs_for, recording_name, score_answer
 
@@ -55,11 +56,7 @@ def record(pass_name: str, split: str, *, base_url: str, model: str, provenance:
         made, errors = outcome.result
         for error in errors:
             say(f"{pair.id}: judge error, answer left unscored: {error[:120]}")
-        seen, calls = set(), []
-        for c in judge.calls[:made]:
-            if c.source in ("api", "cache") and (c.key, c.attempt) not in seen:
-                seen.add((c.key, c.attempt))
-                calls.append(c)
+        calls = recordable(judge.calls[:made])
         meta = {"model": model, "base_url": base_url,
                 "server": provenance["server"],
                 "parameters": {"temperature": 0.0, "seed": 7, "mode": judge.mode, "max_tokens": MAX_TOKENS},

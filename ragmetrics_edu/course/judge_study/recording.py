@@ -21,7 +21,7 @@ from ... import validate
 from ...errors import InputError
 from ...judges.files import write_recording
 from ...judges.openai_judge import OpenAIJudge
-from ...judges.records import tally
+from ...judges.records import recordable, tally
 from .passes import PASSES, run_pass
 
 __all__ = ["gguf_header", "sha256_of", "record_passes", "add_parser"]
@@ -128,11 +128,7 @@ def record_passes(names: list[str], *, base_url: str, model: str, gguf: str, out
                 state = "ERROR " + str(row["error"])[:80] if row["error"] else f"score {row['score']}"
                 print(f"{spec.name} {row['case']} {row['metric']} {row['pipeline'] or ''} calls={row['calls']} "
                       f"{row['latency_s']:.1f}s {state}", flush=True)
-            seen, calls = set(), []
-            for c in judge.calls:
-                if c.source in ("api", "cache") and (c.key, c.attempt) not in seen:
-                    seen.add((c.key, c.attempt))
-                    calls.append(c)
+            calls = recordable(judge.calls)
             meta = {"model": model, "server": server, "base_url": base_url,
                     "parameters": {"temperature": spec.temperature, "seed": spec.seed, "mode": judge.mode,
                                    "max_tokens": None},
