@@ -34,17 +34,13 @@ from .embeddings.recorded import add_record_embeddings_parser, run_record_embedd
 from .errors import InputError, RagMetricsError
 from .judges.evaluation import evaluate
 from .judges.openai_judge import OpenAIJudge
-from .metrics.specs import SPECS, call_with
+from .metrics.specs import SPECS
 from .results import fmt
 
 
 def score_metrics() -> tuple[str, ...]:
-    """The metrics ``score`` scores: every registered metric whose spec says what it reads (``score_input``)."""
-    return tuple(spec.name for spec in SPECS.values() if spec.score_input)
-
-
-#: The inputs typed as positional verdicts after the metric's name.
-POSITIONAL = ("verdicts", "gains", "statement verdicts", "verdicts per node")
+    """The metrics ``score`` scores: every registered metric whose spec says what it reads (``reads``)."""
+    return tuple(spec.name for spec in SPECS.values() if spec.reads is not None)
 
 EPILOG = """examples of score:
   ragmetrics-edu score context_precision no yes yes no no
@@ -206,64 +202,18 @@ def _record_judge(args: argparse.Namespace) -> int:
     return 0
 
 
-#: How verdicts typed on a command line (always strings) are read; other words go to the
-#: library as typed, so an unknown one is reported with its position (verdicts[i]).
-_TYPED = {"1": "yes", "1.0": "yes", "true": "yes", "t": "yes", "0": "no", "0.0": "no", "false": "no", "f": "no"}
-
-
-def _typed(values: Sequence[str]) -> list[str]:
-    return [_TYPED.get(x.strip().lower(), x) for x in values]
-
-
 def _score(args: argparse.Namespace) -> Any:
-    m = args.metric
-    for name in ("tp", "fp", "fn"):
-        if getattr(args, name) < 0:
-            raise InputError(f"--{name}", "a number of statements, 0 or more", getattr(args, name))
-    if SPECS[m].score_input in POSITIONAL and not args.verdicts:
-        raise InputError("verdicts", f"at least one verdict after the metric, e.g. `ragmetrics-edu score {m} yes no`",
-                         [])
-    v = _typed(args.verdicts)
-    common = {"threshold": args.threshold} if args.threshold is not None else {}
-    spec = SPECS[m]
-    reads, compute = spec.score_input, spec.function()
-    options = {**common, **({"variant": args.variant} if args.variant else {})}
-    if reads == "verdicts":  # ranked verdicts: each metric takes the options it has (k, total, variant)
-        extra = {k: x for k, x in (("k", args.k), ("total_relevant", args.total_relevant)) if x is not None}
-        return call_with(compute, v, {**options, **extra})
-    if reads == "gains":
-        return call_with(compute, _gains(args.verdicts), {"k": args.k, "gain": args.gain})
-    if reads == "statement verdicts":
-        labels = [f"statement {i}" for i in range(1, len(v) + 1)]
-        return compute(labels, v, **{k: x for k, x in options.items() if k in spec.parameters()})
-    if reads == "verdicts per node":
-        groups = [_typed([x for x in g.split(",") if x]) for g in args.verdicts]
-        names = [[f"node {n} statement {i}" for i in range(1, len(g) + 1)] for n, g in enumerate(groups, 1)]
-        return compute(names, groups, **common)
-    if reads == "--reference and --context":
-        if args.reference is None or args.context is None:
-            raise InputError("--reference/--context", "both entity lists, separated by ';'", None)
-        split = lambda s: [e.strip() for e in s.split(";") if e.strip()]  # noqa: E731
-        return compute(split(args.reference), split(args.context), normalize=args.normalize, **common)
-    if reads == "--tp, --fp and --fn":
-        tp, fp, fn = ([f"{n.upper()} {i}" for i in range(1, getattr(args, n) + 1)] for n in ("tp", "fp", "fn"))
-        return compute(tp, fp, fn, similarity=args.similarity, **common)
-    if args.answer is None or args.ground_truth is None:
-        raise InputError("--answer/--ground-truth", "two texts to compare", None)
-    return compute(args.answer, args.ground_truth, **common)
-
-
-def _gains(values: Sequence[str]) -> list[Any]:
-    """Graded gains as numbers (ints where whole); words such as yes/no/true/false pass through."""
-    out: list[Any] = []
-    for x in values:
-        try:
-            number = float(x)
-        except ValueError:
-            out.append(_TYPED.get(x.strip().lower(), x))
-            continue
-        out.append(int(number) if number.is_integer() and abs(number) < 2**53 else number)
-    return out
+    """Score ``args.metric`` from what its spec reads (:mod:`ragmetrics_edu.metrics.inputs`); a ``--variant`` the
+    metric does not take is refused, never ignored."""
+    spec = SPECS[args.metric]
+    assert spec.reads is not None  # score_metrics() offers only these
+    compute = spec.function()
+    options: dict[str, Any] = {"threshold": args.threshold} if args.threshold is not None else {}
+    if args.variant is not None:
+        if not spec.named_variants or "variant" not in spec.parameters():
+            raise InputError("--variant", f"no --variant ({spec.name} has one definition here)", args.variant)
+        options["variant"] = validate.choice("--variant", args.variant, spec.named_variants)
+    return spec.reads.score(compute, args, options)
 
 
 def _print_result(result: Any, title: str = "") -> None:

@@ -134,11 +134,12 @@ TERMS: tuple[Term, ...] = (
     _t("context entity recall", """The share of the reference's entities that the context also names (Ragas;
        notebook 04).""", ["context entities recall"]),
     _t("faithfulness", """Does the answer stay within the context? The share of the answer's claims the context
-       supports (notebook 05). Also called groundedness. evaluate()'s "faithfulness" computes word overlap instead
-       (the share of the answer's content words found in the context, no judge), the design chosen on the evidence
-       of notebook 14; the claims design is "faithfulness_claims".""", ["groundedness"], ["hallucination", "word overlap"]),
+       supports (notebook 05). Also called groundedness. In this library "faithfulness" always names this claims
+       design; evaluate()'s default faithfulness design is "word_overlap" (the share of the answer's content words
+       found in the context, no judge), chosen on the evidence of notebook 14.""", ["groundedness"], ["hallucination", "word overlap"]),
     _t("word overlap", """The share of the answer's content words found in the retrieved contexts: no model, no
-       call. The baseline every judge must beat, and evaluate()'s default faithfulness (notebook 14).""",
+       call. The baseline every judge must beat, and evaluate()'s default faithfulness design, "word_overlap"
+       (notebook 14).""",
        ["answer overlap"], ["faithfulness", "baseline"]),
     _t("hallucination", """A claim in the answer that the context does not support or contradicts: what a low
        faithfulness score detects.""", ["hallucinations"]),

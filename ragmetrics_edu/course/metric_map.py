@@ -20,6 +20,7 @@ from typing import Any, Iterable, Mapping
 
 from ..errors import InputError
 from ..judges.records import tally
+from ..metrics.registry import MetricTable
 from ..metrics.specs import SPECS
 from ..results import cut
 from ..validate import as_list, identifier, instance, mapping, number, text, text_list
@@ -30,8 +31,8 @@ FIELDS = ("question", "contexts", "answer", "reference")
 EXAMPLE_PRICE = (0.50, 1.50)
 
 #: How the tables show a map row or judge step whose name says less than it computes: the row and the judge step
-#: called "faithfulness" are the claims design (claims, then a verdict per claim; ``evaluate()``'s
-#: ``faithfulness_claims``), while ``evaluate()``'s default faithfulness is word overlap (its own row).
+#: called "faithfulness" are the claims design (claims, then a verdict per claim), while ``evaluate()``'s default
+#: faithfulness design is word overlap (its own row, ``word_overlap``).
 LABELS = {"faithfulness": "faithfulness (claims)"}
 
 
@@ -40,6 +41,68 @@ def label(name: str) -> str:
     if not isinstance(name, str):
         raise InputError("name", "a metric or judge step name (a string)", name)
     return LABELS.get(name, name)
+
+
+@dataclass(frozen=True)
+class MapRow:
+    """A metric's row in the course's metric map: its name there, what it reads (question, contexts, answer,
+    reference, labels), how it is computed, the peers' classes, the notebook that teaches it, the judge step whose
+    records measure its cost (None: no judge, no cost) and the short label the capstone's tables use."""
+
+    name: str
+    needs: tuple[str, ...]
+    how: str
+    peers: str
+    notebook: str
+    step: str | None = None
+    short: str = ""
+
+
+_RANKING_HOW = "arithmetic on relevance labels, no judge"
+
+#: The map's rows, in its order, keyed by registered metric names: a course fact, not the library's. A metric the
+#: library adds is off the map until the course adds its row here.
+MAP: MetricTable[MapRow] = MetricTable("the metric map's rows", {
+    "context_precision": MapRow(
+        "context precision", ("question", "contexts", "reference"), "judge: is each node useful for the reference?",
+        "DeepEval ContextualPrecisionMetric; Ragas LLMContextPrecisionWithReference", "01", "context_precision", "cp"),
+    "context_precision_without_reference": MapRow(
+        "context precision without reference", ("question", "contexts", "answer"),
+        "judge: was each node used for the answer?",
+        "Ragas LLMContextPrecisionWithoutReference; Ragas ContextUtilization (the same, renamed)", "12",
+        "context_precision_without_reference"),
+    "context_recall": MapRow(
+        "context recall", ("question", "contexts", "reference"), "judge: is each reference sentence attributable?",
+        "DeepEval ContextualRecallMetric; Ragas LLMContextRecall", "02", "context_recall", "cr"),
+    "contextual_relevancy": MapRow(
+        "contextual relevancy", ("question", "contexts"), "judge: is each context statement relevant?",
+        "DeepEval ContextualRelevancyMetric", "03", "contextual_relevancy"),
+    "context_entity_recall": MapRow(
+        "context entity recall", ("contexts", "reference"), "judge extracts entities; set overlap",
+        "Ragas ContextEntityRecall", "04", "context_entity_recall"),
+    "faithfulness": MapRow(
+        "faithfulness", ("contexts", "answer"), "judge: claims, then is each claim supported?",
+        "DeepEval FaithfulnessMetric; Ragas Faithfulness", "05", "faithfulness", "faith"),
+    "word_overlap": MapRow(
+        "word overlap (evaluate()'s default)", ("contexts", "answer"),
+        "share of the answer's content words found in the contexts, no judge; chosen on the evidence",
+        "none: DeepEval and Ragas ask a judge", "14"),
+    "answer_relevancy": MapRow(
+        "answer relevancy (statements)", ("question", "answer"), "judge: statements, then is each relevant?",
+        "DeepEval AnswerRelevancyMetric", "06", "answer_relevancy", "ar"),
+    "answer_relevancy_embedding": MapRow(
+        "answer relevancy (embeddings)", ("question", "answer"), "judge writes questions; cosine to the real one",
+        "Ragas ResponseRelevancy (AnswerRelevancy)", "06", "answer_relevancy_embedding"),
+    "semantic_similarity": MapRow(
+        "semantic similarity", ("answer", "reference"), "cosine of two embeddings, no judge",
+        "Ragas SemanticSimilarity", "07"),
+    "answer_correctness": MapRow(
+        "answer correctness", ("question", "answer", "reference"), "judge: TP/FP/FN statements, plus similarity",
+        "Ragas AnswerCorrectness", "07", "answer_correctness"),
+    "precision_at_k": MapRow(
+        "ranking measures (MAP, nDCG, MRR...)", ("contexts", "labels"), _RANKING_HOW, "trec_eval (via pytrec_eval)",
+        "08"),
+})
 
 
 @dataclass(frozen=True)
@@ -65,10 +128,9 @@ class MetricInfo:
 
 
 def entries() -> tuple[MetricInfo, ...]:
-    """The map's rows, built from the metric registry: every spec with a ``map_row``, in the rows' order."""
-    specs = sorted((spec for spec in SPECS.values() if spec.map_row is not None), key=lambda s: s.map_row.order)  # type: ignore[union-attr]
-    return tuple(MetricInfo(row.name, row.needs, spec.component, row.step, row.how, row.peers, row.notebook)
-                 for spec in specs if (row := spec.map_row) is not None)
+    """The map's rows (:data:`MAP`, in its order), each with its component from the metric's spec."""
+    return tuple(MetricInfo(row.name, row.needs, SPECS[key].component, row.step, row.how, row.peers, row.notebook)
+                 for key, row in MAP.items() if key in SPECS)
 
 
 def __getattr__(name: str) -> Any:
@@ -234,7 +296,7 @@ TRIAD: tuple[dict[str, str], ...] = (
      "ours": "contextual relevancy",
      "catches": "retrieval of off-topic or padded passages"},
     {"leg": "groundedness", "link": "contexts -> answer",
-     "ours": "word overlap, or the claims design (faithfulness_claims)",
+     "ours": "word overlap (word_overlap), or the claims design (faithfulness)",
      "catches": "words or claims the contexts do not support"},
     {"leg": "answer relevance", "link": "answer -> question",
      "ours": "answer relevancy (statements or embeddings)",

@@ -148,7 +148,7 @@ def _row(index: int, case: dict[str, Any], names: Sequence[str], outcomes: Seque
 
 def evaluate(
     data: Any,
-    metrics: Iterable[str] = ("context_precision", "context_recall", "faithfulness", "answer_relevancy"),
+    metrics: Iterable[str] = ("context_precision", "context_recall", "word_overlap", "answer_relevancy"),
     judge: Any = None,
     *,
     embedder: Any = None,

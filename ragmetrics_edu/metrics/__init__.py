@@ -29,11 +29,12 @@ from .reanswer import score_reanswer
 from .registry import FUNCTIONS
 from .registry import MetricTable as MetricTable
 from .specs import SPECS as SPECS
-from .specs import Ask, MapRow, MetricSpec, register, unregister
+from .specs import Ask, MetricSpec, register, unregister
 from .statements import answer_relevancy, context_recall, contextual_relevancy, faithfulness
+from .views import Chart, RankingChoice, RankingView, Shape, StatementView
 
 __all__ = [
-    "Ask", "MapRow", "MetricSpec", "answer_correctness", "answer_relevancy", "answer_relevancy_embedding",
+    "Ask", "Chart", "MetricSpec", "RankingChoice", "RankingView", "Shape", "StatementView", "answer_correctness", "answer_relevancy", "answer_relevancy_embedding",
     "average_precision",
     "context_entity_recall", "context_precision", "context_precision_batch", "context_recall",
     "contextual_relevancy", "f1_counts", "f1_from", "f_beta", "faithfulness", "hit_at_k", "hit_rate_at_k", "mean_average_precision",

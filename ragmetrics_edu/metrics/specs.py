@@ -7,10 +7,13 @@ keeps a table or an if/elif keyed by metric names:
 - ``ask``: how :func:`ragmetrics_edu.evaluate` scores one case (:class:`Ask`: the judge step it
   calls, or ``compute`` itself when no judge is needed), ``design`` naming what that is, and
   ``steps`` and ``prompts``, the judge steps it sends and their prompt files;
-- ``label``, ``short``, ``component``, ``verdict_column``, ``variants``;
-- what the explorers offer (``explorer``: ``"ranking"`` or ``"statements"``, with ``choices``,
-  ``chart``, ``item``, ``idk``, ``counted``, ``hint``, ``shape``, ``aliases``), what the command line reads
-  (``score_input``), and the metric map's row (``map_row``).
+- ``label``, ``component``, ``verdict_column``, ``variants``, ``higher_is_better``;
+- how the explorers show it (``view``: a :class:`~ragmetrics_edu.metrics.views.StatementView` or
+  :class:`~ragmetrics_edu.metrics.views.RankingView`) and what ``ragmetrics-edu score`` reads for it
+  (``reads``: a :class:`~ragmetrics_edu.metrics.inputs.Reads`).
+
+What a course says about a metric (its row in the metric map, its short label, the notebook
+that teaches it) is the course's own table, not the spec's.
 
 Adding a metric is one :func:`register` call (docs/architecture.md, "Add a metric"); the built-in
 specs are in :mod:`ragmetrics_edu.metrics.builtin_specs`.
@@ -19,15 +22,15 @@ specs are in :mod:`ragmetrics_edu.metrics.builtin_specs`.
 from __future__ import annotations
 
 import importlib
-import inspect
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any, Callable, Iterator, Mapping
 
 from ..errors import InputError
 from ..validate import choice
+from .inputs import Reads, call_with, parameter_names
+from .views import RankingView, StatementView
 
-__all__ = ["Ask", "MapRow", "MetricSpec", "Registry", "SPECS", "register", "unregister", "call_with", "COLUMNS"]
+__all__ = ["Ask", "MetricSpec", "Registry", "SPECS", "register", "unregister", "call_with", "COLUMNS"]
 
 #: The case columns evaluate() can pass a metric, and the two things it passes besides them.
 COLUMNS = ("question", "answer", "contexts", "ground_truth")
@@ -82,20 +85,6 @@ class Ask:
 
 
 @dataclass(frozen=True)
-class MapRow:
-    """A metric's row in the course's metric map: its name there, what it reads (question, contexts,
-    answer, reference, labels), how it is computed, and the peers' classes; ``order`` places it."""
-
-    order: int
-    name: str
-    needs: tuple[str, ...]
-    how: str
-    peers: str
-    notebook: str
-    step: str | None = None  # the judge step whose records measure its cost; None: no judge, no cost
-
-
-@dataclass(frozen=True)
 class MetricSpec:
     """One metric, or one design of a metric (``of`` names the metric it is a design of). See the module."""
 
@@ -106,61 +95,51 @@ class MetricSpec:
     design: str = ""
     of: str | None = None
     component: str = ""
-    short: str = ""
     steps: tuple[str, ...] = ()  # the judge steps ask() sends (judges.STEPS names)
-    prompts: tuple[str, ...] = ()  # their prompt files, judges/prompts/<name>.txt
     verdict_column: str | None = None
     variants: tuple[str | None, ...] = (None,)
-    explorer: str | None = None
-    choices: tuple[tuple[str, str | None, str], ...] = ()  # ranking explorer: (selector label, variant, chart title)
-    chart: str = "precision"  # ranking explorer's per-rank chart: precision, discount or reciprocal
-    cutoff: bool = False  # the chart draws the cut-off k
-    shape: str = ""  # statement explorer: attributed, per_node, claims or statements
-    item: str = "statement"
-    idk: bool = False
-    counted: tuple[str, str] = ("", "")  # statement explorer: step column that counts, its total in values
-    hint: str = ""
-    decompose: bool = False
+    view: StatementView | RankingView | None = None  # how the explorers show it (None: no explorer)
+    reads: Reads | None = None  # what `ragmetrics-edu score` reads for it (None: not offered there)
     embedder: bool = False  # compute takes an embedder
-    score_input: str | None = None  # what `ragmetrics-edu score` reads for it
-    map_row: MapRow | None = None
-    aliases: tuple[str, ...] = ()  # other names a student may type for it in an explorer ("mrr", "ndcg")
     higher_is_better: bool = True  # False for a metric that passes low (DeepEval's hallucination, bias, toxicity)
 
     def __post_init__(self) -> None:
         if not (isinstance(self.name, str) and self.name.isidentifier() and self.name.islower()):
             raise InputError("MetricSpec.name", "a lower-case Python identifier (the metric's name)", self.name)
-        for name in ("label", "design", "component", "short", "shape", "item", "hint"):
+        for name in ("label", "design", "component"):
             if not isinstance(getattr(self, name), str):
                 raise InputError(f"MetricSpec.{name}", "a string", getattr(self, name))
-        for name in ("of", "verdict_column", "score_input"):
+        for name in ("of", "verdict_column"):
             if getattr(self, name) is not None and not isinstance(getattr(self, name), str):
                 raise InputError(f"MetricSpec.{name}", "a string or None", getattr(self, name))
-        for name in ("compute",):
-            if self.compute is not None and not callable(self.compute):
-                raise InputError("MetricSpec.compute", "a function (the metric's arithmetic) or None", self.compute)
+        if self.compute is not None and not callable(self.compute):
+            raise InputError("MetricSpec.compute", "a function (the metric's arithmetic) or None", self.compute)
         if self.ask is not None and not isinstance(self.ask, Ask):
             raise InputError("MetricSpec.ask", "an Ask or None", self.ask)
-        if self.map_row is not None and not isinstance(self.map_row, MapRow):
-            raise InputError("MetricSpec.map_row", "a MapRow or None", self.map_row)
-        for name in ("cutoff", "idk", "decompose", "embedder", "higher_is_better"):
+        if self.view is not None and not isinstance(self.view, (StatementView, RankingView)):
+            raise InputError("MetricSpec.view", "a views.StatementView, a views.RankingView or None", self.view)
+        if self.reads is not None and not isinstance(self.reads, Reads):
+            raise InputError("MetricSpec.reads", "an inputs.Reads (e.g. inputs.RANKED_VERDICTS) or None", self.reads)
+        for name in ("embedder", "higher_is_better"):
             if not isinstance(getattr(self, name), bool):
                 raise InputError(f"MetricSpec.{name}", "True or False", getattr(self, name))
-        if not (isinstance(self.explorer, str) or self.explorer is None) or self.explorer not in (None, "ranking", "statements"):
-            raise InputError("MetricSpec.explorer", "None, 'ranking' or 'statements'", self.explorer)
         _strings("MetricSpec.steps", self.steps)
-        _strings("MetricSpec.prompts", self.prompts)
-        if not isinstance(self.variants, tuple) or not all(v is None or isinstance(v, str) for v in self.variants):
+        if not isinstance(self.variants, tuple) or not self.variants or not all(
+                v is None or isinstance(v, str) for v in self.variants):
             raise InputError("MetricSpec.variants", "a tuple of variant names (or (None,))", self.variants)
-        if not isinstance(self.choices, tuple) or not all(
-                isinstance(c, tuple) and len(c) == 3 and isinstance(c[0], str) and isinstance(c[2], str)
-                and (c[1] is None or isinstance(c[1], str)) for c in self.choices):
-            raise InputError("MetricSpec.choices", "a tuple of (selector label, variant, chart title)", self.choices)
-        if self.explorer == "ranking" and not self.choices:
-            raise InputError("MetricSpec.choices", "at least one (label, variant, title) for the ranking explorer", ())
-        if not (isinstance(self.counted, tuple) and len(self.counted) == 2 and all(isinstance(c, str) for c in self.counted)):
-            raise InputError("MetricSpec.counted", "a (step column, total in values) pair of strings", self.counted)
-        _strings("MetricSpec.aliases", self.aliases)
+        if self.reads is not None and self.compute is None:
+            raise InputError("MetricSpec.reads", "None for a spec without arithmetic of its own (compute)", self.reads)
+        if isinstance(self.view, RankingView):
+            stray = [v for v in self.view.variants if v is not None and v not in self.variants]
+            if stray:
+                raise InputError("MetricSpec.view", f"choices whose variants are among {self.variants}", stray)
+
+    @property
+    def explorer(self) -> str | None:
+        """Which explorers show it: "ranking", "statements" or None (from its view)."""
+        if isinstance(self.view, RankingView):
+            return "ranking"
+        return "statements" if isinstance(self.view, StatementView) else None
 
     @property
     def needs(self) -> tuple[str, ...]:
@@ -265,15 +244,3 @@ def register(spec: MetricSpec) -> MetricSpec:
 def unregister(name: str) -> MetricSpec:
     """Take the spec ``name`` out of :data:`SPECS` again (a test's toy metric)."""
     return SPECS.remove(name)
-
-
-@lru_cache(maxsize=None)
-def parameter_names(function: Callable[..., Any]) -> frozenset[str]:
-    """The parameter names of ``function``, read once (explorers ask on every event, permutations thousands of times)."""
-    return frozenset(inspect.signature(function).parameters)
-
-
-def call_with(function: Callable[..., Any], first: Any, available: Mapping[str, Any]) -> Any:
-    """``function(first, **those of available it takes)``: one call for metrics whose keywords differ."""
-    taken = parameter_names(function)
-    return function(first, **{k: v for k, v in available.items() if k in taken})

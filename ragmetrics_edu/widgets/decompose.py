@@ -20,6 +20,7 @@ from ..results import fmt, steps_html
 from ..validate import IDK, NO, YES, as_list
 from ._common import Explorer, classed, formula_html, model_of, notes_html, score_html
 from .decompose_model import CASES, DecomposeModel
+from .offered import statement_view
 
 
 class DecomposeExplorer(Explorer):
@@ -93,7 +94,7 @@ class DecomposeExplorer(Explorer):
     def _build_pieces(self) -> None:
         """One row per piece (verdict toggle and text), a ✂ toggle between neighbours."""
         model = self.model
-        allowed = [YES, NO, IDK] if model.spec.idk else [YES, NO]
+        allowed = [YES, NO, IDK] if statement_view(model.spec).idk else [YES, NO]
         self.verdict_toggles, self.cut_buttons = [], []
         rows: list[Any] = []
         for j, piece in enumerate(model.pieces):
@@ -153,7 +154,7 @@ class DecomposeExplorer(Explorer):
         try:
             for toggle, verdict in zip(self.verdict_toggles, model.piece_verdicts, strict=True):
                 toggle.value = verdict
-            item = model.spec.item  # "statement" or "claim"
+            item = statement_view(model.spec).item  # "statement" or "claim"
             for button, cut in zip(self.cut_buttons, model.cuts, strict=True):
                 button.value = cut
                 button.description = f"✂ two {item}s" if cut else f"+ one {item}"

@@ -20,7 +20,7 @@ from ..errors import InputError
 from ..results import MetricResult
 from ..validate import IDK, NO, YES, as_list, choice, flag, one_verdict, plain, text_list, verdict_list
 from .model_base import Observable, check_index
-from .offered import decompose_spec
+from .offered import decompose_spec, statement_view
 
 __all__ = ["CASES", "DecomposeCase", "DecomposeModel", "combine"]
 
@@ -106,7 +106,7 @@ class DecomposeModel(Observable):
         self._claims = list(self._pieces) if claims is None else text_list("claims", claims)
         if len(self._claims) != len(self._pieces):
             raise InputError("claims", f"one claim per piece ({len(self._pieces)})", list(self._claims))
-        self._verdicts = verdict_list("verdicts", verdicts, allow_idk=spec.idk)
+        self._verdicts = verdict_list("verdicts", verdicts, allow_idk=statement_view(spec).idk)
         if len(self._verdicts) != len(self._pieces):
             raise InputError("verdicts", f"one verdict per piece ({len(self._pieces)})", list(verdicts))
         self._cuts = self._check_cuts([True] * (len(self._pieces) - 1) if cuts is None else cuts)
@@ -251,7 +251,7 @@ class DecomposeModel(Observable):
     def set_verdict(self, piece: int, verdict: Any) -> None:
         """The judge's verdict on one piece."""
         j = check_index("piece", piece, len(self._pieces))
-        value = one_verdict("verdict", verdict, allow_idk=self.spec.idk)
+        value = one_verdict("verdict", verdict, allow_idk=statement_view(self.spec).idk)
         if value != self._verdicts[j]:
             self._verdicts[j] = value
             self._changed("verdicts")
@@ -259,7 +259,7 @@ class DecomposeModel(Observable):
     def toggle(self, piece: int) -> None:
         """Cycle a piece's verdict: yes -> no (-> idk where the metric has it) -> yes."""
         j = check_index("piece", piece, len(self._pieces))
-        cycle = (YES, NO, IDK) if self.spec.idk else (YES, NO)
+        cycle = (YES, NO, IDK) if statement_view(self.spec).idk else (YES, NO)
         self.set_verdict(j, cycle[(cycle.index(self._verdicts[j]) + 1) % len(cycle)])
 
     def set_lenient(self, value: bool) -> None:

@@ -1,8 +1,9 @@
 """What the explorers offer, read from the metric registry (:data:`ragmetrics_edu.metrics.SPECS`) each time.
 
-A metric registered with ``explorer="ranking"`` appears in the reorder and permutation explorers'
-selector, one entry per ``choices`` row; with ``explorer="statements"`` in the statement explorer
-(and, with ``decompose=True``, in the decompose explorer). Nothing here is keyed by metric names.
+A metric registered with a :class:`~ragmetrics_edu.metrics.views.RankingView` appears in the reorder and
+permutation explorers' selector, one entry per choice; with a
+:class:`~ragmetrics_edu.metrics.views.StatementView` in the statement explorer (and, with ``decompose=True``,
+in the decompose explorer). Nothing here is keyed by metric names.
 """
 
 from __future__ import annotations
@@ -11,8 +12,10 @@ from typing import Any
 
 from ..errors import InputError
 from ..metrics.specs import SPECS, MetricSpec
+from ..metrics.views import RankingView, StatementView
 
-__all__ = ["decompose_spec", "ranking_choices", "ranking_spec", "statement_spec", "title_of"]
+__all__ = ["decompose_spec", "ranking_choices", "ranking_spec", "ranking_view", "statement_spec", "statement_view",
+           "title_of"]
 
 
 def _spec(field: str, value: Any, among: list[MetricSpec], what: str) -> MetricSpec:
@@ -33,18 +36,33 @@ def statement_spec(field: str, value: Any) -> MetricSpec:
 
 def decompose_spec(field: str, value: Any) -> MetricSpec:
     """The spec of a metric the decompose explorer offers (statement metrics with ``decompose=True``)."""
-    return _spec(field, value, SPECS.where(explorer="statements", decompose=True), "a metric the decompose explorer offers")
+    offered = [s for s in SPECS.where(explorer="statements") if statement_view(s).decompose]
+    return _spec(field, value, offered, "a metric the decompose explorer offers")
+
+
+def statement_view(spec: MetricSpec) -> StatementView:
+    """The statement view of ``spec`` (an InputError when it has none)."""
+    if not isinstance(spec.view, StatementView):
+        raise InputError("metric", "a metric with a statement view (spec.view)", spec.name)
+    return spec.view
+
+
+def ranking_view(spec: MetricSpec) -> RankingView:
+    """The ranking view of ``spec`` (an InputError when it has none)."""
+    if not isinstance(spec.view, RankingView):
+        raise InputError("metric", "a metric with a ranking view (spec.view)", spec.name)
+    return spec.view
 
 
 def ranking_choices() -> list[tuple[str, tuple[str, str | None]]]:
     """The ranking selector's entries, in registry order: (label, (metric, variant))."""
     return [(label, (spec.name, variant)) for spec in SPECS.where(explorer="ranking")
-            for label, variant, _ in spec.choices]
+            for label, variant, _ in ranking_view(spec).choices]
 
 
 def title_of(metric: str, variant: str | None) -> str:
     """The per-rank chart's title for (metric, variant)."""
-    for _, chosen, title in SPECS[metric].choices:
+    for _, chosen, title in ranking_view(SPECS[metric]).choices:
         if chosen == variant:
             return title
-    raise InputError("variant", "one of " + ", ".join(str(v) for _, v, _ in SPECS[metric].choices), variant)
+    raise InputError("variant", "one of " + ", ".join(str(v) for _, v, _ in ranking_view(SPECS[metric]).choices), variant)

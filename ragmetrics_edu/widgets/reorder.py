@@ -14,9 +14,10 @@ from typing import Any, Callable, Sequence
 import ipywidgets as widgets
 
 from ..metrics.specs import SPECS
+from ..metrics.views import Chart
 from ..results import MetricResult, steps_html
 from ._common import Explorer, Reorderable, classed, formula_html, model_of, notes_html, score_html, side_by_side
-from .offered import ranking_choices, title_of
+from .offered import ranking_choices, ranking_view, title_of
 from .plots import ACCENT, IRRELEVANT, IRRELEVANT_OUTSIDE, MARKER, RELEVANT, RELEVANT_OUTSIDE, BarChart, shared_chart
 from .reorder_model import ReorderModel
 
@@ -145,7 +146,7 @@ class RankingControls(widgets.HBox):
                 self.metric.value = model.choice_label
             if self.k.value != model.k:
                 self.k.value = model.k
-            self.k.layout.display = "" if SPECS[model.metric].cutoff else "none"
+            self.k.layout.display = "" if ranking_view(SPECS[model.metric]).cutoff else "none"
             relevant = sum(model.verdicts)
             total = model.total_relevant if model.total_relevant is not None else relevant
             with self.total.hold_sync():
@@ -177,12 +178,12 @@ def ranking_series(model: ReorderModel, result: MetricResult) -> dict[str, Any]:
     colours = [(RELEVANT if f else IRRELEVANT) if ok else (RELEVANT_OUTSIDE if f else IRRELEVANT_OUTSIDE)
                for f, ok in zip(flags, inside, strict=True)]
     spec = SPECS[model.metric]
-    cutoff = k + 0.5 if k < n and spec.cutoff else None
+    cutoff = k + 0.5 if k < n and ranking_view(spec).cutoff else None
     title = title_of(model.metric, model.variant)
-    if spec.chart == "discount":
+    if ranking_view(spec).chart is Chart.DISCOUNT:
         return {"heights": [row["discount"] for row in result.rows[:n]], "colours": colours, "score": None,
                 "cutoff": cutoff, "ylabel": "discount 1/log2(k+1)", "title": title}
-    if spec.chart == "reciprocal":
+    if ranking_view(spec).chart is Chart.RECIPROCAL:
         first = result.values["first_relevant_rank"]
         colours = [ACCENT if rank == first else c for rank, c in zip(range(1, n + 1), colours, strict=True)]
         return {"heights": [1 / rank for rank in range(1, n + 1)], "colours": colours, "score": result.score,

@@ -9,11 +9,12 @@ from typing import Any, Sequence, TypeVar
 
 from .. import examples
 from ..errors import InputError
-from ..metrics.specs import SPECS, call_with
+from ..metrics.inputs import call_with
+from ..metrics.specs import SPECS
 from ..results import MetricResult
 from ..validate import YES, choice, one_verdict, plain, text_list, verdict_list
 from .model_base import Observable, check_index, check_permutation, chip_label, move_item
-from .offered import ranking_choices, ranking_spec
+from .offered import ranking_choices, ranking_spec, ranking_view
 
 __all__ = ["ReorderModel"]
 
@@ -30,9 +31,9 @@ def _ranking_metric(metric: Any, variant: Any) -> tuple[str, str | None]:
         hosts = [s for s in offered if key in s.variants and key != s.name]
         if hosts:
             metric, variant = hosts[0].name, key if variant is None else variant
-        metric = next((s.name for s in offered if key in s.aliases), metric)  # "mrr", "ndcg": spec.aliases
+        metric = next((s.name for s in offered if key in ranking_view(s).aliases), metric)  # "mrr", "ndcg": the view's aliases
     spec = ranking_spec("metric", metric)
-    allowed = tuple(v for _, v, _ in spec.choices)
+    allowed = tuple(v for _, v, _ in ranking_view(spec).choices)
     if allowed == (None,):
         if variant is not None:
             raise InputError("variant", f"None for {spec.name} (it has no variants)", variant)

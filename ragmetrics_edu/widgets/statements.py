@@ -19,6 +19,7 @@ from ..results import MetricResult, steps_html
 from ..validate import IDK, NO, YES
 from ._common import Explorer, Reorderable, classed, formula_html, model_of, notes_html, score_html
 from .model_base import chip_label
+from .offered import statement_view
 from .statements_model import StatementModel
 
 _TOOLTIPS = {YES: "supported / relevant", NO: "not supported / not relevant", IDK: "the context does not say"}
@@ -60,7 +61,7 @@ class StatementExplorer(Reorderable, Explorer):
         self.table = classed(widgets.HTML(), "rme-table")
         self.notes = classed(widgets.HTML(), "rme-notes")
         header = widgets.HTML(f"<b>{html.escape(model.metric.replace('_', ' '))}</b>: "
-                              f"{html.escape(model.spec.hint)}")
+                              f"{html.escape(statement_view(model.spec).hint)}")
         super().__init__(model, [header, widgets.HBox([self.variant, self.penalize]), *rows, self.counts,
                                  self.score, self.formula, self.table, self.notes], "rme-statements")
         self.refresh()
@@ -133,7 +134,7 @@ class StatementExplorer(Reorderable, Explorer):
         self.counts.value = counts_html(model, result)
         self.score.value = score_html(result)
         self.formula.value = formula_html(result)
-        column = model.spec.counted[0]
+        column = statement_view(model.spec).counted[0]
         self.table.value = steps_html(result, hit=lambda row: bool(row.get(column)))
         self.notes.value = notes_html(result)
 
@@ -142,5 +143,5 @@ def counts_html(model: StatementModel, result: MetricResult) -> str:
     """How many statements got each verdict, and how many of them count."""
     tally = Counter(model.verdicts)
     parts = " · ".join(f"{v}: <b>{tally.get(v, 0)}</b>" for v in model.allowed)
-    counted = result.values[model.spec.counted[1]]
+    counted = result.values[statement_view(model.spec).counted[1]]
     return f"<div class='rme-counts'>{parts} → counted <b>{counted}</b> of <b>{result.values['total']}</b></div>"

@@ -10,22 +10,18 @@ from typing import Any, Sequence
 from .. import examples
 from ..errors import InputError
 from ..metrics.specs import SPECS, MetricSpec
+from ..metrics.views import Shape
 from ..results import MetricResult
 from ..validate import IDK, NO, YES, as_list, choice, flag, one_verdict, plain, text_list, verdict_list
 from .model_base import Observable, check_index, check_permutation, move_item
-from .offered import statement_spec
+from .offered import statement_spec, statement_view
 
 __all__ = ["StatementModel", "accepted"]
 
 
-#: What the model takes beyond its metric function's own arguments, by the spec's ``shape``: the node texts
-#: that label a context-recall attribution, ``statements`` as another name for faithfulness' claims.
-_SHAPE_EXTRAS = {"attributed": frozenset({"node_texts"}), "claims": frozenset({"statements"})}
-
-
 def accepted(spec: MetricSpec) -> frozenset[str]:
     """The keyword arguments a StatementModel of ``spec`` takes: its function's, ``variant`` and its shape's extras."""
-    return spec.parameters() | {"variant"} | _SHAPE_EXTRAS.get(spec.shape, frozenset())
+    return spec.parameters() | {"variant"} | statement_view(spec).shape.extras
 
 
 class StatementModel(Observable):
@@ -82,23 +78,23 @@ class StatementModel(Observable):
         self._attr: list[int | None] | None = None
         self._node_texts: list[str] | None = None
 
-        if spec.shape == "per_node":
+        if statement_view(spec).shape is Shape.PER_NODE:
             self._init_nodes(node_statements, node_verdicts, nodes)
         else:
             items = claims if claims is not None else statements
-            word = "claims" if spec.shape == "claims" and statements is None else "statements"
+            word = "claims" if statement_view(spec).shape is Shape.CLAIMS and statements is None else "statements"
             if items is None:
-                raise InputError(word, f"a list of {spec.item}s", items)
+                raise InputError(word, f"a list of {statement_view(spec).item}s", items)
             self._texts = text_list(word, items)
             if verdicts is None:
-                raise InputError("verdicts", f"one verdict per {spec.item}", verdicts)
-            self._verdicts = verdict_list("verdicts", verdicts, allow_idk=spec.idk)
+                raise InputError("verdicts", f"one verdict per {statement_view(spec).item}", verdicts)
+            self._verdicts = verdict_list("verdicts", verdicts, allow_idk=statement_view(spec).idk)
             if len(self._verdicts) != len(self._texts):
-                raise InputError("verdicts", f"one verdict per {spec.item} ({len(self._texts)})", list(verdicts),
+                raise InputError("verdicts", f"one verdict per {statement_view(spec).item} ({len(self._texts)})", list(verdicts),
                                  hint=f"verdicts has {len(self._verdicts)} entries")
-            if spec.shape == "claims" and context is not None:
+            if statement_view(spec).shape is Shape.CLAIMS and context is not None:
                 self._node_texts = text_list("context", context)
-            if spec.shape == "attributed":
+            if statement_view(spec).shape is Shape.ATTRIBUTED:
                 self._node_texts = None if node_texts is None else text_list("node_texts", node_texts)
                 if nodes is not None:
                     self._attr = self._check_attribution(nodes)
@@ -158,7 +154,7 @@ class StatementModel(Observable):
             raise InputError("example_id", "an example of " + ", ".join(offered), f"{example_id} ({chosen.metric})")
         kwargs = dict(chosen.kwargs)
         texts = example.inputs.get("nodes")
-        if SPECS[chosen.metric].shape == "attributed" and isinstance(texts, list) and all(isinstance(t, str) for t in texts):
+        if statement_view(SPECS[chosen.metric]).shape is Shape.ATTRIBUTED and isinstance(texts, list) and all(isinstance(t, str) for t in texts):
             kwargs.setdefault("node_texts", texts)
         kwargs.update(overrides)
         return cls(chosen.metric, **kwargs)
@@ -187,7 +183,7 @@ class StatementModel(Observable):
     @property
     def allowed(self) -> tuple[str, ...]:
         """The verdicts this metric accepts."""
-        return (YES, NO, IDK) if self.spec.idk else (YES, NO)
+        return (YES, NO, IDK) if statement_view(self.spec).idk else (YES, NO)
 
     @property
     def variants(self) -> tuple[str, ...]:
@@ -296,11 +292,11 @@ class StatementModel(Observable):
     def metric_kwargs(self) -> dict[str, Any]:
         """The keyword arguments of the metric call for the current state."""
         statements, verdicts = self.statements, self.verdicts
-        shape = self.spec.shape
-        if shape == "attributed":
+        shape = statement_view(self.spec).shape
+        if shape is Shape.ATTRIBUTED:
             return {"statements": statements, "verdicts": verdicts, "nodes": self.attribution,
                     "variant": self.variant, "question": self.question, "threshold": self.threshold}
-        if shape == "per_node":
+        if shape is Shape.PER_NODE:
             groups = self.groups or []
             per_node = [[(s, v) for s, v, g in zip(statements, verdicts, groups, strict=True) if g == n]
                         for n in range(1, self._node_count + 1)]
@@ -308,7 +304,7 @@ class StatementModel(Observable):
                     "node_verdicts": [[v for _, v in pairs] for pairs in per_node],
                     "nodes": self.node_texts, "variant": self.variant, "question": self.question,
                     "threshold": self.threshold}
-        if shape == "claims":
+        if shape is Shape.CLAIMS:
             return {"claims": statements, "verdicts": verdicts, "variant": self.variant,
                     "penalize_ambiguous": self.penalize_ambiguous, "context": self.node_texts,
                     "threshold": self.threshold}

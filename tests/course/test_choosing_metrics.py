@@ -354,7 +354,7 @@ def test_the_triad_and_cost_rows_name_the_claims_step_by_what_it_computes(runs):
     assert not any(line.split()[0] == "faithfulness" and not line.startswith("faithfulness (claims)") for line in lines)
     assert next(line for line in mm.table(costs).splitlines() if line.startswith("faithfulness")).startswith(
         "faithfulness (claims)")
-    assert mm.triad()[1]["ours"] == "word overlap, or the claims design (faithfulness_claims)"
+    assert mm.triad()[1]["ours"] == "word overlap (word_overlap), or the claims design (faithfulness)"
     shown = "".join("".join(o.get("text", "")) for c in _nb12() for o in c.get("outputs", []))
     assert "RAG triad, claims design" in shown and "RAG triad (reference-free)" not in shown
 

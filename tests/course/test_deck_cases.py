@@ -68,7 +68,7 @@ def test_record_judge_writes_a_recording_that_replays_offline(tmp_path, monkeypa
         code = main(["record-judge", "--base-url", server.base_url, "--model", "scripted", "--server", "scripted test server",
                      "--out", str(out), "--ids", "A-cp-what-is-ai", "E-faith-einstein", "--mode", "json_schema",
                      "--dataset", str(dataset), "--metrics", "context_precision", "faithfulness_overlap_reanswer",
-                     "faithfulness_claims"])
+                     "faithfulness"])
         hits = server.hits
     finally:
         server.stop()
@@ -83,7 +83,7 @@ def test_record_judge_writes_a_recording_that_replays_offline(tmp_path, monkeypa
     runs = run_deck_cases(replay, ids=["A-cp-what-is-ai", "E-faith-einstein"])
     assert all(run.error is None for run in runs)
     # the re-answer design (1 call), DeepEval's and Ragas' (2 calls); "faithfulness", word overlap, asks nothing
-    frame = evaluate(str(dataset), metrics=["context_precision", "faithfulness_overlap_reanswer", "faithfulness_claims"],
+    frame = evaluate(str(dataset), metrics=["context_precision", "faithfulness_overlap_reanswer", "faithfulness"],
                      judge=replay, progress=False)
     # replayed: every call came from the recording (a replayed reply counts as a call, as the recorded
     # request it stands for), none from a server, none from a cache

@@ -79,11 +79,11 @@ def test_evaluate_keeps_the_halueval_choice_and_the_peers_by_name():
     case = {"question": "Capital of France?", "answer": "Paris", "contexts": ["Paris is the capital of France."]}
     judge = judges.GivenJudge({"faithfulness.reanswer": "Paris", "faithfulness.claims": ["Paris is the capital."],
                                "faithfulness.verdicts": ["yes"]})
-    table = evaluate([case], metrics=["faithfulness_overlap_reanswer", "faithfulness_claims"], judge=judge,
+    table = evaluate([case], metrics=["faithfulness_overlap_reanswer", "faithfulness"], judge=judge,
                      progress=False)
     assert table.loc[0, "faithfulness_overlap_reanswer_values"]["judge_answer"] == "Paris"
     assert table.loc[0, "faithfulness_overlap_reanswer"] == pytest.approx(1.0)
-    assert table.loc[0, "faithfulness_claims"] == pytest.approx(1.0)
+    assert table.loc[0, "faithfulness"] == pytest.approx(1.0)
     assert table.loc[0, "calls"] == 3       # one re-answer call, two for the claims design
 
 

@@ -93,8 +93,8 @@ def test_notebook_10_replays_the_claims_design_by_name_and_is_saved_with_answers
     cells = _cells(NOTEBOOK)
     code = "\n".join(_text(c) for c in cells if c["cell_type"] == "code")
     asked = re.findall(r"metrics=\[([^\]]*)\]", code)
-    assert asked and all('"faithfulness"' not in m for m in asked)
-    assert all('"faithfulness_claims"' in m for m in asked)
+    assert asked and all('"faithfulness"' in m for m in asked)  # the claims design's one name
+    assert all('"faithfulness_claims"' not in m and '"word_overlap"' not in m for m in asked)
     for cell in cells:
         assert "✅" not in _outputs(cell) and "correct=True" not in _outputs(cell)
         if "exercises.check(" in _text(cell):
@@ -119,10 +119,10 @@ def test_deck_10_titles_state_a_message_and_keep_provenance_off_the_slides():
 
 def test_notebook_10_names_where_the_default_faithfulness_was_chosen():
     # issue 37: the default faithfulness is word overlap, chosen in notebook 14, not "the design chosen in notebook 11"
-    from ragmetrics_edu.metrics.specs import SPECS
+    from ragmetrics_edu.course.metric_map import MAP
 
-    row = SPECS["faithfulness"].map_row
-    assert row is not None and row.name.startswith("word overlap") and row.notebook == "14"
+    row = MAP["word_overlap"]
+    assert row.name.startswith("word overlap") and row.notebook == "14"
     prose = " ".join(" ".join(_text(c) for c in _cells(NOTEBOOK) if c["cell_type"] == "markdown").split())
     assert "the design chosen in notebook 11" not in prose
-    assert "word overlap (no judge), the design notebook 14 chooses against people's labels" in prose
+    assert "word overlap (`\"word_overlap\"`, no judge), the design notebook 14 chooses against people's labels" in prose

@@ -2,8 +2,9 @@
 
 The toy, "top_relevant", is 1 when the first retrieved node is relevant and 0 otherwise: a ranking
 metric whose judge step is context precision's (a relevance verdict per node). One ``register``
-call must make it appear in evaluate(), the metric map, the ranking explorer's selector (and
-score there), the command line's ``score`` and ``metrics.REGISTRY``; unregistering takes it out.
+call must make it appear in evaluate(), the ranking explorer's selector (and score there), the
+command line's ``score`` and ``metrics.REGISTRY``, and leave the course's metric map alone (a course
+fact: the course adds its row); unregistering takes it out.
 """
 
 from __future__ import annotations
@@ -14,8 +15,9 @@ from typing import Any, Sequence
 
 import pytest
 
-from ragmetrics_edu import evaluate, judges, metrics
+from ragmetrics_edu import cli, evaluate, judges, metrics
 from ragmetrics_edu.course import metric_map
+from ragmetrics_edu.metrics import inputs
 from ragmetrics_edu.results import MetricResult
 from ragmetrics_edu.widgets import offered
 from ragmetrics_edu.widgets.reorder_model import ReorderModel
@@ -42,10 +44,7 @@ SPEC = metrics.MetricSpec(
     "top_relevant", "Top relevant", top_relevant, component="retriever",
     ask=metrics.Ask(ask_top_relevant, ("judge", "question", "contexts", "ground_truth")),
     design="context precision's verdicts, first node only", steps=("context_precision",),
-    prompts=("context_precision",), explorer="ranking", choices=(("Top relevant (toy)", None, "Top relevant"),),
-    score_input="verdicts",
-    map_row=metrics.MapRow(125, "top relevant (a toy)", ("question", "contexts", "reference"),
-                           "judge: is the first node relevant?", "none", "-", "context_precision"))
+    view=metrics.RankingView((("Top relevant (toy)", None, "Top relevant"),)), reads=inputs.RANKED_VERDICTS)
 
 
 @pytest.fixture
@@ -58,7 +57,7 @@ def toy():
 def test_the_docs_give_the_recipe_this_test_follows() -> None:
     text = DOCS.read_text(encoding="utf-8")
     recipe = text[text.index("### Add a metric"):]
-    for step in ("metrics.register(", "MetricSpec(", "Ask(", "map_row", "explorer=", "score_input"):
+    for step in ("metrics.register(", "MetricSpec(", "Ask(", "view=", "RankingView(", "reads=", "metric_map.py"):
         assert step in recipe, step
 
 
@@ -70,20 +69,18 @@ def test_a_registered_metric_appears_everywhere_and_leaves_with_unregister(toy) 
     assert table.loc[0, "top_relevant"] == 0.0                  # the first node was judged irrelevant
     assert table.loc[0, "top_relevant_design"] == "top_relevant"
     assert table.loc[0, "context_precision"] == pytest.approx(0.5)  # 1/2 at rank 2, one relevant node
-    assert "top relevant (a toy)" in [m.name for m in metric_map.METRICS]
-    assert "top relevant (a toy)" in metric_map.table()
+    assert "top_relevant" not in metric_map.MAP                    # the map is the course's: no row until it adds one
+    assert len(metric_map.entries()) == len(metric_map.MAP)
     assert ("Top relevant (toy)", ("top_relevant", None)) in offered.ranking_choices()
     model = ReorderModel(["a", "b"], ["no", "yes"], metric="top_relevant")
     assert model.result.score == 0.0
     model.move(1, 0)                                               # the relevant node to the top
     assert model.result.score == 1.0
     assert metrics.REGISTRY["top_relevant"] is top_relevant
-    from ragmetrics_edu import cli
     assert "top_relevant" in cli.score_metrics()
     metrics.unregister("top_relevant")
     try:
         assert "top_relevant" not in [c[1][0] for c in offered.ranking_choices()]
-        assert "top relevant (a toy)" not in metric_map.table()
         with pytest.raises(ValueError, match="metrics"):
             evaluate([case], metrics=["top_relevant"], judge=judge, progress=False)
     finally:
@@ -101,15 +98,74 @@ def test_a_spec_is_checked_when_registered(toy) -> None:
         metrics.MetricSpec("top relevant", "Top relevant")
 
 
-def test_every_builtin_spec_names_steps_and_prompts_that_exist() -> None:
+def test_every_builtin_spec_names_steps_that_exist() -> None:
     from ragmetrics_edu.judges.base import STEPS
 
-    prompts = Path(judges.__file__).parent / "prompts"
     for spec in metrics.SPECS.values():
         assert set(spec.steps) <= set(STEPS), spec.name
-        for prompt in spec.prompts:
-            assert (prompts / f"{prompt}.txt").exists(), (spec.name, prompt)
         if spec.ask is not None:
             assert callable(spec.ask.function()), spec.name   # a "module:function" target resolves
             assert (spec.judged == bool(spec.steps)), spec.name  # a judged metric names its steps
         assert re.fullmatch(r"[a-z_]+", spec.name)
+
+
+@pytest.mark.parametrize("build, field", [
+    (lambda: metrics.StatementView("claimz", ("counts", "faithful"), hint="?"), "StatementView.shape"),
+    (lambda: metrics.StatementView(metrics.Shape.CLAIMS, ("counts",), hint="?"), "StatementView.counted"),
+    (lambda: metrics.StatementView(metrics.Shape.CLAIMS, ("a", "b"), hint="?", idk=1), "StatementView.idk"),
+    (lambda: metrics.RankingView((("T", None, "T"),), chart=123), "RankingView.chart"),
+    (lambda: metrics.RankingView((("T", None, "T"),), chart="discount"), "RankingView.chart"),
+    (lambda: metrics.RankingView(()), "RankingView.choices"),
+    (lambda: metrics.MetricSpec("x", "X", top_relevant, reads="verdictz"), "MetricSpec.reads"),
+    (lambda: metrics.MetricSpec("x", "X", top_relevant, view="ranking"), "MetricSpec.view"),
+    (lambda: metrics.MetricSpec("x", "X", top_relevant, view=metrics.RankingView((("T", "ragas", "T"),))),
+     "MetricSpec.view"),
+])
+def test_a_wrong_closed_value_is_refused_when_the_spec_is_built(build, field) -> None:
+    with pytest.raises(ValueError, match=field):
+        build()
+
+
+@pytest.mark.parametrize("argv", [
+    ["score", "ndcg_at_k", "3", "0", "1", "--variant", "hamming"],      # no variants at all
+    ["score", "answer_relevancy", "yes", "no", "--variant", "deepeval"],  # one definition: nothing to choose
+    ["score", "context_precision", "yes", "no", "--variant", "hamming"],  # not one of its variants
+    ["score", "context_entity_recall", "--reference", "a", "--context", "a", "--variant", "ragas"],
+])
+def test_a_variant_the_command_does_not_honour_is_refused(argv, capsys) -> None:
+    assert cli.main(argv) == 2
+    assert "--variant" in capsys.readouterr().err
+
+
+def test_a_variant_is_honoured_for_statements_per_node(capsys) -> None:
+    cli.main(["score", "contextual_relevancy", "no", "yes,yes"])
+    deepeval = capsys.readouterr().out
+    cli.main(["score", "contextual_relevancy", "no", "yes,yes", "--variant", "ragas_sentences"])
+    assert capsys.readouterr().out != deepeval  # the variant reaches the arithmetic (it used to be dropped)
+
+
+def test_one_name_is_one_computation() -> None:
+    """"faithfulness" is the claims design in evaluate(), REGISTRY, score and the explorers; word overlap is
+    "word_overlap" everywhere, and evaluate()'s default asks for it by that name."""
+    spec = metrics.SPECS["faithfulness"]
+    assert metrics.REGISTRY["faithfulness"] is spec.compute is metrics.faithfulness
+    assert offered.statement_spec("metric", "faithfulness") is spec
+    assert "faithfulness.claims" in spec.steps and spec.ask is not None and spec.ask.judged
+    case = {"question": "When?", "answer": "In 1967. In Los Angeles.", "contexts": ["It was held in 1967."],
+            "ground_truth": "1967"}
+    judge = judges.GivenJudge({"faithfulness.claims": ["It was in 1967.", "It was in Los Angeles."],
+                               "faithfulness.verdicts": ["yes", "idk"]})
+    row = evaluate([case], metrics=["faithfulness", "word_overlap"], judge=judge, progress=False).loc[0]
+    by_hand = metrics.faithfulness(["It was in 1967.", "It was in Los Angeles."], ["yes", "idk"])
+    assert row["faithfulness"] == pytest.approx(by_hand.score)
+    assert row["word_overlap"] == pytest.approx(metrics.word_overlap(case["answer"], case["contexts"]).score)
+    assert row["word_overlap"] != pytest.approx(row["faithfulness"])
+    import inspect
+    assert inspect.signature(evaluate).parameters["metrics"].default[2] == "word_overlap"
+    assert metrics.SPECS["word_overlap"].of == "faithfulness"
+    assert metrics.REGISTRY["word_overlap"] is metrics.word_overlap
+
+
+def test_a_spec_has_at_most_fourteen_fields() -> None:
+    import dataclasses
+    assert len(dataclasses.fields(metrics.MetricSpec)) <= 14

@@ -55,7 +55,7 @@ def test_bad_input_names_the_field(tmp_path):
     with pytest.raises(InputError, match=r"^metrics: "):
         evaluate(CASES, metrics=["precision_at_k"], judge=judges.GivenJudge({}))
     with pytest.raises(InputError, match=r"^judge: .*ReplayJudge"):
-        evaluate(CASES, metrics=["faithfulness_claims"])
+        evaluate(CASES, metrics=["faithfulness"])
     with pytest.raises(InputError, match=r"^data\[0\]\.ground_truth: "):
         evaluate([{"question": "q", "contexts": ["c"]}], metrics=["context_precision"], judge=judges.GivenJudge({}))
     with pytest.raises(InputError, match=r"^data\[0\]\.contexts: expected a list"):
@@ -70,13 +70,13 @@ def test_real_client_counts_calls_and_a_rerun_resumes_from_cache(server, tmp_pat
     server.responder = schema_responder()
     judge = judges.OpenAIJudge("scripted-model", base_url=server.base_url, api_key="k", mode="json_schema",
                                max_retries=0, timeout=5.0, cache_dir=tmp_path, max_concurrency=2)
-    first = evaluate(CASES, metrics=["context_precision", "faithfulness_claims"], judge=judge, progress=False)
+    first = evaluate(CASES, metrics=["context_precision", "faithfulness"], judge=judge, progress=False)
     hits = server.hits
     assert hits >= 2 * 2 and first["calls"].sum() == hits and first["error"].isna().all()
     assert (first["prompt_tokens"] > 0).all()
     again = judges.OpenAIJudge("scripted-model", base_url=server.base_url, api_key="k", mode="json_schema",
                                max_retries=0, timeout=5.0, cache_dir=tmp_path)
-    second = evaluate(CASES, metrics=["context_precision", "faithfulness_claims"], judge=again, progress=False)
+    second = evaluate(CASES, metrics=["context_precision", "faithfulness"], judge=again, progress=False)
     assert server.hits == hits and second["calls"].sum() == 0 and second["cache_hits"].sum() == hits
     assert list(second["context_precision"]) == list(first["context_precision"])
 
@@ -103,13 +103,19 @@ def test_rows_that_share_a_question_are_told_apart_by_their_answer():
     assert list(frame["answer"]) == ["Paris is in France.", "Paris is in Spain."]
 
 
-def test_faithfulness_is_word_overlap_and_needs_no_judge():
-    """The default faithfulness is the design the written rule chose on HaluEval and RAGTruth dev (notebook 14)."""
+def test_the_default_faithfulness_design_is_word_overlap_by_its_own_name_and_needs_no_judge():
+    """evaluate()'s default faithfulness design is the one the written rule chose on HaluEval and RAGTruth dev
+    (notebook 14), asked for by the name of what it computes; "faithfulness" stays the claims design."""
+    import inspect
+
     from ragmetrics_edu.course.against_people import study
 
     assert study.load_log()["chosen"] == "word_overlap"
+    assert "word_overlap" in inspect.signature(evaluate).parameters["metrics"].default
     case = {"question": "Capital of France?", "answer": "Paris is on the Seine.",
             "contexts": ["Paris is the capital of France."]}
-    table = evaluate([case], metrics=["faithfulness"], progress=False)   # no judge: nothing is asked
-    assert table.loc[0, "faithfulness"] == pytest.approx(1 / 2)          # paris found, seine not
-    assert table.loc[0, "faithfulness_design"] == "word_overlap" and table.loc[0, "calls"] == 0
+    table = evaluate([case], metrics=["word_overlap"], progress=False)   # no judge: nothing is asked
+    assert table.loc[0, "word_overlap"] == pytest.approx(1 / 2)          # paris found, seine not
+    assert table.loc[0, "word_overlap_design"] == "word_overlap" and table.loc[0, "calls"] == 0
+    with pytest.raises(ValueError, match="judge"):                       # the claims design needs a judge
+        evaluate([case], metrics=["faithfulness"], progress=False)

@@ -266,8 +266,8 @@ def test_a_429_with_a_long_retry_after_says_it_was_not_retried(server: ScriptedS
 def test_the_calls_column_counts_the_requests_of_failed_rows(server: ScriptedServer) -> None:
     cases = [{"question": "Q?", "answer": "A.", "contexts": ["c1"], "ground_truth": "G."}]
     server.push(good({"claims": ["A."]}), Scripted(content="garbage"), Scripted(content="garbage again"))
-    frame = evaluate(cases, metrics=["faithfulness_claims"], judge=make(server), progress=False)
-    assert isinstance(frame.loc[0, "error"], str) and math.isnan(frame.loc[0, "faithfulness_claims"])
+    frame = evaluate(cases, metrics=["faithfulness"], judge=make(server), progress=False)
+    assert isinstance(frame.loc[0, "error"], str) and math.isnan(frame.loc[0, "faithfulness"])
     assert frame.loc[0, "calls"] == server.hits == 3
 
 

@@ -17,7 +17,7 @@ from ...judges.base import Judge
 from ...judges.checked import faithfulness_checked
 from ...judges.reanswer import faithfulness_reanswer
 from ...judges.rubric import aspect_critic, g_eval
-from ...judges.steps import faithfulness as faithfulness_claims
+from ...judges.steps import faithfulness as claims_faithfulness
 from ...judges.support import faithfulness_support
 from ...metrics.rubric import g_eval_score
 from ...results import MetricResult
@@ -38,7 +38,7 @@ PASSES: dict[str, Callable[[Judge, Item], MetricResult]] = {
     "reanswer": lambda j, i: faithfulness_reanswer(j, i.answer, list(i.context), question=i.question),
     "g_eval": lambda j, i: g_eval(j, i.answer, list(i.context), question=i.question),
     "critic": lambda j, i: aspect_critic(j, i.answer, list(i.context), question=i.question, strictness=3),
-    "claims": lambda j, i: faithfulness_claims(j, i.answer, list(i.context), question=i.question),
+    "claims": lambda j, i: claims_faithfulness(j, i.answer, list(i.context), question=i.question),
     "checked": lambda j, i: faithfulness_checked(j, i.answer, list(i.context), question=i.question),
     "support": lambda j, i: faithfulness_support(j, i.answer, list(i.context), question=i.question),
 }

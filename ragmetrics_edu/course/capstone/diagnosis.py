@@ -44,11 +44,11 @@ from typing import Any, Collection, Mapping, Sequence
 from ... import data, stats
 from ...baselines import coverage
 from ...errors import InputError
-from ...metrics.specs import SPECS
 from ...plots import figure_and_axes
 from ...retrieval.corpus import load_corpus
 from ...validate import as_list, choice, identifier, mapping, records
 from ..display import text_table
+from ..metric_map import MAP
 from .systems import references as capstone_references
 
 __all__ = ["TAGS", "RULES", "SHORT", "COMPONENT", "METRICS", "COVERAGE_CUT", "check_rows", "tagged_rows", "reference_texts", "present_metrics", "overall", "sort_rows", "answerable",
@@ -400,8 +400,8 @@ def rules_vs_hand(tagged: Any, hand: Mapping[tuple[str, str], Mapping[str, Any]]
 
 
 # -- printing ---------------------------------------------------------------------------------------
-#: the four scores' short names in flat tables (each spec's ``short``)
-_SHORT = {m: SPECS[m].short for m in ("faithfulness", "context_precision", "context_recall", "answer_relevancy")}
+#: the four scores' short names in flat tables (the metric map's ``short``)
+_SHORT = {m: MAP[m].short for m in ("faithfulness", "context_precision", "context_recall", "answer_relevancy")}
 
 
 def flat(rows: Any) -> list[dict[str, Any]]:

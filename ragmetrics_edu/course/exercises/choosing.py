@@ -125,9 +125,9 @@ register(
         answer=_groundedness, kind="choice", accept=_accept_groundedness,
         hint="metric_map.triad_table(): which leg links the contexts to the answer?",
         explanation=("Groundedness, our faithfulness: the answer is checked against the contexts. evaluate()'s "
-                     "'faithfulness' does it by word overlap (the share of the answer's content words found in the "
-                     "contexts, no judge: the design chosen on the evidence of notebook 14); 'faithfulness_claims' "
-                     "checks each claim with a judge (DeepEval's and Ragas' design). Answer relevance would pass "
+                     "default 'word_overlap' does it by counting words (the share of the answer's content words "
+                     "found in the contexts, no judge: the design chosen on the evidence of notebook 14); "
+                     "'faithfulness' checks each claim with a judge (DeepEval's and Ragas' design). Answer relevance would pass "
                      "these answers, since they are on topic."),
         diagnose=_diagnose_leg,
     ),
