@@ -30,7 +30,7 @@ from .errors import InputError
 from .metrics.overlap import shared_words
 from .metrics.registry import MetricTable
 from .text import sentence_spans
-from .validate import text, text_list
+from .validate import number, text, text_list
 
 __all__ = ["THRESHOLD", "coverage", "answer_overlap", "cheap_signals", "SIGNALS", "verdicts", "case_verdicts"]
 
@@ -84,9 +84,7 @@ def cheap_signals(answer: str, contexts: Sequence[str]) -> dict[str, float]:
 
 
 def _threshold(value: Any) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
-        raise InputError("threshold", "a number between 0 and 1", value)
-    return float(value)
+    return number("threshold", value, "a number between 0 and 1", low=0.0, high=1.0)
 
 
 def verdicts(metric: str, items: Sequence[str], *, question: str = "", contexts: Sequence[str] = (),

@@ -236,8 +236,8 @@ def path(field: str, value: Any, *, kind: str = "file", exists: bool = True, exp
 
 
 def number(field: str, value: Any, expected: str, *, low: float = -math.inf, high: float = math.inf,
-           low_open: bool = False) -> float:
-    """A finite real number in [low, high] (or (low, high] with ``low_open``), as a float.
+           low_open: bool = False, high_open: bool = False) -> float:
+    """A finite real number in [low, high] (an open end with ``low_open``/``high_open``), as a float.
 
     Booleans, NaN, infinities and integers too large for a float are rejected; numpy numbers
     count as the value they hold."""
@@ -248,9 +248,17 @@ def number(field: str, value: Any, expected: str, *, low: float = -math.inf, hig
         x = float(value)
     except OverflowError:
         raise InputError(field, expected, value) from None
-    if not math.isfinite(x) or x < low or x > high or (low_open and x == low):
+    if not math.isfinite(x) or x < low or x > high or (low_open and x == low) or (high_open and x == high):
         raise InputError(field, expected, value)
     return x
+
+
+def optional_number(field: str, value: Any, expected: str, *, low: float = -math.inf, high: float = math.inf,
+                    low_open: bool = False, high_open: bool = False) -> float | None:
+    """None, or a :func:`number`."""
+    if value is None:
+        return None
+    return number(field, value, expected, low=low, high=high, low_open=low_open, high_open=high_open)
 
 
 def probability(field: str, value: Any, *, allow_none: bool = True) -> float | None:
@@ -268,11 +276,27 @@ def count(field: str, value: Any, *, maximum: int = 10**15) -> int:
     return value
 
 
-def integer(field: str, value: Any, *, low: int, high: int, expected: str = "") -> int:
-    """A whole number from ``low`` to ``high`` (numpy integers too; bools refused)."""
+def integer(field: str, value: Any, *, low: int, high: int | None = None, expected: str = "") -> int:
+    """A whole number from ``low`` to ``high`` (no upper bound when None; numpy integers too; bools refused)."""
     value = plain(value)
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise InputError(field, expected or f"a whole number from {low} to {high}", value)
+    if isinstance(value, bool) or not isinstance(value, int) or value < low or (high is not None and value > high):
+        raise InputError(field, expected or (f"a whole number from {low} to {high}" if high is not None
+                                             else f"a whole number >= {low}"), value)
+    return value
+
+
+def optional_integer(field: str, value: Any, *, low: int, high: int | None = None, expected: str = "") -> int | None:
+    """None, or an :func:`integer`."""
+    if value is None:
+        return None
+    return integer(field, value, low=low, high=high, expected=expected)
+
+
+def member(field: str, value: Any, options: Sequence[str], expected: str = "") -> str:
+    """One of ``options`` exactly (a split, a model's name): a string first, so an array or ``pd.NA``
+    is refused before any comparison."""
+    if not isinstance(value, str) or value not in options:
+        raise InputError(field, expected or "one of " + ", ".join(repr(o) for o in options), value)
     return value
 
 

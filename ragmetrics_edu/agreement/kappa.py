@@ -33,6 +33,7 @@ from ..stats import inputs as stat_inputs
 from ..stats.bootstrap import describe, percentile_interval
 from ..stats.grouped import group_indices
 from ..stats.resample import draw_batches
+from ..validate import integer
 from . import inputs
 from .result import AgreementResult
 
@@ -100,8 +101,7 @@ whole groups with replacement, and gives no interval under ``min_groups`` distin
     undefined = 0
     members: list[list[int]] | None = None
     if groups is not None:
-        if isinstance(min_groups, bool) or not isinstance(min_groups, int) or min_groups < 1:
-            raise InputError("min_groups", "a whole number of at least 1", min_groups)
+        min_groups = integer("min_groups", min_groups, low=1, expected="a whole number of at least 1")
         members = group_indices(stat_inputs.group_labels("groups", groups, n))[1]
         if len(members) < min_groups:
             notes.append(f"Only {len(members)} groups (fewer than {min_groups}): too few independent units for an "

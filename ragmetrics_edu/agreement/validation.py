@@ -30,7 +30,7 @@ from ..metrics.correctness import f_beta
 from ..results import fmt
 from ..stats.inputs import group_labels
 from ..stats.resample import draw_batches
-from ..validate import as_list
+from ..validate import as_list, integer, number, optional_integer
 from .result import AgreementResult
 from .roc import labels_of, roc_auc, scores_of
 
@@ -46,9 +46,12 @@ def _group_list(field: str, value: Any, n: int) -> list[Hashable]:
 
 
 def _level(value: Any) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < 1:
-        raise InputError("level", "a confidence level between 0 and 1, e.g. 0.95", value)
-    return float(value)
+    return number("level", value, "a confidence level between 0 and 1, e.g. 0.95", low=0.0, high=1.0, low_open=True,
+                  high_open=True)
+
+
+def _resamples(value: Any) -> int:
+    return integer("n_resamples", value, low=100, high=100_000, expected="an integer from 100 to 100000")
 
 
 def _pair_matrix(failed: list[bool], scores: list[float]) -> tuple[Any, list[int], list[int]]:
@@ -136,10 +139,10 @@ def validation_report(failed: Sequence[bool], scores: Sequence[float], *, thresh
     values = scores_of("scores", scores, n)
     groups_ = _group_list("groups", groups, n)
     level = _level(level)
-    if isinstance(n_resamples, bool) or not isinstance(n_resamples, int) or not 100 <= n_resamples <= 100_000:
-        raise InputError("n_resamples", "an integer from 100 to 100000", n_resamples)
-    if isinstance(bins, bool) or not isinstance(bins, int) or not 1 <= bins <= 50:
-        raise InputError("bins", "an integer from 1 to 50", bins)
+    n_resamples = _resamples(n_resamples)
+    bins = integer("bins", bins, low=1, high=50, expected="an integer from 1 to 50")
+    worst = integer("worst", worst, low=0, high=10_000, expected="an integer from 0 to 10000 (misses shown)")
+    seed = optional_integer("seed", seed, low=0, expected="a whole number, 0 or more, or None")
     if by is not None:
         by = as_list("by", by, "one group value per answer")
         if len(by) != n:
@@ -154,8 +157,8 @@ def validation_report(failed: Sequence[bool], scores: Sequence[float], *, thresh
         threshold = best_threshold(labels, values)
         notes.append("The threshold was chosen on these same labels (the F1-best): its precision and recall flatter "
                      "the judge. Choose it on a dev part and pass it for test.")
-    elif isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or math.isnan(threshold):
-        raise InputError("threshold", "a number (flag when score < threshold) or None", threshold)
+    else:
+        threshold = number("threshold", threshold, "a finite number (flag when score < threshold) or None")
     auc = roc_auc(labels, values)
     n_groups = len(set(groups_))
     ci = None
@@ -299,10 +302,8 @@ def stratified_auc_of(failed: Sequence[bool], scores: Sequence[float], strata: S
     others = None if other is None else scores_of("other", other, n)
     groups_ = _group_list("groups", groups, n)
     level = _level(level)
-    if isinstance(n_resamples, bool) or not isinstance(n_resamples, int) or not 100 <= n_resamples <= 100_000:
-        raise InputError("n_resamples", "an integer from 100 to 100000", n_resamples)
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
-        raise InputError("seed", "a whole number, 0 or more, or None", seed)
+    n_resamples = _resamples(n_resamples)
+    seed = optional_integer("seed", seed, low=0, expected="a whole number, 0 or more, or None")
     matrix, pos, neg = _pair_matrix(labels, values)
     same = np.array([[strata_[p] == strata_[q] for q in neg] for p in pos], dtype=float).reshape(len(pos), len(neg))
     if not same.sum():

@@ -24,7 +24,7 @@ from ..errors import InputError
 from ..plots import PNG_OPTIONS
 from ..results import MetricResult, cut, display_math, exact, fmt
 from ..results import steps_html as _steps_html
-from ..validate import as_list, flag, identifier, instance, integer, mapping, number, text_list
+from ..validate import as_list, flag, identifier, instance, integer, mapping, number, optional_flag, text_list
 from ..validate import text as checked_text
 from . import metric_map as mm
 from .display import is_derived
@@ -53,8 +53,7 @@ MANY_ROWS = 7
 def _size_class(rows: int, columns: int, longest: int = 0, large: bool | None = None) -> str:
     """The size class of a slide table of ``rows`` by ``columns`` whose longest cell has ``longest``
     characters; ``large`` overrides the rule (True: set larger; False: the slide's size)."""
-    if large is not None and not isinstance(large, bool):
-        raise InputError("large", "True, False or None (decide by the table's shape)", large)
+    large = optional_flag("large", large)
     if large is True or (large is None and rows <= FEW_ROWS and columns <= FEW_COLUMNS and longest <= SHORT_CELL):
         return " rme-few"
     if rows <= FEW_ROWS:

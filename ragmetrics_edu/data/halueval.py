@@ -16,6 +16,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..errors import InputError
+from ..validate import integer, member, optional_integer
 from . import path
 
 __all__ = ["HaluPair", "SPLITS", "pairs", "split_of", "SOURCE"]
@@ -45,8 +46,7 @@ class HaluPair:
 
 def split_of(row: int) -> str:
     """The part a HaluEval row number belongs to: ``test`` when ``row mod 25 >= 16``, else ``dev``."""
-    if isinstance(row, bool) or not isinstance(row, int) or row < 0:
-        raise InputError("row", "a row number (an integer >= 0)", row)
+    row = integer("row", row, low=0, expected="a row number (an integer >= 0)")
     return "test" if row % 25 >= 16 else "dev"
 
 
@@ -70,9 +70,8 @@ def _all() -> tuple[HaluPair, ...]:
 
 def pairs(split: str | None = None, *, limit: int | None = None) -> list[HaluPair]:
     """The pairs of one part (``"dev"`` or ``"test"``; None for both), in row order; ``limit`` keeps the first n."""
-    if split is not None and split not in SPLITS:
-        raise InputError("split", "'dev', 'test' or None", split)
-    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 0):
-        raise InputError("limit", "an integer >= 0 or None", limit)
+    if split is not None:
+        member("split", split, SPLITS, "'dev', 'test' or None")
+    optional_integer("limit", limit, low=0, expected="an integer >= 0 or None")
     chosen = [p for p in _all() if split is None or p.split == split]
     return chosen if limit is None else chosen[:limit]

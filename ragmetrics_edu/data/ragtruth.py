@@ -14,6 +14,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..errors import InputError
+from ..validate import integer, member, optional_integer
 from . import path
 
 __all__ = ["Span", "RagAnswer", "SPLITS", "MODELS", "answers", "split_of", "SOURCE"]
@@ -87,8 +88,7 @@ class RagAnswer:
 
 def split_of(source_id: int) -> str:
     """The part a source belongs to: ``test`` when ``source_id // 4`` is odd, else ``dev``."""
-    if isinstance(source_id, bool) or not isinstance(source_id, int) or source_id < 0:
-        raise InputError("source_id", "a RAGTruth source id (an integer >= 0)", source_id)
+    source_id = integer("source_id", source_id, low=0, expected="a RAGTruth source id (an integer >= 0)")
     return "test" if source_id // 4 % 2 == 1 else "dev"
 
 
@@ -125,13 +125,11 @@ def answers(split: str | None = None, *, model: str | None = None, limit_sources
     """The answers of one part (``"dev"``, ``"test"``, None for both), in file order.
 
     ``model`` keeps one generating model's answers; ``limit_sources`` keeps the answers of the first n sources."""
-    if split is not None and split not in SPLITS:
-        raise InputError("split", "'dev', 'test' or None", split)
-    if model is not None and model not in MODELS:
-        raise InputError("model", "one of " + ", ".join(MODELS) + " or None", model)
-    if limit_sources is not None and (isinstance(limit_sources, bool) or not isinstance(limit_sources, int)
-                                      or limit_sources < 0):
-        raise InputError("limit_sources", "an integer >= 0 or None", limit_sources)
+    if split is not None:
+        member("split", split, SPLITS, "'dev', 'test' or None")
+    if model is not None:
+        member("model", model, MODELS, "one of " + ", ".join(MODELS) + " or None")
+    optional_integer("limit_sources", limit_sources, low=0, expected="an integer >= 0 or None")
     chosen = [a for a in _all() if (split is None or a.split == split) and (model is None or a.model == model)]
     if limit_sources is not None:
         keep = list(dict.fromkeys(a.source_id for a in chosen))[:limit_sources]

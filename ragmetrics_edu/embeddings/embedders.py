@@ -25,7 +25,7 @@ from typing import Any, Protocol, Sequence, runtime_checkable
 
 from ..errors import InputError, RagMetricsError
 from ..text import EMBEDDING_STOP_WORDS, words
-from ..validate import as_list, plain, text_list
+from ..validate import as_list, flag, integer, plain, text_list
 
 __all__ = ["Embedder", "EmbedderUnavailable", "HashingEmbedder", "OpenAIEmbedder", "SentenceTransformerEmbedder",
            "cosine_parts", "default_embedder", "embedder_name", "resolve", "weights_sha256"]
@@ -47,10 +47,8 @@ class HashingEmbedder:
     """Hashed bag of words (and word pairs): offline, deterministic, pure Python."""
 
     def __init__(self, dim: int = 1024, bigrams: bool = True) -> None:
-        if isinstance(dim, bool) or not isinstance(dim, int) or dim < 8:
-            raise InputError("dim", "an integer >= 8", dim)
-        if not isinstance(bigrams, bool):
-            raise InputError("bigrams", "True or False", bigrams)
+        dim = integer("dim", dim, low=8, expected="an integer >= 8")
+        bigrams = flag("bigrams", bigrams)
         self.dim = dim
         self.bigrams = bigrams
         self.name = f"hashing-bow-{dim}" + ("+bigrams" if bigrams else "")
@@ -106,8 +104,7 @@ class SentenceTransformerEmbedder:
                  batch_size: int = 32, label: str | None = None) -> None:
         if not isinstance(model, (str, os.PathLike)) or not str(model).strip():
             raise InputError("model", "a model name such as 'all-MiniLM-L6-v2' or a folder holding a model", model)
-        if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
-            raise InputError("batch_size", "an integer >= 1", batch_size)
+        batch_size = integer("batch_size", batch_size, low=1, expected="an integer >= 1")
         if label is not None and (not isinstance(label, str) or not label.strip()):
             raise InputError("label", "a non-empty name for the model, or None", label)
         self.batch_size = batch_size

@@ -25,6 +25,7 @@ from importlib import resources
 from typing import Any, Callable, Mapping
 
 from ..errors import InputError
+from ..validate import integer
 from .errors import JudgeError, ReplyFormatError
 from .records import CallList, CallRecord, Usage
 
@@ -346,8 +347,7 @@ class GivenJudge(Judge):
         unknown = [k for k in (answers or {}) if not isinstance(k, str) or k not in STEPS]
         if unknown:
             raise InputError("answers", "step names from: " + ", ".join(STEPS), unknown[0])
-        if isinstance(max_concurrency, bool) or not isinstance(max_concurrency, int) or max_concurrency < 1:
-            raise InputError("max_concurrency", "an integer >= 1", max_concurrency)
+        max_concurrency = integer("max_concurrency", max_concurrency, low=1, expected="an integer >= 1")
         self.model = "given"
         self.answers: dict[str, Any] = dict(answers or {})
         self.max_concurrency = max_concurrency

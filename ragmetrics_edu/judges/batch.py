@@ -24,7 +24,7 @@ from typing import Any, Callable, Iterable, Mapping
 
 from ..errors import InputError
 from ..results import MetricResult
-from ..validate import as_list
+from ..validate import as_list, flag, integer
 from .base import Judge
 from .records import CallTally, tally
 from .requests import check_judge
@@ -72,9 +72,7 @@ def _attempt(task: Callable[[], Any], keep: tuple[type[BaseException], ...]) -> 
 
 def _workers(max_concurrency: Any, judge: Any) -> int:
     workers = max_concurrency if max_concurrency is not None else getattr(judge, "max_concurrency", 1)
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise InputError("max_concurrency", "an integer >= 1", workers)
-    return workers
+    return integer("max_concurrency", workers, low=1, expected="an integer >= 1")
 
 
 def run_tasks(tasks: Iterable[Callable[[], Any]], judge: Any = None, *, max_concurrency: int | None = None,
@@ -94,8 +92,7 @@ def run_tasks(tasks: Iterable[Callable[[], Any]], judge: Any = None, *, max_conc
     for i, one in enumerate(todo):
         if not callable(one):
             raise InputError(f"tasks[{i}]", "a no-argument callable (a task)", one)
-    if not isinstance(progress, bool):
-        raise InputError("progress", "True or False", progress)
+    progress = flag("progress", progress)
     workers = _workers(max_concurrency, judge)
     stopping = judge.stopping if isinstance(judge, Judge) else None  # a task given a non-judge fails in the step
     run = Run()
@@ -155,8 +152,7 @@ def score_cases(
         if not isinstance(case, Mapping) or not all(isinstance(k, str) for k in case):
             raise InputError(f"cases[{i}]", "a dict of the step's arguments (question=..., nodes=..., ...)", case)
     cases = [dict(c) for c in cases]
-    if not isinstance(progress, bool):
-        raise InputError("progress", "True or False", progress)
+    progress = flag("progress", progress)
     _workers(max_concurrency, judge)
     names = (", ".join(step.__code__.co_varnames[1:step.__code__.co_argcount + step.__code__.co_kwonlyargcount])
              if hasattr(step, "__code__") else "")

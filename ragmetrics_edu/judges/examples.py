@@ -17,7 +17,7 @@ from typing import Any, Sequence
 from ..baselines import coverage
 from ..errors import InputError
 from ..text import sentence_spans, tokenize
-from ..validate import as_list, integer, text, text_list
+from ..validate import as_list, instance, integer, text, text_list
 
 __all__ = ["Labelled", "labelled_sentences", "pick_examples", "example_text", "POOL_SPLIT", "MAX_WORDS"]
 
@@ -42,6 +42,7 @@ class Labelled:
 
 def example_text(example: Labelled) -> str:
     """How an example is shown in a prompt (inside a data block)."""
+    example = instance("example", example, Labelled, "a Labelled example (from labelled_sentences)")
     return f"Passage line: {example.evidence}\nSentence: {example.sentence}\nPeople's verdict: {example.verdict}"
 
 

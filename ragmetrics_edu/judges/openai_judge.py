@@ -42,7 +42,7 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from ..errors import InputError
-from ..validate import as_list, flag, plain
+from ..validate import as_list, flag, integer, optional_integer, plain
 from ..validate import path as validate_path
 from . import files
 from .base import Judge, Messages, Reply, Request, render
@@ -101,16 +101,13 @@ class OpenAIJudge(Judge):
         max_retries, max_concurrency, timeout, temperature, seed, max_tokens = (
             plain(v) for v in (max_retries, max_concurrency, timeout, temperature, seed, max_tokens))
         for name, value, low in (("max_retries", max_retries, 0), ("max_concurrency", max_concurrency, 1)):
-            if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= 10_000:
-                raise InputError(name, f"an integer from {low} to 10000", value)
+            integer(name, value, low=low, high=10_000, expected=f"an integer from {low} to 10000")
         if not real(timeout) or timeout <= 0:
             raise InputError("timeout", "a finite number of seconds > 0", timeout)
         if not real(temperature) or not 0 <= temperature <= 2:
             raise InputError("temperature", "a number from 0 to 2 (0: as repeatable as the server allows)", temperature)
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-            raise InputError("seed", "an integer or None", seed)
-        if max_tokens is not None and (isinstance(max_tokens, bool) or not isinstance(max_tokens, int) or max_tokens < 1):
-            raise InputError("max_tokens", "an integer >= 1 or None", max_tokens)
+        seed = optional_integer("seed", seed, low=-(2**63), high=2**63 - 1, expected="a 64-bit integer or None")
+        max_tokens = optional_integer("max_tokens", max_tokens, low=1, expected="an integer >= 1 or None")
         if api_key is not None and not isinstance(api_key, str):
             raise InputError("api_key", "a string or None", "<not shown>")
         if base_url is None:

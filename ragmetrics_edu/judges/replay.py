@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from ..errors import InputError
-from ..validate import NAME_MAX, PATH_MAX
+from ..validate import NAME_MAX, PATH_MAX, integer
 from .base import Judge, Messages, Reply, Request
 from .errors import JudgeError, JudgeSetupError
 from .files import FORMAT, RecordingProblem, check_recording, read_json, write_recording
@@ -40,8 +40,7 @@ class ReplayJudge(Judge):
 
     def __init__(self, recording: str | os.PathLike[str] | Mapping[str, Any], *, max_concurrency: int = 4) -> None:
         super().__init__()
-        if isinstance(max_concurrency, bool) or not isinstance(max_concurrency, int) or max_concurrency < 1:
-            raise InputError("max_concurrency", "an integer >= 1", max_concurrency)
+        max_concurrency = integer("max_concurrency", max_concurrency, low=1, expected="an integer >= 1")
         if isinstance(recording, Mapping):
             data: Any = dict(recording)
             self.path: Path | None = None

@@ -31,7 +31,7 @@ from typing import Any, Sequence
 from ..errors import InputError
 from ..metrics.rubric import G_EVAL_VARIANTS, aspect_critic_score, g_eval_score, scale_of, votes_for
 from ..results import MetricResult
-from ..validate import choice, text, text_list
+from ..validate import choice, integer, text, text_list
 from .base import Judge
 from .prompting import Texts
 from .records import CallList
@@ -63,9 +63,7 @@ def _context(context: Sequence[str]) -> Texts:
 
 
 def _count(field: str, value: Any, low: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= 50:
-        raise InputError(field, f"a whole number from {low} to 50", value)
-    return value
+    return integer(field, value, low=low, high=50)
 
 
 def evaluation_steps(judge: Judge, criteria: str, calls: CallList | None = None) -> list[str]:

@@ -11,10 +11,9 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ..errors import InputError
 from ..results import MetricResult, fmt
 from ..text import tokenize
-from ..validate import text, text_list
+from ..validate import optional_number, text, text_list
 
 __all__ = ["word_overlap", "shared_words"]
 
@@ -29,9 +28,7 @@ def word_overlap(answer: str, contexts: Sequence[str], *, threshold: float | Non
     """The share of ``answer``'s content words found anywhere in ``contexts``, with each word's row."""
     answer_text = text("answer", answer)
     nodes = text_list("contexts", contexts)
-    if threshold is not None and (isinstance(threshold, bool) or not isinstance(threshold, (int, float))
-                                  or not 0 <= threshold <= 1):
-        raise InputError("threshold", "a number between 0 and 1, or None", threshold)
+    threshold = optional_number("threshold", threshold, "a number between 0 and 1, or None", low=0.0, high=1.0)
     words, found = shared_words(answer_text, "\n".join(nodes))
     score = len(found) / len(words) if words else 0.0
     notes = [] if words else ["The answer has no content words: nothing can be checked, so it scores 0."]

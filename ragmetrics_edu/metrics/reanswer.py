@@ -21,10 +21,9 @@ from __future__ import annotations
 import math
 from typing import Any, Sequence
 
-from ..errors import InputError
 from ..results import MetricResult, fmt
 from ..text import squash_spaces, tokenize
-from ..validate import choice, text, text_list
+from ..validate import choice, number, optional_number, text, text_list
 from .correctness import f1_from
 from .overlap import shared_words
 
@@ -58,16 +57,12 @@ def _not_answered(reply: str) -> bool:
 
 def weight_of(value: Any) -> float:
     """``grounding_weight`` checked: a number between 0 and 1 (checked before any call is made)."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
-        raise InputError("grounding_weight", "a number between 0 and 1", value)
-    return float(value)
+    return number("grounding_weight", value, "a number between 0 and 1", low=0.0, high=1.0)
 
 
 def threshold_of(value: Any) -> float | None:
     """``threshold`` checked: a number between 0 and 1, or None (checked before any call is made)."""
-    if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1):
-        raise InputError("threshold", "a number between 0 and 1, or None", value)
-    return None if value is None else float(value)
+    return optional_number("threshold", value, "a number between 0 and 1, or None", low=0.0, high=1.0)
 
 
 def score_reanswer(candidate: str, judge_answer: str, context: Sequence[str], *, compare: str = "recall",

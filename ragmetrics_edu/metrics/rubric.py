@@ -29,7 +29,7 @@ from typing import Any, Mapping, Sequence
 
 from ..errors import InputError
 from ..results import MetricResult, fmt
-from ..validate import as_list, choice
+from ..validate import as_list, choice, integer, number, probability, text
 
 __all__ = ["g_eval_score", "aspect_critic_score", "votes_for", "G_EVAL_VARIANTS", "DEEPEVAL_MIN_PROBABILITY", "scale_of"]
 
@@ -44,10 +44,13 @@ def scale_of(variant: str, scale: tuple[int, int] | None) -> tuple[int, int]:
     if scale is None:
         return (0, 10) if variant == "deepeval" else (1, 5)
     pair = as_list("scale", scale, "two whole numbers (low, high)")
-    if (len(pair) != 2
-            or not all(isinstance(v, int) and not isinstance(v, bool) for v in pair) or not 0 <= pair[0] < pair[1] <= 100):
-        raise InputError("scale", "two whole numbers (low, high) with 0 <= low < high <= 100", scale)
-    return int(pair[0]), int(pair[1])
+    expected = "two whole numbers (low, high) with 0 <= low < high <= 100"
+    if len(pair) != 2:
+        raise InputError("scale", expected, scale)
+    low, high = (integer("scale", v, low=0, high=100, expected=expected) for v in pair)
+    if low >= high:
+        raise InputError("scale", expected, scale)
+    return low, high
 
 
 def _probabilities(value: Any, low: int, high: int) -> dict[int, float]:
@@ -55,11 +58,8 @@ def _probabilities(value: Any, low: int, high: int) -> dict[int, float]:
         raise InputError("probabilities", "a dict mapping each score to its probability", value)
     out: dict[int, float] = {}
     for key, p in value.items():
-        if isinstance(key, bool) or not isinstance(key, int) or not low <= key <= high:
-            raise InputError("probabilities", f"scores from {low} to {high} as keys", key)
-        if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0 <= p <= 1 or math.isnan(p):
-            raise InputError(f"probabilities[{key}]", "a probability between 0 and 1", p)
-        out[key] = float(p)
+        key = integer("probabilities", key, low=low, high=high, expected=f"scores from {low} to {high} as keys")
+        out[key] = number(f"probabilities[{key}]", p, "a probability between 0 and 1", low=0.0, high=1.0)
     return out
 
 
@@ -74,6 +74,13 @@ def g_eval_score(probabilities: Mapping[int, float] | None = None, *, samples: S
     """
     variant = choice("variant", variant, G_EVAL_VARIANTS)
     low, high = scale_of(variant, scale)
+    threshold = probability("threshold", threshold)
+    if samples is not None:
+        samples = [integer(f"samples[{i}]", s, low=low, high=high, expected=f"a whole score from {low} to {high}")
+                   for i, s in enumerate(as_list("samples", samples, "a non-empty list of sampled scores"))]
+    if reply_score is not None:
+        reply_score = integer("reply_score", reply_score, low=low, high=high,
+                              expected=f"a whole score from {low} to {high}, or None")
     notes: list[str] = []
     rows: list[dict[str, Any]] = []
     if probabilities is not None:
@@ -95,11 +102,8 @@ def g_eval_score(probabilities: Mapping[int, float] | None = None, *, samples: S
             notes.append(f"The scores in range hold only {fmt(total)} of the probability at the score's position; "
                          "the rest went to other tokens.")
     elif samples is not None:
-        if isinstance(samples, (str, bytes)) or not isinstance(samples, Sequence) or not samples:
+        if not samples:
             raise InputError("samples", "a non-empty list of sampled scores", samples)
-        for i, s in enumerate(samples):
-            if isinstance(s, bool) or not isinstance(s, int) or not low <= s <= high:
-                raise InputError(f"samples[{i}]", f"a whole score from {low} to {high}", s)
         counts = {s: list(samples).count(s) for s in range(low, high + 1)}
         n = len(samples)
         for s in range(low, high + 1):
@@ -112,8 +116,6 @@ def g_eval_score(probabilities: Mapping[int, float] | None = None, *, samples: S
         notes.append(f"No token probabilities: the expectation is estimated from {n} sampled scores, as the G-Eval "
                      "paper does.")
     elif reply_score is not None:
-        if isinstance(reply_score, bool) or not isinstance(reply_score, int) or not low <= reply_score <= high:
-            raise InputError("reply_score", f"a whole score from {low} to {high}", reply_score)
         weighted = float(reply_score)
         most_likely = reply_score
         rows = [{"score": s, "probability": math.nan, "kept": s == reply_score, "share": float(s == reply_score),
@@ -123,8 +125,6 @@ def g_eval_score(probabilities: Mapping[int, float] | None = None, *, samples: S
                      "falls back the same way without saying so).")
     else:
         raise InputError("probabilities", "the score tokens' probabilities, sampled scores or the reply's score", None)
-    if reply_score is not None and (isinstance(reply_score, bool) or not isinstance(reply_score, int)):
-        raise InputError("reply_score", "a whole score or None", reply_score)
     score = (weighted - low) / (high - low)
     formula = (r"\text{weighted} = " + " + ".join(f"{fmt(r['share'])} \\cdot {r['score']}" for r in rows if r["share"])
                + f" = {fmt(weighted)};\\quad \\text{{score}} = \\frac{{{fmt(weighted)} - {low}}}{{{high} - {low}}} = {fmt(score)}")
@@ -159,8 +159,7 @@ def _vote(i: int, value: Any) -> bool:
 def votes_for(strictness: int) -> int:
     """How many votes an aspect critic asks for: ``strictness``, made odd as Ragas does (2 becomes 3), so a
     majority always exists."""
-    if isinstance(strictness, bool) or not isinstance(strictness, int) or not 1 <= strictness <= 50:
-        raise InputError("strictness", "a whole number from 1 to 50", strictness)
+    strictness = integer("strictness", strictness, low=1, high=50)
     return strictness + 1 if strictness % 2 == 0 else strictness
 
 
@@ -168,8 +167,11 @@ def aspect_critic_score(votes: Sequence[Any], *, aspect: str = "", threshold: fl
     """An aspect critic's verdict: the majority of ``votes`` (yes/no each); ``yes_share`` keeps the share of yes.
 
     An even number of votes is refused: Ragas makes ``strictness`` odd so a majority always exists."""
-    if isinstance(votes, (str, bytes)) or not isinstance(votes, Sequence) or not votes:
+    votes = as_list("votes", votes, "a non-empty list of yes/no votes")
+    if not votes:
         raise InputError("votes", "a non-empty list of yes/no votes", votes)
+    aspect = text("aspect", aspect)
+    threshold = probability("threshold", threshold)
     flags = [_vote(i, v) for i, v in enumerate(votes)]
     if len(flags) % 2 == 0:
         raise InputError("votes", "an odd number of votes (Ragas turns strictness 2 into 3)", f"{len(flags)} votes")

@@ -28,7 +28,7 @@ from ..errors import InputError
 from ..metrics.specs import SPECS
 from ..results import MetricResult, fmt
 from ..text import tokenize
-from ..validate import as_list, number, text
+from ..validate import as_list, integer, number, text
 from .corpus import Question, passage_list
 
 #: The measures :func:`evaluate_retriever` reports, in table order.
@@ -44,9 +44,7 @@ def _query(query: Any) -> str:
 
 
 def _k(k: Any) -> int:
-    if isinstance(k, bool) or not isinstance(k, int) or k < 1:
-        raise InputError("k", "an integer >= 1", k)
-    return k
+    return integer("k", k, low=1, expected="an integer >= 1")
 
 
 def _top(scores: list[tuple[str, float]], k: int) -> list[tuple[str, float]]:

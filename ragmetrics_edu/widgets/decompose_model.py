@@ -207,8 +207,7 @@ class DecomposeModel(Observable):
     def set_cut(self, boundary: int, cut: bool) -> None:
         """Cut (True) or join (False) the text between piece ``boundary`` and the next one."""
         b = check_index("boundary", boundary, len(self._cuts))
-        if not isinstance(cut, bool):
-            raise InputError("cut", "True or False", cut)
+        cut = flag("cut", cut)
         if self._cuts[b] != cut:
             self._cuts[b] = cut
             self._changed("cuts")

@@ -10,6 +10,7 @@ from typing import Any, Sequence
 from .. import examples, metrics
 from ..errors import InputError
 from ..results import MetricResult
+from ..validate import flag
 from .model_base import Observable, check_index, parse_lines
 
 __all__ = ["EntityModel"]
@@ -35,8 +36,7 @@ class EntityModel(Observable):
         super().__init__()
         self._reference = parse_lines(reference_entities, "reference_entities")
         self._context = parse_lines(context_entities, "context_entities")
-        if not isinstance(normalize, bool):
-            raise InputError("normalize", "True or False", normalize)
+        normalize = flag("normalize", normalize)
         self._normalize = normalize
         self.threshold = threshold
         self._result = self._compute()
@@ -115,8 +115,7 @@ class EntityModel(Observable):
 
     def set_normalize(self, value: bool) -> None:
         """Switch normalisation on or off."""
-        if not isinstance(value, bool):
-            raise InputError("normalize", "True or False", value)
+        value = flag("normalize", value)
         if value != self._normalize:
             self._normalize = value
             self._changed("normalize")

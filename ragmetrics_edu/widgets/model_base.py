@@ -17,7 +17,7 @@ from typing import Any, Callable, NamedTuple
 from ..errors import InputError
 from ..results import MetricResult
 from ..text import squash_spaces
-from ..validate import as_list, plain, text_list
+from ..validate import as_list, integer, plain, text_list
 
 __all__ = ["Change", "Observable", "Observer", "check_index", "check_permutation", "chip_label", "move_item", "parse_lines"]
 
@@ -73,10 +73,7 @@ class Observable(ABC):
 
 
 def _size(n: Any) -> int:
-    n = plain(n)
-    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-        raise InputError("n", "the number of items (a whole number >= 0)", n)
-    return n
+    return integer("n", n, low=0, expected="the number of items (a whole number >= 0)")
 
 
 def check_index(field: str, value: Any, n: int) -> int:
@@ -110,9 +107,7 @@ def chip_label(index: int, text: str | None, width: int = 13) -> str:
 
     ``"N1 Machine Learn…"``: the number keeps chips unique, the start of the text makes
     them recognisable."""
-    index = plain(index)
-    if isinstance(index, bool) or not isinstance(index, int) or index < 0:
-        raise InputError("index", "a node's 0-based index", index)
+    index = integer("index", index, low=0, expected="a node's 0-based index")
     if text is not None and not isinstance(text, str):
         raise InputError("text", "the node's text or None", text)
     width = plain(width)

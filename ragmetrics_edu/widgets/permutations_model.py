@@ -12,7 +12,7 @@ from itertools import combinations
 from typing import Any, Sequence
 
 from ..errors import InputError
-from ..validate import plain
+from ..validate import integer, plain
 from .reorder_model import ReorderModel
 
 __all__ = ["PermutationModel", "PermutationSummary"]
@@ -53,9 +53,7 @@ class PermutationSummary:
 
     def histogram(self, bins: int = 20) -> list[float]:
         """Share of orderings per equal-width bin of [0, 1] (a score of 1 falls in the last bin)."""
-        bins = plain(bins)
-        if isinstance(bins, bool) or not isinstance(bins, int) or not 1 <= bins <= 10_000:
-            raise InputError("bins", "a whole number of bins from 1 to 10000", bins)
+        bins = integer("bins", bins, low=1, high=10_000, expected="a whole number of bins from 1 to 10000")
         shares = [0.0] * bins
         total = self.total
         for value, weight in zip(self.values, self.weights, strict=True):

@@ -12,7 +12,7 @@ from ..errors import InputError
 from ..metrics.inputs import call_with
 from ..metrics.specs import SPECS
 from ..results import MetricResult
-from ..validate import YES, choice, one_verdict, plain, text_list, verdict_list
+from ..validate import YES, choice, integer, one_verdict, plain, text_list, verdict_list
 from .model_base import Observable, check_index, check_permutation, chip_label, move_item
 from .offered import ranking_choices, ranking_spec, ranking_view
 
@@ -254,10 +254,7 @@ class ReorderModel(Observable):
     def _check_k(self, k: Any) -> int | None:
         if k is None:
             return None
-        k = plain(k)
-        if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= self.n:
-            raise InputError("k", f"a cut-off from 1 to {self.n} (the number of nodes), or None", k)
-        return k
+        return integer("k", k, low=1, high=self.n, expected=f"a cut-off from 1 to {self.n} (the number of nodes), or None")
 
     def _check_total(self, total: Any) -> int:
         relevant = sum(self._flags)

@@ -7,6 +7,7 @@ from functools import lru_cache
 
 from ...data import halueval, ragtruth
 from ...errors import InputError
+from ...validate import integer
 
 __all__ = ["Item", "items", "DATASETS"]
 
@@ -54,8 +55,7 @@ def items(dataset: str, split: str, *, groups: int | None = None) -> list[Item]:
         raise InputError("split", "'dev' or 'test'", split)
     chosen = list(_items(dataset, split))
     if groups is not None:
-        if isinstance(groups, bool) or not isinstance(groups, int) or groups < 0:
-            raise InputError("groups", "an integer >= 0 or None", groups)
+        groups = integer("groups", groups, low=0, expected="an integer >= 0 or None")
         keep = set(list(dict.fromkeys(i.group for i in chosen))[:groups])
         chosen = [i for i in chosen if i.group in keep]
     return chosen

@@ -20,7 +20,7 @@ from ...data import ragtruth
 from ...errors import InputError
 from ...judges.errors import JudgeError
 from ...judges.replay import ReplayJudge
-from ...validate import as_list
+from ...validate import as_list, flag
 from .designs import DESIGNS, ask_pass, recording_name
 from .items import Item, items
 
@@ -166,8 +166,7 @@ def choose(dev: dict[str, Any]) -> tuple[str, list[str]]:
 
 def build_log(*, test: bool) -> dict[str, Any]:
     """Compute the whole log from the recordings; ``test=True`` also scores the test parts (do it once)."""
-    if not isinstance(test, bool):
-        raise InputError("test", "True or False", test)
+    test = flag("test", test)
     parts = {f"{ds}-dev": scored(ds, "dev", DEV_SAMPLE_SOURCES[ds]) for ds in ("ragtruth", "halueval")}
     parts["ragtruth-dev-all"] = scored("ragtruth", "dev")  # the designs recorded on every dev source
     designs: dict[str, Any] = {}

@@ -17,6 +17,7 @@ from ...data import ragtruth
 from ...errors import InputError
 from ...judges.replay import ReplayJudge
 from ...judges.support import faithfulness_support
+from ...validate import number
 from ..against_people import study as people_study
 from ..against_people.figures import SpanView, span_view
 from ..against_people.study import recording_path
@@ -134,8 +135,7 @@ def span_figures(threshold: float | None = None, log: Any = None) -> dict[str, A
     part = log["parts"]["ragtruth-dev"]
     if threshold is None:
         threshold = (candidate_figures(log)["support_min"] or {})["threshold"]
-    if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not 0 <= threshold <= 1.000001:
-        raise InputError("threshold", "a p(yes) from 0 to 1, or None", threshold)
+    threshold = number("threshold", threshold, "a p(yes) from 0 to 1, or None", low=0.0, high=1.000001)
     keep = [k for k, rows in enumerate(part["sentences"]["support"]) if rows]
     answers = [answer_of(part["items"][k]["id"]) for k in keep]
     people = [[(s.start, s.end) for s in a.spans] for a in answers]

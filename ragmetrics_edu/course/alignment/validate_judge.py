@@ -34,6 +34,7 @@ from ...judges.openai_judge import OpenAIJudge, redact_url
 from ...judges.records import recordable
 from ...results import fmt
 from ...text import sentence_spans
+from ...validate import integer
 from ..against_people.items import Item, items
 from .designs import JUDGED, ask_any_pass, replayed_pass
 
@@ -86,8 +87,8 @@ def validate_judge(judge: OpenAIJudge, design: str, sources: int, *, out: Path, 
         raise InputError("say", "a function that prints a line", say)
     if not isinstance(design, str) or design not in JUDGED:
         raise InputError("--design", "one of " + ", ".join(sorted(JUDGED)), design)
-    if isinstance(sources, bool) or not isinstance(sources, int) or not 1 <= sources <= DEV_SOURCES:
-        raise InputError("--sources", f"a whole number of RAGTruth dev sources from 1 to {DEV_SOURCES}", sources)
+    sources = integer("--sources", sources, low=1, high=DEV_SOURCES,
+                      expected=f"a whole number of RAGTruth dev sources from 1 to {DEV_SOURCES}")
     chosen = items("ragtruth", "dev", groups=sources)
     served = _served(judge)
     if served is not None and judge.model not in served:
@@ -161,8 +162,8 @@ def replayed(design: str, sources: int, say: Any = print) -> dict[str, Any]:
     """What validate-judge prints for the recorded local judge, replayed from the shipped recording (no server)."""
     if not isinstance(design, str) or design not in JUDGED:
         raise InputError("design", "one of " + ", ".join(sorted(JUDGED)), design)
-    if isinstance(sources, bool) or not isinstance(sources, int) or not 1 <= sources <= DEV_SOURCES:
-        raise InputError("sources", f"a whole number of RAGTruth dev sources from 1 to {DEV_SOURCES}", sources)
+    sources = integer("sources", sources, low=1, high=DEV_SOURCES,
+                      expected=f"a whole number of RAGTruth dev sources from 1 to {DEV_SOURCES}")
     chosen = items("ragtruth", "dev", groups=sources)
     results = replayed_pass(str(JUDGED[design].recording), chosen, "ragtruth", "dev")
     if results is None:

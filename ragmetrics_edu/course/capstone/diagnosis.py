@@ -46,7 +46,7 @@ from ...baselines import coverage
 from ...errors import InputError
 from ...plots import figure_and_axes
 from ...retrieval.corpus import load_corpus
-from ...validate import as_list, choice, identifier, mapping, records
+from ...validate import as_list, choice, flag, identifier, mapping, records
 from ..display import text_table
 from ..metric_map import MAP
 from .systems import references as capstone_references
@@ -167,8 +167,7 @@ def tag_row(row: Mapping[str, Any], reference: str | None = None, is_answerable:
     row = _check_row(0, row)
     if reference is not None and not isinstance(reference, str):
         raise InputError("reference", "a string or None", reference)
-    if not isinstance(is_answerable, bool):
-        raise InputError("is_answerable", "True or False", is_answerable)
+    is_answerable = flag("is_answerable", is_answerable)
     grades, passages, reasons = row["grades"], row["passages"], {}
     if is_answerable and RELEVANT not in grades:
         reasons["retrieval_miss"] = f"grades of the top {len(grades)}: {grades}, no grade 2"

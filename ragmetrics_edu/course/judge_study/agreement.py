@@ -29,7 +29,7 @@ from ...agreement import cohen_kappa, match_items, pairwise_accuracy
 from ...errors import InputError
 from ...metrics.correctness import f1_from
 from ...metrics.registry import MetricTable
-from ...validate import instance, text
+from ...validate import flag, instance, text
 from .labels import Case, PassLabels, check_metric, content_key, final_labels, load_cases, pairs, unit_of
 from .runs import INJECTED_AT, inject, run_rows
 
@@ -104,9 +104,7 @@ def verdict_agreement(rows: Sequence[dict[str, Any]], metric: str, *, pipeline: 
     contradiction from silence, so the binary form is the fair comparison for it) and context recall
     as attributed / not (whichever node).
     """
-    for flag, value in (("binary", binary), ("baseline", baseline)):
-        if not isinstance(value, bool):
-            raise InputError(flag, "True or False", value)
+    binary, baseline = flag("binary", binary), flag("baseline", baseline)
     chosen = [r for r in _check_rows(rows, metric) if r.get("mode") == "same_items" and r.get("pipeline") == pipeline]
     cases = _cases()
     labelled, judge, base, left_out, groups, seen = [], [], [], [], [], set()

@@ -115,10 +115,8 @@ def classify(reference_items: Sequence[str], judged_items: Sequence[str], *,
     judged = text_list("judged_items", judged_items)
     ref_v = _verdicts("reference_verdicts", reference_verdicts, ref, "reference_items")
     judged_v = _verdicts("judged_verdicts", judged_verdicts, judged, "judged_items")
-    if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not 0 < threshold <= 1:
-        raise InputError("threshold", "a number above 0 and at most 1", threshold)
-    if isinstance(cover, bool) or not isinstance(cover, (int, float)) or not 0 < cover <= 1:
-        raise InputError("cover", "a number above 0 and at most 1", cover)
+    threshold = number("threshold", threshold, "a number above 0 and at most 1", low=0.0, high=1.0, low_open=True)
+    cover = number("cover", cover, "a number above 0 and at most 1", low=0.0, high=1.0, low_open=True)
     if not isinstance(given, bool):
         raise InputError("given", "True or False", given)
     if given and len(ref) != len(judged):
