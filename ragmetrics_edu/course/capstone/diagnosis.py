@@ -401,7 +401,7 @@ def rules_vs_hand(tagged: Any, hand: Mapping[tuple[str, str], Mapping[str, Any]]
 
 # -- printing ---------------------------------------------------------------------------------------
 #: the four scores' short names in flat tables (each spec's ``short``)
-_SHORT = {m: SPECS[m].short for m in ("faithfulness", "context_precision", "context_recall", "answer_relevancy")}
+_SHORT = {m: SPECS[m].short for m in METRICS}
 
 
 def flat(rows: Any) -> list[dict[str, Any]]:
