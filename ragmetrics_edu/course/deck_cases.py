@@ -34,6 +34,7 @@ from ..judges.records import tally
 from ..judges.replay import ReplayJudge
 from ..judges.requests import check_judge
 from ..metrics.registry import MetricTable
+from ..metrics.specs import parameter_names
 from ..results import MetricResult
 from ..stats.inputs import seed as checked_seed
 from ..validate import as_list, identifier, instance, text_list
@@ -291,7 +292,7 @@ def run_deck_cases(judge: Any, ids: Sequence[str] | None = None, *, embedder: An
     inputs = []
     for case in chosen:
         kwargs = case.inputs(examples.load(case.example_id))
-        if case.step in ("answer_relevancy_embedding", "answer_correctness"):
+        if "embedder" in parameter_names(getattr(steps, case.step)):  # the step says it takes one
             kwargs["embedder"] = embedder
         inputs.append(kwargs)
     # keep going on any error: the table shows which case failed and why

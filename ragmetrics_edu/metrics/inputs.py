@@ -16,16 +16,18 @@ from functools import lru_cache
 from typing import Any, Callable, Mapping, Sequence
 
 from ..errors import InputError
+from ..validate import text_list
 
+# call_with and parameter_names are the engine's (specs, the explorers' models), not a user's API
 __all__ = ["Reads", "RANKED_VERDICTS", "GAINS", "STATEMENT_VERDICTS", "VERDICTS_PER_NODE", "ENTITY_LISTS",
-           "STATEMENT_COUNTS", "TWO_TEXTS", "call_with", "parameter_names", "typed_verdicts"]
+           "STATEMENT_COUNTS", "TWO_TEXTS", "typed_verdicts"]
 
 _TYPED = {"1": "yes", "1.0": "yes", "true": "yes", "t": "yes", "0": "no", "0.0": "no", "false": "no", "f": "no"}
 
 
 def typed_verdicts(values: Sequence[str]) -> list[str]:
     """Verdicts typed on a command line, with 1/0 and true/false read as yes/no."""
-    return [_TYPED.get(x.strip().lower(), x) for x in values]
+    return [_TYPED.get(x.strip().lower(), x) for x in text_list("verdicts", values)]
 
 
 @lru_cache(maxsize=None)

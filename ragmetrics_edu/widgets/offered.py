@@ -42,6 +42,8 @@ def decompose_spec(field: str, value: Any) -> MetricSpec:
 
 def statement_view(spec: MetricSpec) -> StatementView:
     """The statement view of ``spec`` (an InputError when it has none)."""
+    if not isinstance(spec, MetricSpec):
+        raise InputError("spec", "a MetricSpec", spec)
     if not isinstance(spec.view, StatementView):
         raise InputError("metric", "a metric with a statement view (spec.view)", spec.name)
     return spec.view
@@ -49,6 +51,8 @@ def statement_view(spec: MetricSpec) -> StatementView:
 
 def ranking_view(spec: MetricSpec) -> RankingView:
     """The ranking view of ``spec`` (an InputError when it has none)."""
+    if not isinstance(spec, MetricSpec):
+        raise InputError("spec", "a MetricSpec", spec)
     if not isinstance(spec.view, RankingView):
         raise InputError("metric", "a metric with a ranking view (spec.view)", spec.name)
     return spec.view

@@ -33,6 +33,7 @@ import argparse
 import atexit
 import collections
 import contextlib
+import enum
 import functools
 import hashlib
 import importlib
@@ -607,7 +608,10 @@ def _find_targets() -> list[Target]:
             full = f"{module.__name__}.{name}"
             if id(obj) in targets:
                 continue
-            if _is_protocol(obj) or _lookup(SKIPPED, full) or (inspect.isclass(obj) and issubclass(obj, BaseException)):
+            # an Enum's call is the standard library's (a value lookup, or the functional API that builds a new
+            # enum); its members are checked where they are used (metrics.StatementView, metrics.RankingView)
+            if _is_protocol(obj) or _lookup(SKIPPED, full) or (
+                    inspect.isclass(obj) and issubclass(obj, (BaseException, enum.Enum))):
                 targets[id(obj)] = None
                 continue
             targets[id(obj)] = Target(full, obj, params=_params(obj))

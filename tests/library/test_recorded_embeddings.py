@@ -15,9 +15,11 @@ from ragmetrics_edu import InputError, examples, metrics
 from ragmetrics_edu.course import embedding_texts as et
 from ragmetrics_edu.embeddings import EmbedderUnavailable, HashingEmbedder, SentenceTransformerEmbedder, cosine_parts
 from ragmetrics_edu.embeddings import recorded as rec
+from ragmetrics_edu.metrics import SPECS
 
 ROOT = Path(__file__).resolve().parents[2]
-EMBEDDING_CALLS = {"answer_relevancy_embedding", "semantic_similarity", "answer_correctness", "embed"}
+#: calls whose arguments are embedded: the metrics (and judge steps) that take an embedder, and embed itself
+EMBEDDING_CALLS = {spec.name for spec in SPECS.where(embedder=True)} | {"embed"}
 EMBEDDED_KEYWORDS = {"generated", "generated_questions", "answer", "ground_truth", "question"}
 
 

@@ -339,8 +339,7 @@ def test_statement_model_bad_input(call, field):
 
 
 @pytest.mark.parametrize("example_id", [e.id for e in examples.all_examples()
-                                        if e.metric in ("context_recall", "contextual_relevancy", "faithfulness",
-                                                        "answer_relevancy")])
+                                        if e.metric in {s.name for s in metrics.SPECS.where(explorer="statements")}])
 def test_statement_model_from_example_matches_the_catalogue(example_id):
     assert StatementModel.from_example(example_id).result.score == examples.load(example_id).compute().score
 

@@ -23,7 +23,10 @@ from ...metrics.rubric import g_eval_score
 from ...results import MetricResult
 from .items import Item
 
-__all__ = ["Design", "DESIGNS", "PASSES", "ask_pass", "MODEL", "recording_name"]
+__all__ = ["BASELINE", "Design", "DESIGNS", "PASSES", "ask_pass", "MODEL", "recording_name"]
+
+#: The study's baseline: the design every judged design is paired with (counting words, no model).
+BASELINE = "word_overlap"
 
 #: the model name recordings carry (the server serves whatever GGUF it loaded; its header is recorded too)
 MODEL = "qwen2.5-coder-1.5b-instruct-q4_k_m"

@@ -17,7 +17,7 @@ from ...judges.replay import ReplayJudge
 from ...metrics import f1_from
 from ...plots import new_figure
 from ...validate import integer, number
-from .designs import DESIGNS, ask_pass
+from .designs import BASELINE, DESIGNS, ask_pass
 from .items import items
 from .study import MIN_SOURCES, checked_log, complete, corrected_example, recording_path, replayed_or_none
 
@@ -204,7 +204,7 @@ def design_claim(log: dict[str, Any] | None = None) -> str:
     """The claim the dev figures support about the designs, restricted to those measured with an interval."""
     log = checked_log(log)
     designs = log["dev"]["designs"]
-    measured = {n: r for n, r in designs.items() if n != "word_overlap" and r.get("ragtruth")
+    measured = {n: r for n, r in designs.items() if n != BASELINE and r.get("ragtruth")
                 and r["ragtruth"]["groups"] >= MIN_SOURCES}
     worse = [n for n, r in measured.items() if r["ragtruth_vs_overlap"]["ci"][1] < 0]
     level = [n for n, r in measured.items() if r["ragtruth_vs_overlap"]["ci"][0] <= 0 <= r["ragtruth_vs_overlap"]["ci"][1]]

@@ -21,7 +21,7 @@ from ...errors import InputError
 from ...judges.errors import JudgeError
 from ...judges.replay import ReplayJudge
 from ...validate import as_list, flag
-from .designs import DESIGNS, ask_pass, recording_name
+from .designs import BASELINE, DESIGNS, ask_pass, recording_name
 from .items import Item, items
 
 __all__ = ["RULE", "DEV_SAMPLE_SOURCES", "build_log", "load_log", "check_log", "dev_table", "test_table",
@@ -147,12 +147,12 @@ def choose(dev: dict[str, Any]) -> tuple[str, list[str]]:
             reasons.append(f"{name}: no dev figure on both data sets, not a candidate.")
             continue
         versus = row["halueval_vs_overlap"]
-        if name != "word_overlap" and versus["ci"] is not None and versus["ci"][1] < 0:
+        if name != BASELINE and versus["ci"] is not None and versus["ci"][1] < 0:
             reasons.append(f"{name}: significantly below word overlap on HaluEval dev, excluded.")
             continue
         candidates.append(name)
     best = max(candidates, key=lambda n: dev["designs"][n]["ragtruth"]["auc"])
-    if best == "word_overlap":
+    if best == BASELINE:
         reasons.append("word_overlap has the best RAGTruth dev AUC: it stays the choice.")
         return best, reasons
     versus = dev["designs"][best]["ragtruth_vs_overlap"]

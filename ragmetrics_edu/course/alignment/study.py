@@ -19,6 +19,7 @@ from ...agreement import auc_difference, fit_combination, validation_report
 from ...baselines import SIGNALS, answer_overlap, cheap_signals
 from ...errors import InputError
 from ...validate import flag
+from ..against_people.designs import BASELINE
 from ..against_people.items import items
 from ..against_people.readings import stratified_auc
 from .designs import ALIGNMENT_DESIGNS, replayed_pass
@@ -190,7 +191,7 @@ def choose(log: Any = None) -> tuple[str, list[str]]:
     reasons: list[str] = []
     eligible: dict[str, float] = {}
     for name, fig in figures.items():
-        if name == "word_overlap":
+        if name == BASELINE:
             continue
         if fig is None or not fig["all_dev"]:
             reasons.append(f"{name}: not measured on every dev answer, not a candidate.")
@@ -274,10 +275,10 @@ def takeaway(log: Any = None) -> str:
     log = checked_log(log)
     figures = candidate_figures(log)
     chosen, _ = choose(log)
-    complete = {n: f for n, f in figures.items() if f is not None and n != "word_overlap" and f["all_dev"]}
-    partial = [n for n, f in figures.items() if f is not None and n != "word_overlap" and not f["all_dev"]]
+    complete = {n: f for n, f in figures.items() if f is not None and n != BASELINE and f["all_dev"]}
+    partial = [n for n, f in figures.items() if f is not None and n != BASELINE and not f["all_dev"]]
     missing = [n for n, f in figures.items() if f is None]
-    overlap = figures["word_overlap"] or {}
+    overlap = figures[BASELINE] or {}
     lead = f"On all {overlap.get('answers')} RAGTruth dev answers ({overlap.get('sources')} sources), "
     if complete:
         best = max(complete, key=lambda n: complete[n]["auc"])
@@ -293,7 +294,7 @@ def takeaway(log: Any = None) -> str:
         lead += f"Measured on part of dev only, not candidates yet: {', '.join(partial)}. "
     if missing:
         lead += f"Not measured: {', '.join(missing)}. "
-    if chosen == "word_overlap":
+    if chosen == BASELINE:
         return lead + "By the written rule, counting words stays evaluate()'s default faithfulness."
     return lead + f"By the written rule, {chosen} replaces word overlap as evaluate()'s default faithfulness."
 

@@ -400,7 +400,7 @@ def rules_vs_hand(tagged: Any, hand: Mapping[tuple[str, str], Mapping[str, Any]]
 
 # -- printing ---------------------------------------------------------------------------------------
 #: the four scores' short names in flat tables (the metric map's ``short``)
-_SHORT = {m: MAP[m].short for m in ("faithfulness", "context_precision", "context_recall", "answer_relevancy")}
+_SHORT = {m: MAP[m].short for m in METRICS}
 
 
 def flat(rows: Any) -> list[dict[str, Any]]:

@@ -15,8 +15,6 @@ from ..judge_study.passes import available, rows
 from ..judge_study.report import SAME_ITEMS_PASS, compare, fmt_compare, verdicts
 from . import Exercise, register
 
-_METRICS = ("context_precision", "context_recall", "faithfulness", "answer_relevancy")
-
 
 def _comparison(metric: str) -> dict[str, Any]:
     found = verdicts(SAME_ITEMS_PASS[metric], metric)
@@ -27,7 +25,7 @@ def _gate_metric() -> str:
     """The metric on which the judge agrees with the labels more often than word overlap, paired over pairs with
     the interval above 0 (the one with the highest lower end), or "none"."""
     best, best_low = "none", 0.0
-    for metric in _METRICS:
+    for metric in SAME_ITEMS_PASS:
         if SAME_ITEMS_PASS[metric] not in available():
             continue
         found = _comparison(metric)
@@ -38,7 +36,7 @@ def _gate_metric() -> str:
 
 def _diagnose_gate(given: Any, correct: str) -> str | None:
     name = given.strip().lower().replace(" ", "_") if isinstance(given, str) else ""
-    if name in _METRICS and name != correct:
+    if name in SAME_ITEMS_PASS and name != correct:
         found = verdicts(SAME_ITEMS_PASS[name], name)
         return (f"{name}: the judge's kappa is {found['judge'].score:.2f} and word overlap's "
                 f"{found['baseline'].score:.2f}, but the question is whether the judge beats counting words on the "

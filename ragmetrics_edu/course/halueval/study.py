@@ -44,6 +44,9 @@ __all__ = ["Design", "DESIGNS", "recording_name", "pair_scores", "pairwise", "ch
            "compare", "design_table", "detection", "best_threshold", "RULE", "choose", "freeze_choice", "score_test",
            "rescore_comparator", "LOG", "design_of", "checked_split", "checked_threshold", "scored_pairs"]
 
+#: The study's baseline design (counting words, no model): every other design is compared with it.
+BASELINE = "word_overlap"
+
 #: the choice log, shipped with the package
 LOG = "halueval_choice_log.json"
 
@@ -95,7 +98,7 @@ def design_of(name: Any) -> Design:
 def score_answer(design: Design, judge: Any, pair: halueval.HaluPair, answer: str) -> float:
     """The design's score of one answer of ``pair``, asking ``judge`` (a live one when recording)."""
     context = [pair.knowledge]
-    if design.pipeline == "word_overlap":
+    if design.pipeline == BASELINE:
         return answer_overlap(answer, context)
     options = dict(design.options)
     if design.pipeline == "reanswer":
@@ -269,7 +272,7 @@ def score_test(target: str | Path, designs: tuple[str, ...] = ("library",)) -> d
     if not log.get("chosen") or log.get("test"):
         raise InputError("target", "a frozen choice log whose test part is still empty", str(target))
     chosen = log["chosen"]["design"]
-    names = [chosen, "word_overlap", *[d for d in others if d not in (chosen, "word_overlap")]]
+    names = [chosen, BASELINE, *[d for d in others if d not in (chosen, BASELINE)]]
     table = [{**compare(name, "test"), **design_calls(name, "test")} for name in names]
     found = [detection(chosen, "test", log["chosen"]["threshold"]),
              detection("word_overlap", "test", log["chosen"]["word_overlap_threshold"])]
@@ -451,7 +454,7 @@ def table_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Rows of a dev or test table, shortened for a 100-column printout (no interval under 10 pairs)."""
     out = []
     for r in rows:
-        few, base = r["pairs"] < 10, r["design"] == "word_overlap"
+        few, base = r["pairs"] < 10, r["design"] == BASELINE
         out.append({"design": r["design"], "pairs": r["pairs"], "acc": f"{r['pairwise']:.3f}",
                     "95% CI": "too few" if few else f"[{r['pairwise_ci'][0]:.2f}, {r['pairwise_ci'][1]:.2f}]",
                     "Δ overlap": "–" if base else f"{r['difference']:+.3f}",

@@ -30,7 +30,7 @@ from ...errors import InputError
 from ...metrics.correctness import f1_from
 from ...metrics.registry import MetricTable
 from ...validate import flag, instance, text
-from .labels import Case, PassLabels, check_metric, content_key, final_labels, load_cases, pairs, unit_of
+from .labels import Case, PassLabels, check_metric, content_key, final_labels, load_cases, on_nodes, pairs, unit_of
 from .runs import INJECTED_AT, inject, run_rows
 
 __all__ = ["label_of", "verdict_agreement", "extraction_quality", "matched_verdicts", "pairwise", "label_score",
@@ -68,7 +68,7 @@ def labels_for(case_id: str, metric: str, labels: PassLabels | None = None) -> l
     if base not in labels.cases:
         raise InputError("case_id", "a case id of the labelled set", case_id)
     values = [lab.label for lab in getattr(labels.cases[base], metric)]
-    if case_id.endswith("+injected") and metric == "context_precision":
+    if case_id.endswith("+injected") and on_nodes(metric):
         values.insert(INJECTED_AT, "no")  # the planted node: irrelevant by construction
     return values
 
@@ -83,6 +83,9 @@ def _check_rows(rows: Any, metric: str) -> list[dict[str, Any]]:
 _BINARY: MetricTable[Callable[[str], str]] = MetricTable("the labels' two-way reading", {
     "faithfulness": lambda value: "supported" if value == "supported" else "not_supported",
     "context_recall": lambda value: "none" if value == "none" else "attributed"})
+#: What each two-way reading is called in the tables.
+READ_AS: MetricTable[str] = MetricTable("the two-way readings' names", {
+    "context_recall": "attributed or not", "faithfulness": "supported or not"})
 
 
 def _collapse(metric: str, value: str, binary: bool) -> str:

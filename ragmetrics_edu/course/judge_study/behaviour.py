@@ -17,6 +17,7 @@ from typing import Any, Sequence
 from ...errors import InputError
 from ...metrics.registry import MetricTable
 from ...validate import as_list, flag
+from .labels import on_nodes
 from .runs import INJECTED_AT, run_rows
 
 __all__ = ["flip_rate", "position_effect", "injection_effect", "cost", "DEMANDED"]
@@ -92,7 +93,7 @@ def injection_effect(clean: Sequence[dict[str, Any]], injected: Sequence[dict[st
             if row["metric"] != metric or row.get("error") or row.get("verdicts") is None:
                 continue
             verdicts = list(row["verdicts"])
-            if metric == "context_precision" and planted_node:
+            if on_nodes(metric) and planted_node:
                 del verdicts[INJECTED_AT]
             after_rows.append(dict(row, verdicts=verdicts))
         after = item_verdicts(after_rows, metric)

@@ -22,7 +22,7 @@ from ...validate import as_list, instance, integer
 
 __all__ = ["Case", "ItemLabel", "CaseLabels", "PassLabels", "METRICS", "VALUES", "load_cases", "load_labels",
            "parse_cases", "parse_labels", "pairs", "content_key", "unit_of", "unique_items", "label_vectors", "item_keys", "Decision", "disagreements",
-           "load_adjudication", "final_labels", "annotator_agreement", "same_items_kwargs"]
+           "load_adjudication", "final_labels", "annotator_agreement", "same_items_kwargs", "on_nodes"]
 
 FOLDER = "judge_eval/"
 
@@ -164,8 +164,13 @@ def load_cases() -> list[Case]:
     return parse_cases(_read("cases.json"))
 
 
+def on_nodes(metric: str) -> bool:
+    """Whether ``metric``'s items are the case's contexts (:data:`METRICS`), so a node planted or moved is one of them."""
+    return METRICS[check_metric(metric)][0] == "contexts"
+
+
 def _label_value(where: str, metric: str, entry: dict[str, Any], case: Case) -> str | int | None:
-    if metric == "context_recall":
+    if metric not in VALUES:  # context recall: a node number, not a closed value
         if "node" not in entry:
             raise InputError(where + ".node", "a 1-based node number or null", "missing")
         node = entry["node"]
@@ -360,11 +365,15 @@ def content_key(case: Case, metric: str, index: int) -> tuple[Any, ...]:
     index = integer("index", index, low=0, high=10**9, expected="an item index of the case (0-based)")
     if index >= len(items):
         raise InputError("index", f"an item index of the case (it has {len(items)} {metric} items)", index)
-    inputs = {"context_precision": (case.question, case.reference, tuple(case.contexts)),
-              "context_recall": (case.question, case.reference, tuple(case.contexts)),
-              "faithfulness": (case.question, tuple(case.contexts), case.answer),
-              "answer_relevancy": (case.question, case.answer)}[metric]
-    return (metric, *inputs, items[index])
+    return (metric, *_ITEM_INPUTS[metric](case), items[index])
+
+
+#: Per labelled metric: the case's inputs an item is judged with (an item's content key holds them).
+_ITEM_INPUTS: MetricTable[Callable[[Case], tuple[Any, ...]]] = MetricTable("the inputs an item is judged with", {
+    "context_precision": lambda case: (case.question, case.reference, tuple(case.contexts)),
+    "context_recall": lambda case: (case.question, case.reference, tuple(case.contexts)),
+    "faithfulness": lambda case: (case.question, tuple(case.contexts), case.answer),
+    "answer_relevancy": lambda case: (case.question, case.answer)})
 
 
 def unit_of(case: Case) -> str:

@@ -31,7 +31,7 @@ from ..capstone.systems import QUESTIONS, SYSTEMS
 from ..display import text_table
 from . import agreement as agree
 from . import behaviour as behave
-from .labels import unique_items
+from .labels import on_nodes, unique_items
 from .paired import compare, compare_columns, fmt_compare
 from .passes import FAMILIES, MODEL_NAMES, PASSES, available, cases_for, family_rows, recording_path, repeat_passes
 from .runs import INJECTED_AT, inject, rotated
@@ -218,12 +218,11 @@ def binary_table(seed: int = 0) -> list[dict[str, Any]]:
     """Context recall read as attributed / not and faithfulness as supported / not: the judge beside the
     baseline when the harder distinction (which node; contradicted vs not mentioned) is set aside."""
     out = []
-    for metric in ("context_recall", "faithfulness"):
+    for metric, read_as in agree.READ_AS.items():
         if not _have(SAME_ITEMS_PASS[metric]):
             continue
         found = verdicts(SAME_ITEMS_PASS[metric], metric, binary=True, seed=seed)
-        out.append({"metric": metric, "read as": "attributed or not" if metric == "context_recall"
-                    else "supported or not", "judge kappa [95% CI]": fmt_ci(found["judge"]),
+        out.append({"metric": metric, "read as": read_as, "judge kappa [95% CI]": fmt_ci(found["judge"]),
                     "overlap kappa [95% CI]": fmt_ci(found["baseline"])})
     return out
 
@@ -354,7 +353,7 @@ def _overlap_rows(cases: Sequence[Any], metric: str, rotate: int = 0) -> list[di
     ``rotate`` places as :func:`ragmetrics_edu.course.judge_study.runs.run_case` moves them, then put back in order)."""
     out = []
     for case in cases:
-        if metric == "context_precision" and rotate:
+        if on_nodes(metric) and rotate:
             nodes, order = rotated(list(case.contexts), rotate)
             moved = baselines.verdicts(metric, nodes, reference=case.reference)
             found = [moved[order.index(i)] for i in range(len(order))]
