@@ -296,7 +296,7 @@ TRIAD: tuple[dict[str, str], ...] = (
      "ours": "contextual relevancy",
      "catches": "retrieval of off-topic or padded passages"},
     {"leg": "groundedness", "link": "contexts -> answer",
-     "ours": "word overlap (word_overlap), or the claims design (faithfulness)",
+     "ours": "word overlap (word_overlap) or claims (faithfulness)",
      "catches": "words or claims the contexts do not support"},
     {"leg": "answer relevance", "link": "answer -> question",
      "ours": "answer relevancy (statements or embeddings)",

@@ -108,7 +108,7 @@ def test_triad_names_a_metric_of_the_map_for_every_leg():
     assert [leg["leg"] for leg in legs] == ["context relevance", "groundedness", "answer relevance"]
     # groundedness names both faithfulness designs of the map, each by what it computes (issue 37)
     overlap = next(m.name for m in mm.METRICS if m.name.startswith("word overlap"))
-    assert "word overlap" in legs[1]["ours"] and "claims design" in legs[1]["ours"] and "contextual relevancy" in names
+    assert "word overlap" in legs[1]["ours"] and "claims" in legs[1]["ours"] and "contextual relevancy" in names
     assert mm.get("faithfulness").step == "faithfulness" and "claims" in mm.get("faithfulness").how
     assert all(mm.get(name).reference_free for name in ("contextual relevancy", "faithfulness", overlap))
 
@@ -354,7 +354,7 @@ def test_the_triad_and_cost_rows_name_the_claims_step_by_what_it_computes(runs):
     assert not any(line.split()[0] == "faithfulness" and not line.startswith("faithfulness (claims)") for line in lines)
     assert next(line for line in mm.table(costs).splitlines() if line.startswith("faithfulness")).startswith(
         "faithfulness (claims)")
-    assert mm.triad()[1]["ours"] == "word overlap (word_overlap), or the claims design (faithfulness)"
+    assert mm.triad()[1]["ours"] == "word overlap (word_overlap) or claims (faithfulness)"
     shown = "".join("".join(o.get("text", "")) for c in _nb12() for o in c.get("outputs", []))
     assert "RAG triad, claims design" in shown and "RAG triad (reference-free)" not in shown
 
