@@ -126,3 +126,20 @@ def test_the_plans_take_aways_hold_on_the_log(log):
 def test_most_sentences_sit_below_one_half_as_the_predict_answer_says(log):
     rows = [r for answer in log["parts"]["ragtruth-dev"]["sentences"]["support"] for r in answer]
     assert sum(r["p_yes"] < 0.5 for r in rows) > len(rows) / 2
+
+
+def test_the_combinations_on_halueval_are_the_ragtruth_fit_applied_unchanged(log):
+    """HaluEval dev's combination scores come from the model fitted on all RAGTruth dev answers (none of HaluEval's
+    pairs fits it): refit it here by the library and score HaluEval's signals by hand."""
+    rt, halu = log["parts"]["ragtruth-dev"], log["parts"]["halueval-dev"]
+    for name, extra in (("cheap_combination", ()), ("judge_combination", study.JUDGE_SIGNALS)):
+        keep = [k for k in range(len(rt["items"])) if all(not math.isnan(rt["scores"][s][k]) for s in extra)]
+        features = {s: [rt["signals"][s][k] for k in keep] for s in study.SIGNALS}
+        features.update({s: [rt["scores"][s][k] for k in keep] for s in extra})
+        combo = fit_combination(features, [rt["items"][k]["failed"] for k in keep],
+                                [rt["items"][k]["group"] for k in keep])
+        for k, value in enumerate(halu["scores"][name]):
+            row = {s: halu["signals"][s][k] for s in study.SIGNALS} | {s: halu["scores"][s][k] for s in extra}
+            z = combo.intercept + sum(w * (row[s] - combo.means[s]) / combo.scales[s] for s, w in combo.weights.items())
+            assert value == pytest.approx(1 / (1 + math.exp(z)), abs=1e-9)
+    assert log["figures"]["judge_combination"]["halueval_vs_overlap_ci"] is not None

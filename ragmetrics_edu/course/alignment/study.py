@@ -16,6 +16,7 @@ from typing import Any
 
 from ... import data
 from ...agreement import auc_difference, fit_combination, validation_report
+from ...agreement.combine import Combination
 from ...baselines import SIGNALS, answer_overlap, cheap_signals
 from ...errors import InputError
 from ...validate import flag
@@ -86,8 +87,10 @@ def _part(dataset: str, split: str, groups: int | None = None) -> dict[str, Any]
             "sentences": sentences, "costs": costs, "seconds": seconds}
 
 
-def _combinations(part: dict[str, Any]) -> None:
-    """Add the cross-validated combinations' scores (on the answers every signal they use was measured on)."""
+def _combinations(part: dict[str, Any]) -> dict[str, Combination]:
+    """Add the cross-validated combinations' scores (on the answers every signal they use was measured on); return
+    each combination as fitted on all those answers (what is applied to another data set)."""
+    fitted: dict[str, Combination] = {}
     n = len(part["items"])
     failed = [row["failed"] for row in part["items"]]
     groups = [row["group"] for row in part["items"]]
@@ -105,17 +108,37 @@ def _combinations(part: dict[str, Any]) -> None:
         part.setdefault("combinations", {})[name] = {
             "signals": list(combo.signals), "means": combo.means, "scales": combo.scales, "weights": combo.weights,
             "intercept": combo.intercept, "line": combo.line(), "steps": combo.steps, "answers": len(keep)}
+        fitted[name] = combo
+    return fitted
+
+
+def _transferred(fitted: dict[str, Combination], part: dict[str, Any]) -> None:
+    """Score ``part`` (HaluEval dev) with the combinations fitted on RAGTruth dev: none of its answers fits them, so
+    its figure says whether what was learned on RAGTruth's labels holds on another data set."""
+    n = len(part["items"])
+    for name, combo in fitted.items():
+        extra = [s for s in combo.signals if s not in SIGNALS]
+        if any(s not in part["scores"] for s in extra):
+            continue
+        keep = [k for k in range(n) if all(not math.isnan(part["scores"][s][k]) for s in extra)]
+        features = {s: [part["signals"][s][k] for k in keep] for s in SIGNALS if s in combo.signals}
+        features.update({s: [part["scores"][s][k] for k in keep] for s in extra})
+        values = [math.nan] * n
+        for k, v in zip(keep, combo.score(features), strict=True):
+            values[k] = v
+        part["scores"][name] = values
 
 
 def build_log() -> dict[str, Any]:
     """Replay every recording of lesson 15's designs on RAGTruth dev (and HaluEval dev) into the log."""
     parts = {"ragtruth-dev": _part("ragtruth", "dev")}
-    _combinations(parts["ragtruth-dev"])
+    fitted = _combinations(parts["ragtruth-dev"])
     g_eval = replayed_pass("g_eval", items("ragtruth", "dev"), "ragtruth", "dev")
     if g_eval is not None:
         parts["ragtruth-dev"]["seconds"]["g_eval"] = _seconds(g_eval)
     halu = _part("halueval", "dev", HALUEVAL_DEV_PAIRS)
     if len(halu["scores"]) > 1:
+        _transferred(fitted, halu)
         parts["halueval-dev"] = halu
     log = {"rule": RULE, "candidates": CANDIDATES, "parts": parts}
     log["figures"] = json.loads(json.dumps(candidate_figures(log, fresh=True)))
