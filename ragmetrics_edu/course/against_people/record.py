@@ -65,7 +65,9 @@ def record(pass_name: str, dataset: str, split: str, *, groups: int | None, base
         calls = recordable([*kept, *judge.calls], ("api", "cache", "replay"))
         meta: dict[str, Any] = {
             "model": MODEL, "base_url": base_url, "server": server,
-            "parameters": {"temperature": 0.0, "seed": 7, "mode": judge.mode, "max_tokens": MAX_TOKENS},
+            "parameters": {"temperature": 0.0, "seed": 7, "mode": judge.mode, "max_tokens": MAX_TOKENS,
+                           "sampled_seed": "judges.openai_judge.sample_seed(seed, request key): each sampled "
+                                           "request (a vote) draws its own seed"},
             "gguf": {"file": Path(gguf).name, "sha256": sha, **header},
             "pass": {"name": pass_name, "dataset": dataset, "split": split, "groups": groups,
                      "answers": len(chosen), "answers_done": n, "failed": failed},

@@ -22,6 +22,7 @@ from ...results import MetricResult
 from ..against_people.designs import DESIGNS, Design, ask_pass
 from ..against_people.items import Item
 from ..against_people.study import recording_path
+from .stability import ask_stability
 
 __all__ = ["ALIGNMENT_DESIGNS", "ALIGNMENT_PASSES", "ask_any_pass", "replayed_pass", "dev_pool", "examples_for", "ask_fewshot", "JUDGED", "EXAMPLES_PER_SOURCE"]
 
@@ -56,8 +57,9 @@ def ask_fewshot(judge: Judge, item: Item) -> MetricResult:
                                 examples=examples_for(item))
 
 
-#: lesson 15's own recorded pass (lesson 14's PASSES hold ``support``, the zero-shot one)
-ALIGNMENT_PASSES = {"support_fewshot": ask_fewshot}
+#: lesson 15's own recorded passes (lesson 14's PASSES hold ``support``, the zero-shot one): the few-shot form, and
+#: the same sentences sampled several times (:mod:`.stability`)
+ALIGNMENT_PASSES = {"support_fewshot": ask_fewshot, "stability": ask_stability}
 
 
 def ask_any_pass(pass_name: str, judge: Judge, item: Item) -> MetricResult:

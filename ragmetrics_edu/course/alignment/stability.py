@@ -1,0 +1,105 @@
+"""How stable the support design's verdicts are when the judge samples: the same sentence asked k times.
+
+At temperature 0 a verdict is a fixed function of the prompt. Sampled (as a judge with a temperature above 0
+answers, and as votes are), the yes/no of a sentence whose p(yes) sits near one half is a coin. The ``stability``
+pass asks every sentence of the first :data:`SOURCES` dev sources :data:`RUNS` times, each at
+:data:`~ragmetrics_edu.judges.rubric.SAMPLE_TEMPERATURE` with a seed of its own, and :func:`flip_rates` counts:
+
+- a sentence **flips** when its runs do not all give the same word;
+- an answer flips when its verdict (flagged: some sentence said no) differs between runs;
+- the flip rate the recorded p(yes) predicts: at temperature T, yes has p_T = p^(1/T) / (p^(1/T) + (1-p)^(1/T)),
+  and k runs disagree with probability 1 - p_T^k - (1-p_T)^k (derived, assuming the server samples from the two
+  words alone).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from ...errors import InputError
+from ...judges.base import Judge
+from ...judges.records import CallList
+from ...judges.requests import ask, check_judge, finish
+from ...judges.rubric import SAMPLE_TEMPERATURE
+from ...judges.support import support_request
+from ...results import MetricResult
+from ...text import sentence_spans
+from ...validate import as_list, integer, number
+from ..against_people.items import Item, items
+
+__all__ = ["RUNS", "SOURCES", "ask_stability", "flip_rates", "predicted_flip"]
+
+#: times each sentence is asked
+RUNS = 3
+#: the first this many RAGTruth dev sources (every answer of each)
+SOURCES = 10
+
+
+def ask_stability(judge: Judge, item: Item) -> MetricResult:
+    """Ask each sentence of ``item``'s answer :data:`RUNS` times, sampled; one row per sentence with its words."""
+    judge = check_judge(judge)
+    if not isinstance(item, Item):
+        raise InputError("item", "an Item (from against_people.items.items)", item)
+    calls = CallList()
+    rows = []
+    for n, (start, end) in enumerate(sentence_spans(item.answer), start=1):
+        sentence = item.answer[start:end]
+        words = [ask(judge, support_request(sentence, list(item.context), question=item.question, sample=run),
+                     calls).data["verdict"] for run in range(1, RUNS + 1)]
+        rows.append({"sentence": n, "start": start, "end": end, "verdicts": words, "flips": len(set(words)) > 1})
+    flipped = sum(r["flips"] for r in rows)
+    result = MetricResult(metric="support_stability", score=flipped / len(rows) if rows else math.nan,
+                          values={"sentences": len(rows), "flipped": flipped, "runs": RUNS},
+                          columns=("sentence", "verdicts", "flips"), rows=rows,
+                          formula=r"\text{flipped sentences} / \text{sentences}",
+                          narrative=[f"Each of the {len(rows)} sentences was asked {RUNS} times at temperature "
+                                     f"{SAMPLE_TEMPERATURE}; {flipped} got both words."])
+    result.inputs.update(answer=item.answer, id=item.id)
+    return finish(result, judge, calls, False)
+
+
+def predicted_flip(p_yes: float, *, temperature: float = SAMPLE_TEMPERATURE, runs: int = RUNS) -> float:
+    """The chance that ``runs`` sampled verdicts disagree, from the temperature-0 p(yes) (see the module)."""
+    p_yes = number("p_yes", p_yes, "a probability from 0 to 1", low=0.0, high=1.0)
+    temperature = number("temperature", temperature, "a temperature above 0 and at most 10", low=0.0, high=10.0,
+                         low_open=True)
+    runs = integer("runs", runs, low=1, high=1000, expected="a whole number of runs from 1 to 1000")
+    if p_yes in (0.0, 1.0):
+        return 0.0
+    a, b = p_yes ** (1 / temperature), (1 - p_yes) ** (1 / temperature)
+    p = a / (a + b)
+    return 1.0 - p ** runs - (1 - p) ** runs
+
+
+def flip_rates(sampled: list[MetricResult | None], support: list[MetricResult | None]) -> dict[str, Any]:
+    """Measured and predicted flip rates over the answers both passes hold (``support``: the temperature-0 pass
+    on the same answers, in the same order)."""
+    sampled = as_list("sampled", sampled, "a list of stability results (None where not recorded)")
+    support = as_list("support", support, "a list of support results (None where not recorded)")
+    if any(r is not None and not isinstance(r, MetricResult) for r in [*sampled, *support]):
+        raise InputError("sampled/support", "MetricResults or None", "another value")
+    if len(sampled) != len(support):
+        raise InputError("support", f"one result per sampled answer ({len(sampled)})", len(support))
+    sentences = flipped = answers = answers_flipped = 0
+    predicted: list[float] = []
+    for s, z in zip(sampled, support, strict=True):
+        if s is None or z is None or len(s.rows) != len(z.rows):
+            continue
+        answers += 1
+        per_run = [any(r["verdicts"][k] == "no" for r in s.rows) for k in range(RUNS)]
+        answers_flipped += len(set(per_run)) > 1
+        for row, zero in zip(s.rows, z.rows, strict=True):
+            sentences += 1
+            flipped += row["flips"]
+            predicted.append(predicted_flip(zero["p_yes"]))
+    return {"answers": answers, "sentences": sentences, "flipped": flipped,
+            "sentence_flip_rate": flipped / sentences if sentences else math.nan,
+            "answer_flip_rate": answers_flipped / answers if answers else math.nan, "answers_flipped": answers_flipped,
+            "predicted_sentence_flip_rate": sum(predicted) / len(predicted) if predicted else math.nan,
+            "runs": RUNS, "temperature": SAMPLE_TEMPERATURE}
+
+
+def stability_items() -> list[Item]:
+    """The answers the stability pass asks about: every answer of the first :data:`SOURCES` dev sources."""
+    return items("ragtruth", "dev", groups=SOURCES)

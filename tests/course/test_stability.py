@@ -1,0 +1,55 @@
+"""Lesson 15's stability pass: each sentence sampled several times, and the flip rates counted from the words."""
+
+import math
+
+import pytest
+
+from ragmetrics_edu.course.alignment import stability
+from ragmetrics_edu.judges import GivenJudge
+from ragmetrics_edu.results import MetricResult
+
+
+def _sampled(words_per_sentence):
+    rows = [{"sentence": n, "verdicts": list(w), "flips": len(set(w)) > 1} for n, w in enumerate(words_per_sentence, 1)]
+    return MetricResult(metric="support_stability", score=0.0, rows=rows)
+
+
+def _zero(p_values):
+    return MetricResult(metric="faithfulness_support", score=min(p_values), rows=[{"p_yes": p} for p in p_values])
+
+
+def test_each_sentence_is_asked_runs_times_sampled_with_its_own_request():
+    item = stability.stability_items()[0]
+    result = stability.ask_stability(GivenJudge({"faithfulness.support": "yes"}), item)
+    assert len(result.calls) == stability.RUNS * len(result.rows) > 0
+    keys = [c.key for c in result.calls]
+    assert len(set(keys)) == len(keys)  # every sampled request is its own (its sample number is in the key)
+    assert result.score == 0.0 and not any(r["flips"] for r in result.rows)
+
+
+def test_flip_rates_by_hand():
+    sampled = [_sampled([("yes", "yes", "yes"), ("yes", "no", "yes")]),   # sentence 2 flips; runs 1, 3 say ok
+               _sampled([("no", "no", "no")]),                            # steady, flagged every run
+               None]                                                       # not recorded: left out
+    zero = [_zero([0.9, 0.5]), _zero([0.1]), _zero([0.5])]
+    found = stability.flip_rates(sampled, zero)
+    assert (found["answers"], found["sentences"], found["flipped"]) == (2, 3, 1)
+    assert found["sentence_flip_rate"] == pytest.approx(1 / 3)
+    assert found["answers_flipped"] == 1 and found["answer_flip_rate"] == pytest.approx(1 / 2)
+    expected = (stability.predicted_flip(0.9) + stability.predicted_flip(0.5) + stability.predicted_flip(0.1)) / 3
+    assert found["predicted_sentence_flip_rate"] == pytest.approx(expected)
+
+
+def test_the_predicted_flip_follows_the_temperature_rule():
+    t, k = 0.7, 3
+    p = 0.8
+    a, b = p ** (1 / t), (1 - p) ** (1 / t)
+    q = a / (a + b)
+    assert stability.predicted_flip(p, temperature=t, runs=k) == pytest.approx(1 - q ** k - (1 - q) ** k)
+    assert stability.predicted_flip(0.5, runs=3) == pytest.approx(0.75)   # a coin: 1 - 2 / 8
+    assert stability.predicted_flip(1.0) == 0.0 == stability.predicted_flip(0.0)
+    with pytest.raises(ValueError, match="p_yes"):
+        stability.predicted_flip(1.5)
+    with pytest.raises(ValueError, match="support"):
+        stability.flip_rates([None], [])
+    assert math.isnan(stability.flip_rates([None], [None])["sentence_flip_rate"])
