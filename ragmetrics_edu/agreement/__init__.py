@@ -30,6 +30,7 @@ from .combine import Combination, fit_combination
 from .figures import plot_roc
 from .kappa import cohen_kappa
 from .matching import match_items
+from .planning import labels_needed
 from .result import AgreementResult
 from .scores import mean_absolute_error, pairwise_accuracy
 from .spans import span_agreement
@@ -37,4 +38,4 @@ from .validation import auc_difference, best_threshold, corrected_pass_rate, roc
 
 __all__ = ["AgreementResult", "Combination", "auc_difference", "best_threshold", "cohen_kappa", "corrected_pass_rate",
            "fit_combination", "match_items", "mean_absolute_error", "pairwise_accuracy", "plot_roc", "roc_auc",
-           "span_agreement", "validation_report"]
+           "span_agreement", "validation_report", "labels_needed"]
