@@ -143,3 +143,22 @@ def test_the_combinations_on_halueval_are_the_ragtruth_fit_applied_unchanged(log
             z = combo.intercept + sum(w * (row[s] - combo.means[s]) / combo.scales[s] for s, w in combo.weights.items())
             assert value == pytest.approx(1 / (1 + math.exp(z)), abs=1e-9)
     assert log["figures"]["judge_combination"]["halueval_vs_overlap_ci"] is not None
+
+
+def test_the_labels_table_counts_tpr_and_tnr_by_hand(log):
+    from ragmetrics_edu.agreement import labels_needed
+
+    table = analysis.labels_table(log).set_index("design")
+    part = log["parts"]["ragtruth-dev"]
+    threshold = study.candidate_figures(log)["word_overlap"]["threshold"]
+    faithful = [v for v, r in zip(part["scores"]["word_overlap"], part["items"]) if not r["failed"]]
+    flagged = [v for v, r in zip(part["scores"]["word_overlap"], part["items"]) if r["failed"]]
+    tpr = sum(v >= threshold for v in faithful) / len(faithful)
+    tnr = sum(v < threshold for v in flagged) / len(flagged)
+    row = table.loc["word_overlap"]
+    assert (row.tpr, row.tnr) == pytest.approx((tpr, tnr))
+    theta = len(faithful) / (len(faithful) + len(flagged))
+    assert row["labels_pm_0.10"] == labels_needed(tpr, tnr, theta, half_width=0.10).score
+    assert 3.5 < row["labels_pm_0.05"] / row["labels_pm_0.10"] < 4.5   # "four times the labels"
+    shown = _outputs(NOTEBOOK)
+    assert f"{table['labels_pm_0.10'].min():.0f} labelled answers for +/- 0.10" in " ".join(shown.split())
