@@ -70,13 +70,16 @@ install: $(VENV)/.notebook-installed $(LAB_OVERRIDES)
 dev: $(VENV)/.dev-installed
 
 lab lab-slides slides: export PYTHONDONTWRITEBYTECODE =
+# The course's server settings (lab/jupyter_server_config.py: kernel messages leave without Nagle's wait);
+# tests/lab_server.py starts the test JupyterLab with the same LAB_CONFIG.
+LAB_CONFIG := --config=$(abspath lab/jupyter_server_config.py)
 lab: $(VENV)/.notebook-installed $(LAB_OVERRIDES)
-	$(BIN)/jupyter lab --ServerApp.root_dir=notebooks --ip=127.0.0.1 $(KERNEL_ENCRYPTION) $(ROOT_FLAG) $(LAB_ARGS)
+	$(BIN)/jupyter lab --ServerApp.root_dir=notebooks --ip=127.0.0.1 $(LAB_CONFIG) $(KERNEL_ENCRYPTION) $(ROOT_FLAG) $(LAB_ARGS)
 
 # For instructors: the same environment, serving the repository root so slides/ (the decks) and
 # notebooks/ (the course) are both in the file browser.
 lab-slides: $(VENV)/.notebook-installed $(LAB_OVERRIDES)
-	$(BIN)/jupyter lab --ServerApp.root_dir=. --ip=127.0.0.1 $(KERNEL_ENCRYPTION) $(ROOT_FLAG) $(LAB_ARGS)
+	$(BIN)/jupyter lab --ServerApp.root_dir=. --ip=127.0.0.1 $(LAB_CONFIG) $(KERNEL_ENCRYPTION) $(ROOT_FLAG) $(LAB_ARGS)
 
 # The tests in two pytest runs at once, and the lint beside them. The first run takes every test but
 # the JupyterLab ones, in two processes (pytest-xdist; a notebook's cells and a module's tests stay in

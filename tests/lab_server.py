@@ -29,10 +29,17 @@ from browser_support import REPO, RequestLog, free_port, tab
 SERVER_TIMEOUT = 60
 STOP_TIMEOUT = 15
 
+#: The course's server settings, which ``make lab`` loads too (the Makefile's ``LAB_CONFIG``).
+LAB_CONFIG = REPO / "lab" / "jupyter_server_config.py"
+
+
 def make_lab_overrides() -> dict[str, dict]:
     """The settings ``make lab`` gives every JupyterLab user (the Makefile's ``NO_NEWS``: no news prompt)."""
-    line = re.search(r"^NO_NEWS := (.*)$", (REPO / "Makefile").read_text(encoding="utf-8"), flags=re.M)
+    makefile = (REPO / "Makefile").read_text(encoding="utf-8")
+    line = re.search(r"^NO_NEWS := (.*)$", makefile, flags=re.M)
     assert line, "the Makefile no longer sets NO_NEWS"
+    assert "LAB_CONFIG := --config=$(abspath lab/jupyter_server_config.py)" in makefile, \
+        "the Makefile's make lab no longer loads lab/jupyter_server_config.py, which the test JupyterLab loads"
     return json.loads(line.group(1))
 
 
@@ -120,7 +127,8 @@ def lab(lab_root: Path) -> Iterator[str]:
     port = free_port()
     command = [sys.executable, "-m", "jupyterlab", "--no-browser", f"--ServerApp.root_dir={root}",
                "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}", "--ServerApp.port_retries=0",
-               "--IdentityProvider.token=", "--ServerApp.password=", "--LabApp.expose_app_in_browser=True"]
+               "--IdentityProvider.token=", "--ServerApp.password=", "--LabApp.expose_app_in_browser=True",
+               f"--config={LAB_CONFIG}"]
     if os.geteuid() == 0:
         command.append("--allow-root")
     log = state / "jupyterlab.log"

@@ -80,6 +80,8 @@ class EntityExplorer(Explorer):
     def refresh(self, what: str = "all") -> None:
         """Redraw the lists (unless the user is typing in them), the intersection, score and table."""
         model = self.model
+        result = model.result
+        self.score.value = score_html(result)  # first: each change is one message, shown in the order sent
         self._syncing = True
         try:
             # Rewrite a Textarea only when its entities differ, so typing (blank lines, spaces) is not undone.
@@ -89,12 +91,10 @@ class EntityExplorer(Explorer):
             self.normalize.value = model.normalize
         finally:
             self._syncing = False
-        result = model.result
         self.intersection.value = (
             f"<div>shared (CE ∩ RE): {_chips(model.intersection, '#cfe8e4')}</div>"
             f"<div>only in the reference: {_chips(model.only_reference, '#f6d5cc')}</div>"
             f"<div>only in the context: {_chips(model.only_context, '#e6e6e6')}</div>")
-        self.score.value = score_html(result)
         self.formula.value = formula_html(result)
         self.table.value = steps_html(result, hit=lambda row: bool(row["in_reference"] and row["in_context"]))
         self.notes.value = notes_html(result)

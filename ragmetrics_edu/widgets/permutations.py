@@ -92,13 +92,14 @@ class PermutationExplorer(NodeListAccess, Reorderable, Explorer):
         return cls(model=PermutationModel.from_example(example_id, case, **overrides))
 
     def refresh(self, what: str = "all") -> None:
-        """Redraw rows, controls, the summary and the histogram from the model."""
-        self.node_list.sync()
-        self.controls.sync()
-        summary = self.model.summary
+        """Redraw the score first (each change is one message, shown in the order sent), then rows,
+        controls, the summary and the histogram from the model."""
         result = self.model.result
         self.score.value = (f"<span style='font-size:1.3em'>{html.escape(result.name)}, this order: "
                             f"<b class='rme-score-value'>{fmt(result.score)}</b></span>")
+        self.node_list.sync()
+        self.controls.sync()
+        summary = self.model.summary
         self.summary.value = summary_html(summary)
         self.image.value = self._draw(summary)
 

@@ -5,7 +5,9 @@ labels. Here the static part (axes, ticks, labels, legend) is drawn once per tit
 label and y range into a cached background; an update restores that background and draws
 only the bars and marker lines (matplotlib's blitting technique), then writes the pixels
 as a PNG with zlib at low compression (plots are mostly flat colour, so they compress
-well anyway, and this is several times faster than a general-purpose encoder). The result is
+well anyway, and this is several times faster than a general-purpose encoder). The PNG of
+each state (axes, bars, lines) is kept, so a state shown before (a verdict flipped back, an
+order undone) costs no drawing at all. The result is
 an ``image/png`` payload that JupyterLab, VS Code and Colab all show (never SVG).
 matplotlib is imported when a chart is built, not when this module is imported.
 """
@@ -89,6 +91,9 @@ class BarChart:
         ax.set_xlabel(xlabel, fontsize=8)
         ax.set_ylabel(ylabel, fontsize=8)
         self._backgrounds: dict[tuple[Any, ...], Any] = {}  # (title, ylabel, ylim) -> cached pixels
+        self._bar_state: tuple[tuple[float, ...], tuple[str, ...] | None] = ((), None)
+        self._line_state: dict[str, float | None] = {name: None for name in self._lines}
+        self._pngs: OrderedDict[tuple[Any, ...], bytes] = OrderedDict()  # state -> PNG, most recent last
 
     def set_axes(self, *, title: str | None = None, ylabel: str | None = None,
                  ylim: tuple[float, float] | None = None) -> None:
@@ -102,10 +107,12 @@ class BarChart:
 
     def set_bars(self, heights: Sequence[float], colours: Sequence[str] | None = None) -> None:
         """New bar heights (and face colours)."""
+        heights, shown = tuple(float(h) for h in heights), None if colours is None else tuple(colours)
         for i, (bar, height) in enumerate(zip(self._bars, heights, strict=True)):
             bar.set_height(height)
-            if colours is not None:
-                bar.set_facecolor(colours[i])
+            if shown is not None:
+                bar.set_facecolor(shown[i])
+        self._bar_state = (heights, self._bar_state[1] if shown is None else shown)
 
     def set_line(self, name: str, value: float | None) -> None:
         """Place marker line ``name`` at ``value`` (a y for "h", an x for "v"); None hides it."""
@@ -113,11 +120,28 @@ class BarChart:
         line.set_visible(value is not None)
         if value is not None:
             (line.set_ydata if kind == "h" else line.set_xdata)([value, value])
+        self._line_state[name] = None if value is None else float(value)
+
+    def _state(self) -> tuple[Any, ...]:
+        """Everything the picture shows: axes (title, y label, y range), bars and lines."""
+        axes = (self._title.get_text(), self.ax.get_ylabel(), tuple(self.ax.get_ylim()))
+        return axes, self._bar_state, tuple(self._line_state.items())
 
     def png(self) -> bytes:
-        """The chart as PNG bytes, redrawing only the bars and lines over the cached background."""
+        """The chart as PNG bytes: the kept picture of this state, else the bars and lines redrawn
+        over the cached background."""
+        state = self._state()
+        kept = self._pngs.get(state)
+        if kept is None:
+            kept = self._pngs[state] = self._render(state[0])
+            if len(self._pngs) > KEPT_PNGS:
+                self._pngs.popitem(last=False)
+        self._pngs.move_to_end(state)
+        return kept
+
+    def _render(self, key: tuple[Any, ...]) -> bytes:
+        """Draw the bars and lines over the background of the axes ``key`` and encode the PNG."""
         canvas = self._canvas
-        key = (self._title.get_text(), self.ax.get_ylabel(), tuple(self.ax.get_ylim()))
         background = self._backgrounds.get(key)
         if background is None:
             canvas.draw()  # animated artists (bars, lines) are left out of this full draw
@@ -133,6 +157,8 @@ class BarChart:
         return png_rgba(canvas.buffer_rgba(), width, height)
 
 
+#: PNGs a chart keeps, by state (about 20 KB each).
+KEPT_PNGS = 64
 #: Charts kept for :func:`shared_chart`, by configuration, most recently used last.
 _SHARED: OrderedDict[str, BarChart] = OrderedDict()
 #: How many configurations :func:`shared_chart` keeps (a chart holds its pixels, about a megabyte).

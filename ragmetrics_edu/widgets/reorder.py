@@ -138,7 +138,7 @@ class RankingControls(widgets.HBox):
         self.sync()
 
     def sync(self) -> None:
-        """Show the model's metric, k and R_total; show k and R_total only where they matter."""
+        """Show the model's metric, k and R_total; show (and update) k and R_total only where they matter."""
         self._syncing = True
         try:
             model = self.model
@@ -147,13 +147,15 @@ class RankingControls(widgets.HBox):
             if self.k.value != model.k:
                 self.k.value = model.k
             self.k.layout.display = "" if ranking_view(SPECS[model.metric]).cutoff else "none"
-            relevant = sum(model.verdicts)
-            total = model.total_relevant if model.total_relevant is not None else relevant
-            with self.total.hold_sync():
-                self.total.min = min(self.total.value, relevant)
-                self.total.value = total
-                self.total.min = relevant
-            self.total.layout.display = "" if model.variant == "average_precision" else "none"
+            shown = model.variant == "average_precision"
+            if shown:  # hidden, R_total waits until it is shown: no message on every click of another metric
+                relevant = sum(model.verdicts)
+                total = model.total_relevant if model.total_relevant is not None else relevant
+                with self.total.hold_sync():
+                    self.total.min = min(self.total.value, relevant)
+                    self.total.value = total
+                    self.total.min = relevant
+            self.total.layout.display = "" if shown else "none"
         finally:
             self._syncing = False
 
@@ -258,11 +260,12 @@ class ReorderExplorer(NodeListAccess, Reorderable, Explorer):
 
     # -- view ----------------------------------------------------------------------
     def refresh(self, what: str = "all") -> None:
-        """Redraw rows, controls, score, formula, table and chart from the model."""
-        self.node_list.sync()
-        self.controls.sync()
+        """Redraw score, rows, controls, formula, table and chart from the model: the score first
+        (each change is one message to the browser, shown in the order sent), then the rest."""
         result = self.model.result
         self.score.value = score_html(result)
+        self.node_list.sync()
+        self.controls.sync()
         self.formula.value = formula_html(result)
         self.table.value = steps_html(result, hit=lambda row: bool(row.get("relevant") or row.get("gain")), width=32)
         self.notes.value = notes_html(result)

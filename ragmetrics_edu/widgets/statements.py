@@ -109,8 +109,11 @@ class StatementExplorer(Reorderable, Explorer):
 
     # -- view ----------------------------------------------------------------------
     def refresh(self, what: str = "all") -> None:
-        """Redraw the rows, the counts, the score, the formula and the table from the model."""
+        """Redraw the score first (each change is one message, shown in the order sent), then the rows,
+        the counts, the formula and the table from the model."""
         model = self.model
+        result = model.result
+        self.score.value = score_html(result)
         self._syncing = True
         try:
             self.variant.value = model.variant
@@ -130,9 +133,7 @@ class StatementExplorer(Reorderable, Explorer):
                     self.sources[pos].value = f"<small>from {html.escape(label)}</small>"
         finally:
             self._syncing = False
-        result = model.result
         self.counts.value = counts_html(model, result)
-        self.score.value = score_html(result)
         self.formula.value = formula_html(result)
         column = statement_view(model.spec).counted[0]
         self.table.value = steps_html(result, hit=lambda row: bool(row.get(column)))

@@ -151,8 +151,8 @@ def test_the_labels_table_counts_tpr_and_tnr_by_hand(log):
     table = analysis.labels_table(log).set_index("design")
     part = log["parts"]["ragtruth-dev"]
     threshold = study.candidate_figures(log)["word_overlap"]["threshold"]
-    faithful = [v for v, r in zip(part["scores"]["word_overlap"], part["items"]) if not r["failed"]]
-    flagged = [v for v, r in zip(part["scores"]["word_overlap"], part["items"]) if r["failed"]]
+    faithful = [v for v, r in zip(part["scores"]["word_overlap"], part["items"], strict=True) if not r["failed"]]
+    flagged = [v for v, r in zip(part["scores"]["word_overlap"], part["items"], strict=True) if r["failed"]]
     tpr = sum(v >= threshold for v in faithful) / len(faithful)
     tnr = sum(v < threshold for v in flagged) / len(flagged)
     row = table.loc["word_overlap"]

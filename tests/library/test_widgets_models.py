@@ -666,3 +666,23 @@ def test_explorers_of_one_layout_share_a_chart_and_each_keeps_its_own_picture():
     wide.refresh()
     assert bytes(wide.image.value) == picture
     assert len(plots._SHARED) <= plots.SHARED_CHARTS
+
+
+def test_a_chart_keeps_the_picture_of_each_state_it_drew():
+    """A verdict flipped and flipped back shows the picture drawn before, without drawing it again."""
+    from ragmetrics_edu.widgets import ReorderExplorer
+
+    view = ReorderExplorer(nodes=NODES, verdicts=VERDICTS)
+    before = bytes(view.image.value)
+    view.toggles[0].value = True
+    flipped = bytes(view.image.value)
+    assert flipped != before
+
+    def no_drawing(*_args):
+        raise AssertionError("a kept state was drawn again")
+
+    view._chart._render = no_drawing
+    view.toggles[0].value = False
+    assert bytes(view.image.value) == before
+    view.toggles[0].value = True
+    assert bytes(view.image.value) == flipped
