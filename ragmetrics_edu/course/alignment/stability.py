@@ -28,7 +28,7 @@ from ...text import sentence_spans
 from ...validate import as_list, integer, number
 from ..against_people.items import Item, items
 
-__all__ = ["RUNS", "SOURCES", "ask_stability", "flip_rates", "predicted_flip"]
+__all__ = ["RUNS", "SOURCES", "ask_stability", "flip_rates", "predicted_flip", "stability_items"]
 
 #: times each sentence is asked
 RUNS = 3

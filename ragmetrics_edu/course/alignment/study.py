@@ -25,6 +25,7 @@ from ..against_people.items import items
 from ..against_people.readings import stratified_auc
 from .designs import ALIGNMENT_DESIGNS, replayed_pass
 from .protocol import CANDIDATES, HALUEVAL_DEV_PAIRS, LEVEL, RESAMPLES, RULE, SEED
+from .stability import flip_rates, stability_items
 
 __all__ = ["LOG_NAME", "build_log", "checked_log", "load_log", "candidate_figures", "candidate_table", "choose", "cost_comparison", "layout_benchmark", "takeaway",
            "JUDGE_SIGNALS"]
@@ -142,6 +143,9 @@ def build_log() -> dict[str, Any]:
         parts["halueval-dev"] = halu
     log = {"rule": RULE, "candidates": CANDIDATES, "parts": parts}
     log["figures"] = json.loads(json.dumps(candidate_figures(log, fresh=True)))
+    sampled = replayed_pass("stability", stability_items(), "ragtruth", "dev")
+    if sampled is not None:  # the same sentences asked several times, sampled, beside their temperature-0 p(yes)
+        log["stability"] = flip_rates(sampled, replayed_pass("support", stability_items(), "ragtruth", "dev") or [])
     return log
 
 
