@@ -16,7 +16,7 @@ from conftest import REPO
 from ragmetrics_edu.course import exercises
 from ragmetrics_edu.course.halueval import study as halueval_study
 from ragmetrics_edu.course.judge_study import report as judge_report
-from ragmetrics_edu.judges import checked
+from ragmetrics_edu.designs.faithfulness_checked import PIPELINES
 
 NOTEBOOKS = REPO / "notebooks"
 SLIDES = REPO / "slides"
@@ -166,7 +166,7 @@ def test_word_overlap_on_the_labelled_pairs_cannot_be_told_from_a_coin():
 def test_deck_11_counts_the_pipeline_configurations_it_shows():
     pipes, full = judge_report.pipeline_table(), judge_report.full_pipeline_table()
     tried = {r["pipeline (same claims)"] for r in pipes} | {r["pipeline (extracts)"] for r in full}
-    assert len(tried) == len(checked.PIPELINES)
+    assert len(tried) == len(PIPELINES)
     cells = json.loads((SLIDES / "11_can_you_trust_the_judge.ipynb").read_text(encoding="utf-8"))["cells"]
     notes = [_text(c["source"]) for c in cells if c["metadata"].get("slideshow", {}).get("slide_type") == "notes"]
     counted = [n for n in notes if "configuration" in n and "tried" in n]

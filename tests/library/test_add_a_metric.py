@@ -15,8 +15,9 @@ from typing import Any, Sequence
 
 import pytest
 
-from ragmetrics_edu import cli, evaluate, judges, metrics
+from ragmetrics_edu import cli, designs, evaluate, judges, metrics
 from ragmetrics_edu.course import metric_map
+from ragmetrics_edu.designs.context_precision import STEP as CP_STEP
 from ragmetrics_edu.metrics import inputs
 from ragmetrics_edu.results import MetricResult
 from ragmetrics_edu.widgets import offered
@@ -36,14 +37,14 @@ def top_relevant(verdicts: Sequence[Any], *, nodes: Sequence[str] | None = None)
 
 def ask_top_relevant(judge: Any, question: str, contexts: list[str], ground_truth: str) -> MetricResult:
     """The toy's judge step: context precision's verdicts, scored by the toy's arithmetic."""
-    verdicts = judges.context_precision(judge, question, contexts, ground_truth).inputs["verdicts"]
+    verdicts = designs.context_precision(judge, question, contexts, ground_truth).inputs["verdicts"]
     return top_relevant(verdicts, nodes=contexts)
 
 
 SPEC = metrics.MetricSpec(
     "top_relevant", "Top relevant", top_relevant, component="retriever",
     ask=metrics.Ask(ask_top_relevant, ("judge", "question", "contexts", "ground_truth")),
-    design="context precision's verdicts, first node only", steps=("context_precision",),
+    design="context precision's verdicts, first node only", steps=(CP_STEP,),
     view=metrics.RankingView((("Top relevant (toy)", None, "Top relevant"),)), reads=inputs.RANKED_VERDICTS)
 
 
@@ -102,9 +103,9 @@ def test_every_builtin_spec_names_steps_that_exist() -> None:
     from ragmetrics_edu.judges.base import STEPS
 
     for spec in metrics.SPECS.values():
-        assert set(spec.steps) <= set(STEPS), spec.name
+        assert {step.name for step in spec.steps} <= set(STEPS), spec.name
         if spec.ask is not None:
-            assert callable(spec.ask.function()), spec.name   # a "module:function" target resolves
+            assert callable(spec.ask.target), spec.name
             assert (spec.judged == bool(spec.steps)), spec.name  # a judged metric names its steps
         assert re.fullmatch(r"[a-z_]+", spec.name)
 
@@ -150,7 +151,7 @@ def test_one_name_is_one_computation() -> None:
     spec = metrics.SPECS["faithfulness"]
     assert metrics.REGISTRY["faithfulness"] is spec.compute is metrics.faithfulness
     assert offered.statement_spec("metric", "faithfulness") is spec
-    assert "faithfulness.claims" in spec.steps and spec.ask is not None and spec.ask.judged
+    assert "faithfulness.claims" in [step.name for step in spec.steps] and spec.ask is not None and spec.ask.judged
     case = {"question": "When?", "answer": "In 1967. In Los Angeles.", "contexts": ["It was held in 1967."],
             "ground_truth": "1967"}
     judge = judges.GivenJudge({"faithfulness.claims": ["It was in 1967.", "It was in Los Angeles."],

@@ -86,12 +86,12 @@ def test_the_package_attribute_stays_the_function_after_the_module_is_imported()
 
     import ragmetrics_edu
 
-    module = importlib.import_module("ragmetrics_edu.judges.evaluation")
+    module = importlib.import_module("ragmetrics_edu.evaluation")
     importlib.import_module("ragmetrics_edu.cli")
     assert callable(ragmetrics_edu.evaluate)
     from ragmetrics_edu import evaluate as again
 
-    assert callable(again) and again is module.evaluate and again.__module__ == "ragmetrics_edu.judges.evaluation"
+    assert callable(again) and again is module.evaluate and again.__module__ == "ragmetrics_edu.evaluation"
 
 
 def test_rows_that_share_a_question_are_told_apart_by_their_answer():
@@ -116,6 +116,6 @@ def test_the_default_faithfulness_design_is_word_overlap_by_its_own_name_and_nee
             "contexts": ["Paris is the capital of France."]}
     table = evaluate([case], metrics=["word_overlap"], progress=False)   # no judge: nothing is asked
     assert table.loc[0, "word_overlap"] == pytest.approx(1 / 2)          # paris found, seine not
-    assert table.loc[0, "word_overlap_design"] == "word_overlap" and table.loc[0, "calls"] == 0
+    assert table.loc[0, "word_overlap_design"] == "word_overlap" and "calls" not in table  # inline: no judge, no calls
     with pytest.raises(ValueError, match="judge"):                       # the claims design needs a judge
         evaluate([case], metrics=["faithfulness"], progress=False)
