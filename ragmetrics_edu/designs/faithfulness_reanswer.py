@@ -36,6 +36,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from .. import metrics
+from ..errors import InputError
 from ..judges.base import Judge
 from ..judges.prompting import Texts
 from ..judges.records import CallList
@@ -85,6 +86,8 @@ def reanswer_reply(judge: Judge, context: Sequence[str], *, question: str, calls
     (and every ``compare`` and ``grounding_weight``). The call's record is added to ``calls`` when given."""
     judge = check_judge(judge)
     nodes = text_list("context", context)
+    if calls is not None and not isinstance(calls, CallList):
+        raise InputError("calls", "a CallList the call's record is added to, or None", calls)
     reply = ask(judge, make_request(STEP, "faithfulness_reanswer", None, 'a JSON object {"answer": "..."}', legacy=False,
                                  data={"question": text("question", question),
                                        "context": Texts("node", nodes, "(no context)")}),

@@ -20,7 +20,7 @@ from .prompting import Untrusted
 from .records import CallList
 
 __all__ = ["MAX_ITEMS", "ask", "check_judge", "extracted", "finish", "keyed_list", "key_names", "list_field", "make_request",
-           "schema_models", "sized", "verdict_request", "words"]
+           "schema_models", "sized", "verdict_request"]
 
 
 def key_names(prefix: str, n: int) -> tuple[str, ...]:

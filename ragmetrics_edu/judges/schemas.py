@@ -21,9 +21,6 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, create_model
 
-__all__ = ["Strict", "YesNo", "YesNoIdk", "Reason", "word", "keyed", "schema_of", "clean_schema"]
-
-
 def word(value: Any) -> Any:
     """A verdict word as the schemas read it: lower-cased and stripped; True/1 -> "yes", False/0 -> "no"."""
     if isinstance(value, bool):

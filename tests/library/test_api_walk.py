@@ -1021,9 +1021,9 @@ def _report(baseline: list[Outcome], outcomes: list[Outcome], seconds: float) ->
 _ENGINE = ("an engine helper a module's own __all__ exports (walked since modules with an __all__ are public); "
            "the library calls it with values it built, and it does not check them yet (issue 35, item 8)")
 KNOWN_BY_MODULE: dict[str, tuple[str, list[str]]] = {
-    "judges.requests": (_ENGINE, ["make_request", "verdict_request", "finish", "ask", "key_names", "sized",
+    "judges.requests": (_ENGINE, ["verdict_request", "finish", "ask", "key_names", "sized",
                                   "extracted"]),
-    "designs.faithfulness_reanswer": (_ENGINE, ["agreement", "reanswer_reply"]),
+    "designs.faithfulness_reanswer": (_ENGINE, ["agreement"]),
     "judges.batch": (_ENGINE, ["Run"]),
     "judges.cache_entries": (_ENGINE, ["read_cache_entry"]),
     "designs.faithfulness_checked": (_ENGINE, ["quote_found"]),
