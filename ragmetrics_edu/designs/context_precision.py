@@ -13,7 +13,7 @@ from ..judges.base import Judge
 from ..judges.prompting import Texts
 from ..judges.records import CallList
 from ..judges.requests import check_judge, finish, key_names, keyed_list, sized, verdict_request
-from ..metrics import Ask, MetricSpec, RankingView, Step, inputs
+from ..metrics import Ask, MetricSpec, RankingChoice, RankingView, Step, inputs
 from ..results import MetricResult
 from ..validate import flag, text, text_list
 from .common import PROMPTS
@@ -53,7 +53,7 @@ SPEC = metrics.register(MetricSpec(
     ask=Ask(context_precision, ("judge", "question", "contexts", "ground_truth")),
     design="a relevance verdict per node", steps=(STEP,), verdict_column="relevant",
     variants=("deepeval", "ragas", "average_precision"),
-    view=RankingView((("Context precision (DeepEval)", "deepeval", "Context precision (DeepEval)"),
-                      ("Context precision (Ragas)", "ragas", "Context precision (Ragas)"),
-                      ("Context precision (average precision)", "average_precision", "Average precision"))),
+    view=RankingView((RankingChoice("Context precision (DeepEval)", "deepeval", "Context precision (DeepEval)"),
+                      RankingChoice("Context precision (Ragas)", "ragas", "Context precision (Ragas)"),
+                      RankingChoice("Context precision (average precision)", "average_precision", "Average precision"))),
     reads=inputs.RANKED_VERDICTS))

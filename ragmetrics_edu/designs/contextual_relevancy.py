@@ -48,7 +48,7 @@ def contextual_relevancy(
         from ..judges.schemas import keyed  # lazy: schemas import pydantic, loaded with the first request
 
         keys = key_names("node", len(nodes))
-        model = keyed(f"contextual_relevancy_{len(nodes)}", keys, list[models().JudgedStatement])
+        model = keyed(f"contextual_relevancy_{len(nodes)}", keys, models().JudgedStatements)
         request = make_request(STEP, "contextual_relevancy", model,
                                f"a JSON object with exactly the {len(nodes)} keys {', '.join(keys)}, each a list of "
                                '{"statement": "...", "verdict": "yes" or "no"}',

@@ -55,6 +55,10 @@ class JudgedStatement(Strict):
     verdict: YesNo
 
 
+#: a node's statements, each judged (contextual relevancy's value per node)
+JudgedStatements = list[JudgedStatement]
+
+
 class GeneratedQuestion(Strict):
     """A question the answer would answer, and whether the answer is noncommittal."""
 

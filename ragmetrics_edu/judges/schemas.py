@@ -21,6 +21,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, create_model
 
+
 def word(value: Any) -> Any:
     """A verdict word as the schemas read it: lower-cased and stripped; True/1 -> "yes", False/0 -> "no"."""
     if isinstance(value, bool):
