@@ -133,7 +133,7 @@ def test_the_judges_answer_alone_orders_fewer_pairs_than_word_overlap_as_noteboo
                f"better on {r['better']} pairs, worse on {r['worse']}" in _outputs("11_can_you_trust_the_judge")
     assert "the judge's answer alone orders fewer pairs correctly than word overlap, worse on many more " \
            "pairs than better" in _md("11_can_you_trust_the_judge")
-    doc = _collapsed((PACKAGE / "judges" / "reanswer.py").read_text(encoding="utf-8"))
+    doc = _collapsed((PACKAGE / "designs" / "faithfulness_reanswer.py").read_text(encoding="utf-8"))
     assert "ordered fewer pairs correctly than word overlap, worse on many more pairs than better" in doc
 
 

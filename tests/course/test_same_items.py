@@ -143,7 +143,7 @@ def test_same_items_kwargs_put_the_cases_own_items(metric: str, field: str, key:
     case = judge_eval.load_cases()[0]
     kwargs = judge_eval.same_items_kwargs(case, metric)
     assert kwargs[key] == list(getattr(case, field))
-    step = getattr(J, metric)
+    step = getattr(designs, metric)
     verdict_step = {"faithfulness": "faithfulness.verdicts", "answer_relevancy": "answer_relevancy.verdicts",
                     "context_recall": "context_recall.attribution"}[metric]
     judge, seen = _recorder({verdict_step: ["yes" if metric != "context_recall" else None] * len(kwargs[key])})
