@@ -31,7 +31,7 @@ PYPROJECT = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
 SHIPPED = PYPROJECT["tool"]["setuptools"]["package-data"]["ragmetrics_edu"]
 #: Files that must be in the tree: a glob matching nothing would check nothing.
 MUST_EXIST = ["examples/catalogue.json", "data/deck_e_super_bowl.jsonl", "data/retrieval_corpus.json",
-              "judges/prompts/system.txt", "py.typed"]
+              "judges/prompts/system.txt", "designs/prompts/faithfulness_claims.txt", "py.typed"]
 
 
 def expected() -> list[str]:

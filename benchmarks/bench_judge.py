@@ -24,7 +24,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests"))
 
-from ragmetrics_edu import judges  # noqa: E402
+from ragmetrics_edu import designs, judges  # noqa: E402
 from ragmetrics_edu.course.deck_cases import run_deck_cases  # noqa: E402
 from scripted_server import ScriptedServer, schema_responder  # noqa: E402
 
@@ -90,7 +90,7 @@ def throughput(server: ScriptedServer, cases: int) -> None:
         judge = judge_for(server, concurrency=concurrency)
         judge.client  # built before the clock starts (OpenAIJudge builds it at the first request)
         start = time.perf_counter()
-        judges.score_cases(judges.context_precision, work, judge)
+        judges.score_cases(designs.context_precision, work, judge)
         timings[concurrency] = time.perf_counter() - start
     print(f"\n{cases} context-precision cases, 100 ms added latency per reply:")
     for concurrency, seconds in timings.items():

@@ -20,8 +20,8 @@ import time
 from pathlib import Path
 
 from ragmetrics_edu.course.against_people.items import items
+from ragmetrics_edu.designs.faithfulness_support import LAYOUTS, faithfulness_support
 from ragmetrics_edu.judges import OpenAIJudge
-from ragmetrics_edu.judges.support import LAYOUTS, faithfulness_support
 
 EVALUATED = re.compile(r"remaining (\d+) prompt tokens to eval")
 

@@ -4,9 +4,10 @@ Two rooms in one package (docs/architecture.md; ``tests/library/test_layout.py``
 
 - the library, bottom to top: ``errors``, ``results``, ``validate``, ``data`` -> ``text``
   (tokenising, normalising) -> ``embeddings``, ``ranking``, ``plots`` -> ``metrics`` (every
-  metric, pure functions of verdicts) -> ``stats``, ``baselines``, ``examples`` (the decks'
-  worked examples) -> ``agreement``, ``regression_gate`` -> ``judges`` (where verdicts come from, the
-  judged metrics, :func:`evaluate`), ``retrieval`` -> ``widgets`` (explorers);
+  metric, pure functions of verdicts, and the registry of specs) -> ``stats``, ``baselines``, ``examples``
+  (the decks' worked examples) -> ``agreement``, ``regression_gate`` -> ``judges`` (where verdicts come
+  from: the engine, naming no metric), ``retrieval`` -> ``designs`` (one module per metric design: its
+  spec, judge steps and prompts) -> ``evaluation`` (:func:`evaluate`) -> ``widgets`` (explorers);
 - ``course``: everything that exists to teach (judge study, capstone, exercises, course plan,
   glossary, deck helpers). The library never imports it; only ``cli`` sees both.
 
@@ -25,10 +26,10 @@ from .results import MetricResult
 __version__ = "0.1.0"
 
 #: The library's subpackages and modules, loaded on first attribute access.
-_MODULES = ("agreement", "baselines", "regression_gate", "data", "embeddings", "examples", "judges", "metrics", "plots",
-            "ranking", "retrieval", "stats", "text", "widgets")
+_MODULES = ("agreement", "baselines", "regression_gate", "data", "designs", "embeddings", "evaluation", "examples",
+            "judges", "metrics", "plots", "ranking", "retrieval", "stats", "text", "widgets")
 #: Names defined deeper in the library, loaded on first access: name -> module.
-_NAMES = {"evaluate": "judges.evaluation"}
+_NAMES = {"evaluate": "evaluation"}
 
 __all__ = ["InputError", "MetricResult", "RagMetricsError", "__version__", "evaluate", *_MODULES]
 

@@ -32,7 +32,7 @@ from .course.judge_study.recording import add_parser as add_record_study_parser
 from .course.judge_study.recording import main as record_study
 from .embeddings.recorded import add_record_embeddings_parser, run_record_embeddings
 from .errors import InputError, RagMetricsError
-from .judges.evaluation import evaluate
+from .evaluation import evaluate
 from .judges.openai_judge import OpenAIJudge
 from .metrics.specs import SPECS
 from .results import fmt

@@ -25,10 +25,9 @@ from functools import partial
 from importlib import resources
 from typing import Any, Callable, Iterable, Sequence
 
-from .. import baselines, data, examples
+from .. import baselines, data, designs, examples
 from ..agreement import cohen_kappa, match_items
 from ..errors import InputError
-from ..judges import steps
 from ..judges.batch import run_tasks
 from ..judges.records import tally
 from ..judges.replay import ReplayJudge
@@ -292,11 +291,11 @@ def run_deck_cases(judge: Any, ids: Sequence[str] | None = None, *, embedder: An
     inputs = []
     for case in chosen:
         kwargs = case.inputs(examples.load(case.example_id))
-        if "embedder" in parameter_names(getattr(steps, case.step)):  # the step says it takes one
+        if "embedder" in parameter_names(getattr(designs, case.step)):  # the step says it takes one
             kwargs["embedder"] = embedder
         inputs.append(kwargs)
     # keep going on any error: the table shows which case failed and why
-    outcomes = run_tasks([partial(getattr(steps, case.step), judge, **kwargs) for case, kwargs in zip(chosen, inputs,
+    outcomes = run_tasks([partial(getattr(designs, case.step), judge, **kwargs) for case, kwargs in zip(chosen, inputs,
                                                                                                       strict=True)],
                          judge, max_concurrency=1, keep=(Exception,))
     runs = []

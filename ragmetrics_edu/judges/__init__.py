@@ -1,4 +1,5 @@
-"""Where verdicts come from: verdicts given in code, a chat model, or a recording of one.
+"""Where verdicts come from: verdicts given in code, a chat model, or a recording of one (the engine alone:
+it names no metric; each metric design's steps, prompts and scoring are in :mod:`ragmetrics_edu.designs`).
 
 One interface, three judges:
 
@@ -7,11 +8,12 @@ One interface, three judges:
   server (llama.cpp, Ollama, vLLM, LM Studio) via ``base_url``;
 - :class:`ReplayJudge`: answers from a recording made by an OpenAIJudge, offline.
 
-and one function per metric that asks a judge and scores the answer::
+and what every design's steps share: requests (:mod:`.requests`), prompts with the texts fenced
+(:mod:`.prompting`), call records (:mod:`.records`) and the one case runner (:mod:`.batch`)::
 
-    from ragmetrics_edu import judges
+    from ragmetrics_edu import designs, judges
     judge = judges.OpenAIJudge("gpt-4o-mini", seed=7, cache_dir=".judge-cache")
-    r = judges.faithfulness(judge, answer="...", context=["...", "..."])
+    r = designs.faithfulness(judge, answer="...", context=["...", "..."])
     r.score, r.steps, r.calls          # the score, the step table, every call made
 
 Importing this package is cheap: ``openai`` loads when an OpenAIJudge is built and
@@ -33,12 +35,7 @@ _WHERE = {
     "OpenAIJudge": "openai_judge",
     "ReplayJudge": "replay", "write_recording": "files",
     "CallRecord": "records", "CallList": "records", "Usage": "records",
-    "STEPS": "steps", "score_cases": "batch",
-    "context_precision": "steps", "context_recall": "steps", "contextual_relevancy": "steps",
-    "context_entity_recall": "steps", "faithfulness": "steps", "answer_relevancy": "steps",
-    "answer_relevancy_embedding": "steps", "answer_correctness": "steps",
-    "faithfulness_reanswer": "reanswer", "faithfulness_checked": "checked",
-    "g_eval": "rubric", "aspect_critic": "rubric", "evaluation_steps": "rubric",
+    "STEPS": "base", "score_cases": "batch",
 }
 
 __all__ = sorted(list(_WHERE) + ["JudgeAPIError", "JudgeError", "JudgeSetupError"])

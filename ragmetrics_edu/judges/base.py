@@ -1,6 +1,6 @@
 """The judge interface: a request goes in, validated JSON and the call records come out.
 
-A metric step (see :mod:`ragmetrics_edu.judges.steps`) builds a :class:`Request`: the
+A design's step (see :mod:`ragmetrics_edu.designs`) builds a :class:`Request`: the
 prompt messages, the pydantic model describing the JSON it expects and any extra check
 (a node number in range, say). :meth:`Judge.ask` gets a reply, parses and validates it,
 and on a malformed reply or a wrong number of verdicts sends ONE repair request that
@@ -22,9 +22,10 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Iterator, Mapping
 
 from ..errors import InputError
+from ..metrics.specs import SPECS, Step
 from ..validate import integer
 from .errors import JudgeError, ReplyFormatError
 from .records import CallList, CallRecord, Usage
@@ -32,16 +33,21 @@ from .records import CallList, CallRecord, Usage
 Messages = list[dict[str, str]]
 
 
+#: The judges' own prompts (the system prompt, the repair request, the reason); a design's are beside its module.
+PROMPTS = resources.files(__package__).joinpath("prompts")
+
+
 @lru_cache(maxsize=None)
-def template(name: str) -> string.Template:
-    """The prompt template ``prompts/<name>.txt`` (``$placeholders``, so JSON braces stay literal)."""
-    text = resources.files(__package__).joinpath("prompts").joinpath(f"{name}.txt").read_text(encoding="utf-8")
+def template(name: str, folder: Any = None) -> string.Template:
+    """The prompt template ``<folder>/<name>.txt`` (``$placeholders``, so JSON braces stay literal);
+    ``folder`` None: the judges' own (:data:`PROMPTS`)."""
+    text = (PROMPTS if folder is None else folder).joinpath(f"{name}.txt").read_text(encoding="utf-8")
     return string.Template(text.strip())
 
 
-def render(name: str, **values: Any) -> str:
-    """Fill a prompt template; a missing placeholder is an error, not silent text."""
-    return template(name).substitute(**values)
+def render(name: str, folder: Any = None, /, **values: Any) -> str:
+    """Fill a prompt template (in ``folder``, see :func:`template`); a missing placeholder is an error, not silent text."""
+    return template(name, folder).substitute(**values)
 
 
 @dataclass
@@ -138,38 +144,34 @@ class Answer:
     calls: CallList = field(default_factory=CallList)
 
 
-#: Every step a judge may be asked, with what its JSON holds (GivenJudge answers by these names).
-STEPS: dict[str, str] = {
-    "context_precision": '{"node_1": "yes"|"no", ...}; short form: a list of verdicts',
-    "context_recall": '{"statements": [{"statement": str, "node": int|null}]}; short form: [(statement, node), ...]',
-    "context_recall.attribution": '{"statement_1": int|null, ...} for given statements; short form: a list of nodes',
-    "contextual_relevancy": '{"node_1": [{"statement": str, "verdict": "yes"|"no"}], ...}; '
-                            "short form: per node a list of (statement, verdict)",
-    "context_entity_recall": '{"reference_entities": [str], "context_entities": [str]}; short form: (reference, context)',
-    "faithfulness.claims": '{"claims": [str]}; short form: a list of claims',
-    "faithfulness.verdicts": '{"claim_1": "yes"|"no"|"idk", ...}; short form: a list of verdicts',
-    "faithfulness.reanswer": '{"answer": str}: the judge\'s own answer from the context; short form: the answer',
-    "faithfulness.claims_qa": '{"claims": [str]} written from question and answer (judges.checked); '
-                              "short form: a list of claims",
-    "faithfulness.quoted": '{"claim_1": {"verdict": "supported"|"contradicted"|"not_mentioned", "quote": str}, ...} '
-                           "(judges.checked)",
-    "faithfulness.supported": '{"claim_1": {"verdict": "supported"|"not_supported", "quote": str}, ...} '
-                              "(judges.checked)",
-    "g_eval.steps": '{"steps": [str]}: G-Eval\'s evaluation steps from the criteria (judges.rubric); short form: a list',
-    "g_eval.score": '{"score": int} on the rubric\'s scale (judges.rubric); short form: the number',
-    "faithfulness.support": '"yes" or "no": do the passages state this sentence? (judges.support); short form: the word',
-    "aspect_critic": '{"verdict": "yes"|"no"} on a written aspect (judges.rubric); short form: the verdict',
-    "generate.answer": '{"answer": str}: the capstone RAG system answering from its passages (not a judge step)',
-    "faithfulness.contradiction": '{"claim_1": "yes"|"no", ...} for the claims not supported (judges.checked)',
-    "answer_relevancy.statements": '{"statements": [str]}; short form: a list of statements',
-    "answer_relevancy.verdicts": '{"statement_1": "yes"|"no"|"idk", ...}; short form: a list of verdicts',
-    "answer_relevancy_embedding": '{"question_1": {"question": str, "noncommittal": bool}, ...}; '
-                                  "short form: a list of questions or of (question, noncommittal)",
-    "answer_correctness.statements": '{"answer_statements": [str], "ground_truth_statements": [str]}',
-    "answer_correctness.classification": '{"answer_1": "yes"|"no", ..., "truth_1": "yes"|"no", ...}; '
-                                         'short form: {"answer": [verdicts], "ground_truth": [verdicts]}',
-    "reason": '{"reason": str}; short form: the text',
-}
+#: The judges' own step: the opt-in written reason any design's result may ask for (see :func:`requests.finish`).
+REASON = Step("reason", '{"reason": str}; short form: the text',
+              shorthand=lambda a: {"reason": a} if isinstance(a, str) else a)
+
+
+class Steps(Mapping[str, str]):
+    """Every step a judge may be asked, with what its JSON holds (GivenJudge answers by these names): the steps of
+    every registered design (its spec's :class:`~ragmetrics_edu.metrics.Step` contracts) and the judges' own
+    :data:`REASON`, read live from the registry."""
+
+    def contracts(self) -> dict[str, Step]:
+        """Step name -> its contract."""
+        found = {REASON.name: REASON}
+        for spec in SPECS.values():
+            found.update((step.name, step) for step in spec.steps)
+        return found
+
+    def __getitem__(self, name: str) -> str:
+        return self.contracts()[name].expects
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.contracts())
+
+    def __len__(self) -> int:
+        return len(self.contracts())
+
+
+STEPS = Steps()
 
 
 _FENCE = re.compile(r"```[ \t]*(?:json|JSON)?[ \t]*\n?(.*?)```", re.DOTALL)
@@ -332,7 +334,7 @@ class GivenJudge(Judge):
     exactly like a model's reply.
 
     ``answers`` maps a step name (``"context_precision"``, ``"faithfulness.claims"``,
-    ``"faithfulness.verdicts"`` ...; see :data:`ragmetrics_edu.judges.STEPS`) to the
+    ``"faithfulness.verdicts"`` ...: a step of a registered design; see :data:`ragmetrics_edu.judges.STEPS`) to the
     answer: the JSON object a model would return, a short form (a list of verdicts, a
     list of claims), or a function of the :class:`Request` returning either. A wrong
     count raises :class:`JudgeError` at once: given verdicts are not asked to repair.
@@ -344,9 +346,10 @@ class GivenJudge(Judge):
         super().__init__()
         if answers is not None and not isinstance(answers, Mapping):
             raise InputError("answers", "a dict mapping step names (e.g. 'context_precision') to answers", answers)
-        unknown = [k for k in (answers or {}) if not isinstance(k, str) or k not in STEPS]
+        known = STEPS.contracts()
+        unknown = [k for k in (answers or {}) if not isinstance(k, str) or k not in known]
         if unknown:
-            raise InputError("answers", "step names from: " + ", ".join(STEPS), unknown[0])
+            raise InputError("answers", "step names of the registered designs: " + ", ".join(known), unknown[0])
         max_concurrency = integer("max_concurrency", max_concurrency, low=1, expected="an integer >= 1")
         self.model = "given"
         self.answers: dict[str, Any] = dict(answers or {})
@@ -380,7 +383,7 @@ class GivenJudge(Judge):
 def _request(request: Any) -> Request:
     """A :class:`Request` (what a metric step builds), else an InputError."""
     if not isinstance(request, Request):
-        raise InputError("request", "a judges.Request (built by a metric step, e.g. judges.context_precision)",
+        raise InputError("request", "a judges.Request (built by a design's step, e.g. designs.context_precision)",
                          request)
     return request
 

@@ -146,7 +146,7 @@ def score_cases(
     """
     judge = check_judge(judge)
     if not callable(step):
-        raise InputError("step", "a judge step such as judges.context_precision", step)
+        raise InputError("step", "a design's function such as designs.context_precision", step)
     cases = as_list("cases", cases, "a list of dicts of the step's arguments", iterables=True)
     for i, case in enumerate(cases):
         if not isinstance(case, Mapping) or not all(isinstance(k, str) for k in case):

@@ -110,19 +110,21 @@ def _plain(name: str, value: Untrusted) -> str:
 
 
 def messages(template_name: str, data: Mapping[str, Untrusted], values: Mapping[str, Any],
-             system: str = "system", fence_from: Sequence[str] | None = None) -> Messages:
+             system: str = "system", fence_from: Sequence[str] | None = None, folder: Any = None) -> Messages:
     """The system and user messages of a step: untrusted ``data`` fenced, trusted ``values`` as they are.
 
-    ``fence_from``: the data names the fence is drawn from (default: all; see :func:`fence_for`)."""
+    ``fence_from``: the data names the fence is drawn from (default: all; see :func:`fence_for`); ``folder``:
+    where the template is (a design's prompts folder; None: the judges' own). The system prompt is the judges'."""
     seed = None if fence_from is None else _all_texts({k: v for k, v in data.items() if k in fence_from})
     fence = fence_for(_all_texts(data), seed)
     filled = {name: _fenced(name, value, fence) for name, value in data.items()}
     return [{"role": "system", "content": render(system, fence=fence)},
-            {"role": "user", "content": render(template_name, **filled, **values)}]
+            {"role": "user", "content": render(template_name, folder, **filled, **values)}]
 
 
-def legacy_messages(template_name: str, data: Mapping[str, Untrusted], values: Mapping[str, Any]) -> Messages:
+def legacy_messages(template_name: str, data: Mapping[str, Untrusted], values: Mapping[str, Any],
+                    folder: Any = None) -> Messages:
     """The same step as the version-1 prompts rendered it (no blocks); used only to find old recordings' replies."""
     filled = {name: _plain(name, value) for name, value in data.items()}
     return [{"role": "system", "content": render("legacy_v1_system")},
-            {"role": "user", "content": render(f"legacy_v1_{template_name}", **filled, **values)}]
+            {"role": "user", "content": render(f"legacy_v1_{template_name}", folder, **filled, **values)}]

@@ -1,9 +1,9 @@
 """What every judged step shares: building a request, asking the judge, and finishing the result.
 
-:mod:`.steps` (the library's metrics), :mod:`.checked` (the faithfulness pipeline) and
-:mod:`.reanswer` build their requests and attach their calls with these, so a request is built
-one way and a "call" means one thing everywhere: a request sent to the judge (its records, repairs
-included, end up in ``result.calls``; see :mod:`.records`).
+Every design (:mod:`ragmetrics_edu.designs`, or a contributor's own module) builds its requests from its
+steps' contracts (:class:`~ragmetrics_edu.metrics.Step`) and attaches its calls with these, so a request
+is built one way and a "call" means one thing everywhere: a request sent to the judge (its records,
+repairs included, end up in ``result.calls``; see :mod:`.records`).
 """
 
 from __future__ import annotations
@@ -11,9 +11,10 @@ from __future__ import annotations
 from typing import Any, Callable, Mapping
 
 from ..errors import InputError
+from ..metrics.specs import Step
 from ..results import MetricResult, fmt
 from . import prompting
-from .base import Judge, Request
+from .base import REASON, Judge, Request
 from .errors import JudgeError
 from .prompting import Untrusted
 from .records import CallList
@@ -26,7 +27,7 @@ def key_names(prefix: str, n: int) -> tuple[str, ...]:
     return tuple(f"{prefix}_{i}" for i in range(1, n + 1))
 
 
-def make_request(step: str, template_name: str, model: Any, expected: str, *,
+def make_request(step: Step, template_name: str, model: Any, expected: str, *,
              check: Callable[[dict[str, Any]], str | None] | None = None,
              shorthand: Callable[[Any], Any] | None = None, data: Mapping[str, Untrusted],
              legacy: bool = True, fence_from: tuple[str, ...] | None = None, top_logprobs: int = 0,
@@ -34,27 +35,42 @@ def make_request(step: str, template_name: str, model: Any, expected: str, *,
              **values: Any) -> Request:
     """A step's request: the untrusted ``data`` in fenced blocks (see :mod:`.prompting`), ``values`` as they are.
 
-    ``legacy=False`` for a step the version-1 prompts never had (no old recording can hold it);
-    ``fence_from``, ``top_logprobs``, ``sample``, ``temperature`` and ``words``: see :class:`.base.Request`."""
+    ``step``: the step's contract; its prompt ``template_name`` is read from its ``prompts`` folder, and its
+    ``shorthand`` and ``schema`` are used unless ``shorthand`` or ``model`` is given (``model`` None: the
+    contract's fixed schema). ``legacy=False`` for a step the version-1 prompts never had (no old recording can
+    hold it); ``fence_from``, ``top_logprobs``, ``sample``, ``temperature`` and ``words``: see :class:`.base.Request`."""
     from .schemas import schema_of  # lazy: schemas import pydantic, loaded with the first request
 
-    return Request(step=step, messages=prompting.messages(template_name, data, values, fence_from=fence_from),
-                   model=model, schema=schema_of(model), expected=expected, check=check, shorthand=shorthand,
-                   legacy_messages=prompting.legacy_messages(template_name, data, values) if legacy else None,
+    if not isinstance(step, Step):
+        raise InputError("step", "a step's contract (a metrics.Step)", step)
+    if model is None:
+        if step.schema is None:
+            raise InputError("model", f"the reply's model (step '{step.name}' has no fixed schema)", model)
+        model = step.schema()
+    folder = step.prompts
+    return Request(step=step.name,
+                   messages=prompting.messages(template_name, data, values, fence_from=fence_from, folder=folder),
+                   model=model, schema=schema_of(model), expected=expected, check=check,
+                   shorthand=step.shorthand if shorthand is None else shorthand,
+                   legacy_messages=prompting.legacy_messages(template_name, data, values, folder) if legacy else None,
                    top_logprobs=top_logprobs, sample=sample, temperature=temperature, words=words)
 
 
-def verdict_request(step: str, template_name: str, prefix: str, n: int, *, idk: bool,
-                     data: Mapping[str, Untrusted], legacy: bool = True, **values: Any) -> Request:
+def words(idk: bool) -> str:
+    """The verdict words a yes/no(/idk) step allows, as its expected reply says them."""
+    return '"yes", "no" or "idk"' if idk else '"yes" or "no"'
+
+
+def verdict_request(step: Step, template_name: str, prefix: str, n: int, *, idk: bool,
+                    data: Mapping[str, Untrusted], legacy: bool = True, **values: Any) -> Request:
     """A request for one verdict per item, as an object keyed ``<prefix>_1`` … ``<prefix>_n``."""
-    from .schemas import keyed  # lazy: schemas import pydantic, loaded with the first request
+    from .schemas import YesNo, YesNoIdk, keyed  # lazy: schemas import pydantic, loaded with the first request
 
     keys = key_names(prefix, n)
-    words = '"yes", "no" or "idk"' if idk else '"yes" or "no"'
-    model = keyed(f"{step.replace('.', '_')}_{n}", keys, "yes_no_idk" if idk else "yes_no")
+    model = keyed(f"{step.name.replace('.', '_')}_{n}", keys, YesNoIdk if idk else YesNo)
     return make_request(step, template_name, model,
-                    f"a JSON object with exactly the {n} keys {', '.join(keys)}, each {words}",
-                    shorthand=keyed_list(prefix), data=data, legacy=legacy, keys=", ".join(keys), **values)
+                        f"a JSON object with exactly the {n} keys {', '.join(keys)}, each {words(idk)}",
+                        shorthand=keyed_list(prefix), data=data, legacy=legacy, keys=", ".join(keys), **values)
 
 
 def keyed_list(prefix: str) -> Callable[[Any], Any]:
@@ -99,8 +115,7 @@ def check_judge(judge: Any) -> Judge:
 def finish(result: MetricResult, judge: Judge, calls: CallList, reason: bool) -> MetricResult:
     """Attach the calls (and the opt-in reason) to the metric's result."""
     if reason:
-        request = make_request("reason", "reason", schema_models().Reason, 'a JSON object {"reason": "..."}',
-                           shorthand=lambda a: {"reason": a} if isinstance(a, str) else a,
+        request = make_request(REASON, "reason", schema_models().Reason, 'a JSON object {"reason": "..."}',
                            data={"steps": "\n".join(result.narrative) + "\n\n" + result.table_text()},
                            metric=result.name, score=fmt(result.score))
         answer = ask(judge, request, calls)

@@ -1,8 +1,8 @@
 """Judging given items: the reference's own statements or claims, sent to the verdict step only.
 
 To measure how often a judge's *verdicts* agree with reference labels, both must judge the same
-items. ``judges.faithfulness(..., claims=[...])``, ``judges.answer_relevancy(..., statements=[...])``
-and ``judges.context_recall(..., statements=[...])`` skip the extraction call and put the given
+items. ``designs.faithfulness(..., claims=[...])``, ``designs.answer_relevancy(..., statements=[...])``
+and ``designs.context_recall(..., statements=[...])`` skip the extraction call and put the given
 items, each in its own data block, into the verdict prompt; the full pipeline (the judge
 extracts, then judges) stays the default and is measured separately.
 """

@@ -29,7 +29,7 @@ from .reanswer import score_reanswer
 from .registry import FUNCTIONS
 from .registry import MetricTable as MetricTable
 from .specs import SPECS as SPECS
-from .specs import Ask, MetricSpec, register, unregister
+from .specs import Ask, MetricSpec, Step, register, unregister
 from .statements import answer_relevancy, context_recall, contextual_relevancy, faithfulness
 from .views import Chart, RankingChoice, RankingView, Shape, StatementView
 
@@ -39,7 +39,8 @@ __all__ = [
     "context_entity_recall", "context_precision", "context_precision_batch", "context_recall",
     "contextual_relevancy", "f1_counts", "f1_from", "f_beta", "faithfulness", "hit_at_k", "hit_rate_at_k", "mean_average_precision",
     "mean_reciprocal_rank", "ndcg_at_k", "normalize_entity", "precision_at_k", "r_precision", "recall_at_k",
-    "reciprocal_rank", "register", "score_checked", "score_reanswer", "semantic_similarity", "unregister", "word_overlap",
+    "reciprocal_rank", "register", "score_checked", "score_reanswer", "semantic_similarity", "Step", "unregister",
+    "word_overlap",
 ]
 
 #: Every registered metric's name mapped to its function (live: a metric registered later is in it).

@@ -1,6 +1,6 @@
 """The arithmetic of the checked faithfulness pipeline: the judge's verdicts in hand, the score (no call).
 
-The design (:mod:`ragmetrics_edu.judges.checked` makes its requests) asks a judge for claims and for a
+The design (:mod:`ragmetrics_edu.designs.faithfulness_checked` makes its requests) asks a judge for claims and for a
 verdict per claim; everything that follows from the words and the verdicts is here:
 
 1. ``invented``: with claims written from the question and the answer, a claim whose content words

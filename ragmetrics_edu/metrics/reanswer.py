@@ -1,6 +1,6 @@
 """The arithmetic of faithfulness by re-answering: a judge's own answer in hand, words compared (no call).
 
-The design (:mod:`ragmetrics_edu.judges.reanswer` makes its one request) scores an answer from three
+The design (:mod:`ragmetrics_edu.designs.faithfulness_reanswer` makes its one request) scores an answer from three
 things: the judge's answer to the question from the context, the answer's content words and the
 context's. Here is the pure part:
 

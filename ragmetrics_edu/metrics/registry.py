@@ -16,7 +16,6 @@ from __future__ import annotations
 from typing import Any, Iterator, Mapping, TypeVar
 
 from ..validate import choice
-from . import builtin_specs  # noqa: F401 - importing it registers the built-in specs
 from .specs import SPECS
 
 __all__ = ["FUNCTIONS", "MetricTable"]

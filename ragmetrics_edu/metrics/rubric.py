@@ -1,7 +1,7 @@
 """Rubric judges' arithmetic: G-Eval's weighted score and an aspect critic's majority vote.
 
 Pure functions of what a judge said (the score tokens' probabilities, sampled scores, votes); the
-requests that get them live in :mod:`ragmetrics_edu.judges.rubric`.
+requests that get them live in :mod:`ragmetrics_edu.designs.g_eval` and :mod:`ragmetrics_edu.designs.aspect_critic`.
 
 **G-Eval** (Liu et al., 2023) asks for a score on a small scale and reads it as an expectation:
 ``weighted = Σ p(s) · s`` over the scale's scores, where ``p`` is the model's probability for each

@@ -4,9 +4,9 @@ A spec says everything the rest of the library needs to know about a metric, so 
 keeps a table or an if/elif keyed by metric names:
 
 - ``compute``: its arithmetic, a pure function of verdicts, statements or texts (this package);
-- ``ask``: how :func:`ragmetrics_edu.evaluate` scores one case (:class:`Ask`: the judge step it
-  calls, or ``compute`` itself when no judge is needed), ``design`` naming what that is, and
-  ``steps`` and ``prompts``, the judge steps it sends and their prompt files;
+- ``ask``: how :func:`ragmetrics_edu.evaluate` scores one case (:class:`Ask`: the design's function
+  that asks the judge, or ``compute`` itself when no judge is needed), ``design`` naming what that is,
+  and ``steps``, the contracts of the judge steps it sends (:class:`Step`);
 - ``label``, ``component``, ``verdict_column``, ``variants``, ``higher_is_better``;
 - how the explorers show it (``view``: a :class:`~ragmetrics_edu.metrics.views.StatementView` or
   :class:`~ragmetrics_edu.metrics.views.RankingView`) and what ``ragmetrics-edu score`` reads for it
@@ -15,13 +15,17 @@ keeps a table or an if/elif keyed by metric names:
 What a course says about a metric (its row in the metric map, its short label, the notebook
 that teaches it) is the course's own table, not the spec's.
 
-Adding a metric is one :func:`register` call (docs/architecture.md, "Add a metric"); the built-in
-specs are in :mod:`ragmetrics_edu.metrics.builtin_specs`.
+Adding a metric is one :func:`register` call (docs/architecture.md, "Add a metric"). The built-in
+designs register themselves: each is one module of :mod:`ragmetrics_edu.designs` (its spec, its judge
+steps, their prompts), and :data:`SPECS` imports that package the first time it is read (see
+:class:`Registry`), so this low layer never imports a judge and ``import ragmetrics_edu`` stays fast.
 """
 
 from __future__ import annotations
 
 import importlib
+import inspect
+import threading
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Mapping
 
@@ -30,35 +34,78 @@ from ..validate import choice
 from .inputs import Reads, call_with, parameter_names
 from .views import RankingView, StatementView
 
-__all__ = ["Ask", "MetricSpec", "Registry", "SPECS", "register", "unregister", "call_with", "COLUMNS"]
+__all__ = ["Ask", "MetricSpec", "Registry", "SPECS", "Step", "register", "unregister", "call_with", "COLUMNS",
+           "BUILTIN"]
 
 #: The case columns evaluate() can pass a metric, and the two things it passes besides them.
 COLUMNS = ("question", "answer", "contexts", "ground_truth")
 _PASSED = COLUMNS + ("judge", "embedder", "criteria")
+#: What a design's per-run stage (``Ask.once``) may be passed: nothing that differs between cases.
+_RUN = ("judge", "embedder", "criteria")
+
+#: The package whose modules are the built-in designs; :data:`SPECS` imports it when first read.
+BUILTIN = "ragmetrics_edu.designs"
+
+
+@dataclass(frozen=True)
+class Step:
+    """One judge step's contract: its ``name`` (what a request and a recording call it), what a valid reply
+    holds in words (``expects``; :class:`~ragmetrics_edu.judges.GivenJudge` lists it), the ``shorthand`` a
+    given answer may take (a function turning it into the reply's JSON, e.g. a plain list of verdicts), the
+    ``schema`` of a reply of fixed shape (a function returning its pydantic model, called with the first
+    request; None when the step builds one per request, keyed by its item count) and the folder its prompt
+    files are in (``prompts``, beside the design's module; None: the judges' own folder)."""
+
+    name: str
+    expects: str
+    shorthand: Callable[[Any], Any] | None = None
+    schema: Callable[[], Any] | None = None
+    prompts: Any = None  # a pathlib.Path or importlib.resources Traversable
+
+    def __post_init__(self) -> None:
+        if not (isinstance(self.name, str) and self.name and self.name == self.name.strip()):
+            raise InputError("Step.name", "the step's name (a non-empty string, e.g. 'faithfulness.claims')", self.name)
+        if not isinstance(self.expects, str) or not self.expects.strip():
+            raise InputError("Step.expects", "what a valid reply holds, in words", self.expects)
+        for name in ("shorthand", "schema"):
+            if getattr(self, name) is not None and not callable(getattr(self, name)):
+                raise InputError(f"Step.{name}", "a function or None", getattr(self, name))
+        if self.prompts is not None and not hasattr(self.prompts, "joinpath"):
+            raise InputError("Step.prompts", "the folder of the step's prompt files (a pathlib.Path) or None",
+                             self.prompts)
 
 
 @dataclass(frozen=True)
 class Ask:
-    """How :func:`ragmetrics_edu.evaluate` scores a case: call ``target`` with ``args`` (by position) and
-    ``kwargs`` (keyword -> what is passed), each one of :data:`COLUMNS`, ``"judge"``, ``"embedder"`` or
-    ``"criteria"`` (the user's criterion, passed only when given).
+    """How :func:`ragmetrics_edu.evaluate` scores a case: call ``target`` (a function) with ``args`` (by
+    position) and ``kwargs`` (keyword -> what is passed), each one of :data:`COLUMNS`, ``"judge"``,
+    ``"embedder"`` or ``"criteria"`` (the user's criterion, passed only when given).
 
-    ``target`` is a function, or ``"module:function"`` inside :mod:`ragmetrics_edu` (e.g.
-    ``"judges.steps:context_precision"``), imported when first asked, so that this low layer names a
-    judge step without importing the judges."""
+    ``once``: the design's per-run stage, ``(keyword, Ask)``: the Ask (passed only ``"judge"``,
+    ``"embedder"`` or ``"criteria"``) is called once per evaluate() run and what it returns is passed to
+    every case's call as ``keyword`` (G-Eval's evaluation steps: asked once per criterion and run, then
+    shared by every case). A caller's option giving ``keyword`` itself skips the stage."""
 
-    target: str | Callable[..., Any]
+    target: Callable[..., Any]
     args: tuple[str, ...]
     kwargs: tuple[tuple[str, str], ...] = ()
+    once: tuple[str, Ask] | None = None
 
     def __post_init__(self) -> None:
-        if not (callable(self.target) or (isinstance(self.target, str) and ":" in self.target)):
-            raise InputError("Ask.target", 'a function, or "module:function" inside ragmetrics_edu', self.target)
+        if not callable(self.target):
+            raise InputError("Ask.target", "the function that scores one case", self.target)
         _strings("Ask.args", self.args, _PASSED)
         if not isinstance(self.kwargs, tuple) or not all(
                 isinstance(p, tuple) and len(p) == 2 and isinstance(p[0], str) and p[0].isidentifier() for p in self.kwargs):
             raise InputError("Ask.kwargs", "a tuple of (keyword, what is passed) pairs", self.kwargs)
         _strings("Ask.kwargs", tuple(v for _, v in self.kwargs), _PASSED)
+        if self.once is not None:
+            if not (isinstance(self.once, tuple) and len(self.once) == 2 and isinstance(self.once[0], str)
+                    and self.once[0] in self.options() and isinstance(self.once[1], Ask) and self.once[1].once is None):
+                raise InputError("Ask.once", "None, or (a keyword of the target, an Ask without a once of its own)",
+                                 self.once)
+            stage = self.once[1]
+            _strings("Ask.once", stage.args + tuple(v for _, v in stage.kwargs), _RUN)
 
     @property
     def needs(self) -> tuple[str, ...]:
@@ -71,17 +118,19 @@ class Ask:
         """Whether a judge is passed (and so needed)."""
         return "judge" in self.args or "judge" in {v for _, v in self.kwargs}
 
-    def function(self) -> Callable[..., Any]:
-        """The function to call (a ``"module:function"`` target imported now)."""
-        if callable(self.target):
-            return self.target
-        module, _, name = self.target.partition(":")
-        return getattr(importlib.import_module(f"ragmetrics_edu.{module}"), name)
+    def options(self) -> frozenset[str]:
+        """The keywords a caller may add (``evaluate(options=...)``): the target's keyword parameters that
+        this Ask does not fill itself (by position or by ``kwargs``)."""
+        params = inspect.signature(self.target).parameters
+        by_position = set(list(params)[: len(self.args)]) | {k for k, _ in self.kwargs}
+        keyword = (inspect.Parameter.KEYWORD_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+        return frozenset(n for n, p in params.items() if p.kind in keyword and n not in by_position)
 
-    def __call__(self, passed: Mapping[str, Any]) -> Any:
-        """Call the target with the values ``passed`` holds (a case's columns, judge, embedder, criteria)."""
+    def __call__(self, passed: Mapping[str, Any], **extra: Any) -> Any:
+        """Call the target with the values ``passed`` holds (a case's columns, judge, embedder, criteria),
+        and the keyword arguments ``extra`` (a per-run stage's, the caller's options)."""
         kwargs = {k: passed[v] for k, v in self.kwargs if not (v == "criteria" and passed.get(v) is None)}
-        return self.function()(*(passed.get(a) for a in self.args), **kwargs)
+        return self.target(*(passed.get(a) for a in self.args), **kwargs, **extra)
 
 
 @dataclass(frozen=True)
@@ -95,7 +144,7 @@ class MetricSpec:
     design: str = ""
     of: str | None = None
     component: str = ""
-    steps: tuple[str, ...] = ()  # the judge steps ask() sends (judges.STEPS names)
+    steps: tuple[Step, ...] = ()  # the contracts of the judge steps ask() sends
     verdict_column: str | None = None
     variants: tuple[str | None, ...] = (None,)
     view: StatementView | RankingView | None = None  # how the explorers show it (None: no explorer)
@@ -123,7 +172,8 @@ class MetricSpec:
         for name in ("embedder", "higher_is_better"):
             if not isinstance(getattr(self, name), bool):
                 raise InputError(f"MetricSpec.{name}", "True or False", getattr(self, name))
-        _strings("MetricSpec.steps", self.steps)
+        if not isinstance(self.steps, tuple) or not all(isinstance(st, Step) for st in self.steps):
+            raise InputError("MetricSpec.steps", "a tuple of Step contracts (the judge steps its ask sends)", self.steps)
         if not isinstance(self.variants, tuple) or not self.variants or not all(
                 v is None or isinstance(v, str) for v in self.variants):
             raise InputError("MetricSpec.variants", "a tuple of variant names (or (None,))", self.variants)
@@ -183,24 +233,53 @@ def _strings(field: str, value: Any, allowed: tuple[str, ...] | None = None) -> 
 
 
 class Registry(Mapping[str, MetricSpec]):
-    """The specs by name, in the order they were registered; read-only except through :meth:`add`/:meth:`remove`."""
+    """The specs by name, in the order they were registered; read-only except through :meth:`add`/:meth:`remove`.
 
-    def __init__(self) -> None:
+    ``builtin``: the package whose modules register the built-in designs. It is imported the first time the
+    registry is read or added to (once, under a lock), so every reader sees every built-in design, a spec
+    registered later comes after them, and this module imports nothing above it. None: an empty registry."""
+
+    def __init__(self, builtin: str | None = None) -> None:
         self._specs: dict[str, MetricSpec] = {}
         self._fixed: set[str] = set()  # the built-in specs: they cannot be removed
+        self._builtin = builtin
+        self._lock = threading.RLock()
+        self._ready = builtin is None
+        self._loading = False
+
+    def _load(self) -> None:
+        if self._ready:
+            return
+        with self._lock:  # another thread waits here until the built-in designs are all in
+            if self._ready or self._loading:  # loading: the built-in package's own register() calls
+                return
+            self._loading = True
+            try:
+                importlib.import_module(str(self._builtin))
+            finally:
+                self._loading = False
+                self._ready = True
 
     def __getitem__(self, name: str) -> MetricSpec:
+        self._load()
         return self._specs[name]
 
     def __iter__(self) -> Iterator[str]:
+        self._load()
         return iter(self._specs)
 
     def __len__(self) -> int:
+        self._load()
         return len(self._specs)
+
+    def __contains__(self, name: object) -> bool:
+        self._load()
+        return name in self._specs
 
     def add(self, spec: MetricSpec) -> MetricSpec:
         if not isinstance(spec, MetricSpec):
             raise InputError("spec", "a MetricSpec", spec)
+        self._load()
         if spec.name in self._specs:
             raise InputError("spec.name", "a name not yet registered", spec.name)
         if spec.of is not None and spec.of not in self._specs:
@@ -209,6 +288,7 @@ class Registry(Mapping[str, MetricSpec]):
         return spec
 
     def remove(self, name: str) -> MetricSpec:
+        self._load()
         added = [s for s in self._specs.values() if s.name not in self._fixed]
         if not added:
             raise InputError("name", "a metric added with register() (the built-in ones stay)", name)
@@ -220,6 +300,7 @@ class Registry(Mapping[str, MetricSpec]):
 
     def where(self, **fields: Any) -> list[MetricSpec]:
         """The specs whose fields equal ``fields`` (``evaluated=True`` selects those with an ``ask``)."""
+        self._load()
         wanted = dict(fields)
         evaluated = wanted.pop("evaluated", None)
         return [s for s in self._specs.values()
@@ -228,12 +309,13 @@ class Registry(Mapping[str, MetricSpec]):
 
     def name(self, field: str, value: Any, among: list[MetricSpec] | None = None) -> str:
         """``value`` as a registered name (any case, spaces ignored), or an InputError listing the names."""
-        names = tuple(s.name for s in among) if among is not None else tuple(self._specs)
+        names = tuple(s.name for s in among) if among is not None else tuple(self)
         return choice(field, value, names)
 
 
-#: Every metric and design, by name (filled by :mod:`ragmetrics_edu.metrics.builtin_specs`).
-SPECS = Registry()
+#: Every metric and design, by name (the built-in ones registered by :mod:`ragmetrics_edu.designs`, imported
+#: when the registry is first read).
+SPECS = Registry(BUILTIN)
 
 
 def register(spec: MetricSpec) -> MetricSpec:

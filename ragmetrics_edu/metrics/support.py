@@ -1,6 +1,6 @@
 """The arithmetic of support per sentence: each sentence's p(yes), the answer's score, and its spans.
 
-The design (:mod:`ragmetrics_edu.judges.support` asks the judge) splits an answer into sentences and asks,
+The design (:mod:`ragmetrics_edu.designs.faithfulness_support` asks the judge) splits an answer into sentences and asks,
 for each, whether the passages state it; the reply's probability of "yes" is that sentence's support.
 Here is the pure part, a function of the sentences' places and their supports:
 

@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from conftest import REPO
-from ragmetrics_edu import InputError, data, judges, regression_gate
+from ragmetrics_edu import InputError, data, designs, judges, regression_gate
 from ragmetrics_edu.course import deck_cases, exercises
 from ragmetrics_edu.course import metric_map as mm
 from ragmetrics_edu.course.deck_cases import DECK_CASES, run_deck_cases
@@ -47,7 +47,7 @@ def test_every_judge_step_of_the_map_is_a_judge_step_of_the_library(runs):
     steps = {c.step for c in DECK_CASES}
     for info in mm.METRICS:
         if info.step is not None and info.step != "context_precision_without_reference":
-            assert info.step in steps and hasattr(judges, info.step), info.name
+            assert info.step in steps and hasattr(designs, info.step), info.name
 
 
 def test_measure_adds_up_the_call_records_repairs_included():

@@ -16,7 +16,7 @@ from conftest import REPO
 from ragmetrics_edu.course import exercises
 from ragmetrics_edu.course.halueval import study as halueval_study
 from ragmetrics_edu.course.judge_study import report as judge_report
-from ragmetrics_edu.judges import checked
+from ragmetrics_edu.designs.faithfulness_checked import PIPELINES
 
 NOTEBOOKS = REPO / "notebooks"
 SLIDES = REPO / "slides"
@@ -133,7 +133,7 @@ def test_the_judges_answer_alone_orders_fewer_pairs_than_word_overlap_as_noteboo
                f"better on {r['better']} pairs, worse on {r['worse']}" in _outputs("11_can_you_trust_the_judge")
     assert "the judge's answer alone orders fewer pairs correctly than word overlap, worse on many more " \
            "pairs than better" in _md("11_can_you_trust_the_judge")
-    doc = _collapsed((PACKAGE / "judges" / "reanswer.py").read_text(encoding="utf-8"))
+    doc = _collapsed((PACKAGE / "designs" / "faithfulness_reanswer.py").read_text(encoding="utf-8"))
     assert "ordered fewer pairs correctly than word overlap, worse on many more pairs than better" in doc
 
 
@@ -166,7 +166,7 @@ def test_word_overlap_on_the_labelled_pairs_cannot_be_told_from_a_coin():
 def test_deck_11_counts_the_pipeline_configurations_it_shows():
     pipes, full = judge_report.pipeline_table(), judge_report.full_pipeline_table()
     tried = {r["pipeline (same claims)"] for r in pipes} | {r["pipeline (extracts)"] for r in full}
-    assert len(tried) == len(checked.PIPELINES)
+    assert len(tried) == len(PIPELINES)
     cells = json.loads((SLIDES / "11_can_you_trust_the_judge.ipynb").read_text(encoding="utf-8"))["cells"]
     notes = [_text(c["source"]) for c in cells if c["metadata"].get("slideshow", {}).get("slide_type") == "notes"]
     counted = [n for n in notes if "configuration" in n and "tried" in n]

@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from ragmetrics_edu import judges
+from ragmetrics_edu import designs, judges
 from ragmetrics_edu.course.halueval import study as hs
 from ragmetrics_edu.data import halueval
 from ragmetrics_edu.errors import InputError
@@ -54,8 +54,8 @@ def test_reanswer_edge_cases_are_the_documented_ones():
 def test_one_call_per_question_serves_both_answers():
     pair = halueval.pairs("dev")[0]
     judge = judges.GivenJudge({"faithfulness.reanswer": pair.right_answer})
-    right = judges.faithfulness_reanswer(judge, pair.right_answer, [pair.knowledge], question=pair.question)
-    wrong = judges.faithfulness_reanswer(judge, pair.hallucinated_answer, [pair.knowledge], question=pair.question)
+    right = designs.faithfulness_reanswer(judge, pair.right_answer, [pair.knowledge], question=pair.question)
+    wrong = designs.faithfulness_reanswer(judge, pair.hallucinated_answer, [pair.knowledge], question=pair.question)
     assert right.score > wrong.score
     assert right.calls[0].key == wrong.calls[0].key      # the same request: a cache answers the second
 
@@ -68,7 +68,7 @@ def test_pairwise_counts_ties_and_nan_as_half():
 
 def test_the_library_default_is_the_design_the_log_chose():
     chosen = hs.choice_log()["chosen"]["design"]
-    defaults = {k: v.default for k, v in inspect.signature(judges.faithfulness_reanswer).parameters.items()
+    defaults = {k: v.default for k, v in inspect.signature(designs.faithfulness_reanswer).parameters.items()
                 if k in ("compare", "grounding_weight")}
     assert defaults == dict(hs.DESIGNS[chosen].options)
 

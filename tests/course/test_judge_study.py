@@ -12,8 +12,8 @@ from ragmetrics_edu.course.judge_study import agreement as judge_agreement
 from ragmetrics_edu.course.judge_study import behaviour as judge_behaviour
 from ragmetrics_edu.course.judge_study import labels as judge_eval
 from ragmetrics_edu.course.judge_study import runs as judge_runs
+from ragmetrics_edu.designs.faithfulness_checked import PIPELINES, faithfulness_checked, invented, quote_found
 from ragmetrics_edu.judges import GivenJudge
-from ragmetrics_edu.judges.checked import PIPELINES, faithfulness_checked, invented, quote_found
 
 CASES = judge_eval.load_cases()
 

@@ -12,7 +12,7 @@ import re
 import pytest
 
 from conftest import REPO
-from ragmetrics_edu import judges
+from ragmetrics_edu import designs, judges
 from ragmetrics_edu.agreement import auc_difference
 from ragmetrics_edu.course import bridges, course_plan, exercises
 from ragmetrics_edu.course.against_people import study
@@ -79,14 +79,14 @@ def _ragas_entries():
 def test_every_vote_of_several_is_sampled_with_its_own_seed_and_a_single_vote_is_not(server):
     server.push(good({"verdict": "no"}), good({"verdict": "yes"}), good({"verdict": "yes"}), good({"verdict": "yes"}))
     judge = scripted_judge(server, temperature=0.0)
-    result = judges.aspect_critic(judge, "It is 400 m tall.", CONTEXT, strictness=3)
+    result = designs.aspect_critic(judge, "It is 400 m tall.", CONTEXT, strictness=3)
     sent = server.requests[:3]
     # vote 1 included: the lesson's "the first at temperature 0" was false
-    assert [body["temperature"] for body in sent] == [judges.rubric.SAMPLE_TEMPERATURE] * 3
+    assert [body["temperature"] for body in sent] == [designs.SAMPLE_TEMPERATURE] * 3
     keys = [call.key for call in result.calls if call.step == "aspect_critic"]
     assert [body["seed"] for body in sent] == [sample_seed(7, key) for key in keys]
     assert len({body["seed"] for body in sent}) == 3 and not {body["seed"] for body in sent} & {7, 8, 9}
-    judges.aspect_critic(scripted_judge(server, temperature=0.0), "It is 330 m tall.", CONTEXT, strictness=1)
+    designs.aspect_critic(scripted_judge(server, temperature=0.0), "It is 330 m tall.", CONTEXT, strictness=1)
     assert server.requests[3]["temperature"] == 0.0 and server.requests[3]["seed"] == 7
 
 
@@ -96,7 +96,7 @@ def test_the_notebook_prints_how_the_recorded_votes_were_asked_and_seeded():
     calls = [c for c in critic.calls if c.step == "aspect_critic"]
     assert len(calls) == critic.values["votes"] == 3
     shown = _flat(_outputs(NOTEBOOK))
-    assert (f"each vote, the first included, sampled at temperature {judges.rubric.SAMPLE_TEMPERATURE}") in shown
+    assert (f"each vote, the first included, sampled at temperature {designs.SAMPLE_TEMPERATURE}") in shown
     assert f"judge's own temperature, {recorded['temperature']:g} in this recording" in shown
     assert f"{[recorded['seed'] + i for i in range(len(calls))]}" not in shown       # not the older seeding
     assert f"{[sample_seed(recorded['seed'], c.key) for c in calls]}" in shown       # each vote its own seed

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
+from ragmetrics_edu import designs, metrics
 from ragmetrics_edu import judges as J
-from ragmetrics_edu import metrics
 from ragmetrics_edu.course.judge_study import labels as judge_eval
 from ragmetrics_edu.errors import InputError
 from ragmetrics_edu.judges.prompting import data_blocks
@@ -45,7 +45,7 @@ def _blocks(prompt: str, prefix: str) -> list[str]:
 # -- GivenJudge ------------------------------------------------------------------------------------
 def test_faithfulness_given_claims_skip_extraction_and_sit_in_blocks() -> None:
     judge, seen = _recorder({"faithfulness.verdicts": ["yes", "no", "idk"]})
-    r = J.faithfulness(judge, ANSWER, CONTEXT, claims=CLAIMS)
+    r = designs.faithfulness(judge, ANSWER, CONTEXT, claims=CLAIMS)
     assert [q.step for q in seen] == ["faithfulness.verdicts"]
     assert _blocks(_user(seen[0]), "claim") == CLAIMS
     assert len(r.calls) == 1 and r.calls[0].step == "faithfulness.verdicts"
@@ -53,7 +53,7 @@ def test_faithfulness_given_claims_skip_extraction_and_sit_in_blocks() -> None:
     assert r.score == metrics.faithfulness(CLAIMS, ["yes", "no", "idk"]).score
     assert any("were given (not extracted" in n for n in r.notes)
     assert any("were given (not extracted" in n for n in r.narrative)
-    full = J.faithfulness(J.GivenJudge({"faithfulness.claims": CLAIMS, "faithfulness.verdicts": ["yes", "no", "idk"]}),
+    full = designs.faithfulness(J.GivenJudge({"faithfulness.claims": CLAIMS, "faithfulness.verdicts": ["yes", "no", "idk"]}),
                           ANSWER, CONTEXT)
     assert len(full.calls) == len(r.calls) + 1 and full.score == r.score
     assert not any("were given" in n for n in full.notes)
@@ -62,7 +62,7 @@ def test_faithfulness_given_claims_skip_extraction_and_sit_in_blocks() -> None:
 def test_answer_relevancy_given_statements_align_with_the_verdicts() -> None:
     items = ["Ada Marsh built it.", "Bridges are useful."]
     judge, seen = _recorder({"answer_relevancy.verdicts": {"statement_1": "yes", "statement_2": "no"}})
-    r = J.answer_relevancy(judge, QUESTION, ANSWER, statements=items)
+    r = designs.answer_relevancy(judge, QUESTION, ANSWER, statements=items)
     assert [q.step for q in seen] == ["answer_relevancy.verdicts"]
     assert _blocks(_user(seen[0]), "statement") == items
     assert r.score == pytest.approx(0.5) and len(r.calls) == 1
@@ -70,7 +70,7 @@ def test_answer_relevancy_given_statements_align_with_the_verdicts() -> None:
 
 def test_context_recall_given_statements_are_attributed_one_by_one() -> None:
     judge, seen = _recorder({"context_recall.attribution": [1, 2, None]})
-    r = J.context_recall(judge, REFERENCE, CONTEXT, statements=REF_STATEMENTS)
+    r = designs.context_recall(judge, REFERENCE, CONTEXT, statements=REF_STATEMENTS)
     assert [q.step for q in seen] == ["context_recall.attribution"]
     assert _blocks(_user(seen[0]), "statement") == REF_STATEMENTS
     assert _blocks(_user(seen[0]), "node") == CONTEXT
@@ -80,7 +80,7 @@ def test_context_recall_given_statements_are_attributed_one_by_one() -> None:
 
 def test_a_node_number_out_of_range_is_not_accepted() -> None:
     with pytest.raises(J.JudgeError):
-        J.context_recall(J.GivenJudge({"context_recall.attribution": [1, 5, None]}), REFERENCE, CONTEXT,
+        designs.context_recall(J.GivenJudge({"context_recall.attribution": [1, 5, None]}), REFERENCE, CONTEXT,
                          statements=REF_STATEMENTS)
 
 
@@ -91,11 +91,11 @@ def test_bad_given_items_raise_input_error_naming_the_field(metric: str, bad) ->
     field = "claims" if metric == "faithfulness" else "statements"
     with pytest.raises(InputError) as info:
         if metric == "faithfulness":
-            J.faithfulness(judge, ANSWER, CONTEXT, claims=bad)
+            designs.faithfulness(judge, ANSWER, CONTEXT, claims=bad)
         elif metric == "answer_relevancy":
-            J.answer_relevancy(judge, QUESTION, ANSWER, statements=bad)
+            designs.answer_relevancy(judge, QUESTION, ANSWER, statements=bad)
         else:
-            J.context_recall(judge, REFERENCE, CONTEXT, statements=bad)
+            designs.context_recall(judge, REFERENCE, CONTEXT, statements=bad)
     assert info.value.field.split("[")[0] == field
 
 
@@ -115,7 +115,7 @@ def _judge(server: ScriptedServer) -> J.OpenAIJudge:
 
 def test_over_http_only_the_verdict_request_is_sent(server: ScriptedServer) -> None:
     server.push(good({"claim_1": "yes", "claim_2": "no", "claim_3": "idk"}))
-    r = J.faithfulness(_judge(server), ANSWER, CONTEXT, claims=CLAIMS)
+    r = designs.faithfulness(_judge(server), ANSWER, CONTEXT, claims=CLAIMS)
     assert len(server.requests) == 1
     body = server.requests[0]
     assert keys_of(body) == ["claim_1", "claim_2", "claim_3"]
@@ -127,7 +127,7 @@ def test_over_http_only_the_verdict_request_is_sent(server: ScriptedServer) -> N
 
 def test_over_http_context_recall_attribution(server: ScriptedServer) -> None:
     server.push(good({"statement_1": 1, "statement_2": 2, "statement_3": None}))
-    r = J.context_recall(_judge(server), REFERENCE, CONTEXT, statements=REF_STATEMENTS, question=QUESTION)
+    r = designs.context_recall(_judge(server), REFERENCE, CONTEXT, statements=REF_STATEMENTS, question=QUESTION)
     assert len(server.requests) == 1
     body = server.requests[0]
     assert keys_of(body) == ["statement_1", "statement_2", "statement_3"]
@@ -143,7 +143,7 @@ def test_same_items_kwargs_put_the_cases_own_items(metric: str, field: str, key:
     case = judge_eval.load_cases()[0]
     kwargs = judge_eval.same_items_kwargs(case, metric)
     assert kwargs[key] == list(getattr(case, field))
-    step = getattr(J, metric)
+    step = getattr(designs, metric)
     verdict_step = {"faithfulness": "faithfulness.verdicts", "answer_relevancy": "answer_relevancy.verdicts",
                     "context_recall": "context_recall.attribution"}[metric]
     judge, seen = _recorder({verdict_step: ["yes" if metric != "context_recall" else None] * len(kwargs[key])})

@@ -9,14 +9,17 @@ fact: the course adds its row); unregistering takes it out.
 
 from __future__ import annotations
 
+import importlib
 import re
+import sys
 from pathlib import Path
 from typing import Any, Sequence
 
 import pytest
 
-from ragmetrics_edu import cli, evaluate, judges, metrics
+from ragmetrics_edu import cli, designs, evaluate, judges, metrics
 from ragmetrics_edu.course import metric_map
+from ragmetrics_edu.designs.context_precision import STEP as CP_STEP
 from ragmetrics_edu.metrics import inputs
 from ragmetrics_edu.results import MetricResult
 from ragmetrics_edu.widgets import offered
@@ -36,14 +39,14 @@ def top_relevant(verdicts: Sequence[Any], *, nodes: Sequence[str] | None = None)
 
 def ask_top_relevant(judge: Any, question: str, contexts: list[str], ground_truth: str) -> MetricResult:
     """The toy's judge step: context precision's verdicts, scored by the toy's arithmetic."""
-    verdicts = judges.context_precision(judge, question, contexts, ground_truth).inputs["verdicts"]
+    verdicts = designs.context_precision(judge, question, contexts, ground_truth).inputs["verdicts"]
     return top_relevant(verdicts, nodes=contexts)
 
 
 SPEC = metrics.MetricSpec(
     "top_relevant", "Top relevant", top_relevant, component="retriever",
     ask=metrics.Ask(ask_top_relevant, ("judge", "question", "contexts", "ground_truth")),
-    design="context precision's verdicts, first node only", steps=("context_precision",),
+    design="context precision's verdicts, first node only", steps=(CP_STEP,),
     view=metrics.RankingView((("Top relevant (toy)", None, "Top relevant"),)), reads=inputs.RANKED_VERDICTS)
 
 
@@ -102,9 +105,9 @@ def test_every_builtin_spec_names_steps_that_exist() -> None:
     from ragmetrics_edu.judges.base import STEPS
 
     for spec in metrics.SPECS.values():
-        assert set(spec.steps) <= set(STEPS), spec.name
+        assert {step.name for step in spec.steps} <= set(STEPS), spec.name
         if spec.ask is not None:
-            assert callable(spec.ask.function()), spec.name   # a "module:function" target resolves
+            assert callable(spec.ask.target), spec.name
             assert (spec.judged == bool(spec.steps)), spec.name  # a judged metric names its steps
         assert re.fullmatch(r"[a-z_]+", spec.name)
 
@@ -150,7 +153,7 @@ def test_one_name_is_one_computation() -> None:
     spec = metrics.SPECS["faithfulness"]
     assert metrics.REGISTRY["faithfulness"] is spec.compute is metrics.faithfulness
     assert offered.statement_spec("metric", "faithfulness") is spec
-    assert "faithfulness.claims" in spec.steps and spec.ask is not None and spec.ask.judged
+    assert "faithfulness.claims" in [step.name for step in spec.steps] and spec.ask is not None and spec.ask.judged
     case = {"question": "When?", "answer": "In 1967. In Los Angeles.", "contexts": ["It was held in 1967."],
             "ground_truth": "1967"}
     judge = judges.GivenJudge({"faithfulness.claims": ["It was in 1967.", "It was in Los Angeles."],
@@ -169,3 +172,106 @@ def test_one_name_is_one_computation() -> None:
 def test_a_spec_has_at_most_fourteen_fields() -> None:
     import dataclasses
     assert len(dataclasses.fields(metrics.MetricSpec)) <= 14
+
+
+# -- the recipe's expensive path: a design with a new judge step, a new prompt and a new reply shape, in files of
+# its own (docs/architecture.md, "Add a metric"): its module, its arithmetic, its prompt; this test is the fourth.
+ARITHMETIC = '''"""The toy's arithmetic: 1 when the first ranked node is relevant, else 0 (pure: verdicts in, a result out)."""
+from ragmetrics_edu.results import MetricResult
+
+
+def first_relevant(verdicts, *, nodes=None):
+    flags = [1 if v in (1, "yes", True) else 0 for v in verdicts]
+    first = flags[0] if flags else 0
+    return MetricResult(metric="first_relevant", score=float(first), values={"first": first},
+                        formula="first node relevant ? 1 : 0", columns=("rank", "relevant"),
+                        rows=[{"rank": i, "relevant": f} for i, f in enumerate(flags, 1)])
+'''
+DESIGN = '''"""The toy design: its step's contract, the function that asks a judge, its spec (registered on import)."""
+from pathlib import Path
+
+from ragmetrics_edu import metrics
+from ragmetrics_edu.judges.prompting import Texts
+from ragmetrics_edu.judges.requests import check_judge, finish, key_names, verdict_request
+from ragmetrics_edu.metrics import inputs
+
+from toy_first_relevant_math import first_relevant
+
+STEP = metrics.Step("first_relevant.ranks", '{"rank_1": "yes"|"no", ...}; short form: a list of verdicts',
+                    prompts=Path(__file__).parent)
+
+
+def ask_first_relevant(judge, question, contexts):
+    judge = check_judge(judge)
+    request = verdict_request(STEP, "toy_first_relevant", "rank", len(contexts), idk=False, legacy=False,
+                              data={"question": question, "nodes": Texts("rank", contexts)})
+    answer = judge.ask(request)
+    result = first_relevant([answer.data[k] for k in key_names("rank", len(contexts))], nodes=contexts)
+    return finish(result, judge, answer.calls, False)
+
+
+SPEC = metrics.register(metrics.MetricSpec(
+    "first_relevant", "First relevant", first_relevant, component="retriever",
+    ask=metrics.Ask(ask_first_relevant, ("judge", "question", "contexts")),
+    design="a relevance verdict per rank, first rank only", steps=(STEP,),
+    view=metrics.RankingView((("First relevant (toy)", None, "First relevant"),)), reads=inputs.RANKED_VERDICTS))
+'''
+PROMPT = '''Question:
+$question
+
+The retrieved nodes, by rank:
+$nodes
+
+Is each ranked node relevant to the question? Reply with a JSON object with exactly the keys $keys, each "yes" or "no".
+'''
+PACKAGE = Path(__file__).resolve().parents[2] / "ragmetrics_edu"
+
+
+def _package_files() -> dict[str, float]:
+    return {str(p.relative_to(PACKAGE)): p.stat().st_mtime for p in PACKAGE.rglob("*")
+            if p.is_file() and "__pycache__" not in p.parts}
+
+
+@pytest.fixture
+def toy_design(tmp_path, monkeypatch):
+    before = _package_files()
+    files = {"toy_first_relevant_math.py": ARITHMETIC, "toy_first_relevant.py": DESIGN,
+             "toy_first_relevant.txt": PROMPT}
+    for name, text in files.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    module = importlib.import_module("toy_first_relevant")               # importing it registers the design
+    yield module, tmp_path, before
+    if "first_relevant" in metrics.SPECS:
+        metrics.unregister("first_relevant")
+    for name in ("toy_first_relevant", "toy_first_relevant_math"):
+        sys.modules.pop(name, None)
+
+
+def test_a_design_with_a_new_step_prompt_and_shape_needs_only_its_own_files(toy_design, capsys) -> None:
+    module, folder, before = toy_design
+    case = {"question": "Who wrote Hamlet?", "answer": "Shakespeare.", "ground_truth": "William Shakespeare",
+            "contexts": ["Macbeth is a play.", "Hamlet was written by Shakespeare."]}
+    judge = judges.GivenJudge({"first_relevant.ranks": ["no", "yes"]})      # GivenJudge knows the new step
+    table = evaluate([case], metrics=["first_relevant"], judge=judge, progress=False)
+    assert table.loc[0, "first_relevant"] == 0.0 and table.loc[0, "calls"] == 1
+    sent = judge.calls[0].messages[-1]["content"]
+    assert "The retrieved nodes, by rank:" in sent and 'name="rank_2"' in sent   # its own prompt, its own keys
+    assert metrics.REGISTRY["first_relevant"] is module.first_relevant
+    assert "first_relevant" in cli.score_metrics()
+    assert cli.main(["score", "first_relevant", "yes", "no"]) == 0 and "1" in capsys.readouterr().out
+    assert ("First relevant (toy)", ("first_relevant", None)) in offered.ranking_choices()
+    model = ReorderModel(["a", "b"], ["no", "yes"], metric="first_relevant")
+    model.move(1, 0)
+    assert model.result.score == 1.0
+    assert sorted(p.name for p in folder.iterdir() if p.is_file()) == [
+        "toy_first_relevant.py", "toy_first_relevant.txt", "toy_first_relevant_math.py"]
+    assert _package_files() == before                                        # no library file was touched
+    metrics.unregister("first_relevant")
+    assert "first_relevant" not in metrics.SPECS and "first_relevant" not in metrics.REGISTRY
+    assert "first_relevant" not in cli.score_metrics()
+    assert "first_relevant" not in [c[1][0] for c in offered.ranking_choices()]
+    with pytest.raises(ValueError, match="metrics"):
+        evaluate([case], metrics=["first_relevant"], judge=judge, progress=False)
+    with pytest.raises(ValueError, match="step names"):
+        judges.GivenJudge({"first_relevant.ranks": ["no", "yes"]})

@@ -197,7 +197,7 @@ def _call_record():
 
 @functools.lru_cache(maxsize=None)
 def _request():
-    from ragmetrics_edu.judges import steps
+    from ragmetrics_edu import designs
 
     captured = []
 
@@ -207,7 +207,7 @@ def _request():
             raise RagMetricsError("captured")
 
     with contextlib.suppress(RagMetricsError):
-        steps.context_precision(Capture({}), "q", ["a"], "e")
+        designs.context_precision(Capture({}), "q", ["a"], "e")
     return captured[0]
 
 
@@ -365,11 +365,11 @@ VALID: dict[str, Callable[[], dict[str, Any]]] = {
     "judges.OpenAIJudge": lambda: dict(model="m", base_url="http://127.0.0.1:9/v1"),
     "judges.ReplayJudge": lambda: dict(recording=_recording_file()),
     "judges.parse_json_reply": lambda: dict(text='{"a": 1}'),
-    "judges.score_cases": lambda: dict(step=__import__("ragmetrics_edu.judges", fromlist=["x"]).context_precision,
+    "judges.score_cases": lambda: dict(step=__import__("ragmetrics_edu.designs", fromlist=["x"]).context_precision,
                                        cases=[dict(question="q", nodes=["a", "b", "c"], expected_output="e")]),
     "judges.write_recording": lambda: dict(path="recording.json", meta={"model": "m", "server": "s"}, calls=[]),
-    "judges.faithfulness_checked": lambda: dict(question="What is AI?"),
-    "judges.reanswer.agreement": lambda: dict(candidate_words={"a", "b"}, judge_words={"a"}, compare="recall"),
+    "designs.faithfulness_checked": lambda: dict(question="What is AI?"),
+    "designs.faithfulness_reanswer.agreement": lambda: dict(candidate_words={"a", "b"}, judge_words={"a"}, compare="recall"),
     "evaluate": lambda: dict(judge=_judge(), metrics=["context_precision"]),
     "halueval.study.freeze_choice": lambda: dict(target=_scored_choice_log()),
     # the designs' arithmetic and the validation of a judge against people (lessons 13-15)
@@ -1021,12 +1021,12 @@ def _report(baseline: list[Outcome], outcomes: list[Outcome], seconds: float) ->
 _ENGINE = ("an engine helper a module's own __all__ exports (walked since modules with an __all__ are public); "
            "the library calls it with values it built, and it does not check them yet (issue 35, item 8)")
 KNOWN_BY_MODULE: dict[str, tuple[str, list[str]]] = {
-    "judges.requests": (_ENGINE, ["make_request", "verdict_request", "finish", "ask", "key_names", "sized",
+    "judges.requests": (_ENGINE, ["verdict_request", "finish", "ask", "key_names", "sized",
                                   "extracted"]),
-    "judges.reanswer": (_ENGINE, ["agreement", "reanswer_reply"]),
+    "designs.faithfulness_reanswer": (_ENGINE, ["agreement"]),
     "judges.batch": (_ENGINE, ["Run"]),
     "judges.cache_entries": (_ENGINE, ["read_cache_entry"]),
-    "judges.checked": (_ENGINE, ["quote_found"]),
+    "designs.faithfulness_checked": (_ENGINE, ["quote_found"]),
     "judges.token_probs": (_ENGINE, ["p_yes", "alternatives"]),
     "metrics.specs": (_ENGINE, ["call_with", "Registry.name"]),
     "metrics.registry": (_ENGINE, ["MetricTable"]),

@@ -1,15 +1,15 @@
 """The checked faithfulness pipeline's arithmetic (metrics.checked.score_checked): hand-computed cases, and
-the judged pipeline (judges.checked.faithfulness_checked) giving the same numbers on the same verdicts."""
+the judged pipeline (designs.faithfulness_checked) giving the same numbers on the same verdicts."""
 
 from __future__ import annotations
 
+import importlib
 import math
 
 import pytest
 
 from ragmetrics_edu import InputError, metrics
 from ragmetrics_edu.judges import GivenJudge
-from ragmetrics_edu.judges import checked as judged
 from ragmetrics_edu.metrics.checked import (
     FROM_LIBRARY,
     INVENTED_BELOW,
@@ -21,6 +21,9 @@ from ragmetrics_edu.metrics.checked import (
     score_checked,
     still_open,
 )
+
+#: the module (``designs.faithfulness_checked`` itself is its function)
+judged = importlib.import_module("ragmetrics_edu.designs.faithfulness_checked")
 
 CONTEXT = ["Beowulf (2007) was directed by Robert Zemeckis.", "It opened in 2001 in London."]
 CLAIMS = ["Robert Zemeckis directed Beowulf.", "It opened in 1999.", "It is red."]

@@ -86,12 +86,12 @@ def test_the_package_attribute_stays_the_function_after_the_module_is_imported()
 
     import ragmetrics_edu
 
-    module = importlib.import_module("ragmetrics_edu.judges.evaluation")
+    module = importlib.import_module("ragmetrics_edu.evaluation")
     importlib.import_module("ragmetrics_edu.cli")
     assert callable(ragmetrics_edu.evaluate)
     from ragmetrics_edu import evaluate as again
 
-    assert callable(again) and again is module.evaluate and again.__module__ == "ragmetrics_edu.judges.evaluation"
+    assert callable(again) and again is module.evaluate and again.__module__ == "ragmetrics_edu.evaluation"
 
 
 def test_rows_that_share_a_question_are_told_apart_by_their_answer():
@@ -116,6 +116,59 @@ def test_the_default_faithfulness_design_is_word_overlap_by_its_own_name_and_nee
             "contexts": ["Paris is the capital of France."]}
     table = evaluate([case], metrics=["word_overlap"], progress=False)   # no judge: nothing is asked
     assert table.loc[0, "word_overlap"] == pytest.approx(1 / 2)          # paris found, seine not
-    assert table.loc[0, "word_overlap_design"] == "word_overlap" and table.loc[0, "calls"] == 0
+    assert table.loc[0, "word_overlap_design"] == "word_overlap" and "calls" not in table  # inline: no judge, no calls
     with pytest.raises(ValueError, match="judge"):                       # the claims design needs a judge
         evaluate([case], metrics=["faithfulness"], progress=False)
+
+
+def test_g_eval_asks_its_evaluation_steps_once_per_run_and_options_reach_the_design() -> None:
+    from ragmetrics_edu import judges
+
+    asked = []
+
+    def steps(request):
+        asked.append(request)
+        return [f"step written at call {len(asked)}"]
+
+    case = {"question": "When?", "answer": "In 1967.", "contexts": ["It was held in 1967."], "ground_truth": "1967"}
+    judge = judges.GivenJudge({"g_eval.steps": steps, "g_eval.score": 4, "faithfulness.claims": ["In 1967."],
+                               "faithfulness.verdicts": ["yes"]})
+    table = evaluate([case] * 3, metrics=["g_eval", "faithfulness"], judge=judge, progress=False,
+                     options={"faithfulness": {"variant": "ragas"}, "g_eval": {"variant": "deepeval"}})
+    assert len(asked) == 1                                    # no disk cache, yet one rubric for the whole run
+    rubrics = {tuple(r["g_eval"].values["evaluation_steps"]) for r in table.attrs["results"]}
+    assert rubrics == {("step written at call 1",)}
+    assert table.attrs["once"]["g_eval"]["calls"].calls == 1
+    assert list(table["faithfulness_design"]) == ["faithfulness (ragas)"] * 3
+    assert list(table["g_eval_design"]) == ["g_eval (deepeval)"] * 3
+    given = evaluate([case], metrics=["g_eval"], judge=judge, progress=False, options={"g_eval": {"steps": ["mine"]}})
+    assert len(asked) == 1 and given.attrs["results"][0]["g_eval"].values["evaluation_steps"] == ["mine"]
+
+
+@pytest.mark.parametrize("options, message", [
+    ({"faithfulness": {"variant": "hamming"}}, "variant"),
+    ({"faithfulness": {"no_such": 1}}, "keywords faithfulness takes"),
+    ({"context_recall": {"variant": "ragas"}}, "metrics asked for"),
+    (["faithfulness"], "options"),
+    ({"faithfulness": "ragas"}, "keyword arguments"),
+])
+def test_options_are_checked(options, message) -> None:
+    case = {"question": "When?", "answer": "In 1967.", "contexts": ["It was held in 1967."], "ground_truth": "1967"}
+    from ragmetrics_edu import judges
+
+    with pytest.raises(ValueError, match=message):
+        evaluate([case], metrics=["faithfulness"], judge=judges.GivenJudge({}), progress=False, options=options)
+
+
+def test_a_metric_with_no_judge_runs_inline_without_call_columns(monkeypatch) -> None:
+    from ragmetrics_edu.judges import batch
+
+    def no_pool(*args, **kwargs):
+        raise AssertionError("the judge pool was started for a metric with no judge")
+
+    monkeypatch.setattr("ragmetrics_edu.evaluation.run_tasks", no_pool)
+    assert batch.run_tasks is not no_pool
+    case = {"question": "When?", "answer": "In 1967.", "contexts": ["It was held in 1967."], "ground_truth": "1967"}
+    table = evaluate([case, case], metrics=["word_overlap"], progress=False)
+    assert list(table["word_overlap"]) == [1.0, 1.0]
+    assert not {"calls", "repairs", "cache_hits", "prompt_tokens", "completion_tokens"} & set(table.columns)

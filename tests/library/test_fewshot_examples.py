@@ -5,9 +5,9 @@ import pytest
 
 from ragmetrics_edu import InputError
 from ragmetrics_edu.data import ragtruth
+from ragmetrics_edu.designs.faithfulness_support import support_request
 from ragmetrics_edu.judges.examples import Labelled, example_text, labelled_sentences, pick_examples
 from ragmetrics_edu.judges.prompting import data_blocks
-from ragmetrics_edu.judges.support import support_request
 
 
 def _pool(split):

@@ -4,7 +4,7 @@ import time
 
 import pytest
 
-from ragmetrics_edu import judges
+from ragmetrics_edu import designs, judges
 from scripted_server import schema_responder
 
 
@@ -22,7 +22,7 @@ def test_eight_at_once_is_several_times_faster_than_one(slow_server):
                                    timeout=10.0, max_retries=0, max_concurrency=concurrency)
         assert judge.client is not None  # built before the clock starts: this times requests in flight only
         start = time.perf_counter()
-        results = judges.score_cases(judges.context_precision, work, judge)
+        results = judges.score_cases(designs.context_precision, work, judge)
         seconds[concurrency] = time.perf_counter() - start
         assert len(results) == 24 and judge.usage.calls == 24
     assert seconds[1] >= 24 * 0.1                        # serial: at least the sum of the latencies

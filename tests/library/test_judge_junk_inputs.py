@@ -20,7 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ragmetrics_edu import InputError, evaluate, judges
+from ragmetrics_edu import InputError, designs, evaluate, judges
 from ragmetrics_edu.judges import JudgeError
 from ragmetrics_edu.metrics import SPECS
 from ragmetrics_edu.results import MetricResult
@@ -45,18 +45,18 @@ def answering_judge() -> judges.GivenJudge:
 
 NODES = ["AI means artificial intelligence.", "NVIDIA makes chips."]
 METRIC_CALLS: dict[str, tuple[Callable[..., Any], dict[str, Any]]] = {
-    "context_precision": (judges.context_precision, {"question": "Q?", "nodes": NODES, "expected_output": "A."}),
-    "context_recall": (judges.context_recall, {"expected_output": "A.", "nodes": NODES, "question": "Q?"}),
-    "contextual_relevancy": (judges.contextual_relevancy, {"question": "Q?", "nodes": NODES}),
-    "context_entity_recall": (judges.context_entity_recall, {"reference": "Paris.", "nodes": NODES}),
-    "faithfulness": (judges.faithfulness, {"answer": "A.", "context": NODES, "question": "Q?"}),
-    "faithfulness_reanswer": (judges.faithfulness_reanswer, {"answer": "A.", "context": NODES, "question": "Q?"}),
-    "faithfulness_checked": (judges.faithfulness_checked, {"answer": "A.", "context": NODES, "question": "Q?"}),
-    "answer_relevancy": (judges.answer_relevancy, {"question": "Q?", "answer": "A."}),
-    "answer_relevancy_embedding": (judges.answer_relevancy_embedding, {"question": "Q?", "answer": "A.", "n": 2}),
-    "answer_correctness": (judges.answer_correctness, {"question": "Q?", "answer": "A.", "ground_truth": "G."}),
-    "g_eval": (judges.g_eval, {"answer": "A.", "context": NODES, "question": "Q?", "criteria": "Faithful."}),
-    "aspect_critic": (judges.aspect_critic, {"answer": "A.", "context": NODES, "question": "Q?", "strictness": 3}),
+    "context_precision": (designs.context_precision, {"question": "Q?", "nodes": NODES, "expected_output": "A."}),
+    "context_recall": (designs.context_recall, {"expected_output": "A.", "nodes": NODES, "question": "Q?"}),
+    "contextual_relevancy": (designs.contextual_relevancy, {"question": "Q?", "nodes": NODES}),
+    "context_entity_recall": (designs.context_entity_recall, {"reference": "Paris.", "nodes": NODES}),
+    "faithfulness": (designs.faithfulness, {"answer": "A.", "context": NODES, "question": "Q?"}),
+    "faithfulness_reanswer": (designs.faithfulness_reanswer, {"answer": "A.", "context": NODES, "question": "Q?"}),
+    "faithfulness_checked": (designs.faithfulness_checked, {"answer": "A.", "context": NODES, "question": "Q?"}),
+    "answer_relevancy": (designs.answer_relevancy, {"question": "Q?", "answer": "A."}),
+    "answer_relevancy_embedding": (designs.answer_relevancy_embedding, {"question": "Q?", "answer": "A.", "n": 2}),
+    "answer_correctness": (designs.answer_correctness, {"question": "Q?", "answer": "A.", "ground_truth": "G."}),
+    "g_eval": (designs.g_eval, {"answer": "A.", "context": NODES, "question": "Q?", "criteria": "Faithful."}),
+    "aspect_critic": (designs.aspect_critic, {"answer": "A.", "context": NODES, "question": "Q?", "strictness": 3}),
 }
 OPTIONAL = {"variant": "deepeval", "threshold": 0.5, "reason": False}
 
@@ -76,11 +76,14 @@ def accept(call: Callable[[], Any], check: Callable[[Any], bool]) -> None:
 
 
 def test_every_public_callable_is_covered() -> None:
-    covered = set(METRIC_CALLS) | {"GivenJudge", "OpenAIJudge", "ReplayJudge", "score_cases", "parse_json_reply",
-                                   "write_recording", "evaluation_steps"}
+    covered = {"GivenJudge", "OpenAIJudge", "ReplayJudge", "score_cases", "parse_json_reply", "write_recording"}
     data_types = {"Judge", "Request", "Answer", "Reply", "CallRecord", "CallList", "Usage", "STEPS",
                   "JudgeError", "JudgeAPIError", "JudgeSetupError"}
     assert set(judges.__all__) == covered | data_types, set(judges.__all__) ^ (covered | data_types)
+    functions = {name for name in designs.__all__ if callable(getattr(designs, name))
+                 and not isinstance(getattr(designs, name), type(designs))}
+    assert functions == set(METRIC_CALLS) | {"evaluation_steps", "faithfulness_support", "reanswer_reply",
+                                             "support_request"}, functions
 
 
 @pytest.mark.parametrize("name", sorted(METRIC_CALLS))
@@ -127,7 +130,7 @@ def test_given_and_replay_judges_take_junk(value: Any) -> None:
 @SETTINGS
 @given(value=junk, field=st.sampled_from(["step", "cases", "judge", "max_concurrency", "progress"]))
 def test_score_cases_takes_junk(value: Any, field: str) -> None:
-    args: dict[str, Any] = {"step": judges.context_precision, "judge": answering_judge(),
+    args: dict[str, Any] = {"step": designs.context_precision, "judge": answering_judge(),
                             "cases": [{"question": "Q?", "nodes": NODES, "expected_output": "A."}]}
     args[field] = value
     accept(lambda: judges.score_cases(**args),

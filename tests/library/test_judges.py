@@ -19,6 +19,7 @@ import time
 
 import pytest
 
+from ragmetrics_edu import designs
 from ragmetrics_edu import judges as J
 from ragmetrics_edu.errors import RagMetricsError
 from scripted_server import Scripted, ScriptedServer, good, keys_of, schema_responder
@@ -40,7 +41,7 @@ def make(server: ScriptedServer, **kwargs) -> J.OpenAIJudge:
 
 
 def cp(judge: J.Judge, nodes: list[str] = NODES):
-    return J.context_precision(judge, QUESTION, nodes, EXPECTED)
+    return designs.context_precision(judge, QUESTION, nodes, EXPECTED)
 
 
 # -- good replies and what is sent ----------------------------------------------------------
@@ -148,7 +149,7 @@ def test_out_of_range_node_number_is_repaired(server: ScriptedServer) -> None:
     server.push(good({"statements": [{"statement": "AI simulates intelligence.", "node": 9}]}),
                 good({"statements": [{"statement": "AI simulates intelligence.", "node": 2},
                                      {"statement": "It runs on machines.", "node": None}]}))
-    r = J.context_recall(make(server), EXPECTED, NODES)
+    r = designs.context_recall(make(server), EXPECTED, NODES)
     assert r.score == 0.5 and r.inputs["nodes"] == [2, None]
     assert "between 1 and 5" in r.calls[0].error
 
@@ -221,7 +222,7 @@ def test_cache_rerun_makes_zero_requests(server: ScriptedServer, tmp_path) -> No
     server.push(good({"claims": ["AI simulates intelligence.", "AI was invented in 2020."]}),
                 Scripted(content="claim_1 yes"),                       # malformed: one repair
                 good({"claim_1": "yes", "claim_2": "idk"}))
-    first = J.faithfulness(make(server, cache_dir=tmp_path), "AI simulates ... 2020.", NODES)
+    first = designs.faithfulness(make(server, cache_dir=tmp_path), "AI simulates ... 2020.", NODES)
     assert server.hits == 3 and first.score == 1.0
     # only the two replies that validated are kept; the malformed one is never answered from the cache
     assert len(list(tmp_path.glob("*.json"))) == 2 and not list(tmp_path.glob(".tmp-*"))
@@ -229,19 +230,19 @@ def test_cache_rerun_makes_zero_requests(server: ScriptedServer, tmp_path) -> No
 
     server.push(good({"claim_1": "yes", "claim_2": "idk"}))  # asked again, the server now answers well
     again = make(server, cache_dir=tmp_path)
-    second = J.faithfulness(again, "AI simulates ... 2020.", NODES)
+    second = designs.faithfulness(again, "AI simulates ... 2020.", NODES)
     assert server.hits == 4
     assert again.usage.calls == 1 and again.usage.cache_hits == 1
     assert second.score == first.score and second.rows == first.rows
 
     third = make(server, cache_dir=tmp_path)
-    assert J.faithfulness(third, "AI simulates ... 2020.", NODES).score == first.score
+    assert designs.faithfulness(third, "AI simulates ... 2020.", NODES).score == first.score
     assert server.hits == 4 and third.usage.calls == 0 and third.usage.cache_hits == 2   # no request at all
     assert all(c.cached and c.source == "cache" for c in third.calls)
 
     other = make(server, cache_dir=tmp_path, temperature=0.5)  # other parameters: a new key
     server.push(good({"claims": []}))
-    assert J.faithfulness(other, "AI simulates ... 2020.", NODES).score == 1.0
+    assert designs.faithfulness(other, "AI simulates ... 2020.", NODES).score == 1.0
     assert server.hits == 5
 
 
@@ -250,7 +251,7 @@ def test_usage_and_token_accounting(server: ScriptedServer) -> None:
                 Scripted(content="oops", prompt_tokens=150, completion_tokens=3),
                 good({"statement_1": "yes", "statement_2": "no"}, prompt_tokens=170, completion_tokens=15))
     judge = make(server)
-    r = J.answer_relevancy(judge, QUESTION, "AI simulates intelligence. I like cats.")
+    r = designs.answer_relevancy(judge, QUESTION, "AI simulates intelligence. I like cats.")
     assert r.score == 0.5
     assert judge.usage.to_dict() == {"calls": 3, "prompt_tokens": 420, "completion_tokens": 38,
                                      "cache_hits": 0, "repairs": 1}
@@ -267,7 +268,7 @@ def test_recording_then_replay_offline(server: ScriptedServer, tmp_path) -> None
                 good({"claim_1": "yes"}))
     live = make(server, mode="json")
     live_cp = cp(live)
-    live_f = J.faithfulness(live, "AI simulates intelligence.", NODES, question=QUESTION)
+    live_f = designs.faithfulness(live, "AI simulates intelligence.", NODES, question=QUESTION)
     path = live.save_recording(tmp_path / "rec.json", server="scripted test server", notes="unit test")
     doc = json.loads(path.read_text())
     assert doc["model"] == "scripted-model" and doc["server"] == "scripted test server" and doc["date"]
@@ -278,7 +279,7 @@ def test_recording_then_replay_offline(server: ScriptedServer, tmp_path) -> None
     assert "scripted-model" in replay.describe() and replay.steps == ["context_precision", "faithfulness.claims",
                                                                        "faithfulness.verdicts"]
     again_cp = cp(replay)
-    again_f = J.faithfulness(replay, "AI simulates intelligence.", NODES, question=QUESTION)
+    again_f = designs.faithfulness(replay, "AI simulates intelligence.", NODES, question=QUESTION)
     assert server.hits == hits
     assert again_cp.score == live_cp.score and again_f.rows == live_f.rows
     assert [c.messages for c in again_f.calls] == [c.messages for c in live_f.calls]
@@ -295,13 +296,13 @@ def test_given_judge_checks_a_person_like_a_model() -> None:
     judge = J.GivenJudge({"context_precision": ["no", "yes", "yes", "no", "no"],
                           "faithfulness.claims": ["c1", "c2"], "faithfulness.verdicts": [1, "IDK"]})
     assert cp(judge).score == pytest.approx(7 / 12)
-    f = J.faithfulness(judge, "answer", NODES, variant="ragas")
+    f = designs.faithfulness(judge, "answer", NODES, variant="ragas")
     assert f.score == 0.5 and [c.source for c in f.calls] == ["given", "given"]
     with pytest.raises(J.JudgeError, match="does not fit: missing key node_6"):
         cp(judge, NODES + ["sixth"])  # 5 verdicts for 6 nodes: no repair, no padding
     assert judge.usage.repairs == 0
     with pytest.raises(J.JudgeError, match="no answer for step 'context_recall'"):
-        J.context_recall(judge, EXPECTED, NODES)
+        designs.context_recall(judge, EXPECTED, NODES)
 
 
 # -- every metric, calls per case --------------------------------------------------------------
@@ -319,14 +320,14 @@ def test_every_metric_within_the_cheaper_peers_calls(server: ScriptedServer) -> 
     server.responder = schema_responder()
     judge = make(server)
     runs = {
-        "context_precision": lambda: J.context_precision(judge, QUESTION, NODES, EXPECTED),
-        "context_recall": lambda: J.context_recall(judge, EXPECTED, NODES[:2]),
-        "contextual_relevancy": lambda: J.contextual_relevancy(judge, QUESTION, NODES),
-        "faithfulness": lambda: J.faithfulness(judge, "AI simulates intelligence.", NODES),
-        "answer_relevancy": lambda: J.answer_relevancy(judge, QUESTION, "AI simulates intelligence."),
-        "answer_relevancy_embedding": lambda: J.answer_relevancy_embedding(judge, QUESTION, "AI simulates intelligence."),
-        "context_entity_recall": lambda: J.context_entity_recall(judge, EXPECTED, NODES),
-        "answer_correctness": lambda: J.answer_correctness(judge, QUESTION, "AI simulates intelligence.", EXPECTED),
+        "context_precision": lambda: designs.context_precision(judge, QUESTION, NODES, EXPECTED),
+        "context_recall": lambda: designs.context_recall(judge, EXPECTED, NODES[:2]),
+        "contextual_relevancy": lambda: designs.contextual_relevancy(judge, QUESTION, NODES),
+        "faithfulness": lambda: designs.faithfulness(judge, "AI simulates intelligence.", NODES),
+        "answer_relevancy": lambda: designs.answer_relevancy(judge, QUESTION, "AI simulates intelligence."),
+        "answer_relevancy_embedding": lambda: designs.answer_relevancy_embedding(judge, QUESTION, "AI simulates intelligence."),
+        "context_entity_recall": lambda: designs.context_entity_recall(judge, EXPECTED, NODES),
+        "answer_correctness": lambda: designs.answer_correctness(judge, QUESTION, "AI simulates intelligence.", EXPECTED),
     }
     for name, run in runs.items():
         before = server.hits
@@ -339,7 +340,7 @@ def test_every_metric_within_the_cheaper_peers_calls(server: ScriptedServer) -> 
 
 def test_opt_in_reason_costs_one_call(server: ScriptedServer) -> None:
     server.push(good(DECK), good({"reason": "Nodes 2 and 3 are relevant but ranked below node 1."}))
-    r = J.context_precision(make(server), QUESTION, NODES, EXPECTED, reason=True)
+    r = designs.context_precision(make(server), QUESTION, NODES, EXPECTED, reason=True)
     assert server.hits == 2 and [c.step for c in r.calls] == ["context_precision", "reason"]
     assert r.values["reason"].startswith("Nodes 2 and 3")
     assert "precision@k" in server.requests[1]["messages"][1]["content"]
@@ -350,7 +351,7 @@ def test_score_cases_is_bounded_by_max_concurrency(server: ScriptedServer) -> No
     server.responder = schema_responder(delay=0.15)
     judge = make(server, max_concurrency=2)
     cases = [{"question": f"Q{i}?", "nodes": NODES[: i + 1], "expected_output": EXPECTED} for i in range(5)]
-    results = J.score_cases(J.context_precision, cases, judge, max_concurrency=5, progress=True)
+    results = J.score_cases(designs.context_precision, cases, judge, max_concurrency=5, progress=True)
     assert [len(r.rows) for r in results] == [1, 2, 3, 4, 5]          # case order kept
     assert server.max_in_flight == 2 and server.hits == 5              # the judge's semaphore holds
 

@@ -291,6 +291,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("stats", "baselines", "examples"),
     ("agreement", "regression_gate"),
     ("judges", "retrieval"),
+    ("designs",),
+    ("evaluation",),
     ("widgets",),
     ("course",),
     ("cli",),

@@ -7,7 +7,7 @@ r"""One home per small idea, checked on the code (docs/architecture.md, "The rul
   (``f1_from``, ``f1_counts``, ``f_beta``);
 - random resamples are drawn only in ``stats/resample.py`` (numpy's generator, ``draw_batches``);
 - a pool of threads or processes is started only in ``judges/batch.py`` (the one case runner);
-- what the library knows about a metric is in its spec (``metrics/builtin_specs.py``, the registry):
+- what the library knows about a metric is in its spec (its design's module in ``designs/``, the registry):
   no other module keeps a table keyed by metric names or dispatches on them (a lesson's own facts go
   in a ``MetricTable``, checked against the registry). A table is a module- or class-level dict with
   two or more metric names among its keys (other keys mixed in or not; a literal, ``dict(...)``, or a
@@ -41,20 +41,16 @@ HOMES = {
     "F1 by hand": ("metrics/correctness.py", "metrics.f1_from"),
     "own random draws": ("stats/resample.py", "stats.resample.draw_batches"),
     "own pool": ("judges/batch.py", "judges.batch.run_tasks"),
-    "table keyed by metric names": ("metrics/builtin_specs.py", "a field of MetricSpec, or a MetricTable"),
-    "dispatch on metric names": ("metrics/builtin_specs.py", "a field of MetricSpec (dispatch on it)"),
-    "lookup in a set of metric names": ("metrics/builtin_specs.py", "SPECS.where(...), or a MetricTable's keys"),
+    "table keyed by metric names": ("designs/", "a field of MetricSpec, or a MetricTable"),
+    "dispatch on metric names": ("designs/", "a field of MetricSpec (dispatch on it)"),
+    "lookup in a set of metric names": ("designs/", "SPECS.where(...), or a MetricTable's keys"),
 }
 #: metric-name findings the checker lets stand: (module, rule, subject) -> why (each a known, named exception)
 _AP = "context precision's variant named average_precision (ranking.precision.VARIANTS), not the metric"
-_STEP = "a judge step's name (steps are named after their metric); step contracts move to design modules (issue 35, item 1)"
+_STEP = "a judge step's name (steps are named after their metric; each design's module holds its steps' contracts)"
 ALLOWED: dict[tuple[str, str, str], str] = {
-    ("judges/__init__.py", "table keyed by metric names", "_WHERE"): "exported name -> module for lazy imports; "
-                                                                       "the step functions are named after metrics",
-    ("judges/base.py", "table keyed by metric names", "STEPS"): _STEP,
     ("course/deck_cases.py", "dispatch on metric names", "self.case.step"): _STEP + "; two entity lists",
     ("course/embedding_texts.py", "dispatch on metric names", "reply.get('step')"): _STEP + ", read from a recording",
-    ("judges/checked.py", "dispatch on metric names", "template"): "a prompt file's name (judges/prompts/)",
     ("ranking/precision.py", "dispatch on metric names", "variant"): _AP,
     ("widgets/reorder.py", "dispatch on metric names", "model.variant"): _AP,
     ("widgets/reorder_model.py", "dispatch on metric names", "self.variant"): _AP,
@@ -64,7 +60,7 @@ ALLOWED: dict[tuple[str, str, str], str] = {
     ("course/exercises/choosing.py", "lookup in a set of metric names", "_CANDIDATES"): "the exercise's answer "
                                                                                         "options (map names)",
     ("course/judge_study/passes.py", "dispatch on metric names", "metric"): "a pass's pipelines are faithfulness's "
-                                                                           "pipeline variants (judges.checked)",
+                                                                           "pipeline variants (designs.faithfulness_checked)",
     ("course/judge_study/report.py", "dispatch on metric names", "metric"): "items a pair shares (nodes, reference "
                                                                             "statements): the labelled set's design",
 }
@@ -226,7 +222,8 @@ def one_home_problems(root: Path, names: frozenset[str] | None = None) -> list[s
                 continue
             seen.add((rule, subject))
             home, instead = HOMES[rule]
-            if where != home and (where, rule, subject) not in ALLOWED:
+            inside = where == home or (home.endswith("/") and where.startswith(home))  # a folder: any module in it
+            if not inside and (where, rule, subject) not in ALLOWED:
                 about = f" on {subject}" if subject else ""
                 problems.append(f"{root.name}/{where}:{line}: {rule}{about} (its home is {home}: use {instead})")
     return problems
@@ -249,7 +246,7 @@ FAKE = {
     "counter.py": "def f1(tp, fp, n):\n    return 2 * tp / (tp + fp + n)\n",
     "sampler.py": "import numpy as np\n\nRNG = np.random.default_rng(0)\n",
     "runner.py": "import threading\n\nT = threading.Thread(target=print)\n",
-    "metrics/builtin_specs.py": "LABELS = {'recall': 'Recall', 'precision': 'Precision'}\n",
+    "designs/toy.py": "LABELS = {'recall': 'Recall', 'precision': 'Precision'}\n",
     "labels.py": "LABELS = {'recall': 'Recall', 'precision': 'Precision'}\n",
     "dispatch.py": "def score(metric, v):\n    if metric == 'recall':\n        return 1\n    elif metric == 'precision':\n"
                    "        return 2\n",

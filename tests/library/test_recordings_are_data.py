@@ -12,7 +12,7 @@ import json
 
 import pytest
 
-from ragmetrics_edu import InputError
+from ragmetrics_edu import InputError, designs
 from ragmetrics_edu import judges as J
 from ragmetrics_edu.judges.records import tally
 from scripted_server import ScriptedServer, good
@@ -167,7 +167,7 @@ def _judge(server: ScriptedServer, cache_dir) -> J.OpenAIJudge:
 
 
 def _ask(judge: J.Judge):
-    return J.context_precision(judge, QUESTION, NODES, EXPECTED)
+    return designs.context_precision(judge, QUESTION, NODES, EXPECTED)
 
 
 CACHE_PLANTS = [

@@ -5,7 +5,7 @@ import math
 
 import pytest
 
-from ragmetrics_edu import InputError, evaluate, judges
+from ragmetrics_edu import InputError, designs, evaluate, judges
 from ragmetrics_edu.metrics.rubric import aspect_critic_score, g_eval_score
 from scripted_server import Scripted, good, score_tokens, scripted_judge
 
@@ -38,7 +38,7 @@ def test_critic_majority_and_odd_votes():
 
 def test_given_judge_without_probabilities_uses_the_reply_and_says_so():
     judge = judges.GivenJudge({"g_eval.steps": STEPS, "g_eval.score": 4})
-    r = judges.g_eval(judge, "It is 330 m tall.", CONTEXT, question="How tall is it?")
+    r = designs.g_eval(judge, "It is 330 m tall.", CONTEXT, question="How tall is it?")
     assert r.score == pytest.approx(0.75) and r.values["evaluation_steps"] == STEPS
     assert any("unweighted" in n for n in r.notes)
 
@@ -47,31 +47,31 @@ def test_probabilities_weight_the_score_and_survive_cache_and_replay(server, tmp
     alternatives = {"4": 0.5, "5": 0.3, "3": 0.15, "x": 0.05}   # "x" is not a score: left out
     server.push(good({"steps": STEPS}), Scripted(content='{"score": 4}', logprobs=score_tokens(4, alternatives)))
     judge = scripted_judge(server, cache_dir=tmp_path / "cache")
-    r = judges.g_eval(judge, "It is 330 m tall.", CONTEXT, question="How tall is it?")
+    r = designs.g_eval(judge, "It is 330 m tall.", CONTEXT, question="How tall is it?")
     expected = (0.5 * 4 + 0.3 * 5 + 0.15 * 3) / 0.95
     assert r.values["weighted"] == pytest.approx(expected)
     assert server.hits == 2 and server.requests[1]["top_logprobs"] == 20 and server.requests[1]["logprobs"] is True
-    again = judges.g_eval(scripted_judge(server, cache_dir=tmp_path / "cache"), "It is 330 m tall.", CONTEXT,
+    again = designs.g_eval(scripted_judge(server, cache_dir=tmp_path / "cache"), "It is 330 m tall.", CONTEXT,
                           question="How tall is it?")
     assert server.hits == 2 and again.values["weighted"] == pytest.approx(expected)   # from the cache, weights kept
     path = judge.save_recording(tmp_path / "rec.json", server="scripted")
-    replayed = judges.g_eval(judges.ReplayJudge(path), "It is 330 m tall.", CONTEXT, question="How tall is it?")
+    replayed = designs.g_eval(judges.ReplayJudge(path), "It is 330 m tall.", CONTEXT, question="How tall is it?")
     assert replayed.values["weighted"] == pytest.approx(expected)
 
 
 def test_without_probabilities_samples_are_averaged_each_with_its_own_seed(server):
     server.push(good({"steps": STEPS}), good({"score": 5}), good({"score": 3}), good({"score": 4}))
     judge = scripted_judge(server)
-    r = judges.g_eval(judge, "It is 330 m tall.", CONTEXT, question="How tall is it?", samples=2)
+    r = designs.g_eval(judge, "It is 330 m tall.", CONTEXT, question="How tall is it?", samples=2)
     assert r.values["weighted"] == pytest.approx(4.0)
     seeds = [body.get("seed") for body in server.requests[1:]]
     assert len(set(seeds)) == 3
-    assert [body["temperature"] for body in server.requests[2:]] == [judges.rubric.SAMPLE_TEMPERATURE] * 2
+    assert [body["temperature"] for body in server.requests[2:]] == [designs.SAMPLE_TEMPERATURE] * 2
 
 
 def test_critic_votes_are_sampled_and_a_majority_decides(server):
     server.push(good({"verdict": "no"}), good({"verdict": "yes"}), good({"verdict": "yes"}))
-    r = judges.aspect_critic(scripted_judge(server), "It is 400 m tall.", CONTEXT, strictness=2)
+    r = designs.aspect_critic(scripted_judge(server), "It is 400 m tall.", CONTEXT, strictness=2)
     assert r.values["votes"] == 3 and r.score == 1.0 and math.isnan(r.values["p_yes"])
     assert any("made odd" in n for n in r.notes)
 

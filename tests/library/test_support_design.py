@@ -6,9 +6,9 @@ import math
 import pytest
 
 from ragmetrics_edu import InputError
+from ragmetrics_edu.designs.faithfulness_support import faithfulness_support
 from ragmetrics_edu.judges import GivenJudge
 from ragmetrics_edu.judges.prompting import data_blocks
-from ragmetrics_edu.judges.support import faithfulness_support
 from ragmetrics_edu.metrics.support import abstains, support_score
 from ragmetrics_edu.text import sentence_spans
 from scripted_server import Scripted, scripted_judge

@@ -12,13 +12,10 @@ from dataclasses import dataclass
 from typing import Callable
 
 from ...baselines import coverage
+from ...designs import aspect_critic, faithfulness_checked, faithfulness_reanswer, faithfulness_support, g_eval
+from ...designs import faithfulness as claims_faithfulness
 from ...errors import InputError
 from ...judges.base import Judge
-from ...judges.checked import faithfulness_checked
-from ...judges.reanswer import faithfulness_reanswer
-from ...judges.rubric import aspect_critic, g_eval
-from ...judges.steps import faithfulness as claims_faithfulness
-from ...judges.support import faithfulness_support
 from ...metrics.rubric import g_eval_score
 from ...results import MetricResult
 from .items import Item

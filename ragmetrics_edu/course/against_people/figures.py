@@ -24,7 +24,7 @@ __all__ = ["score_distribution", "roc_curves", "auc_by_group", "span_view", "Spa
 def score_distribution(result: MetricResult, ax: Any = None):
     """G-Eval's probability for each score as bars, with the weighted score and the most likely one marked."""
     if not isinstance(result, MetricResult) or result.metric != "g_eval":
-        raise InputError("result", "a G-Eval result (judges.g_eval)", result)
+        raise InputError("result", "a G-Eval result (designs.g_eval)", result)
     fig, ax = figure_and_axes(ax, figsize=(5.0, 2.8))
     scores = [r["score"] for r in result.rows]
     shares = [r["share"] for r in result.rows]

@@ -14,9 +14,9 @@ from typing import Any
 from ...agreement import labels_needed, span_agreement
 from ...baselines import coverage
 from ...data import ragtruth
+from ...designs.faithfulness_support import faithfulness_support
 from ...errors import InputError
 from ...judges.replay import ReplayJudge
-from ...judges.support import faithfulness_support
 from ...validate import number
 from ..against_people import study as people_study
 from ..against_people.figures import SpanView, span_view

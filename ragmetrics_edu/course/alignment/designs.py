@@ -11,12 +11,12 @@ import math
 from functools import lru_cache
 
 from ...data import ragtruth
+from ...designs.faithfulness_support import faithfulness_support
 from ...errors import InputError
 from ...judges.base import Judge
 from ...judges.errors import JudgeError
 from ...judges.examples import Labelled, example_text, labelled_sentences, pick_examples
 from ...judges.replay import ReplayJudge
-from ...judges.support import faithfulness_support
 from ...metrics.support import support_score
 from ...results import MetricResult
 from ..against_people.designs import DESIGNS, Design, ask_pass

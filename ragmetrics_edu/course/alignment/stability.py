@@ -3,7 +3,7 @@
 At temperature 0 a verdict is a fixed function of the prompt. Sampled (as a judge with a temperature above 0
 answers, and as votes are), the yes/no of a sentence whose p(yes) sits near one half is a coin. The ``stability``
 pass asks every sentence of the first :data:`SOURCES` dev sources :data:`RUNS` times, each at
-:data:`~ragmetrics_edu.judges.rubric.SAMPLE_TEMPERATURE` with a seed of its own, and :func:`flip_rates` counts:
+:data:`~ragmetrics_edu.designs.common.SAMPLE_TEMPERATURE` with a seed of its own, and :func:`flip_rates` counts:
 
 - a sentence **flips** when its runs do not all give the same word;
 - an answer flips when its verdict (flagged: some sentence said no) differs between runs;
@@ -17,12 +17,12 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from ...designs.common import SAMPLE_TEMPERATURE
+from ...designs.faithfulness_support import support_request
 from ...errors import InputError
 from ...judges.base import Judge
 from ...judges.records import CallList
 from ...judges.requests import ask, check_judge, finish
-from ...judges.rubric import SAMPLE_TEMPERATURE
-from ...judges.support import support_request
 from ...results import MetricResult
 from ...text import sentence_spans
 from ...validate import as_list, integer, number

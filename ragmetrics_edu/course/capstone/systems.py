@@ -13,10 +13,10 @@ import json
 from functools import lru_cache, partial
 from typing import Any, Sequence
 
-from ... import data
+from ... import data, designs
 from ...embeddings.recorded import RecordedEmbedder
 from ...errors import InputError
-from ...judges import prompting, steps
+from ...judges import prompting
 from ...judges.base import Request
 from ...judges.batch import run_tasks
 from ...judges.errors import JudgeError
@@ -53,8 +53,8 @@ def references() -> dict[str, dict[str, Any]]:
 
 def generate(judge: Any, question: str, passages: Sequence[str]) -> tuple[str, Any]:
     """The generator's answer to ``question`` from ``passages`` (one call), and its call records."""
-    # lazy: schemas import pydantic, loaded with the first request
-    from ...judges.schemas import GeneratedAnswer, schema_of
+    from ...designs.schemas import GeneratedAnswer  # lazy: schemas import pydantic, loaded with the first request
+    from ...judges.schemas import schema_of  # lazy: pydantic too
 
     judge, question, passages = check_judge(judge), text("question", question), text_list("passages", passages)
     request = Request(step="generate.answer",
@@ -98,14 +98,14 @@ def score_rows(judge: Any, rows: Sequence[dict[str, Any]]) -> list[dict[str, Any
     jobs: list[tuple[int, str, Any]] = []
     for i, row in enumerate(rows):
         ref = refs.get(row["question"], {}).get("reference")
-        jobs.append((i, "faithfulness", partial(steps.faithfulness, judge, row["answer"], row["contexts"],
+        jobs.append((i, "faithfulness", partial(designs.faithfulness, judge, row["answer"], row["contexts"],
                                                 question=row["text"], variant="ragas")))
         if ref:
-            jobs.append((i, "context_precision", partial(steps.context_precision, judge, row["text"],
+            jobs.append((i, "context_precision", partial(designs.context_precision, judge, row["text"],
                                                          row["contexts"], ref)))
-            jobs.append((i, "context_recall", partial(steps.context_recall, judge, ref, row["contexts"],
+            jobs.append((i, "context_recall", partial(designs.context_recall, judge, ref, row["contexts"],
                                                       question=row["text"])))
-        jobs.append((i, "answer_relevancy", partial(steps.answer_relevancy, judge, row["text"], row["answer"])))
+        jobs.append((i, "answer_relevancy", partial(designs.answer_relevancy, judge, row["text"], row["answer"])))
     outcomes = run_tasks([task for _, _, task in jobs], judge, max_concurrency=1, keep=(JudgeError,))
     out = [dict(row, scores={}, verdicts={}, items={}, errors={}) for row in rows]
     for (i, metric, _), outcome in zip(jobs, outcomes, strict=True):

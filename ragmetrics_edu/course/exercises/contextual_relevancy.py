@@ -6,9 +6,8 @@ from __future__ import annotations
 import inspect
 from typing import Any
 
-from ... import examples, metrics
+from ... import designs, examples, metrics
 from ...errors import InputError
-from ...judges import steps
 from ...validate import verdict_list
 from . import Exercise, as_number, register
 
@@ -56,8 +55,8 @@ def _diagnose_padding(given: Any, correct: float) -> str | None:
 def _judge_input() -> str:
     """The input the precision judge reads and the relevancy judge does not (from the judge functions)."""
     shared = {"question", "nodes", "expected_output"}
-    precision = set(inspect.signature(steps.context_precision).parameters) & shared
-    relevancy = set(inspect.signature(steps.contextual_relevancy).parameters) & shared
+    precision = set(inspect.signature(designs.context_precision).parameters) & shared
+    relevancy = set(inspect.signature(designs.contextual_relevancy).parameters) & shared
     (only,) = precision - relevancy
     return only
 
@@ -69,7 +68,7 @@ def _diagnose_input(given: Any, correct: str) -> str | None:
     if g == correct:
         return f"Right idea; write it as the parameter is spelled: {correct!r}."
     if g in ("question", "nodes"):
-        return f"Both judges read the {g}. Look for the parameter only judges.context_precision takes."
+        return f"Both judges read the {g}. Look for the parameter only designs.context_precision takes."
     return None
 
 
@@ -113,7 +112,7 @@ register(
                   "that the relevancy judge never sees? Answer 'question', 'nodes' or 'expected_output'."),
         answer=_judge_input,
         kind="choice",
-        hint="Compare the parameters of judges.context_precision and judges.contextual_relevancy.",
+        hint="Compare the parameters of designs.context_precision and designs.contextual_relevancy.",
         explanation="The expected output: precision asks whether a node helps reach it; relevancy only asks "
                     "whether a statement is on the question's topic.",
         diagnose=_diagnose_input,

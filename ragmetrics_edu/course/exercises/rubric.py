@@ -48,7 +48,7 @@ def _diagnose_verdicts(given: Any, correct: int) -> str | None:
     documented = votes_for(STRICTNESS)
     if given == documented:
         return (f"{documented} is what Ragas documents: strictness {STRICTNESS} made odd, one vote each, the majority "
-                f"wins (this library's judges.rubric.aspect_critic does that). The question is about the code of {RAGAS}: "
+                f"wins (this library's designs.aspect_critic does that). The question is about the code of {RAGAS}: "
                 "read the Ragas row of the aspect-critic bridge in section 5.")
     if given == STRICTNESS:
         return (f"strictness {STRICTNESS} is not the number of calls at {RAGAS}, and the documented rule would make "
@@ -73,7 +73,7 @@ register(
         explanation=("Once. Ragas documents strictness as the number of votes, made odd so that a "
                      f"majority exists (strictness {STRICTNESS} would give {votes_for(STRICTNESS)}), and its "
                      "_compute_score takes the majority; but at 0.4.0 its _ascore asks the LLM once and passes that one "
-                     "verdict, so strictness changes nothing. This library's judges.rubric.aspect_critic asks what the "
+                     "verdict, so strictness changes nothing. This library's designs.aspect_critic asks what the "
                      f"documentation describes ({votes_for(STRICTNESS)} votes for strictness={STRICTNESS}); "
                      f"strictness=1 reproduces {RAGAS}."),
         diagnose=_diagnose_verdicts,

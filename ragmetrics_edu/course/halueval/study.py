@@ -25,14 +25,14 @@ from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any
 
-from ... import judges, stats
+from ... import designs, stats
 from ...baselines import answer_overlap
 from ...data import halueval, path
+from ...designs.faithfulness_checked import faithfulness_checked
+from ...designs.faithfulness_reanswer import reanswer_reply
 from ...errors import InputError
 from ...judges.batch import run_tasks
-from ...judges.checked import faithfulness_checked
 from ...judges.errors import JudgeError
-from ...judges.reanswer import reanswer_reply
 from ...judges.replay import ReplayJudge
 from ...metrics.correctness import f1_from
 from ...metrics.reanswer import score_reanswer
@@ -102,9 +102,9 @@ def score_answer(design: Design, judge: Any, pair: halueval.HaluPair, answer: st
         return answer_overlap(answer, context)
     options = dict(design.options)
     if design.pipeline == "reanswer":
-        return judges.faithfulness_reanswer(judge, answer, context, question=pair.question, **options).score
+        return designs.faithfulness_reanswer(judge, answer, context, question=pair.question, **options).score
     if design.pipeline == "library":
-        return judges.faithfulness(judge, answer, context, question=pair.question, variant="ragas").score
+        return designs.faithfulness(judge, answer, context, question=pair.question, variant="ragas").score
 
     return faithfulness_checked(judge, answer, context, question=pair.question, variant="ragas").score
 

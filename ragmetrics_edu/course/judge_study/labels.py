@@ -419,7 +419,7 @@ def _position(names: list[tuple[str, Any]], case_id: str, index: int) -> int:
 
 def same_items_kwargs(case: Case, metric: str) -> dict[str, Any]:
     """The keyword arguments that put ``case``'s own items to a judge, e.g.
-    ``judges.faithfulness(judge, **same_items_kwargs(case, "faithfulness"))``.
+    ``designs.faithfulness(judge, **same_items_kwargs(case, "faithfulness"))``.
 
     The judge then gives only the verdicts, on exactly the items the labels are about, so
     verdict agreement is measured on identical items (context precision always is: its items

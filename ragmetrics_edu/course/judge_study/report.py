@@ -21,8 +21,8 @@ from functools import lru_cache
 from typing import Any, Sequence
 
 from ... import baselines
+from ...designs.faithfulness_checked import BUILDS_ON
 from ...errors import InputError
-from ...judges.checked import BUILDS_ON
 from ...metrics.registry import MetricTable
 from ...plots import new_figure
 from ...stats.inputs import seed as checked_seed
@@ -150,7 +150,7 @@ def agreement_figure(seed: int = 0) -> Any:
     return fig
 
 
-#: how notebook 11 names each faithfulness pipeline (ragmetrics_edu.judges.checked.PIPELINES)
+#: how notebook 11 names each faithfulness pipeline (ragmetrics_edu.designs.faithfulness_checked.PIPELINES)
 PIPELINE_LABELS = {"library": "library yes/no/idk", "quoted": "+ quoted verdicts",
                    "quotes_checked": "+ quote check", "contradiction_apart": "+ contradiction apart",
                    "apart_unchecked": "+ apart, no check", "question_and_answer_claims": "+ claims from Q, A",
@@ -159,7 +159,7 @@ PIPELINE_LABELS = {"library": "library yes/no/idk", "quoted": "+ quoted verdicts
 
 def _kept(name: str, scores: dict[str, Any]) -> str:
     """Is pipeline ``name`` kept? "baseline" when it changes nothing, "yes" when its score beats the
-    configuration it builds on (:data:`ragmetrics_edu.judges.checked.BUILDS_ON`), else "no"."""
+    configuration it builds on (:data:`ragmetrics_edu.designs.faithfulness_checked.BUILDS_ON`), else "no"."""
     base = BUILDS_ON.get(name)
     if base is None:
         return "baseline"
@@ -195,7 +195,7 @@ def full_pipeline_table(seed: int = 0) -> list[dict[str, Any]]:
     """Faithfulness with the judge extracting its own claims, on the pairs the pipeline passes covered: the
     library beside each changed pipeline, with word overlap on the same pairs and the paired difference. A
     change is kept when it raises pairwise accuracy over the configuration it builds on
-    (:data:`~ragmetrics_edu.judges.checked.BUILDS_ON`). The choices were made on these same pairs: the kept
+    (:data:`~ragmetrics_edu.designs.faithfulness_checked.BUILDS_ON`). The choices were made on these same pairs: the kept
     rows' figures are tuned and scored on the same data and carry the winner's curse."""
     if not _have("qwen_pipeline_full"):
         return []

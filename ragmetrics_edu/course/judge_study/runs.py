@@ -9,7 +9,7 @@ Two modes, measured apart:
   Its items are matched to the labelled ones by content (:func:`ragmetrics_edu.agreement.match_items`).
 
 Variations the course measures: ``pipeline`` (a named configuration of
-:mod:`ragmetrics_edu.judges.checked`, faithfulness only), ``rotate`` (context precision with the
+:mod:`ragmetrics_edu.designs.faithfulness_checked`, faithfulness only), ``rotate`` (context precision with the
 nodes moved round by that many places: does a node's verdict depend on its rank?) and
 :class:`UndelimitedJudge` (the prompts without data blocks, to measure what the delimiting
 does against a planted instruction). Verdicts are given in the labels' words: context precision
@@ -24,11 +24,11 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any, Callable, Sequence
 
+from ... import designs
+from ...designs.faithfulness_checked import faithfulness_checked
 from ...errors import InputError
-from ...judges import steps
 from ...judges.base import Judge, Messages, Reply, Request
 from ...judges.batch import Outcome, run_tasks
-from ...judges.checked import faithfulness_checked
 from ...judges.errors import JudgeError
 from ...judges.requests import check_judge
 from ...metrics.registry import MetricTable
@@ -73,25 +73,25 @@ def run_rows(rows: Any, keys: Sequence[str] = (), field: str = "rows") -> list[d
 
 
 def _ask_context_precision(judge: Judge, case: Case, same: bool, pipeline: str | None, rotate: int) -> MetricResult:
-    return steps.context_precision(judge, case.question, rotated(list(case.contexts), rotate)[0], case.reference)
+    return designs.context_precision(judge, case.question, rotated(list(case.contexts), rotate)[0], case.reference)
 
 
 def _ask_context_recall(judge: Judge, case: Case, same: bool, pipeline: str | None, rotate: int) -> MetricResult:
-    return steps.context_recall(judge, case.reference, list(case.contexts), question=case.question,
+    return designs.context_recall(judge, case.reference, list(case.contexts), question=case.question,
                                 statements=list(case.reference_statements) if same else None)
 
 
 def _ask_faithfulness(judge: Judge, case: Case, same: bool, pipeline: str | None, rotate: int) -> MetricResult:
     claims = list(case.answer_claims) if same else None
     if pipeline is None:
-        return steps.faithfulness(judge, case.answer, list(case.contexts), question=case.question,
+        return designs.faithfulness(judge, case.answer, list(case.contexts), question=case.question,
                                   claims=claims, variant="ragas")
     return faithfulness_checked(judge, case.answer, list(case.contexts), question=case.question,
                                 claims=claims, pipeline=pipeline)
 
 
 def _ask_answer_relevancy(judge: Judge, case: Case, same: bool, pipeline: str | None, rotate: int) -> MetricResult:
-    return steps.answer_relevancy(judge, case.question, case.answer,
+    return designs.answer_relevancy(judge, case.question, case.answer,
                                   statements=list(case.answer_statements) if same else None)
 
 

@@ -35,15 +35,25 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from .. import metrics
+from ..errors import InputError
+from ..judges.base import Judge
+from ..judges.prompting import Texts
+from ..judges.records import CallList
+from ..judges.requests import ask, check_judge, finish, make_request
+from ..metrics import Ask, MetricSpec, Step
 from ..metrics.reanswer import COMPARE, NOT_ANSWERED, agreement, score_reanswer, threshold_of, weight_of
 from ..results import MetricResult
 from ..validate import choice, text, text_list
-from .base import Judge
-from .prompting import Texts
-from .records import CallList
-from .requests import ask, check_judge, finish, make_request, schema_models
+from .common import PROMPTS, QUESTION, models
 
-__all__ = ["faithfulness_reanswer", "reanswer_reply", "score_reanswer", "COMPARE", "NOT_ANSWERED", "agreement"]
+__all__ = ["STEP", "SPEC", "faithfulness_reanswer", "reanswer_reply", "score_reanswer", "COMPARE", "NOT_ANSWERED",
+           "agreement"]
+
+STEP = Step("faithfulness.reanswer", '{"answer": str}: the judge\'s own answer from the context; short form: the answer',
+            shorthand=lambda a: {"answer": a} if isinstance(a, str) else a, schema=lambda: models().GeneratedAnswer,
+            prompts=PROMPTS)
+
 
 def faithfulness_reanswer(
     judge: Judge, answer: str, context: Sequence[str], *, question: str, compare: str = "recall",
@@ -76,10 +86,17 @@ def reanswer_reply(judge: Judge, context: Sequence[str], *, question: str, calls
     (and every ``compare`` and ``grounding_weight``). The call's record is added to ``calls`` when given."""
     judge = check_judge(judge)
     nodes = text_list("context", context)
-    reply = ask(judge, make_request("faithfulness.reanswer", "faithfulness_reanswer", schema_models().GeneratedAnswer,
-                                 'a JSON object {"answer": "..."}',
-                                 shorthand=lambda a: {"answer": a} if isinstance(a, str) else a, legacy=False,
+    if calls is not None and not isinstance(calls, CallList):
+        raise InputError("calls", "a CallList the call's record is added to, or None", calls)
+    reply = ask(judge, make_request(STEP, "faithfulness_reanswer", None, 'a JSON object {"answer": "..."}', legacy=False,
                                  data={"question": text("question", question),
                                        "context": Texts("node", nodes, "(no context)")}),
                  CallList() if calls is None else calls)
     return reply.data["answer"]
+
+
+SPEC = metrics.register(MetricSpec(
+    "faithfulness_overlap_reanswer", "Faithfulness (word overlap and re-answer)", score_reanswer,
+    of="faithfulness", component="generator",
+    ask=Ask(faithfulness_reanswer, ("judge", "answer", "contexts"), QUESTION),
+    design="0.9 x word overlap + 0.1 x agreement with the judge's own answer", steps=(STEP,)))

@@ -1,6 +1,6 @@
 """Faithfulness with checks a small judge cannot talk its way past.
 
-:func:`ragmetrics_edu.judges.faithfulness` asks for claims, then a yes/no/idk per claim.
+:func:`ragmetrics_edu.designs.faithfulness` asks for claims, then a yes/no/idk per claim.
 Measured on the project's labelled set, a 1.5B local model answers "idk" where the context
 contradicts a claim and invents claims from one-word answers. This pipeline adds four
 changes, each one a switch, so notebook 11 can show the agreement before and after each:
@@ -31,7 +31,24 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
+from .. import metrics
 from ..errors import InputError
+from ..judges.base import Judge
+from ..judges.prompting import Texts
+from ..judges.records import CallList
+from ..judges.requests import (
+    MAX_ITEMS,
+    ask,
+    check_judge,
+    finish,
+    key_names,
+    keyed_list,
+    list_field,
+    make_request,
+    verdict_request,
+)
+from ..judges.same_items import given_items, mark_given
+from ..metrics import Ask, MetricSpec, Step
 from ..metrics.checked import (
     FROM_LIBRARY,
     INVENTED_BELOW,
@@ -45,25 +62,20 @@ from ..metrics.checked import (
 )
 from ..results import MetricResult
 from ..validate import flag, text, text_list
-from .base import Judge
-from .prompting import Texts
-from .records import CallList
-from .requests import (
-    MAX_ITEMS,
-    ask,
-    check_judge,
-    finish,
-    key_names,
-    keyed_list,
-    list_field,
-    make_request,
-    schema_models,
-    verdict_request,
-)
-from .same_items import given_items, mark_given
+from .common import PROMPTS, QUESTION, models
+from .faithfulness import CLAIMS, VERDICTS
 
 __all__ = ["faithfulness_checked", "quote_found", "invented", "PIPELINES", "BUILDS_ON", "TO_LIBRARY",
-           "INVENTED_BELOW"]
+           "INVENTED_BELOW", "CLAIMS_QA", "QUOTED", "SUPPORTED", "CONTRADICTION", "SPEC"]
+
+CLAIMS_QA = Step("faithfulness.claims_qa", '{"claims": [str]} written from question and answer; short form: a list of claims',
+                 shorthand=list_field("claims"), schema=lambda: models().Claims, prompts=PROMPTS)
+QUOTED = Step("faithfulness.quoted", '{"claim_1": {"verdict": "supported"|"contradicted"|"not_mentioned", "quote": str}, ...}',
+              shorthand=keyed_list("claim"), prompts=PROMPTS)
+SUPPORTED = Step("faithfulness.supported", '{"claim_1": {"verdict": "supported"|"not_supported", "quote": str}, ...}',
+                 shorthand=keyed_list("claim"), prompts=PROMPTS)
+CONTRADICTION = Step("faithfulness.contradiction", '{"claim_1": "yes"|"no", ...} for the claims not supported',
+                     shorthand=keyed_list("claim"), prompts=PROMPTS)
 
 #: named configurations, each adding one change to one before it (:data:`BUILDS_ON`; notebook 11 measures each
 #: and keeps a change only if it raises agreement)
@@ -132,10 +144,8 @@ def faithfulness_checked(
     dropped: list[str] = []
     if given is None:
         template = "faithfulness_claims_qa" if claims_from == "question_and_answer" else "faithfulness_claims"
-        first = ask(judge, make_request("faithfulness.claims" if template == "faithfulness_claims" else
-                                     "faithfulness.claims_qa", template, schema_models().Claims,
-                                     'a JSON object {"claims": ["...", ...]}', shorthand=list_field("claims"),
-                                     legacy=template == "faithfulness_claims",
+        first = ask(judge, make_request(CLAIMS if template == "faithfulness_claims" else CLAIMS_QA, template, None,
+                                     'a JSON object {"claims": ["...", ...]}', legacy=template == "faithfulness_claims",
                                      data={"question_block": question, "answer": answer_text}), calls)
         found_claims = list(first.data["claims"])
         if claims_from == "question_and_answer":
@@ -149,7 +159,7 @@ def faithfulness_checked(
     result.inputs["pipeline"] = {"verdicts": verdicts, "quotes_checked": quotes_checked,
                                  "contradiction": contradiction, "claims_from": claims_from}
     if given is not None:
-        mark_given(result, "claims", given, "faithfulness.claims")
+        mark_given(result, "claims", given, CLAIMS.name)
     return finish(result, judge, calls, False)
 
 
@@ -164,17 +174,19 @@ def _ask_verdicts(judge: Judge, claims: list[str], context: list[str], verdicts:
     keys = key_names("claim", len(claims))
     data = {"context": Texts("node", context, "(no context)"), "claims": Texts("claim", claims)}
     if verdicts == "yes_no_idk":
-        reply = ask(judge, verdict_request("faithfulness.verdicts", "faithfulness_verdicts", "claim", len(claims),
+        reply = ask(judge, verdict_request(VERDICTS, "faithfulness_verdicts", "claim", len(claims),
                                              idk=True, data=data), calls)
         return [FROM_LIBRARY[reply.data[k]] for k in keys], None, None
-    kind, template, step = (("quoted_verdict", "faithfulness_quoted", "faithfulness.quoted") if contradiction == "together"
-                            else ("support_verdict", "faithfulness_supported", "faithfulness.supported"))
-    words = ('"supported", "contradicted" or "not_mentioned"' if kind == "quoted_verdict"
-             else '"supported" or "not_supported"')
-    model = schema_models().keyed(f"{step.replace('.', '_')}_{len(claims)}", keys, kind)
+    from ..judges.schemas import keyed  # lazy: schemas import pydantic, loaded with the first request
+
+    together = contradiction == "together"
+    step, template = (QUOTED, "faithfulness_quoted") if together else (SUPPORTED, "faithfulness_supported")
+    kind = models().QuotedVerdict if together else models().SupportVerdict
+    words = '"supported", "contradicted" or "not_mentioned"' if together else '"supported" or "not_supported"'
+    model = keyed(f"{step.name.replace('.', '_')}_{len(claims)}", keys, kind)
     reply = ask(judge, make_request(step, template, model, f"a JSON object with exactly the {len(keys)} keys "
                                  f"{', '.join(keys)}, each {{\"verdict\": {words}, \"quote\": \"...\"}}",
-                                 shorthand=keyed_list("claim"), legacy=False, data=data, keys=", ".join(keys)), calls)
+                                 legacy=False, data=data, keys=", ".join(keys)), calls)
     said = [reply.data[k]["verdict"] for k in keys]
     quotes = [reply.data[k]["quote"] for k in keys]
     if contradiction != "apart":
@@ -187,6 +199,13 @@ def _ask_verdicts(judge: Judge, claims: list[str], context: list[str], verdicts:
 
 
 def _verdict_request_yes_no(claims: list[str], context: list[str]) -> Any:
-    return verdict_request("faithfulness.contradiction", "faithfulness_contradiction", "claim", len(claims),
+    return verdict_request(CONTRADICTION, "faithfulness_contradiction", "claim", len(claims),
                             idk=False, legacy=False,
                             data={"context": Texts("node", context, "(no context)"), "claims": Texts("claim", claims)})
+
+
+SPEC = metrics.register(MetricSpec(
+    "faithfulness_checked", "Faithfulness (checked claims)", score_checked, of="faithfulness", component="generator",
+    ask=Ask(faithfulness_checked, ("judge", "answer", "contexts"), QUESTION),
+    design="claims from question and answer, verdicts with quotes checked in the context",
+    steps=(CLAIMS_QA, SUPPORTED, CONTRADICTION, QUOTED, CLAIMS, VERDICTS), verdict_column="verdict"))

@@ -9,7 +9,9 @@ A case is a dict (or a DataFrame row, or a JSONL line) with ``question``, ``answ
 ``contexts`` (a list of texts) and ``ground_truth``, as in deck E's dataset; Ragas' newer
 names ``user_input``, ``response``, ``retrieved_contexts`` and ``reference`` work too.
 One failing case records its error in its row and the batch goes on; its ``calls`` still
-count the requests it made. Interrupting the run (Ctrl-C, or the stop button) keeps the
+count the requests it made. A design's per-run stage (G-Eval's evaluation steps) is asked once per run,
+before the cases, and shared by all of them; metrics that need no judge (word overlap, semantic
+similarity) are computed inline, without the judge's thread pool. Interrupting the run (Ctrl-C, or the stop button) keeps the
 finished rows: cases not started are cancelled, running ones stop before their next
 request, and ``evaluate`` returns only when no request is left running. With an
 ``OpenAIJudge`` that has a ``cache_dir``, running again answers the finished cases from
@@ -23,13 +25,15 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
-from .. import validate
-from ..errors import InputError
-from ..metrics.specs import COLUMNS, SPECS, MetricSpec
-from ..results import MetricResult
-from .base import Judge
-from .batch import Outcome, run_tasks
-from .records import tally
+from . import validate
+from .errors import InputError
+from .judges.base import Judge
+from .judges.batch import Outcome, run_tasks
+from .judges.records import tally
+from .metrics.specs import COLUMNS, SPECS, MetricSpec
+from .results import MetricResult
+
+__all__ = ["evaluate", "evaluated", "metric_names", "load_cases", "ALIASES"]
 
 ALIASES = {"user_input": "question", "response": "answer", "retrieved_contexts": "contexts", "reference": "ground_truth"}
 
@@ -43,13 +47,66 @@ def metric_names() -> tuple[str, ...]:
     return tuple(spec.name for spec in evaluated())
 
 
-def _call(name: str, judge: Any, case: Mapping[str, Any], embedder: Any, criteria: str | None = None) -> MetricResult:
+def _call(name: str, judge: Any, case: Mapping[str, Any], embedder: Any, criteria: str | None,
+          extra: Mapping[str, Any]) -> MetricResult:
     spec = SPECS[name]
     assert spec.ask is not None  # checked by _names
-    result = spec.ask({**{c: case.get(c) for c in COLUMNS}, "judge": judge, "embedder": embedder, "criteria": criteria})
+    passed = {**{c: case.get(c) for c in COLUMNS}, "judge": judge, "embedder": embedder, "criteria": criteria}
+    result = spec.ask(passed, **extra)
     if isinstance(result, MetricResult) and not spec.higher_is_better:
         result.higher_is_better = False  # the spec's direction decides success, whatever the arithmetic assumed
     return result
+
+
+def _options(options: Any, names: Sequence[str]) -> dict[str, dict[str, Any]]:
+    """``options`` checked: metric name -> keyword arguments its design's function takes (a variant, ...)."""
+    if options is None:
+        return {}
+    if not isinstance(options, Mapping):
+        raise InputError("options", 'a dict: metric name -> its keyword arguments, e.g. {"faithfulness": '
+                         '{"variant": "ragas"}}', options)
+    checked: dict[str, dict[str, Any]] = {}
+    for name, given in options.items():
+        if not isinstance(name, str) or name not in names:
+            raise InputError("options", "keys among the metrics asked for: " + ", ".join(names), name)
+        spec = SPECS[name]
+        assert spec.ask is not None  # checked by _names
+        allowed = sorted(spec.ask.options())
+        if not isinstance(given, Mapping):
+            raise InputError(f"options[{name!r}]", "a dict of keyword arguments from: " + (", ".join(allowed) or "none"),
+                             given)
+        for key, value in given.items():
+            if not isinstance(key, str) or key not in allowed:
+                raise InputError(f"options[{name!r}]", f"keywords {name} takes: " + (", ".join(allowed) or "none"), key)
+            if key == "variant" and spec.named_variants:
+                validate.choice(f"options[{name!r}]['variant']", value, spec.named_variants)
+        checked[name] = dict(given)
+    return checked
+
+
+def _once(names: Sequence[str], judge: Any, embedder: Any, criteria: str | None,
+          options: dict[str, dict[str, Any]]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Each design's per-run stage, asked once: (metric -> the keyword arguments it adds to every case, or the
+    error it raised; metric -> what it did, for ``frame.attrs["once"]``)."""
+    extra: dict[str, Any] = {}
+    shown: dict[str, Any] = {}
+    for name in names:
+        ask = SPECS[name].ask
+        assert ask is not None  # checked by _names
+        if ask.once is None or ask.once[0] in options.get(name, {}):
+            continue  # no stage, or the caller gave its value
+        keyword, stage = ask.once
+        before = len(judge.calls) if isinstance(judge, Judge) else 0
+        try:
+            value = stage({"judge": judge, "embedder": embedder, "criteria": criteria})
+        except Exception as exc:  # noqa: BLE001 - the stage's failure is every case's, recorded in the rows
+            extra[name] = exc
+            shown[name] = {keyword: None, "error": f"{type(exc).__name__}: {exc}"}
+            continue
+        records = list(judge.calls[before:]) if isinstance(judge, Judge) else []
+        extra[name] = {keyword: value}
+        shown[name] = {keyword: value, "calls": tally(records)}
+    return extra, shown
 
 
 def load_cases(data: Any) -> list[dict[str, Any]]:
@@ -120,8 +177,9 @@ def _check(cases: list[dict[str, Any]], names: Sequence[str], judge: Any) -> Non
             raise InputError(f"data[{i}].contexts", "a list of context texts", case["contexts"])
 
 
-def _row(index: int, case: dict[str, Any], names: Sequence[str], outcomes: Sequence[Outcome]) -> dict[str, Any]:
-    """One case's row from its outcomes (one per metric, in ``names`` order)."""
+def _row(index: int, case: dict[str, Any], names: Sequence[str], outcomes: Sequence[Outcome],
+         judged: bool) -> dict[str, Any]:
+    """One case's row from its outcomes (one per metric, in ``names`` order); call columns when ``judged``."""
     row: dict[str, Any] = {"case": index, "question": case.get("question"), "answer": case.get("answer")}
     results: dict[str, MetricResult] = {}
     errors = []
@@ -138,12 +196,27 @@ def _row(index: int, case: dict[str, Any], names: Sequence[str], outcomes: Seque
         column = SPECS[name].verdict_column
         if column is not None and column in result.columns:
             row[f"{name}_verdicts"] = [r[column] for r in result.rows]
-    spent = tally(record for outcome in outcomes for record in outcome.records)
-    row.update(calls=spent.calls, repairs=spent.repairs, cache_hits=spent.cache_hits,
-               prompt_tokens=spent.prompt_tokens, completion_tokens=spent.completion_tokens)
+    if judged:
+        spent = tally(record for outcome in outcomes for record in outcome.records)
+        row.update(calls=spent.calls, repairs=spent.repairs, cache_hits=spent.cache_hits,
+                   prompt_tokens=spent.prompt_tokens, completion_tokens=spent.completion_tokens)
     row["error"] = "; ".join(errors) or None
     row["_results"] = results
     return row
+
+
+def _inline(task: Any) -> Outcome:
+    """A metric with no judge, computed in the calling thread (its error kept, as a judged task's is)."""
+    try:
+        return Outcome(result=task())
+    except Exception as exc:  # noqa: BLE001 - one failure must not stop the batch: it is recorded in the row
+        return Outcome(error=exc)
+
+
+def _failed(error: BaseException) -> Any:
+    def task() -> Any:
+        raise RuntimeError(f"its per-run stage failed ({type(error).__name__}: {error})")
+    return task
 
 
 def evaluate(
@@ -155,6 +228,7 @@ def evaluate(
     max_concurrency: int | None = None,
     progress: bool = True,
     criteria: str | None = None,
+    options: Mapping[str, Mapping[str, Any]] | None = None,
 ):
     """Score every case with every metric; return a pandas DataFrame, one row per case.
 
@@ -163,12 +237,18 @@ def evaluate(
     from, e.g. ``faithfulness_reanswer (recall, grounding_weight 0.9)``), ``<metric>_values`` and ``<metric>_verdicts`` (the
     intermediates), ``calls`` (requests the judge answered by asking its server, its recording
     or the verdicts given in code, repairs included), ``repairs``, ``cache_hits`` (answered from the on-disk cache),
-    token counts and ``error`` (see :mod:`ragmetrics_edu.judges.records` for what a call is).
-    The MetricResults themselves are in ``frame.attrs["results"]`` (one dict per case). Each
-    metric on each case is one task of :func:`~ragmetrics_edu.judges.batch.run_tasks`: at most
-    ``max_concurrency`` run at once (default: the judge's); a KeyboardInterrupt returns the
-    cases scored so far (``frame.attrs["interrupted"]``). ``criteria``: what the rubric judges
-    (``"g_eval"``, ``"aspect_critic"``) grade, in your words (default: faithfulness to the contexts).
+    token counts and ``error`` (see :mod:`ragmetrics_edu.judges.records` for what a call is; the call
+    columns are there only when a metric asks a judge). The MetricResults themselves are in
+    ``frame.attrs["results"]`` (one dict per case). Each judged metric on each case is one task of
+    :func:`~ragmetrics_edu.judges.batch.run_tasks`: at most ``max_concurrency`` run at once (default: the
+    judge's); a KeyboardInterrupt returns the cases scored so far (``frame.attrs["interrupted"]``). A metric
+    with no judge is computed inline. A design's per-run stage (G-Eval's evaluation steps) is asked once,
+    before the cases; what it returned and the calls it made are in ``frame.attrs["once"]``.
+
+    ``criteria``: what the rubric judges (``"g_eval"``, ``"aspect_critic"``) grade, in your words (default:
+    faithfulness to the contexts). ``options``: per metric, keyword arguments for its design's function,
+    e.g. ``{"faithfulness": {"variant": "ragas"}, "g_eval": {"variant": "deepeval"}}`` (a variant is
+    checked against the spec's variants; ``SPECS[name].ask.options()`` lists what a metric takes).
     """
     import pandas as pd  # lazy: pandas loads only when a table is asked for
 
@@ -177,14 +257,29 @@ def evaluate(
     _check(cases, names, judge)
     if criteria is not None and (not isinstance(criteria, str) or not criteria.strip()):
         raise InputError("criteria", "the criterion the rubric judges grade, in words (or None)", criteria)
-    tasks = [partial(_call, name, judge, case, embedder, criteria) for case in cases for name in names]
+    chosen = _options(options, names)
+    extra, shown = _once(names, judge, embedder, criteria, chosen)
+    pooled = [n for n in names if SPECS[n].judged and not isinstance(extra.get(n), BaseException)]
+
+    def call(name: str, case: Mapping[str, Any]) -> Any:
+        stage = extra.get(name, {})
+        if isinstance(stage, BaseException):  # the per-run stage failed: so does every case, without a call
+            return _failed(stage)
+        return partial(_call, name, judge, case, embedder, criteria, {**stage, **chosen.get(name, {})})
+
+    tasks = [call(name, case) for case in cases for name in pooled]
     run = run_tasks(tasks, judge, max_concurrency=max_concurrency, progress=progress, keep=(Exception,),
-                    interruptible=True, desc="evaluating", unit="score")
-    done = len(run) // len(names)  # an interrupted run keeps the cases scored in full
-    rows = {i: _row(i, cases[i], names, run[i * len(names):(i + 1) * len(names)]) for i in range(done)}
+                    interruptible=True, desc="evaluating", unit="score") if pooled else None
+    done = len(cases) if run is None else len(run) // len(pooled)  # an interrupted run keeps the cases scored in full
+    rows = {}
+    for i in range(done):
+        asked = iter(run[i * len(pooled):(i + 1) * len(pooled)] if run is not None else ())
+        outcomes = [next(asked) if name in pooled else _inline(call(name, cases[i])) for name in names]
+        rows[i] = _row(i, cases[i], names, outcomes, any(SPECS[n].judged for n in names))
     ordered = [rows[i] for i in sorted(rows)]
     frame = pd.DataFrame([{k: v for k, v in r.items() if k != "_results"} for r in ordered])
     frame.attrs["results"] = [r["_results"] for r in ordered]
-    frame.attrs["interrupted"] = run.interrupted
+    frame.attrs["interrupted"] = bool(run is not None and run.interrupted)
+    frame.attrs["once"] = shown
     frame.attrs["judge"] = getattr(judge, "describe", lambda: None)() if judge is not None else None
     return frame

@@ -9,7 +9,7 @@ only each sentence (send a source's answers in order, one request at a time).
 
 The reply is one word, yes or no (one token; no JSON). Its support is p(yes) from the first reply token's
 probabilities where the server returns them; where it returns none, ``votes`` more replies are sampled (each at
-:data:`~ragmetrics_edu.judges.rubric.SAMPLE_TEMPERATURE`, each with its own seed) and the share of yes among all
+:data:`~ragmetrics_edu.designs.g_eval.SAMPLE_TEMPERATURE`, each with its own seed) and the share of yes among all
 the replies is the support; with ``votes=0`` the reply's own word (1 or 0) is used, and the result says so.
 
 ``examples``: a few sentences people labelled, shown before the passages (few-shot; see
@@ -23,18 +23,24 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
+from .. import metrics
+from ..judges.base import Judge
+from ..judges.prompting import Texts
+from ..judges.records import CallList
+from ..judges.requests import ask, check_judge, finish, make_request
+from ..judges.token_probs import p_yes
+from ..metrics import Ask, MetricSpec, Step
 from ..metrics.support import THRESHOLD, support_score
 from ..results import MetricResult
 from ..text import sentence_spans
 from ..validate import choice, integer, text, text_list
-from .base import Judge
-from .prompting import Texts
-from .records import CallList
-from .requests import ask, check_judge, finish, make_request, schema_models
-from .rubric import SAMPLE_TEMPERATURE
-from .token_probs import p_yes
+from .common import PROMPTS, QUESTION, SAMPLE_TEMPERATURE, models
 
-__all__ = ["faithfulness_support", "support_request", "TOP_LOGPROBS", "EXAMPLES_INTRO", "LAYOUTS"]
+__all__ = ["STEP", "SPEC", "faithfulness_support", "support_request", "TOP_LOGPROBS", "EXAMPLES_INTRO", "LAYOUTS"]
+
+STEP = Step("faithfulness.support", '"yes" or "no": do the passages state this sentence?; short form: the word',
+            shorthand=lambda a: {"verdict": a} if isinstance(a, (str, bool)) else a,
+            schema=lambda: models().Verdict, prompts=PROMPTS)
 
 #: the prompt layouts: the passages first (a source's requests share their opening), or the sentence first (each
 #: request differs from its first token: the costly layout, kept to measure what the first one saves)
@@ -57,10 +63,8 @@ def support_request(sentence: str, context: Sequence[str], *, question: str | No
     data = {"examples": Texts("example", shown), "context": Texts("passage", text_list("context", context), "(no passages)"),
             "question_block": None if question is None else text("question", question),
             "sentence": text("sentence", sentence)}
-    return make_request("faithfulness.support", "sentence_support" if first else "sentence_support_sentence_first",
-                        schema_models().Verdict,
-                        'one word: "yes" or "no"', shorthand=lambda a: {"verdict": a} if isinstance(a, (str, bool)) else a,
-                        data=data, legacy=False,
+    return make_request(STEP, "sentence_support" if first else "sentence_support_sentence_first", None,
+                        'one word: "yes" or "no"', data=data, legacy=False,
                         fence_from=("examples", "context", "question_block") if first else None,
                         top_logprobs=TOP_LOGPROBS if sample is None else 0, sample=sample,
                         temperature=None if sample is None else SAMPLE_TEMPERATURE,
@@ -106,3 +110,10 @@ def faithfulness_support(judge: Judge, answer: str, context: Sequence[str], *, q
                             "word (1 for yes, 0 for no).")
     result.inputs.update(context=list(context), question=question, examples=list(examples))
     return finish(result, judge, calls, False)
+
+
+SPEC = metrics.register(MetricSpec(
+    "faithfulness_support", "Faithfulness (support per sentence)", support_score, of="faithfulness",
+    component="generator", ask=Ask(faithfulness_support, ("judge", "answer", "contexts"), QUESTION),
+    design="a yes/no per sentence, read as p(yes); the least supported sentence; unsupported sentences as spans",
+    steps=(STEP,), variants=("min", "mean", "min_claims")))
