@@ -741,6 +741,7 @@ RANGES: dict[str, tuple[float, float]] = {
     "answer_relevancy_embedding": (-1.0, 1.0),
     "answer_correctness": (-1.0, 1.0),
     "bm25": (0.0, math.inf),
+    "labels needed": (1.0, math.inf),  # a count of labelled answers (inf: no number suffices)
     "cosine": (-1.0, 1.0),
 }
 
