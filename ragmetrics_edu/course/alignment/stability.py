@@ -42,7 +42,7 @@ def ask_stability(judge: Judge, item: Item) -> MetricResult:
     if not isinstance(item, Item):
         raise InputError("item", "an Item (from against_people.items.items)", item)
     calls = CallList()
-    rows = []
+    rows: list[dict[str, Any]] = []
     for n, (start, end) in enumerate(sentence_spans(item.answer), start=1):
         sentence = item.answer[start:end]
         words = [ask(judge, support_request(sentence, list(item.context), question=item.question, sample=run),
