@@ -1,6 +1,7 @@
 """Lesson 15's stability pass: each sentence sampled several times, and the flip rates counted from the words."""
 
 import math
+from pathlib import Path
 
 import pytest
 
@@ -36,6 +37,7 @@ def test_flip_rates_by_hand():
     assert (found["answers"], found["sentences"], found["flipped"]) == (2, 3, 1)
     assert found["sentence_flip_rate"] == pytest.approx(1 / 3)
     assert found["answers_flipped"] == 1 and found["answer_flip_rate"] == pytest.approx(1 / 2)
+    assert found["answers_flagged_every_run"] == 1                       # the second answer: "no" in every run
     expected = (stability.predicted_flip(0.9) + stability.predicted_flip(0.5) + stability.predicted_flip(0.1)) / 3
     assert found["predicted_sentence_flip_rate"] == pytest.approx(expected)
 
@@ -53,3 +55,23 @@ def test_the_predicted_flip_follows_the_temperature_rule():
     with pytest.raises(ValueError, match="support"):
         stability.flip_rates([None], [])
     assert math.isnan(stability.flip_rates([None], [None])["sentence_flip_rate"])
+
+
+def test_the_shipped_log_holds_what_the_stability_recording_replays():
+    import json
+
+    from ragmetrics_edu.course.alignment import study
+    from ragmetrics_edu.course.alignment.designs import replayed_pass
+
+    chosen = stability.stability_items()
+    sampled = replayed_pass("stability", chosen, "ragtruth", "dev")
+    zero = replayed_pass("support", chosen, "ragtruth", "dev")
+    assert sampled is not None and all(r is not None for r in sampled)   # every answer recorded
+    log = study.load_log()["stability"]
+    assert stability.flip_rates(sampled, zero) == pytest.approx(log)
+    words = [r["verdicts"] for s in sampled for r in s.rows]                # by hand, from the words themselves
+    assert len(words) == log["sentences"] and sum(len(set(w)) > 1 for w in words) == log["flipped"]
+    assert all(len(w) == stability.RUNS and set(w) <= {"yes", "no"} for w in words)
+    nb = json.loads((Path(__file__).resolve().parents[2] / "notebooks" / "15_aligning_a_judge.ipynb").read_text())
+    shown = " ".join("".join("".join(o.get("text", "")) for o in c.get("outputs", [])) for c in nb["cells"]).split()
+    assert f"{log['flipped']} of {log['sentences']} sentences" in " ".join(shown)

@@ -6,7 +6,8 @@ pass asks every sentence of the first :data:`SOURCES` dev sources :data:`RUNS` t
 :data:`~ragmetrics_edu.designs.common.SAMPLE_TEMPERATURE` with a seed of its own, and :func:`flip_rates` counts:
 
 - a sentence **flips** when its runs do not all give the same word;
-- an answer flips when its verdict (flagged: some sentence said no) differs between runs;
+- an answer flips when its verdict (flagged: some sentence said no) differs between runs; how many answers every
+  run flags is counted too (a verdict that never moves because it is always "flagged" is stable and useless);
 - the flip rate the recorded p(yes) predicts: at temperature T, yes has p_T = p^(1/T) / (p^(1/T) + (1-p)^(1/T)),
   and k runs disagree with probability 1 - p_T^k - (1-p_T)^k (derived, assuming the server samples from the two
   words alone).
@@ -81,7 +82,7 @@ def flip_rates(sampled: list[MetricResult | None], support: list[MetricResult | 
         raise InputError("sampled/support", "MetricResults or None", "another value")
     if len(sampled) != len(support):
         raise InputError("support", f"one result per sampled answer ({len(sampled)})", len(support))
-    sentences = flipped = answers = answers_flipped = 0
+    sentences = flipped = answers = answers_flipped = flagged_always = 0
     predicted: list[float] = []
     for s, z in zip(sampled, support, strict=True):
         if s is None or z is None or len(s.rows) != len(z.rows):
@@ -89,6 +90,7 @@ def flip_rates(sampled: list[MetricResult | None], support: list[MetricResult | 
         answers += 1
         per_run = [any(r["verdicts"][k] == "no" for r in s.rows) for k in range(RUNS)]
         answers_flipped += len(set(per_run)) > 1
+        flagged_always += all(per_run)
         for row, zero in zip(s.rows, z.rows, strict=True):
             sentences += 1
             flipped += row["flips"]
@@ -96,6 +98,7 @@ def flip_rates(sampled: list[MetricResult | None], support: list[MetricResult | 
     return {"answers": answers, "sentences": sentences, "flipped": flipped,
             "sentence_flip_rate": flipped / sentences if sentences else math.nan,
             "answer_flip_rate": answers_flipped / answers if answers else math.nan, "answers_flipped": answers_flipped,
+            "answers_flagged_every_run": flagged_always,
             "predicted_sentence_flip_rate": sum(predicted) / len(predicted) if predicted else math.nan,
             "runs": RUNS, "temperature": SAMPLE_TEMPERATURE}
 
