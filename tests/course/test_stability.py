@@ -75,3 +75,12 @@ def test_the_shipped_log_holds_what_the_stability_recording_replays():
     nb = json.loads((Path(__file__).resolve().parents[2] / "notebooks" / "15_aligning_a_judge.ipynb").read_text())
     shown = " ".join("".join("".join(o.get("text", "")) for o in c.get("outputs", [])) for c in nb["cells"]).split()
     assert f"{log['flipped']} of {log['sentences']} sentences" in " ".join(shown)
+
+
+def test_the_per_model_rows_add_up_to_the_whole():
+    from ragmetrics_edu.course.alignment import study
+
+    log = study.load_log()
+    rows = log["stability_by_model"].values()
+    for key in ("answers", "sentences", "flipped", "answers_flipped", "answers_flagged_every_run"):
+        assert sum(r[key] for r in rows) == log["stability"][key], key

@@ -143,9 +143,15 @@ def build_log() -> dict[str, Any]:
         parts["halueval-dev"] = halu
     log = {"rule": RULE, "candidates": CANDIDATES, "parts": parts}
     log["figures"] = json.loads(json.dumps(candidate_figures(log, fresh=True)))
-    sampled = replayed_pass("stability", stability_items(), "ragtruth", "dev")
+    chosen = stability_items()
+    sampled = replayed_pass("stability", chosen, "ragtruth", "dev")
     if sampled is not None:  # the same sentences asked several times, sampled, beside their temperature-0 p(yes)
-        log["stability"] = flip_rates(sampled, replayed_pass("support", stability_items(), "ragtruth", "dev") or [])
+        zero = replayed_pass("support", chosen, "ragtruth", "dev") or [None] * len(chosen)
+        log["stability"] = flip_rates(sampled, zero)
+        log["stability_by_model"] = {
+            model: flip_rates([s for s, i in zip(sampled, chosen, strict=True) if i.model == model],
+                              [z for z, i in zip(zero, chosen, strict=True) if i.model == model])
+            for model in sorted({i.model for i in chosen})}
     return log
 
 
