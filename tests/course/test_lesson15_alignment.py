@@ -118,6 +118,10 @@ def test_the_plans_take_aways_hold_on_the_log(log):
             assert low <= 0 <= high
     if "word overlap stays the default" in text:
         assert study.choose(log)[0] == "word_overlap"
+    if "more than half of the sentences got both words" in text:
+        assert log["stability"]["sentence_flip_rate"] > 0.5
+    if "hundreds of labelled answers per system for an interval of plus or minus 0.10" in text:
+        assert analysis.labels_table(log)["labels_pm_0.10"].min() >= 100
     if "flagged most faithful answers" in text:
         misses = analysis.old_design_misses()
         assert all(2 * row["false alarms"] > row["answers"] - row["hallucinated"] for _, row in misses.iterrows())
