@@ -35,7 +35,7 @@ from .errors import InputError, RagMetricsError
 from .evaluation import evaluate
 from .judges.openai_judge import OpenAIJudge
 from .metrics.specs import SPECS
-from .results import fmt
+from .results import MetricResult, fmt
 
 
 def score_metrics() -> tuple[str, ...]:
@@ -81,19 +81,20 @@ def build_parser() -> argparse.ArgumentParser:
                            epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     score.add_argument("metric", choices=score_metrics(), metavar="METRIC", help=", ".join(score_metrics()))
     score.add_argument("verdicts", nargs="*", help="yes/no/idk, y/n, true/false or 1/0, in order (gains for ndcg_at_k)")
-    score.add_argument("--variant", help="deepeval | ragas | average_precision (where the metric has variants)")
+    score.add_argument("--variant", help="one of the metric's named variants (refused where it has none)")
     score.add_argument("--k", type=int, help="cut-off for precision_at_k, recall_at_k, ndcg_at_k, hit_at_k")
     score.add_argument("--gain", default="linear", help="ndcg_at_k: linear (trec_eval) or exponential (2^rel - 1)")
     score.add_argument("--total-relevant", type=int, help="relevant documents in the corpus (AP, recall@k, R-precision)")
-    score.add_argument("--threshold", type=float, help="report success = score >= threshold")
+    score.add_argument("--threshold", type=float,
+                       help="report success: score >= threshold (score <= threshold for a lower-is-better metric)")
     score.add_argument("--reference", help="reference entities, separated by ';'")
     score.add_argument("--context", help="context entities, separated by ';'")
     score.add_argument("--normalize", action="store_true", help="entity match ignoring case/accents/spaces")
     for name in ("tp", "fp", "fn"):
         score.add_argument(f"--{name}", type=int, default=0, help=f"number of {name.upper()} statements")
     score.add_argument("--similarity", type=float, help="semantic similarity for answer_correctness")
-    score.add_argument("--answer", help="answer text (semantic_similarity)")
-    score.add_argument("--ground-truth", help="ground-truth text (semantic_similarity)")
+    score.add_argument("--answer", help="answer text (metrics that read two texts)")
+    score.add_argument("--ground-truth", help="ground-truth text (metrics that read two texts)")
     server = sub.add_parser("judge-server", help="start a local OpenAI-compatible server (llama.cpp) for the judge")
     server.add_argument("--model", required=True, help="a GGUF model file")
     server.add_argument("--host", default="127.0.0.1",
@@ -213,7 +214,10 @@ def _score(args: argparse.Namespace) -> Any:
         if not spec.named_variants or "variant" not in spec.parameters():
             raise InputError("--variant", f"no --variant ({spec.name} has one definition here)", args.variant)
         options["variant"] = validate.choice("--variant", args.variant, spec.named_variants)
-    return spec.reads.score(compute, args, options)
+    result = spec.reads.score(compute, args, options)
+    if isinstance(result, MetricResult) and not spec.higher_is_better:
+        result.higher_is_better = False  # the spec's direction decides success, as in evaluate()
+    return result
 
 
 def _print_result(result: Any, title: str = "") -> None:

@@ -275,3 +275,20 @@ def test_a_design_with_a_new_step_prompt_and_shape_needs_only_its_own_files(toy_
         evaluate([case], metrics=["first_relevant"], judge=judge, progress=False)
     with pytest.raises(ValueError, match="step names"):
         judges.GivenJudge({"first_relevant.ranks": ["no", "yes"]})
+
+
+def test_score_honours_a_lower_is_better_spec(capsys) -> None:
+    """The spec's direction decides success on the command line too, as in evaluate()."""
+    def share_no(verdicts, *, threshold=None):
+        flags = [v == "no" for v in verdicts]
+        return MetricResult(metric="share_no", score=sum(flags) / len(flags), threshold=threshold)
+
+    metrics.register(metrics.MetricSpec("share_no", "Share of no", share_no, higher_is_better=False,
+                                        reads=inputs.RANKED_VERDICTS))
+    try:
+        assert cli.main(["score", "share_no", "no", "yes", "yes", "yes", "--threshold", "0.5"]) == 0
+        assert "success = True" in capsys.readouterr().out          # 0.25 <= 0.5 passes a lower-is-better metric
+        assert cli.main(["score", "share_no", "no", "no", "no", "yes", "--threshold", "0.5"]) == 0
+        assert "success = False" in capsys.readouterr().out
+    finally:
+        metrics.unregister("share_no")
