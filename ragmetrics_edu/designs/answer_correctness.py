@@ -50,10 +50,10 @@ def answer_correctness(
     judge, reason = check_judge(judge), flag("reason", reason)
     question, answer_text = text("question", question), text("answer", answer)
     ground_truth = text("ground_truth", ground_truth)
-    first = judge.ask(make_request(STATEMENTS, "answer_correctness_statements", None,
+    calls = CallList()
+    first = ask(judge, make_request(STATEMENTS, "answer_correctness_statements", None,
                                    'a JSON object {"answer_statements": [...], "ground_truth_statements": [...]}',
-                                   data={"question": question, "answer": answer_text, "ground_truth": ground_truth}))
-    calls = CallList(first.calls)
+                                   data={"question": question, "answer": answer_text, "ground_truth": ground_truth}), calls)
     said, truth = first.data["answer_statements"], first.data["ground_truth_statements"]
     tp: list[str] = []
     fp: list[str] = []

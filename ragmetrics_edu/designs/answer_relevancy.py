@@ -52,9 +52,8 @@ def answer_relevancy(
     given = None if statements is None else given_items("statements", statements, MAX_ITEMS)
     calls = CallList()
     if given is None:
-        first = judge.ask(make_request(STATEMENTS, "answer_relevancy_statements", None,
-                                       'a JSON object {"statements": ["...", ...]}', data={"answer": answer_text}))
-        calls.extend(first.calls)
+        first = ask(judge, make_request(STATEMENTS, "answer_relevancy_statements", None,
+                                       'a JSON object {"statements": ["...", ...]}', data={"answer": answer_text}), calls)
         statements = first.data["statements"]
     else:
         statements = given

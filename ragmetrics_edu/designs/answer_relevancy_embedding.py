@@ -11,7 +11,7 @@ from typing import Any, Mapping
 from .. import metrics
 from ..judges.base import Judge
 from ..judges.records import CallList
-from ..judges.requests import check_judge, finish, key_names, make_request
+from ..judges.requests import ask, check_judge, finish, key_names, make_request
 from ..metrics import Ask, MetricSpec, Step
 from ..metrics.embedding import MAX_GENERATED
 from ..results import MetricResult
@@ -54,11 +54,12 @@ def answer_relevancy_embedding(
                            f"a JSON object with exactly the {n} keys {', '.join(keys)}, each "
                            '{"question": "...", "noncommittal": true or false}',
                            data={"answer": answer_text}, n=n, keys=", ".join(keys))
-    reply = judge.ask(request)
+    calls = CallList()
+    reply = ask(judge, request, calls)
     generated = [reply.data[k]["question"] for k in keys]
     flags = [bool(reply.data[k]["noncommittal"]) for k in keys]
     result = metrics.answer_relevancy_embedding(question, generated, embedder, flags, threshold=threshold)
-    return finish(result, judge, CallList(reply.calls), reason)
+    return finish(result, judge, calls, reason)
 
 
 SPEC = metrics.register(MetricSpec(

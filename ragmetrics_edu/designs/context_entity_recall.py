@@ -12,7 +12,7 @@ from .. import metrics
 from ..judges.base import Judge
 from ..judges.prompting import Texts
 from ..judges.records import CallList
-from ..judges.requests import check_judge, finish, make_request, sized
+from ..judges.requests import ask, check_judge, finish, make_request, sized
 from ..metrics import Ask, MetricSpec, Step, inputs
 from ..results import MetricResult
 from ..validate import flag, text, text_list
@@ -44,10 +44,11 @@ def context_entity_recall(
     request = make_request(STEP, "context_entity_recall", None,
                            'a JSON object {"reference_entities": [...], "context_entities": [...]}',
                            data={"reference": reference, "nodes": Texts("node", nodes, "(no nodes were retrieved)")})
-    answer = judge.ask(request)
+    calls = CallList()
+    answer = ask(judge, request, calls)
     result = metrics.context_entity_recall(answer.data["reference_entities"], answer.data["context_entities"],
                                            normalize=normalize, threshold=threshold)
-    return finish(result, judge, CallList(answer.calls), reason)
+    return finish(result, judge, calls, reason)
 
 
 SPEC = metrics.register(MetricSpec(

@@ -12,7 +12,7 @@ from .. import metrics
 from ..judges.base import Judge
 from ..judges.prompting import Texts
 from ..judges.records import CallList
-from ..judges.requests import check_judge, finish, key_names, keyed_list, sized, verdict_request
+from ..judges.requests import ask, check_judge, finish, key_names, keyed_list, sized, verdict_request
 from ..metrics import Ask, MetricSpec, RankingChoice, RankingView, Step, inputs
 from ..results import MetricResult
 from ..validate import flag, text, text_list
@@ -40,8 +40,7 @@ def context_precision(
         request = verdict_request(STEP, "context_precision", "node", len(nodes), idk=False,
                                   data={"question": question, "expected_output": expected_output,
                                         "nodes": Texts("node", nodes)})
-        answer = judge.ask(request)
-        calls.extend(answer.calls)
+        answer = ask(judge, request, calls)
         verdicts = [answer.data[k] for k in key_names("node", len(nodes))]
     result = metrics.context_precision(verdicts, variant, nodes=nodes, total_relevant=total_relevant,
                                        threshold=threshold, question=question)

@@ -13,7 +13,7 @@ from .. import metrics
 from ..judges.base import Judge
 from ..judges.prompting import Texts
 from ..judges.records import CallList
-from ..judges.requests import MAX_ITEMS, check_judge, finish, key_names, keyed_list, make_request, sized
+from ..judges.requests import MAX_ITEMS, ask, check_judge, finish, key_names, keyed_list, make_request, sized
 from ..judges.same_items import given_items, mark_given
 from ..metrics import Ask, MetricSpec, Shape, StatementView, Step, inputs
 from ..results import MetricResult
@@ -67,12 +67,13 @@ def context_recall(
                            check=check, n=n,
                            data={"question_block": question, "nodes": Texts("node", nodes, "(no nodes were retrieved)"),
                                  "expected_output": expected_output})
-    answer = judge.ask(request)
+    calls = CallList()
+    answer = ask(judge, request, calls)
     items = answer.data["statements"]
     result = metrics.context_recall([s["statement"] for s in items], ["yes" if s["node"] else "no" for s in items],
                                     nodes=[s["node"] for s in items], variant=variant, threshold=threshold,
                                     question=question)
-    return finish(result, judge, CallList(answer.calls), reason)
+    return finish(result, judge, calls, reason)
 
 
 def _attribute_given(judge: Judge, expected_output: str, nodes: list[str], statements: list[str], *,
@@ -93,12 +94,13 @@ def _attribute_given(judge: Judge, expected_output: str, nodes: list[str], state
                            data={"question_block": question, "nodes": Texts("node", nodes, "(no nodes were retrieved)"),
                                  "expected_output": expected_output, "statements": Texts("statement", statements)},
                            n=n, keys=", ".join(keys))
-    answer = judge.ask(request)
+    calls = CallList()
+    answer = ask(judge, request, calls)
     found = [answer.data[k] for k in keys]
     result = metrics.context_recall(statements, ["yes" if node else "no" for node in found], nodes=found,
                                     variant=variant, threshold=threshold, question=question)
     mark_given(result, "statements", statements, "context_recall (statements and attribution in one)")
-    return finish(result, judge, CallList(answer.calls), reason)
+    return finish(result, judge, calls, reason)
 
 
 SPEC = metrics.register(MetricSpec(

@@ -12,7 +12,7 @@ from .. import metrics
 from ..judges.base import Judge
 from ..judges.prompting import Texts
 from ..judges.records import CallList
-from ..judges.requests import check_judge, finish, key_names, make_request, sized
+from ..judges.requests import ask, check_judge, finish, key_names, make_request, sized
 from ..metrics import Ask, MetricSpec, Shape, StatementView, Step, inputs
 from ..results import MetricResult
 from ..validate import flag, text, text_list
@@ -53,8 +53,7 @@ def contextual_relevancy(
                                f"a JSON object with exactly the {len(nodes)} keys {', '.join(keys)}, each a list of "
                                '{"statement": "...", "verdict": "yes" or "no"}',
                                data={"question": question, "nodes": Texts("node", nodes)}, keys=", ".join(keys))
-        answer = judge.ask(request)
-        calls.extend(answer.calls)
+        answer = ask(judge, request, calls)
         node_statements = [[s["statement"] for s in answer.data[k]] for k in keys]
         node_verdicts = [[s["verdict"] for s in answer.data[k]] for k in keys]
     result = metrics.contextual_relevancy(node_statements, node_verdicts, nodes=nodes, variant=variant,

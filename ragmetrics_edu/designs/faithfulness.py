@@ -59,9 +59,8 @@ def faithfulness(
     given = None if claims is None else given_items("claims", claims, MAX_ITEMS)
     calls = CallList()
     if given is None:
-        first = judge.ask(make_request(CLAIMS, "faithfulness_claims", None, 'a JSON object {"claims": ["...", ...]}',
-                                       data={"question_block": question, "answer": answer_text}))
-        calls.extend(first.calls)
+        first = ask(judge, make_request(CLAIMS, "faithfulness_claims", None, 'a JSON object {"claims": ["...", ...]}',
+                                       data={"question_block": question, "answer": answer_text}), calls)
         claims = first.data["claims"]
     else:
         claims = given

@@ -21,8 +21,9 @@ from ...judges.base import Request
 from ...judges.batch import run_tasks
 from ...judges.errors import JudgeError
 from ...judges.prompting import Texts
+from ...judges.records import CallList
 from ...judges.replay import ReplayJudge
-from ...judges.requests import check_judge
+from ...judges.requests import ask, check_judge
 from ...retrieval.corpus import load_corpus
 from ...retrieval.retrievers import BM25Retriever, EmbeddingRetriever
 from ...validate import records, text, text_list
@@ -63,8 +64,9 @@ def generate(judge: Any, question: str, passages: Sequence[str]) -> tuple[str, A
                                                                                            "(no passages)")},
                                                   {}, system="generate_system"),
                       model=GeneratedAnswer, schema=schema_of(GeneratedAnswer), expected='a JSON object {"answer": "..."}')
-    reply = judge.ask(request)
-    return reply.data["answer"], reply.calls
+    calls = CallList()
+    reply = ask(judge, request, calls)
+    return reply.data["answer"], calls
 
 
 def answer_rows(judge: Any, questions: Sequence[str] = QUESTIONS) -> list[dict[str, Any]]:
