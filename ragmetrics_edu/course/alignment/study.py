@@ -328,8 +328,8 @@ def takeaway(log: Any = None) -> str:
     if missing:
         lead += f"Not measured: {', '.join(missing)}. "
     if chosen == BASELINE:
-        return lead + "By the written rule, counting words stays evaluate()'s default faithfulness."
-    return lead + f"By the written rule, {chosen} replaces word overlap as evaluate()'s default faithfulness."
+        return lead + "By the written rule, counting words (\"word_overlap\") stays evaluate()'s default faithfulness design."
+    return lead + f"By the written rule, {chosen} replaces word overlap as evaluate()'s default faithfulness design."
 
 
 def _median(values: list[float]) -> float:
