@@ -12,6 +12,7 @@ from functools import lru_cache
 
 from ...data import ragtruth
 from ...designs.faithfulness_support import faithfulness_support
+from ...designs.faithfulness_support_batched import faithfulness_support_batched
 from ...errors import InputError
 from ...judges.base import Judge
 from ...judges.errors import JudgeError
@@ -57,9 +58,17 @@ def ask_fewshot(judge: Judge, item: Item) -> MetricResult:
                                 examples=examples_for(item))
 
 
+def ask_batched(judge: Judge, item: Item) -> MetricResult:
+    """The one-request pass: all of an answer's sentences checked in one request (explored for cost, see
+    :mod:`ragmetrics_edu.designs.faithfulness_support_batched`)."""
+    if not isinstance(item, Item):
+        raise InputError("item", "an Item (from against_people.items.items)", item)
+    return faithfulness_support_batched(judge, item.answer, list(item.context), question=item.question)
+
+
 #: lesson 15's own recorded passes (lesson 14's PASSES hold ``support``, the zero-shot one): the few-shot form, and
 #: the same sentences sampled several times (:mod:`.stability`)
-ALIGNMENT_PASSES = {"support_fewshot": ask_fewshot, "stability": ask_stability}
+ALIGNMENT_PASSES = {"support_fewshot": ask_fewshot, "stability": ask_stability, "support_batched": ask_batched}
 
 
 def ask_any_pass(pass_name: str, judge: Judge, item: Item) -> MetricResult:
