@@ -166,3 +166,30 @@ def test_the_labels_table_counts_tpr_and_tnr_by_hand(log):
     assert 3.5 < row["labels_pm_0.05"] / row["labels_pm_0.10"] < 4.5   # "four times the labels"
     shown = _outputs(NOTEBOOK)
     assert f"{table['labels_pm_0.10'].min():.0f} labelled answers for +/- 0.10" in " ".join(shown.split())
+
+
+def test_the_explored_one_request_design_is_costed_by_its_own_recording(log):
+    from ragmetrics_edu.course.against_people.items import items
+    from ragmetrics_edu.course.alignment.designs import replayed_pass
+
+    explored = study.explored_cost(log)
+    assert explored is not None and "support_batched_min" not in protocol.CANDIDATES   # never a candidate
+    found = replayed_pass("support_batched", items("ragtruth", "dev"), "ragtruth", "dev")
+    secs = log["parts"]["ragtruth-dev"]["seconds"]
+    keep = [k for k, r in enumerate(found) if r is not None and not math.isnan(secs["support"][k])
+            and not math.isnan(secs["g_eval"][k])]
+    assert len(keep) == explored["answers"]
+    by_hand = sum(sum(c.latency_s for c in found[k].calls) for k in keep) / len(keep)
+    assert explored["support_batched"]["seconds"] == pytest.approx(by_hand)
+    assert all(len(found[k].calls) == 1 for k in keep)                                    # one request an answer
+    shown = " ".join(_outputs(NOTEBOOK).split())
+    cheaper = explored["support_batched"]["seconds"] < explored["g_eval"]["seconds"]
+    assert ("One request costs less than G-Eval" if cheaper else "One request costs more than G-Eval") in shown
+
+
+def test_the_few_shot_line_says_how_much_of_dev_it_covers(log):
+    few = study.candidate_figures(log)["support_fewshot_min"]
+    shown = " ".join(_outputs(NOTEBOOK).split())
+    if few is not None and not few["all_dev"]:
+        assert f"recorded so far on {few['answers']} of {len(log['parts']['ragtruth-dev']['items'])} dev answers" in shown
+        assert "on every dev answer, AUC" not in shown

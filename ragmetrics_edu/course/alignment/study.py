@@ -15,7 +15,7 @@ from functools import lru_cache
 from typing import Any
 
 from ... import data
-from ...agreement import auc_difference, fit_combination, validation_report
+from ...agreement import auc_difference, fit_combination, roc_auc, validation_report
 from ...agreement.combine import Combination
 from ...baselines import SIGNALS, answer_overlap, cheap_signals
 from ...errors import InputError
@@ -27,7 +27,7 @@ from .designs import ALIGNMENT_DESIGNS, replayed_pass
 from .protocol import CANDIDATES, HALUEVAL_DEV_PAIRS, LEVEL, RESAMPLES, RULE, SEED
 from .stability import flip_rates, stability_items
 
-__all__ = ["LOG_NAME", "build_log", "checked_log", "load_log", "candidate_figures", "candidate_table", "choose", "cost_comparison", "layout_benchmark", "takeaway",
+__all__ = ["LOG_NAME", "build_log", "checked_log", "load_log", "candidate_figures", "candidate_table", "choose", "cost_comparison", "explored_cost", "layout_benchmark", "takeaway",
            "JUDGE_SIGNALS"]
 
 LOG_NAME = "alignment_log.json"
@@ -137,6 +137,11 @@ def build_log() -> dict[str, Any]:
     g_eval = replayed_pass("g_eval", items("ragtruth", "dev"), "ragtruth", "dev")
     if g_eval is not None:
         parts["ragtruth-dev"]["seconds"]["g_eval"] = _seconds(g_eval)
+    batched = replayed_pass("support_batched", items("ragtruth", "dev"), "ragtruth", "dev")
+    if batched is not None:  # explored for cost after the rule was written: reported, never a candidate
+        parts["ragtruth-dev"]["seconds"]["support_batched"] = _seconds(batched)
+        parts["ragtruth-dev"]["scores"]["support_batched_min"] = [math.nan if r is None else float(r.score)
+                                                                  for r in batched]
     halu = _part("halueval", "dev", HALUEVAL_DEV_PAIRS)
     if len(halu["scores"]) > 1:
         _transferred(fitted, halu)
@@ -301,6 +306,33 @@ def cost_comparison(log: Any = None) -> dict[str, Any]:
     return {"answers": len(both), "sources": len({log["parts"]["ragtruth-dev"]["items"][k]["group"] for k in both}),
             "support_seconds": sum(support) / max(len(both), 1), "g_eval_seconds": sum(g_eval) / max(len(both), 1),
             "support_median": _median(support), "g_eval_median": _median(g_eval)}
+
+
+def explored_cost(log: Any = None) -> dict[str, Any] | None:
+    """The one-request design (explored for cost after the rule was written) beside the one-request-a-sentence
+    design and G-Eval, on the dev answers all three were recorded on: seconds per answer and AUC (None: not
+    recorded)."""
+    log = checked_log(log)
+    part = log["parts"]["ragtruth-dev"]
+    secs = part["seconds"]
+    if "support_batched" not in secs or "support" not in secs or "g_eval" not in secs:
+        return None
+    keep = [k for k in range(len(part["items"])) if not any(math.isnan(secs[n][k]) for n in
+                                                            ("support_batched", "support", "g_eval"))]
+    if not keep:
+        return None
+    failed = [part["items"][k]["failed"] for k in keep]
+    out: dict[str, Any] = {"answers": len(keep), "sources": len({part["items"][k]["group"] for k in keep}),
+                           "hallucinated": sum(failed)}
+    for name, seconds, score in (("support_batched", "support_batched", "support_batched_min"),
+                                 ("support", "support", "support_min"), ("g_eval", "g_eval", None),
+                                 ("word_overlap", None, "word_overlap")):
+        values = [secs[seconds][k] for k in keep] if seconds else [0.0] * len(keep)
+        row = {"seconds": sum(values) / len(keep), "median_seconds": _median(values)}
+        if score is not None and len(set(failed)) == 2:
+            row["auc"] = roc_auc(failed, [part["scores"][score][k] for k in keep])
+        out[name] = row
+    return out
 
 
 def takeaway(log: Any = None) -> str:
