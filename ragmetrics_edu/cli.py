@@ -35,7 +35,7 @@ from .errors import InputError, RagMetricsError
 from .evaluation import evaluate
 from .judges.openai_judge import OpenAIJudge
 from .metrics.specs import SPECS
-from .results import MetricResult, fmt
+from .results import fmt
 
 
 def score_metrics() -> tuple[str, ...]:
@@ -214,10 +214,7 @@ def _score(args: argparse.Namespace) -> Any:
         if not spec.named_variants or "variant" not in spec.parameters():
             raise InputError("--variant", f"no --variant ({spec.name} has one definition here)", args.variant)
         options["variant"] = validate.choice("--variant", args.variant, spec.named_variants)
-    result = spec.reads.score(compute, args, options)
-    if isinstance(result, MetricResult) and not spec.higher_is_better:
-        result.higher_is_better = False  # the spec's direction decides success, as in evaluate()
-    return result
+    return spec.directed(spec.reads.score(compute, args, options))
 
 
 def _print_result(result: Any, title: str = "") -> None:

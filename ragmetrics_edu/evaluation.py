@@ -52,10 +52,7 @@ def _call(name: str, judge: Any, case: Mapping[str, Any], embedder: Any, criteri
     spec = SPECS[name]
     assert spec.ask is not None  # checked by _names
     passed = {**{c: case.get(c) for c in COLUMNS}, "judge": judge, "embedder": embedder, "criteria": criteria}
-    result = spec.ask(passed, **extra)
-    if isinstance(result, MetricResult) and not spec.higher_is_better:
-        result.higher_is_better = False  # the spec's direction decides success, whatever the arithmetic assumed
-    return result
+    return spec.directed(spec.ask(passed, **extra))
 
 
 def _options(options: Any, names: Sequence[str]) -> dict[str, dict[str, Any]]:

@@ -222,6 +222,13 @@ class MetricSpec:
             raise InputError("metric", "a metric with arithmetic of its own (spec.compute)", self.name)
         return self.compute
 
+    def directed(self, result: Any) -> Any:
+        """``result`` with the spec's direction: a lower-is-better spec's result passes low, whatever its arithmetic
+        assumed (evaluate() and ``ragmetrics-edu score`` both hand their results through here)."""
+        if not self.higher_is_better and hasattr(result, "higher_is_better"):
+            result.higher_is_better = False
+        return result
+
     def parameters(self) -> frozenset[str]:
         """The names ``compute`` takes."""
         return parameter_names(self.compute) if self.compute else frozenset()

@@ -40,22 +40,22 @@ def decompose_spec(field: str, value: Any) -> MetricSpec:
     return _spec(field, value, offered, "a metric the decompose explorer offers")
 
 
-def statement_view(spec: MetricSpec) -> StatementView:
-    """The statement view of ``spec`` (an InputError when it has none)."""
+def _view(spec: MetricSpec, kind: type[Any], what: str) -> Any:
     if not isinstance(spec, MetricSpec):
         raise InputError("spec", "a MetricSpec", spec)
-    if not isinstance(spec.view, StatementView):
-        raise InputError("metric", "a metric with a statement view (spec.view)", spec.name)
+    if not isinstance(spec.view, kind):
+        raise InputError("metric", f"a metric with a {what} view (spec.view)", spec.name)
     return spec.view
+
+
+def statement_view(spec: MetricSpec) -> StatementView:
+    """The statement view of ``spec`` (an InputError when it has none)."""
+    return _view(spec, StatementView, "statement")
 
 
 def ranking_view(spec: MetricSpec) -> RankingView:
     """The ranking view of ``spec`` (an InputError when it has none)."""
-    if not isinstance(spec, MetricSpec):
-        raise InputError("spec", "a MetricSpec", spec)
-    if not isinstance(spec.view, RankingView):
-        raise InputError("metric", "a metric with a ranking view (spec.view)", spec.name)
-    return spec.view
+    return _view(spec, RankingView, "ranking")
 
 
 def ranking_choices() -> list[tuple[str, tuple[str, str | None]]]:
