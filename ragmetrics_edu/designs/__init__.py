@@ -37,6 +37,10 @@ unusable. ``reason=True`` adds one call for a written reason.
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
+import sys
+
 from ..metrics import SPECS
 
 # Each module registers its design when imported: the order below is the registration order.
@@ -61,6 +65,23 @@ from .aspect_critic import FAITHFULNESS_ASPECT, aspect_critic
 from . import ranking
 # isort: on
 
+_SHARED = frozenset({"common", "schemas"})  # helpers the design modules share; they register nothing
+
+
+def _discover() -> None:
+    """Import every other design module in this folder, by name, after the ordered ones above.
+
+    A contributor's new ``designs/<name>.py`` registers without an edit here; ``designs.<name>`` is then its
+    function of the same name when it has one (as for the built-ins above), else the module.
+    """
+    for found in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
+        if found.ispkg or found.name in _SHARED or f"{__name__}.{found.name}" in sys.modules:
+            continue
+        module = importlib.import_module(f"{__name__}.{found.name}")
+        globals()[found.name] = getattr(module, found.name, module)
+
+
+_discover()
 SPECS.fix()  # the built-in designs stay registered (unregister refuses them)
 
 __all__ = ["FAITHFULNESS_ASPECT", "FAITHFULNESS_CRITERIA", "PIPELINES", "SAMPLE_TEMPERATURE", "answer_correctness",

@@ -292,3 +292,35 @@ def test_score_honours_a_lower_is_better_spec(capsys) -> None:
         assert "success = False" in capsys.readouterr().out
     finally:
         metrics.unregister("share_no")
+
+
+def test_a_design_module_in_the_designs_folder_registers_without_an_edit(tmp_path, monkeypatch) -> None:
+    """designs/__init__.py imports every design module it finds after its ordered list: a new
+    ``designs/<name>.py`` needs no import line (the folder is extended here, so no library file is written)."""
+    before = _package_files()
+    for name, text in {"toy_first_relevant_math.py": ARITHMETIC, "toy_first_relevant.txt": PROMPT}.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    folder = tmp_path / "more_designs"
+    folder.mkdir()
+    (folder / "first_relevant.py").write_text(DESIGN, encoding="utf-8")
+    (folder / "toy_first_relevant.txt").write_text(PROMPT, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(designs, "__path__", [*designs.__path__, str(folder)])
+    assert "first_relevant" not in metrics.REGISTRY
+    try:
+        designs._discover()
+        assert "first_relevant" in metrics.REGISTRY and "first_relevant" in cli.score_metrics()
+        assert list(metrics.REGISTRY)[-1] == "first_relevant"             # after the built-in designs
+        module = sys.modules["ragmetrics_edu.designs.first_relevant"]
+        assert designs.first_relevant is module.first_relevant          # its same-named function, as for the built-ins
+        assert metrics.REGISTRY["first_relevant"] is sys.modules["toy_first_relevant_math"].first_relevant
+        designs._discover()                                                # a second pass imports nothing again
+        assert list(metrics.REGISTRY).count("first_relevant") == 1
+    finally:
+        if "first_relevant" in metrics.SPECS:
+            metrics.unregister("first_relevant")
+        for name in ("ragmetrics_edu.designs.first_relevant", "toy_first_relevant_math"):
+            sys.modules.pop(name, None)
+        if hasattr(designs, "first_relevant"):
+            delattr(designs, "first_relevant")
+    assert _package_files() == before

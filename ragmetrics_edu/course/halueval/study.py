@@ -72,9 +72,9 @@ class Design:
 #: every configuration tried on dev, in the order they were tried
 DESIGNS: dict[str, Design] = {d.name: d for d in (
     Design("word_overlap", "share of the answer's content words found in the passage (no model)", "word_overlap"),
-    Design("library", "judges.faithfulness: claims from the answer, then yes/no/idk per claim (2 calls)",
+    Design("library", "designs.faithfulness: claims from the answer, then yes/no/idk per claim (2 calls)",
            "library", (), "library", 20, 40),
-    Design("checked_defaults", "judges.faithfulness_checked with its defaults: claims from question and answer, "
+    Design("checked_defaults", "designs.faithfulness_checked with its defaults: claims from question and answer, "
            "quoted verdicts, contradiction asked apart (2-3 calls)", "checked", (), "checked", 6),
     *(Design(f"reanswer_{compare}_w{int(100 * weight)}",
              f"the judge answers from the passage; {compare} of the answer's words against its answer, "
