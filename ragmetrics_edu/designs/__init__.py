@@ -56,6 +56,7 @@ from .faithfulness_reanswer import faithfulness_reanswer, reanswer_reply
 from .faithfulness_checked import PIPELINES, faithfulness_checked
 from .faithfulness_support import faithfulness_support, support_request
 from .faithfulness_support_batched import faithfulness_support_batched
+from .faithfulness_quote import faithfulness_quote
 from .answer_relevancy import answer_relevancy
 from .answer_relevancy_embedding import answer_relevancy_embedding
 from .answer_correctness import answer_correctness
@@ -88,5 +89,5 @@ __all__ = ["FAITHFULNESS_ASPECT", "FAITHFULNESS_CRITERIA", "PIPELINES", "SAMPLE_
            "answer_relevancy", "answer_relevancy_embedding", "aspect_critic", "context_entity_recall",
            "context_precision", "context_precision_without_reference", "context_recall", "contextual_relevancy",
            "evaluation_steps", "faithfulness", "faithfulness_checked", "faithfulness_reanswer", "faithfulness_support",
-           "faithfulness_support_batched",
+           "faithfulness_support_batched", "faithfulness_quote",
            "g_eval", "ranking", "reanswer_reply", "semantic_similarity", "support_request", "word_overlap"]

@@ -24,6 +24,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from .. import metrics
+from ..errors import InputError
 from ..judges.base import Judge
 from ..judges.prompting import Texts
 from ..judges.records import CallList
@@ -36,7 +37,8 @@ from ..text import sentence_spans
 from ..validate import choice, integer, text, text_list
 from .common import PROMPTS, QUESTION, SAMPLE_TEMPERATURE, models
 
-__all__ = ["STEP", "SPEC", "faithfulness_support", "support_request", "TOP_LOGPROBS", "EXAMPLES_INTRO", "LAYOUTS"]
+__all__ = ["STEP", "SPEC", "faithfulness_support", "support_request", "TOP_LOGPROBS", "EXAMPLES_INTRO", "LAYOUTS",
+           "WORDINGS"]
 
 STEP = Step("faithfulness.support", '"yes" or "no": do the passages state this sentence?; short form: the word',
             shorthand=lambda a: {"verdict": a} if isinstance(a, (str, bool)) else a,
@@ -45,6 +47,10 @@ STEP = Step("faithfulness.support", '"yes" or "no": do the passages state this s
 #: the prompt layouts: the passages first (a source's requests share their opening), or the sentence first (each
 #: request differs from its first token: the costly layout, kept to measure what the first one saves)
 LAYOUTS = ("passages_first", "sentence_first")
+
+#: how the question is put: "check" (do the passages state this sentence?) or "entailment" (the NLI wording: does the
+#: premise, the passages, entail the hypothesis, the sentence?); both keep the passages first and read p(yes)
+WORDINGS = ("check", "entailment")
 
 #: alternatives asked for the reply's one token (yes and no are both among the top few)
 TOP_LOGPROBS = 5
@@ -55,15 +61,21 @@ EXAMPLES_INTRO = ("\nPeople checked these sentences from other answers against t
 
 
 def support_request(sentence: str, context: Sequence[str], *, question: str | None = None,
-                    examples: Sequence[str] = (), sample: int | None = None, layout: str = "passages_first") -> Any:
+                    examples: Sequence[str] = (), sample: int | None = None, layout: str = "passages_first",
+                    wording: str = "check") -> Any:
     """The request about one sentence (``sample``: the n-th sampled vote, None for the first reply)."""
     shown = text_list("examples", examples)
     layout = choice("layout", layout, LAYOUTS)
+    wording = choice("wording", wording, WORDINGS)
     first = layout == "passages_first"
+    if wording == "entailment" and not first:
+        raise InputError("layout", 'layout "passages_first" with wording "entailment" (the premise comes first)', layout)
+    template = {"check": "sentence_support" if first else "sentence_support_sentence_first",
+                "entailment": "sentence_entailment"}[wording]
     data = {"examples": Texts("example", shown), "context": Texts("passage", text_list("context", context), "(no passages)"),
             "question_block": None if question is None else text("question", question),
             "sentence": text("sentence", sentence)}
-    return make_request(STEP, "sentence_support" if first else "sentence_support_sentence_first", None,
+    return make_request(STEP, template, None,
                         'one word: "yes" or "no"', data=data, legacy=False,
                         fence_from=("examples", "context", "question_block") if first else None,
                         top_logprobs=TOP_LOGPROBS if sample is None else 0, sample=sample,
@@ -73,14 +85,17 @@ def support_request(sentence: str, context: Sequence[str], *, question: str | No
 
 def faithfulness_support(judge: Judge, answer: str, context: Sequence[str], *, question: str | None = None,
                          examples: Sequence[str] = (), votes: int = 3, aggregate: str = "min",
-                         threshold: float = THRESHOLD, layout: str = "passages_first") -> MetricResult:
+                         threshold: float = THRESHOLD, layout: str = "passages_first",
+                         wording: str = "check") -> MetricResult:
     """Support per sentence on one answer: one request per sentence (plus ``votes`` each where the server gives
-    no token probabilities); the score is ``aggregate`` of the sentences' p(yes), the unsupported ones are spans."""
+    no token probabilities); the score is ``aggregate`` of the sentences' p(yes), the unsupported ones are spans.
+    ``wording``: one of :data:`WORDINGS`."""
     judge = check_judge(judge)
     answer = text("answer", answer)
     context = text_list("context", context)
     votes = integer("votes", votes, low=0, high=50, expected="a whole number of sampled votes from 0 to 50")
     layout = choice("layout", layout, LAYOUTS)
+    support_request("-", context, layout=layout, wording=wording)  # checks the pair before any call
     support_score(answer, [], [], aggregate=aggregate, threshold=threshold)  # checks both before any call
     places = sentence_spans(answer)
     calls = CallList()
@@ -88,7 +103,8 @@ def faithfulness_support(judge: Judge, answer: str, context: Sequence[str], *, q
     sources: list[str] = []
     for start, end in places:
         sentence = answer[start:end]
-        first = ask(judge, support_request(sentence, context, question=question, examples=examples, layout=layout),
+        first = ask(judge, support_request(sentence, context, question=question, examples=examples, layout=layout,
+                                                    wording=wording),
                     calls)
         found = p_yes(calls[-1].logprobs)
         if found is not None:
@@ -97,7 +113,8 @@ def faithfulness_support(judge: Judge, answer: str, context: Sequence[str], *, q
             continue
         said = [first.data["verdict"]]
         for i in range(1, votes + 1):
-            request = support_request(sentence, context, question=question, examples=examples, sample=i, layout=layout)
+            request = support_request(sentence, context, question=question, examples=examples, sample=i, layout=layout,
+                                      wording=wording)
             said.append(ask(judge, request, calls).data["verdict"])
         supports.append(sum(v == "yes" for v in said) / len(said))
         sources.append("votes" if votes else "reply")
@@ -108,7 +125,7 @@ def faithfulness_support(judge: Judge, answer: str, context: Sequence[str], *, q
     elif "reply" in sources:
         result.notes.append("The server gave no token probabilities and votes=0: each support is the reply's own "
                             "word (1 for yes, 0 for no).")
-    result.inputs.update(context=list(context), question=question, examples=list(examples))
+    result.inputs.update(context=list(context), question=question, examples=list(examples), wording=wording)
     return finish(result, judge, calls, False)
 
 

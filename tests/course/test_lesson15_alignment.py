@@ -9,6 +9,7 @@ import pytest
 
 from ragmetrics_edu.agreement import fit_combination, roc_auc
 from ragmetrics_edu.course.alignment import analysis, protocol, study
+from ragmetrics_edu.course.alignment.designs import EXPLORED
 
 REPO = Path(__file__).resolve().parents[2]
 NOTEBOOK = REPO / "notebooks" / "15_aligning_a_judge.ipynb"
@@ -168,23 +169,30 @@ def test_the_labels_table_counts_tpr_and_tnr_by_hand(log):
     assert f"{table['labels_pm_0.10'].min():.0f} labelled answers for +/- 0.10" in " ".join(shown.split())
 
 
-def test_the_explored_one_request_design_is_costed_by_its_own_recording(log):
+@pytest.mark.parametrize("pass_name", sorted(EXPLORED))
+def test_each_explored_design_is_costed_and_scored_by_its_own_recording(log, pass_name):
     from ragmetrics_edu.course.against_people.items import items
     from ragmetrics_edu.course.alignment.designs import replayed_pass
 
-    explored = study.explored_cost(log)
-    assert explored is not None and "support_batched_min" not in protocol.CANDIDATES   # never a candidate
-    found = replayed_pass("support_batched", items("ragtruth", "dev"), "ragtruth", "dev")
+    score_name = EXPLORED[pass_name][0]
+    assert score_name not in protocol.CANDIDATES                                    # explored after the rule: never a candidate
+    found = replayed_pass(pass_name, items("ragtruth", "dev"), "ragtruth", "dev")
+    row = study.explored(log).get(pass_name)
+    if found is None or all(r is None for r in found):
+        assert row is None                                                          # not recorded, not reported
+        return
     secs = log["parts"]["ragtruth-dev"]["seconds"]
     keep = [k for k, r in enumerate(found) if r is not None and not math.isnan(secs["support"][k])
             and not math.isnan(secs["g_eval"][k])]
-    assert len(keep) == explored["answers"]
+    assert row is not None and len(keep) == row["answers"]
     by_hand = sum(sum(c.latency_s for c in found[k].calls) for k in keep) / len(keep)
-    assert explored["support_batched"]["seconds"] == pytest.approx(by_hand)
-    assert all(len(found[k].calls) == 1 for k in keep)                                    # one request an answer
+    assert row[pass_name]["seconds"] == pytest.approx(by_hand)
+    failed = [log["parts"]["ragtruth-dev"]["items"][k]["failed"] for k in keep]
+    assert row[pass_name]["auc"] == pytest.approx(roc_auc(failed, [found[k].score for k in keep]))
     shown = " ".join(_outputs(NOTEBOOK).split())
-    cheaper = explored["support_batched"]["seconds"] < explored["g_eval"]["seconds"]
-    assert ("One request costs less than G-Eval" if cheaper else "One request costs more than G-Eval") in shown
+    assert f"{pass_name}: {row['answers']} answers of {row['sources']} sources" in shown
+    cheaper = row[pass_name]["seconds"] < row["g_eval"]["seconds"]
+    assert f"{pass_name} costs {'less' if cheaper else 'more'} than G-Eval" in shown
 
 
 def test_the_few_shot_line_says_how_much_of_dev_it_covers(log):

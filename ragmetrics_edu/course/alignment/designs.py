@@ -11,6 +11,7 @@ import math
 from functools import lru_cache
 
 from ...data import ragtruth
+from ...designs.faithfulness_quote import faithfulness_quote
 from ...designs.faithfulness_support import faithfulness_support
 from ...designs.faithfulness_support_batched import faithfulness_support_batched
 from ...errors import InputError
@@ -25,7 +26,8 @@ from ..against_people.items import Item
 from ..against_people.study import recording_path
 from .stability import ask_stability
 
-__all__ = ["ALIGNMENT_DESIGNS", "ALIGNMENT_PASSES", "ask_any_pass", "replayed_pass", "dev_pool", "examples_for", "ask_fewshot", "JUDGED", "EXAMPLES_PER_SOURCE"]
+__all__ = ["ALIGNMENT_DESIGNS", "ALIGNMENT_PASSES", "ask_any_pass", "replayed_pass", "dev_pool", "examples_for", "ask_fewshot", "JUDGED", "EXAMPLES_PER_SOURCE",
+           "EXPLORED", "ask_entailment", "ask_quote"]
 
 #: examples shown per source in the few-shot form (half of them "no")
 EXAMPLES_PER_SOURCE = 4
@@ -66,9 +68,31 @@ def ask_batched(judge: Judge, item: Item) -> MetricResult:
     return faithfulness_support_batched(judge, item.answer, list(item.context), question=item.question)
 
 
-#: lesson 15's own recorded passes (lesson 14's PASSES hold ``support``, the zero-shot one): the few-shot form, and
-#: the same sentences sampled several times (:mod:`.stability`)
-ALIGNMENT_PASSES = {"support_fewshot": ask_fewshot, "stability": ask_stability, "support_batched": ask_batched}
+def ask_entailment(judge: Judge, item: Item) -> MetricResult:
+    """The NLI-worded pass: support per sentence asked as "does the premise entail the hypothesis?" (explored after
+    the rule was written, see :data:`EXPLORED`)."""
+    if not isinstance(item, Item):
+        raise InputError("item", "an Item (from against_people.items.items)", item)
+    return faithfulness_support(judge, item.answer, list(item.context), question=item.question, wording="entailment")
+
+
+def ask_quote(judge: Judge, item: Item) -> MetricResult:
+    """The quote-then-verify pass: a quote per sentence, checked by counting words (explored, see :data:`EXPLORED`)."""
+    if not isinstance(item, Item):
+        raise InputError("item", "an Item (from against_people.items.items)", item)
+    return faithfulness_quote(judge, item.answer, list(item.context), question=item.question)
+
+
+#: lesson 15's own recorded passes (lesson 14's PASSES hold ``support``, the zero-shot one): the few-shot form, the
+#: same sentences sampled several times (:mod:`.stability`), and the designs explored after the rule was written
+ALIGNMENT_PASSES = {"support_fewshot": ask_fewshot, "stability": ask_stability, "support_batched": ask_batched,
+                    "support_entailment": ask_entailment, "support_quote": ask_quote}
+
+#: designs explored after the rule was written, on the first dev sources only: reported beside the one-request-a-
+#: sentence design and G-Eval on the same answers, never candidates (pass -> what the lesson calls its score)
+EXPLORED = {"support_batched": ("support_batched_min", "all sentences in one request, one JSON reply"),
+            "support_entailment": ("support_entailment_min", "the NLI wording: does the premise entail the sentence?"),
+            "support_quote": ("quote_min", "quote, then verify: a quote per sentence, checked by counting words")}
 
 
 def ask_any_pass(pass_name: str, judge: Judge, item: Item) -> MetricResult:

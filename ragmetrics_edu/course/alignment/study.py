@@ -23,11 +23,11 @@ from ...validate import flag
 from ..against_people.designs import BASELINE
 from ..against_people.items import items
 from ..against_people.readings import stratified_auc
-from .designs import ALIGNMENT_DESIGNS, replayed_pass
+from .designs import ALIGNMENT_DESIGNS, EXPLORED, replayed_pass
 from .protocol import CANDIDATES, HALUEVAL_DEV_PAIRS, LEVEL, RESAMPLES, RULE, SEED
 from .stability import flip_rates, stability_items
 
-__all__ = ["LOG_NAME", "build_log", "checked_log", "load_log", "candidate_figures", "candidate_table", "choose", "cost_comparison", "explored_cost", "layout_benchmark", "takeaway",
+__all__ = ["LOG_NAME", "build_log", "checked_log", "load_log", "candidate_figures", "candidate_table", "choose", "cost_comparison", "explored", "layout_benchmark", "takeaway",
            "JUDGE_SIGNALS"]
 
 LOG_NAME = "alignment_log.json"
@@ -137,11 +137,11 @@ def build_log() -> dict[str, Any]:
     g_eval = replayed_pass("g_eval", items("ragtruth", "dev"), "ragtruth", "dev")
     if g_eval is not None:
         parts["ragtruth-dev"]["seconds"]["g_eval"] = _seconds(g_eval)
-    batched = replayed_pass("support_batched", items("ragtruth", "dev"), "ragtruth", "dev")
-    if batched is not None:  # explored for cost after the rule was written: reported, never a candidate
-        parts["ragtruth-dev"]["seconds"]["support_batched"] = _seconds(batched)
-        parts["ragtruth-dev"]["scores"]["support_batched_min"] = [math.nan if r is None else float(r.score)
-                                                                  for r in batched]
+    for pass_name, (score_name, _) in EXPLORED.items():  # explored after the rule was written: never candidates
+        found = replayed_pass(pass_name, items("ragtruth", "dev"), "ragtruth", "dev")
+        if found is not None and any(r is not None for r in found):
+            parts["ragtruth-dev"]["seconds"][pass_name] = _seconds(found)
+            parts["ragtruth-dev"]["scores"][score_name] = [math.nan if r is None else float(r.score) for r in found]
     halu = _part("halueval", "dev", HALUEVAL_DEV_PAIRS)
     if len(halu["scores"]) > 1:
         _transferred(fitted, halu)
@@ -308,30 +308,38 @@ def cost_comparison(log: Any = None) -> dict[str, Any]:
             "support_median": _median(support), "g_eval_median": _median(g_eval)}
 
 
-def explored_cost(log: Any = None) -> dict[str, Any] | None:
-    """The one-request design (explored for cost after the rule was written) beside the one-request-a-sentence
-    design and G-Eval, on the dev answers all three were recorded on: seconds per answer and AUC (None: not
-    recorded)."""
+def explored(log: Any = None) -> dict[str, dict[str, Any]]:
+    """Each design explored after the rule was written (:data:`~.designs.EXPLORED`), on the dev answers it was
+    recorded on: its seconds and AUC an answer beside the one-request-a-sentence design's, G-Eval's and word
+    overlap's on the same answers, and its paired difference from word overlap (no interval under 10 sources).
+    Empty when none was recorded."""
     log = checked_log(log)
     part = log["parts"]["ragtruth-dev"]
-    secs = part["seconds"]
-    if "support_batched" not in secs or "support" not in secs or "g_eval" not in secs:
-        return None
-    keep = [k for k in range(len(part["items"])) if not any(math.isnan(secs[n][k]) for n in
-                                                            ("support_batched", "support", "g_eval"))]
-    if not keep:
-        return None
-    failed = [part["items"][k]["failed"] for k in keep]
-    out: dict[str, Any] = {"answers": len(keep), "sources": len({part["items"][k]["group"] for k in keep}),
-                           "hallucinated": sum(failed)}
-    for name, seconds, score in (("support_batched", "support_batched", "support_batched_min"),
-                                 ("support", "support", "support_min"), ("g_eval", "g_eval", None),
-                                 ("word_overlap", None, "word_overlap")):
-        values = [secs[seconds][k] for k in keep] if seconds else [0.0] * len(keep)
-        row = {"seconds": sum(values) / len(keep), "median_seconds": _median(values)}
-        if score is not None and len(set(failed)) == 2:
-            row["auc"] = roc_auc(failed, [part["scores"][score][k] for k in keep])
-        out[name] = row
+    secs, scores = part["seconds"], part["scores"]
+    out: dict[str, dict[str, Any]] = {}
+    for pass_name, (score_name, what) in EXPLORED.items():
+        if pass_name not in secs or "support" not in secs or "g_eval" not in secs:
+            continue
+        keep = [k for k in range(len(part["items"])) if not any(math.isnan(secs[n][k]) for n in
+                                                                (pass_name, "support", "g_eval"))]
+        if not keep:
+            continue
+        failed = [part["items"][k]["failed"] for k in keep]
+        groups = [part["items"][k]["group"] for k in keep]
+        row: dict[str, Any] = {"what": what, "answers": len(keep), "sources": len(set(groups)),
+                               "hallucinated": sum(failed)}
+        for name, seconds, score in ((pass_name, pass_name, score_name), ("support", "support", "support_min"),
+                                     ("g_eval", "g_eval", None), ("word_overlap", None, "word_overlap")):
+            values = [secs[seconds][k] for k in keep] if seconds else [0.0] * len(keep)
+            row[name] = {"seconds": sum(values) / len(keep), "median_seconds": _median(values)}
+            if score is not None and len(set(failed)) == 2:
+                row[name]["auc"] = roc_auc(failed, [scores[score][k] for k in keep])
+        if len(set(failed)) == 2:
+            paired = auc_difference(failed, [scores[score_name][k] for k in keep],
+                                    [scores["word_overlap"][k] for k in keep], groups=groups,
+                                    names=(score_name, "word_overlap"), level=LEVEL, n_resamples=RESAMPLES, seed=SEED)
+            row["vs_overlap"], row["vs_overlap_ci"] = paired.score, paired.ci
+        out[pass_name] = row
     return out
 
 
