@@ -33,7 +33,7 @@ __all__ = ["STEP", "SPEC", "faithfulness_quote", "quote_request"]
 @lru_cache(maxsize=1)
 def _reply() -> Any:
     """The reply's model (pydantic, imported with the first request)."""
-    from ..judges.schemas import Strict
+    from ..judges.schemas import Strict  # lazy: pydantic loads with the first request
 
     class Quote(Strict):
         """The passage words that state a sentence ("" when none do)."""
