@@ -201,3 +201,15 @@ def test_the_few_shot_line_says_how_much_of_dev_it_covers(log):
     if few is not None and not few["all_dev"]:
         assert f"recorded so far on {few['answers']} of {len(log['parts']['ragtruth-dev']['items'])} dev answers" in shown
         assert "on every dev answer, AUC" not in shown
+
+
+def test_the_cost_goal_line_is_the_benchmarks_own_ratio():
+    bench = study.layout_benchmark()
+    shown = " ".join(_outputs(NOTEBOOK).split())
+    arms = {} if bench is None else bench["layouts"]
+    if "g_eval" not in arms:
+        assert "times G-Eval's seconds an answer: the cost goal" not in shown
+        return
+    ratio = arms["passages_first"]["seconds_per_answer"] / arms["g_eval"]["seconds_per_answer"]
+    verdict = "met." if ratio <= 1 else "not met."
+    assert f"costs {ratio:.1f} times G-Eval's seconds an answer: the cost goal (no more than G-Eval) is {verdict}" in shown
