@@ -27,7 +27,7 @@ from .designs import ALIGNMENT_DESIGNS, EXPLORED, replayed_pass
 from .protocol import CANDIDATES, HALUEVAL_DEV_PAIRS, LEVEL, RESAMPLES, RULE, SEED
 from .stability import flip_rates, stability_items
 
-__all__ = ["LOG_NAME", "build_log", "checked_log", "load_log", "candidate_figures", "candidate_table", "choose", "cost_comparison", "explored", "layout_benchmark", "takeaway",
+__all__ = ["LOG_NAME", "build_log", "checked_log", "load_log", "candidate_figures", "candidate_table", "paired", "choose", "cost_comparison", "explored", "layout_benchmark", "takeaway",
            "JUDGE_SIGNALS"]
 
 LOG_NAME = "alignment_log.json"
@@ -200,6 +200,22 @@ def _figures(part: dict[str, Any], name: str) -> dict[str, Any] | None:
             "vs_overlap": paired.score, "vs_overlap_ci": paired.ci,
             "within_model_auc": within["score"], "within_model_ci": within["ci"],
             "within_vs_overlap": within_paired["score"], "within_vs_overlap_ci": within_paired["ci"]}
+
+
+def paired(first: str, second: str, log: Any = None) -> dict[str, Any]:
+    """The paired AUC difference ``first`` minus ``second`` on the RAGTruth dev answers both scored, with its interval
+    over sources (None under 10 sources)."""
+    part = checked_log(log)["parts"]["ragtruth-dev"]
+    for field, name in (("first", first), ("second", second)):
+        if not isinstance(name, str) or name not in part["scores"]:
+            raise InputError(field, "a score the log holds: " + ", ".join(sorted(part["scores"])), name)
+    keep = [k for k in range(len(part["items"]))
+            if not math.isnan(part["scores"][first][k]) and not math.isnan(part["scores"][second][k])]
+    failed = [part["items"][k]["failed"] for k in keep]
+    groups = [part["items"][k]["group"] for k in keep]
+    found = auc_difference(failed, [part["scores"][first][k] for k in keep], [part["scores"][second][k] for k in keep],
+                           groups=groups, names=(first, second), level=LEVEL, n_resamples=RESAMPLES, seed=SEED)
+    return {"score": found.score, "ci": found.ci, "answers": len(keep), "sources": len(set(groups))}
 
 
 def candidate_figures(log: Any = None, *, fresh: bool = False) -> dict[str, dict[str, Any] | None]:
