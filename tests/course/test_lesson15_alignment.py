@@ -174,8 +174,11 @@ def test_each_explored_design_is_costed_and_scored_by_its_own_recording(log, pas
     from ragmetrics_edu.course.against_people.items import items
     from ragmetrics_edu.course.alignment.designs import replayed_pass
 
+    from ragmetrics_edu.course.alignment.designs import JUDGED
+
     score_name = EXPLORED[pass_name][0]
     assert score_name not in protocol.CANDIDATES                                    # explored after the rule: never a candidate
+    assert JUDGED[score_name].recording == pass_name                                # and validate-judge offers it
     found = replayed_pass(pass_name, items("ragtruth", "dev"), "ragtruth", "dev")
     row = study.explored(log).get(pass_name)
     if found is None or all(r is None for r in found):

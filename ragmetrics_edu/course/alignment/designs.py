@@ -133,6 +133,13 @@ ALIGNMENT_DESIGNS: dict[str, Design] = {d.name: d for d in (
            "support", "1/sentence", lambda r, i: _again(r, "min_claims") if r else math.nan),
     Design("support_fewshot_min", "support per sentence with 4 examples people labelled: the lowest p(yes)",
            "support_fewshot", "1/sentence", lambda r, i: r.score if r else math.nan),
+    # explored after the rule was written (EXPLORED below): scored and validated alike, never candidates
+    Design("support_batched_min", "all of an answer's sentences in one request: the lowest p(yes)", "support_batched",
+           "1", lambda r, i: r.score if r else math.nan),
+    Design("support_entailment_min", "support per sentence in the NLI wording (premise, hypothesis): the lowest p(yes)",
+           "support_entailment", "1/sentence", lambda r, i: r.score if r else math.nan),
+    Design("quote_min", "quote, then verify: the least supported sentence's share of words in its checked quote",
+           "support_quote", "1/sentence", lambda r, i: r.score if r else math.nan),
 )}
 
 #: every design a judge can be validated with (``ragmetrics-edu validate-judge --design``): lesson 14's judged

@@ -137,11 +137,6 @@ def build_log() -> dict[str, Any]:
     g_eval = replayed_pass("g_eval", items("ragtruth", "dev"), "ragtruth", "dev")
     if g_eval is not None:
         parts["ragtruth-dev"]["seconds"]["g_eval"] = _seconds(g_eval)
-    for pass_name, (score_name, _) in EXPLORED.items():  # explored after the rule was written: never candidates
-        found = replayed_pass(pass_name, items("ragtruth", "dev"), "ragtruth", "dev")
-        if found is not None and any(r is not None for r in found):
-            parts["ragtruth-dev"]["seconds"][pass_name] = _seconds(found)
-            parts["ragtruth-dev"]["scores"][score_name] = [math.nan if r is None else float(r.score) for r in found]
     halu = _part("halueval", "dev", HALUEVAL_DEV_PAIRS)
     if len(halu["scores"]) > 1:
         _transferred(fitted, halu)
