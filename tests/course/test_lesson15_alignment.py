@@ -172,9 +172,7 @@ def test_the_labels_table_counts_tpr_and_tnr_by_hand(log):
 @pytest.mark.parametrize("pass_name", sorted(EXPLORED))
 def test_each_explored_design_is_costed_and_scored_by_its_own_recording(log, pass_name):
     from ragmetrics_edu.course.against_people.items import items
-    from ragmetrics_edu.course.alignment.designs import replayed_pass
-
-    from ragmetrics_edu.course.alignment.designs import JUDGED
+    from ragmetrics_edu.course.alignment.designs import JUDGED, replayed_pass
 
     score_name = EXPLORED[pass_name][0]
     assert score_name not in protocol.CANDIDATES                                    # explored after the rule: never a candidate
