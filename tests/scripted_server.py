@@ -221,3 +221,13 @@ def score_tokens(score: int, alternatives: dict[str, float]) -> list[dict[str, A
     digit = {"token": str(score), "logprob": math.log(alternatives[str(score)]), "bytes": None,
              "top_logprobs": [{"token": t, "logprob": math.log(p), "bytes": None} for t, p in alternatives.items()]}
     return [certain('{"'), certain("score"), certain('":'), certain(" "), digit, certain("}")]
+
+
+def yes_no_tokens(p_yes: float) -> list[dict[str, Any]]:
+    """The logprobs of a one-word reply as a server sends them: the likelier word and both alternatives."""
+    import math
+
+    word = "yes" if p_yes >= 0.5 else "no"
+    alts = {"yes": p_yes, "no": 1 - p_yes}
+    return [{"token": word, "logprob": math.log(alts[word]), "bytes": None,
+             "top_logprobs": [{"token": t, "logprob": math.log(p), "bytes": None} for t, p in alts.items() if p > 0]}]

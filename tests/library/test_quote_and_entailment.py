@@ -3,7 +3,6 @@ sentence (same reply, p(yes) from the token's probabilities) and quote-then-veri
 words decides), with the verification's arithmetic by hand."""
 
 import json
-import math
 
 import pytest
 
@@ -14,17 +13,11 @@ from ragmetrics_edu.judges import GivenJudge
 from ragmetrics_edu.judges.prompting import data_blocks
 from ragmetrics_edu.metrics.quote import QUOTE_MATCH, quote_check, quote_score
 from ragmetrics_edu.text import sentence_spans
-from scripted_server import Scripted, scripted_judge
+from scripted_server import Scripted, scripted_judge, yes_no_tokens
 
 ANSWER = "The bridge opened in 1932. It is 610 m long. It was painted red by Ann Lee."
 CONTEXT = ["The bridge opened in 1932 after six years of work.", "Its main span is 503 m long."]
 
-
-def yes_no_tokens(p_yes: float) -> list[dict]:
-    word = "yes" if p_yes >= 0.5 else "no"
-    alts = {"yes": p_yes, "no": 1 - p_yes}
-    return [{"token": word, "logprob": math.log(alts[word]), "bytes": None,
-             "top_logprobs": [{"token": t, "logprob": math.log(p), "bytes": None} for t, p in alts.items()]}]
 
 
 def test_the_entailment_wording_reads_p_yes_and_keeps_the_passages_first(server):

@@ -11,18 +11,11 @@ from ragmetrics_edu.judges import GivenJudge
 from ragmetrics_edu.judges.prompting import data_blocks
 from ragmetrics_edu.metrics.support import abstains, support_score
 from ragmetrics_edu.text import sentence_spans
-from scripted_server import Scripted, scripted_judge
+from scripted_server import Scripted, scripted_judge, yes_no_tokens
 
 ANSWER = "The bridge opened in 1932. It is 503 m long. The passages do not say who paid for it."
 CONTEXT = ["The bridge opened in 1932 after six years of work.", "Its main span is 503 m long."]
 
-
-def yes_no_tokens(p_yes: float) -> list[dict]:
-    """The logprobs of a one-word reply as a server sends them: the word and its alternatives."""
-    word = "yes" if p_yes >= 0.5 else "no"
-    alts = {"yes": p_yes, "no": 1 - p_yes}
-    return [{"token": word, "logprob": math.log(alts[word]), "bytes": None,
-             "top_logprobs": [{"token": t, "logprob": math.log(p), "bytes": None} for t, p in alts.items() if p > 0]}]
 
 
 def test_sentences_are_found_by_their_characters():
