@@ -17,13 +17,16 @@ from ...data import ragtruth
 from ...designs.faithfulness_support import faithfulness_support
 from ...errors import InputError
 from ...judges.replay import ReplayJudge
+from ...text import words
 from ...validate import number
 from ..against_people import study as people_study
 from ..against_people.figures import SpanView, span_view
+from ..against_people.items import items
 from ..against_people.study import recording_path
+from .designs import replayed_pass
 from .study import candidate_figures, checked_log
 
-__all__ = ["old_design_misses", "OLD_DESIGNS", "one_answer", "shown_answer", "FAILURE_KINDS", "failure_kinds", "span_figures", "support_view", "class_summary", "answer_of",
+__all__ = ["quote_reading", "old_design_misses", "OLD_DESIGNS", "one_answer", "shown_answer", "FAILURE_KINDS", "failure_kinds", "span_figures", "support_view", "class_summary", "answer_of",
            "labels_table", "PLANNED", "HALF_WIDTHS"]
 
 #: a sentence whose words are this much in the passages reads as a close paraphrase of them
@@ -229,3 +232,22 @@ def labels_table(log: Any = None) -> Any:
             row[f"labels_pm_{h:.2f}"] = labels_needed(tpr, tnr, theta, half_width=h).score
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+def quote_reading() -> dict[str, int] | None:
+    """What the quote-then-verify judge sent back, counted from its recording (None: not recorded): how many quotes
+    were found in the passages, how many were the sentence copied back instead of a passage, how many were empty,
+    and how many answers (faithful ones among them) scored 0 because some sentence's quote was not found."""
+    chosen = items("ragtruth", "dev")
+    found = replayed_pass("support_quote", chosen, "ragtruth", "dev")
+    if found is None:
+        return None
+    done = [(r, i) for r, i in zip(found, chosen, strict=True) if r is not None]
+    rows = [row for r, _ in done for row in r.rows]
+    return {"answers": len(done), "faithful": sum(not i.hallucinated for _, i in done), "sentences": len(rows),
+            "verified": sum(bool(row["verified"]) for row in rows),
+            "copied_sentence": sum(bool(words(row["quote"])) and words(row["quote"]) == words(row["text"])
+                                   for row in rows),
+            "empty": sum(not words(row["quote"]) for row in rows),
+            "answers_at_zero": sum(r.score == 0 for r, _ in done),
+            "faithful_at_zero": sum(r.score == 0 and not i.hallucinated for r, i in done)}
