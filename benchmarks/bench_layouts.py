@@ -6,7 +6,8 @@ and G-Eval on the same answers in the same run (the cost goal: no more seconds a
 
 Needs a running ``make judge-server`` whose log (its stderr) is written to SERVER.log, and nothing else
 talking to it. Each arm asks about the same answers, one request at a time, in source order, with no disk
-cache (G-Eval's evaluation steps are asked once, by its first answer, as in a recorded pass); llama-cpp-python's server keeps the previous prompt and prints, for each request,
+cache (G-Eval's evaluation steps are asked once, by its first answer, as in a recorded pass);
+llama-cpp-python's server keeps the previous prompt and prints, for each request,
 ``Llama.generate: N prefix-match hit, remaining M prompt tokens to eval``: M is what it really read. The
 benchmark reports, per layout: seconds per answer, prompt tokens sent (the server's usage) and evaluated
 (the log's M), and the share reused.

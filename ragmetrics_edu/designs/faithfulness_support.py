@@ -52,6 +52,19 @@ LAYOUTS = ("passages_first", "sentence_first")
 #: premise, the passages, entail the hypothesis, the sentence?); both keep the passages first and read p(yes)
 WORDINGS = ("check", "entailment")
 
+#: the prompt for each (wording, layout) pair; the NLI wording names the passages the premise, so they come first
+TEMPLATES = {("check", "passages_first"): "sentence_support", ("check", "sentence_first"): "sentence_support_sentence_first",
+             ("entailment", "passages_first"): "sentence_entailment"}
+
+
+def _template(layout: Any, wording: Any) -> tuple[str, str]:
+    """The checked layout and the prompt of a (wording, layout) pair, or an InputError naming the one that is wrong."""
+    layout, wording = choice("layout", layout, LAYOUTS), choice("wording", wording, WORDINGS)
+    if (wording, layout) not in TEMPLATES:
+        raise InputError("layout", f'layout "passages_first" with wording "{wording}" (the premise comes first)', layout)
+    return layout, TEMPLATES[(wording, layout)]
+
+
 #: alternatives asked for the reply's one token (yes and no are both among the top few)
 TOP_LOGPROBS = 5
 
@@ -65,13 +78,8 @@ def support_request(sentence: str, context: Sequence[str], *, question: str | No
                     wording: str = "check") -> Any:
     """The request about one sentence (``sample``: the n-th sampled vote, None for the first reply)."""
     shown = text_list("examples", examples)
-    layout = choice("layout", layout, LAYOUTS)
-    wording = choice("wording", wording, WORDINGS)
+    layout, template = _template(layout, wording)
     first = layout == "passages_first"
-    if wording == "entailment" and not first:
-        raise InputError("layout", 'layout "passages_first" with wording "entailment" (the premise comes first)', layout)
-    template = {"check": "sentence_support" if first else "sentence_support_sentence_first",
-                "entailment": "sentence_entailment"}[wording]
     data = {"examples": Texts("example", shown), "context": Texts("passage", text_list("context", context), "(no passages)"),
             "question_block": None if question is None else text("question", question),
             "sentence": text("sentence", sentence)}
@@ -94,8 +102,7 @@ def faithfulness_support(judge: Judge, answer: str, context: Sequence[str], *, q
     answer = text("answer", answer)
     context = text_list("context", context)
     votes = integer("votes", votes, low=0, high=50, expected="a whole number of sampled votes from 0 to 50")
-    layout = choice("layout", layout, LAYOUTS)
-    support_request("-", context, layout=layout, wording=wording)  # checks the pair before any call
+    layout, _ = _template(layout, wording)  # checks both before any call
     support_score(answer, [], [], aggregate=aggregate, threshold=threshold)  # checks both before any call
     places = sentence_spans(answer)
     calls = CallList()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
+from typing import Any
 
 from ...data import ragtruth
 from ...designs.faithfulness_quote import faithfulness_quote
@@ -43,10 +44,15 @@ def dev_pool() -> tuple[Labelled, ...]:
     return tuple(out)
 
 
-def examples_for(item: Item) -> list[str]:
-    """The examples shown for ``item``'s source: from dev only, never from its own source."""
+def _check(item: Any) -> None:
+    """An InputError unless ``item`` is one of the study's items."""
     if not isinstance(item, Item):
         raise InputError("item", "an Item (from against_people.items.items)", item)
+
+
+def examples_for(item: Item) -> list[str]:
+    """The examples shown for ``item``'s source: from dev only, never from its own source."""
+    _check(item)
     picked = pick_examples(dev_pool(), question=item.question, context=list(item.context), group=item.group,
                            k=EXAMPLES_PER_SOURCE)
     return [example_text(e) for e in picked]
@@ -54,8 +60,7 @@ def examples_for(item: Item) -> list[str]:
 
 def ask_fewshot(judge: Judge, item: Item) -> MetricResult:
     """The few-shot pass: support per sentence with the source's examples before the passages."""
-    if not isinstance(item, Item):
-        raise InputError("item", "an Item (from against_people.items.items)", item)
+    _check(item)
     return faithfulness_support(judge, item.answer, list(item.context), question=item.question,
                                 examples=examples_for(item))
 
@@ -63,23 +68,20 @@ def ask_fewshot(judge: Judge, item: Item) -> MetricResult:
 def ask_batched(judge: Judge, item: Item) -> MetricResult:
     """The one-request pass: all of an answer's sentences checked in one request (explored for cost, see
     :mod:`ragmetrics_edu.designs.faithfulness_support_batched`)."""
-    if not isinstance(item, Item):
-        raise InputError("item", "an Item (from against_people.items.items)", item)
+    _check(item)
     return faithfulness_support_batched(judge, item.answer, list(item.context), question=item.question)
 
 
 def ask_entailment(judge: Judge, item: Item) -> MetricResult:
     """The NLI-worded pass: support per sentence asked as "does the premise entail the hypothesis?" (explored after
     the rule was written, see :data:`EXPLORED`)."""
-    if not isinstance(item, Item):
-        raise InputError("item", "an Item (from against_people.items.items)", item)
+    _check(item)
     return faithfulness_support(judge, item.answer, list(item.context), question=item.question, wording="entailment")
 
 
 def ask_quote(judge: Judge, item: Item) -> MetricResult:
     """The quote-then-verify pass: a quote per sentence, checked by counting words (explored, see :data:`EXPLORED`)."""
-    if not isinstance(item, Item):
-        raise InputError("item", "an Item (from against_people.items.items)", item)
+    _check(item)
     return faithfulness_quote(judge, item.answer, list(item.context), question=item.question)
 
 

@@ -206,11 +206,16 @@ def paired(first: str, second: str, log: Any = None) -> dict[str, Any]:
             raise InputError(field, "a score the log holds: " + ", ".join(sorted(part["scores"])), name)
     keep = [k for k in range(len(part["items"]))
             if not math.isnan(part["scores"][first][k]) and not math.isnan(part["scores"][second][k])]
-    failed = [part["items"][k]["failed"] for k in keep]
-    groups = [part["items"][k]["group"] for k in keep]
-    found = auc_difference(failed, [part["scores"][first][k] for k in keep], [part["scores"][second][k] for k in keep],
-                           groups=groups, names=(first, second), level=LEVEL, n_resamples=RESAMPLES, seed=SEED)
-    return {"score": found.score, "ci": found.ci, "answers": len(keep), "sources": len(set(groups))}
+    found = _paired_on(part, keep, first, second)
+    return {"score": found.score, "ci": found.ci, "answers": len(keep),
+            "sources": len({part["items"][k]["group"] for k in keep})}
+
+
+def _paired_on(part: dict[str, Any], keep: list[int], first: str, second: str) -> Any:
+    """The protocol's paired AUC difference ``first`` minus ``second`` on the answers ``keep`` (intervals over sources)."""
+    return auc_difference([part["items"][k]["failed"] for k in keep], [part["scores"][first][k] for k in keep],
+                          [part["scores"][second][k] for k in keep], groups=[part["items"][k]["group"] for k in keep],
+                          names=(first, second), level=LEVEL, n_resamples=RESAMPLES, seed=SEED)
 
 
 def candidate_figures(log: Any = None, *, fresh: bool = False) -> dict[str, dict[str, Any] | None]:
@@ -346,10 +351,8 @@ def explored(log: Any = None) -> dict[str, dict[str, Any]]:
             if score is not None and len(set(failed)) == 2:
                 row[name]["auc"] = roc_auc(failed, [scores[score][k] for k in keep])
         if len(set(failed)) == 2:
-            paired = auc_difference(failed, [scores[score_name][k] for k in keep],
-                                    [scores["word_overlap"][k] for k in keep], groups=groups,
-                                    names=(score_name, "word_overlap"), level=LEVEL, n_resamples=RESAMPLES, seed=SEED)
-            row["vs_overlap"], row["vs_overlap_ci"] = paired.score, paired.ci
+            against = _paired_on(part, keep, score_name, "word_overlap")
+            row["vs_overlap"], row["vs_overlap_ci"] = against.score, against.ci
         out[pass_name] = row
     return out
 
