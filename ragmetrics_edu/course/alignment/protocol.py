@@ -7,7 +7,7 @@ combination learned on dev, on all 50 dev sources, and scores test once.
 
 from __future__ import annotations
 
-__all__ = ["RULE", "CANDIDATES", "RESAMPLES", "SEED", "LEVEL", "HALUEVAL_DEV_PAIRS"]
+__all__ = ["RULE", "CANDIDATES", "RESAMPLES", "SEED", "LEVEL", "HALUEVAL_DEV_PAIRS", "SPAN_BASELINE"]
 
 #: HaluEval dev, as lesson 14 measured it: the first 40 pairs (a right and a hallucinated answer each)
 HALUEVAL_DEV_PAIRS = 40
@@ -42,4 +42,14 @@ RULE = (
     "evaluate()'s default faithfulness only if its paired interval against word overlap lies wholly above 0; "
     "otherwise counting words stays the default. The threshold (flag below it) is the F1-best on RAGTruth dev. "
     "The chosen design and word overlap are then scored once on the 55 test sources; nothing is chosen after that."
+)
+
+#: the no-call baseline the support design's spans are set beside, written before its span figure was computed
+SPAN_BASELINE = (
+    "Spans without a judge: split each answer into the sentences the support design asks about; mark a sentence "
+    "when its word coverage (the share of its content words found in the passages) is below the F1-best RAGTruth "
+    "dev threshold of the answers' lowest sentence overlap (the cheap signal lowest_sentence_overlap, flag below "
+    "it). The threshold is chosen on the dev answers' labels (hallucinated or not), never on the spans; its span "
+    "precision, recall and F1 are then counted by character on the same dev answers as the support design's, "
+    "summed over answers, and reported beside them whichever way they fall."
 )
