@@ -11,7 +11,7 @@ import statistics
 from functools import lru_cache
 from typing import Any
 
-from ...agreement import labels_needed, span_agreement
+from ...agreement import best_threshold, labels_needed, span_agreement
 from ...baselines import coverage
 from ...data import ragtruth
 from ...designs.faithfulness_support import faithfulness_support
@@ -134,7 +134,8 @@ def _predicted(part: dict[str, Any], threshold: float) -> list[list[tuple[int, i
 
 def span_figures(threshold: float | None = None, log: Any = None) -> dict[str, Any]:
     """Characters the support design marks (sentences below ``threshold``; None: support_min's F1-best dev
-    threshold) against people's, over the dev answers it scored: precision, recall, F1, and the flag-all F1."""
+    threshold) against people's, over the dev answers it scored: precision, recall, F1, the flag-all F1, and the
+    no-call baseline of :data:`~.protocol.SPAN_BASELINE` on the same sentences (``baseline_*``)."""
     log = checked_log(log)
     part = log["parts"]["ragtruth-dev"]
     if threshold is None:
@@ -146,8 +147,15 @@ def span_figures(threshold: float | None = None, log: Any = None) -> dict[str, A
     predicted = _predicted(part, float(threshold))
     mine = span_agreement([predicted[k] for k in keep], people, ids=[a.id for a in answers])
     everything = span_agreement([[(0, len(a.answer))] for a in answers], people)
+    base_threshold = best_threshold([r["failed"] for r in part["items"]], part["signals"]["lowest_sentence_overlap"])
+    marked = [[(r["start"], r["end"]) for r in part["sentences"]["support"][k]
+               if coverage(a.answer[r["start"]:r["end"]], "\n".join(a.context)) < base_threshold]
+              for k, a in zip(keep, answers, strict=True)]
+    base = span_agreement(marked, people, ids=[a.id for a in answers])
     return {"threshold": float(threshold), "answers": len(keep), "precision": mine.values["precision"],
-            "recall": mine.values["recall"], "f1": mine.score, "flag_all_f1": everything.score, "result": mine}
+            "recall": mine.values["recall"], "f1": mine.score, "flag_all_f1": everything.score, "result": mine,
+            "baseline_threshold": base_threshold, "baseline_precision": base.values["precision"],
+            "baseline_recall": base.values["recall"], "baseline_f1": base.score, "baseline": base}
 
 
 def support_view(answer_id: str, threshold: float | None = None, log: Any = None) -> SpanView:
