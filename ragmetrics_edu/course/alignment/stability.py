@@ -29,7 +29,7 @@ from ...text import sentence_spans
 from ...validate import as_list, integer, number
 from ..against_people.items import Item, items
 
-__all__ = ["RUNS", "SOURCES", "ask_stability", "flip_rates", "predicted_flip", "stability_items"]
+__all__ = ["RUNS", "SOURCES", "ask_stability", "flip_rates", "predicted_flip", "rule_flags", "stability_items"]
 
 #: times each sentence is asked
 RUNS = 3
@@ -101,6 +101,36 @@ def flip_rates(sampled: list[MetricResult | None], support: list[MetricResult | 
             "answers_flagged_every_run": flagged_always,
             "predicted_sentence_flip_rate": sum(predicted) / len(predicted) if predicted else math.nan,
             "runs": RUNS, "temperature": SAMPLE_TEMPERATURE}
+
+
+def rule_flags(sampled: list[MetricResult | None], support: list[MetricResult | None], failed: list[bool],
+               threshold: float) -> dict[str, Any]:
+    """The design's own rule, an answer flagged when its least supported sentence is below ``threshold``, counted
+    three ways over the answers both passes hold: at temperature 0 (each sentence's p(yes)); in each sampled run
+    (a sampled sentence's support is its word, 1 for yes and 0 for no, so any no flags the answer); and with each
+    sentence's share of yes over the runs as its support (a vote). ``failed``: people's label of each answer."""
+    sampled = as_list("sampled", sampled, "a list of stability results (None where not recorded)")
+    support = as_list("support", support, "a list of support results (None where not recorded)")
+    failed = as_list("failed", failed, "one True/False per answer (people marked it hallucinated)")
+    threshold = number("threshold", threshold, "a p(yes) from 0 to 1", low=0.0, high=1.0)
+    if not len(sampled) == len(support) == len(failed):
+        raise InputError("support/failed", f"one entry per sampled answer ({len(sampled)})",
+                         f"{len(support)} and {len(failed)}")
+    rows = [(s, z, f) for s, z, f in zip(sampled, support, failed, strict=True)
+            if s is not None and z is not None and s.rows and len(s.rows) == len(z.rows)]
+    zero = [min(r["p_yes"] for r in z.rows) < threshold for _, z, _ in rows]
+    runs = [[min(1.0 if r["verdicts"][k] == "yes" else 0.0 for r in s.rows) < threshold for s, _, _ in rows]
+            for k in range(RUNS)]
+    vote = [min(r["verdicts"].count("yes") / RUNS for r in s.rows) < threshold for s, _, _ in rows]
+    hallucinated = [f for _, _, f in rows]
+
+    def counted(flags: list[bool]) -> dict[str, int]:
+        return {"flagged": sum(flags), "flagged_hallucinated": sum(g and h for g, h in zip(flags, hallucinated,
+                                                                                         strict=True))}
+
+    return {"answers": len(rows), "hallucinated": sum(hallucinated), "threshold": threshold,
+            "temperature_0": counted(zero), "runs": [counted(flags) for flags in runs], "vote": counted(vote),
+            "changed_from_temperature_0": sum(any(flags[j] != zero[j] for flags in runs) for j in range(len(rows)))}
 
 
 def stability_items() -> list[Item]:

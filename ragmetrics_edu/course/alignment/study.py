@@ -20,12 +20,13 @@ from ...agreement.combine import Combination
 from ...baselines import SIGNALS, answer_overlap, cheap_signals
 from ...errors import InputError
 from ...validate import flag
+from ..against_people import study as people_study
 from ..against_people.designs import BASELINE
 from ..against_people.items import items
 from ..against_people.readings import stratified_auc
 from .designs import ALIGNMENT_DESIGNS, EXPLORED, replayed_pass
 from .protocol import CANDIDATES, HALUEVAL_DEV_PAIRS, LEVEL, RESAMPLES, RULE, SEED
-from .stability import flip_rates, stability_items
+from .stability import flip_rates, rule_flags, stability_items
 
 __all__ = ["LOG_NAME", "build_log", "checked_log", "load_log", "candidate_figures", "candidate_table", "paired", "choose", "cost_comparison", "explored", "layout_benchmark", "takeaway",
            "JUDGE_SIGNALS"]
@@ -52,6 +53,16 @@ def _cost(results: list[Any]) -> dict[str, float]:
 def _seconds(results: list[Any]) -> list[float]:
     """The recorded seconds of each answer's calls (NaN where not recorded); a call an earlier answer already made
     (G-Eval's evaluation steps, shared by every answer) counts once, with the answer that made it."""
+    return _per_answer(results, lambda c: c.latency_s or 0.0)
+
+
+def _tokens(results: list[Any]) -> list[float]:
+    """The prompt and reply tokens each answer's calls sent and got back (NaN where not recorded), a shared call
+    counted once as in :func:`_seconds`: a count that does not depend on the machine or its load."""
+    return _per_answer(results, lambda c: (c.prompt_tokens or 0) + (c.completion_tokens or 0))
+
+
+def _per_answer(results: list[Any], measure: Any) -> list[float]:
     seen: set[tuple[str, int]] = set()
     out = []
     for r in results:
@@ -60,7 +71,7 @@ def _seconds(results: list[Any]) -> list[float]:
             continue
         fresh = [c for c in r.calls if (c.key, c.attempt) not in seen]
         seen.update((c.key, c.attempt) for c in r.calls)
-        out.append(sum(c.latency_s or 0.0 for c in fresh))
+        out.append(float(sum(measure(c) for c in fresh)))
     return out
 
 
@@ -70,6 +81,7 @@ def _part(dataset: str, split: str, groups: int | None = None) -> dict[str, Any]
     sentences: dict[str, list[list[dict[str, Any]]]] = {}
     costs: dict[str, dict[str, float]] = {"word_overlap": {"calls": 0.0, "seconds": 0.0, "prompt_tokens": 0.0}}
     seconds: dict[str, list[float]] = {}
+    tokens: dict[str, list[float]] = {}
     for pass_name in sorted({str(d.recording) for d in ALIGNMENT_DESIGNS.values()}):
         found = replayed_pass(str(pass_name), chosen, dataset, split)
         if found is None or all(r is None for r in found):
@@ -77,6 +89,7 @@ def _part(dataset: str, split: str, groups: int | None = None) -> dict[str, Any]
         sentences[str(pass_name)] = [_rows(r) for r in found]
         costs[str(pass_name)] = _cost(found)
         seconds[str(pass_name)] = _seconds(found)
+        tokens[str(pass_name)] = _tokens(found)
         for name, design in ALIGNMENT_DESIGNS.items():
             if design.recording == pass_name:
                 scores[name] = [math.nan if r is None else float(design.score(r, i)) for r, i in
@@ -85,7 +98,7 @@ def _part(dataset: str, split: str, groups: int | None = None) -> dict[str, Any]
     return {"items": [{"id": i.id, "group": i.group, "failed": i.hallucinated, "model": i.model,
                        "span_kind": i.span_kind} for i in chosen],
             "scores": scores, "signals": {s: [row[s] for row in signals] for s in SIGNALS},
-            "sentences": sentences, "costs": costs, "seconds": seconds}
+            "sentences": sentences, "costs": costs, "seconds": seconds, "tokens": tokens}
 
 
 def _combinations(part: dict[str, Any]) -> dict[str, Combination]:
@@ -137,6 +150,7 @@ def build_log() -> dict[str, Any]:
     g_eval = replayed_pass("g_eval", items("ragtruth", "dev"), "ragtruth", "dev")
     if g_eval is not None:
         parts["ragtruth-dev"]["seconds"]["g_eval"] = _seconds(g_eval)
+        parts["ragtruth-dev"]["tokens"]["g_eval"] = _tokens(g_eval)
     halu = _part("halueval", "dev", HALUEVAL_DEV_PAIRS)
     if len(halu["scores"]) > 1:
         _transferred(fitted, halu)
@@ -148,6 +162,9 @@ def build_log() -> dict[str, Any]:
     if sampled is not None:  # the same sentences asked several times, sampled, beside their temperature-0 p(yes)
         zero = replayed_pass("support", chosen, "ragtruth", "dev") or [None] * len(chosen)
         log["stability"] = flip_rates(sampled, zero)
+        threshold = (log["figures"].get("support_min") or {}).get("threshold")
+        if threshold is not None:   # the design's rule (least supported sentence below its dev threshold), counted
+            log["stability_rule"] = rule_flags(sampled, zero, [i.hallucinated for i in chosen], min(1.0, threshold))
         log["stability_by_model"] = {
             model: flip_rates([s for s, i in zip(sampled, chosen, strict=True) if i.model == model],
                               [z for z, i in zip(zero, chosen, strict=True) if i.model == model])
@@ -235,6 +252,8 @@ def candidate_figures(log: Any = None, *, fresh: bool = False) -> dict[str, dict
             fig["all_dev"] = fig["sources"] == len({r["group"] for r in rt["items"]}) and fig["answers"] == len(rt["items"])
             hf = _figures(halu, name) if halu is not None else None
             fig["halueval_vs_overlap_ci"] = None if hf is None else hf["vs_overlap_ci"]
+            for key in ("answers", "auc", "ci", "vs_overlap"):
+                fig[f"halueval_{key}"] = None if hf is None else hf[key]
         out[name] = fig
     return out
 
@@ -309,19 +328,24 @@ def layout_benchmark() -> dict[str, Any] | None:
 
 
 def cost_comparison(log: Any = None) -> dict[str, Any]:
-    """Recorded seconds per answer of the support design and of G-Eval on the dev answers both were recorded on
-    (G-Eval's one shared call, its evaluation steps, is counted where it was made)."""
+    """Recorded seconds and tokens (prompt and reply) per answer of the support design and of G-Eval on the dev
+    answers both were recorded on (G-Eval's one shared call, its evaluation steps, is counted where it was made).
+    The tokens compare the designs; the seconds were recorded on different days, under whatever else ran."""
     log = checked_log(log)
-    secs = log["parts"]["ragtruth-dev"]["seconds"]
-    if "support" not in secs or "g_eval" not in secs:
-        raise InputError("log", "a log holding both the support and the G-Eval recordings' seconds", sorted(secs))
+    part = log["parts"]["ragtruth-dev"]
+    secs, toks = part["seconds"], part.get("tokens", {})
+    if "support" not in secs or "g_eval" not in secs or "support" not in toks or "g_eval" not in toks:
+        raise InputError("log", "a log holding the support and the G-Eval recordings' seconds and tokens", sorted(secs))
     both = [k for k, (a, b) in enumerate(zip(secs["support"], secs["g_eval"], strict=True))
             if not math.isnan(a) and not math.isnan(b)]
-    support = [secs["support"][k] for k in both]
-    g_eval = [secs["g_eval"][k] for k in both]
-    return {"answers": len(both), "sources": len({log["parts"]["ragtruth-dev"]["items"][k]["group"] for k in both}),
-            "support_seconds": sum(support) / max(len(both), 1), "g_eval_seconds": sum(g_eval) / max(len(both), 1),
-            "support_median": _median(support), "g_eval_median": _median(g_eval)}
+    out: dict[str, Any] = {"answers": len(both), "sources": len({part["items"][k]["group"] for k in both})}
+    for name, values in (("support", secs["support"]), ("g_eval", secs["g_eval"])):
+        kept = [values[k] for k in both]
+        out[f"{name}_seconds"], out[f"{name}_median"] = sum(kept) / max(len(both), 1), _median(kept)
+    for name in ("support", "g_eval"):
+        kept = [toks[name][k] for k in both]
+        out[f"{name}_tokens"], out[f"{name}_tokens_median"] = sum(kept) / max(len(both), 1), _median(kept)
+    return out
 
 
 def explored(log: Any = None) -> dict[str, dict[str, Any]]:
@@ -350,11 +374,24 @@ def explored(log: Any = None) -> dict[str, dict[str, Any]]:
             row[name] = {"seconds": sum(values) / len(keep), "median_seconds": _median(values)}
             if score is not None and len(set(failed)) == 2:
                 row[name]["auc"] = roc_auc(failed, [scores[score][k] for k in keep])
+        g_eval = _lesson14_scores("g_eval", [part["items"][k]["id"] for k in keep])
+        if g_eval is not None and len(set(failed)) == 2:
+            row["g_eval"]["auc"] = roc_auc(failed, g_eval)   # G-Eval's scores are lesson 14's, on these same answers
         if len(set(failed)) == 2:
             against = _paired_on(part, keep, score_name, "word_overlap")
             row["vs_overlap"], row["vs_overlap_ci"] = against.score, against.ci
         out[pass_name] = row
     return out
+
+
+def _lesson14_scores(design: str, ids: list[str]) -> list[float] | None:
+    """Lesson 14's recorded scores of ``design`` for these RAGTruth dev answers (None: not all of them scored)."""
+    part = people_study.load_log()["parts"]["ragtruth-dev-all"]
+    by_id = {row["id"]: v for row, v in zip(part["items"], part["scores"].get(design, []), strict=False)}
+    found = [by_id.get(i) for i in ids]
+    if any(v is None or (isinstance(v, float) and math.isnan(v)) for v in found):
+        return None
+    return [float(v) for v in found if v is not None]
 
 
 def takeaway(log: Any = None) -> str:
