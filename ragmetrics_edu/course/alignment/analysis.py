@@ -245,7 +245,8 @@ def labels_table(log: Any = None) -> Any:
 def quote_reading() -> dict[str, int] | None:
     """What the quote-then-verify judge sent back, counted from its recording (None: not recorded): how many quotes
     were found in the passages, how many were the sentence copied back instead of a passage, how many were empty,
-    and how many answers (faithful ones among them) scored 0 because some sentence's quote was not found."""
+    and how many answers (faithful ones among them) scored 0: because some sentence's quote was not found, or,
+    with every quote found, because some quote shared no content word with its sentence."""
     chosen = items("ragtruth", "dev")
     found = replayed_pass("support_quote", chosen, "ragtruth", "dev")
     if found is None:
@@ -258,4 +259,6 @@ def quote_reading() -> dict[str, int] | None:
                                    for row in rows),
             "empty": sum(not words(row["quote"]) for row in rows),
             "answers_at_zero": sum(r.score == 0 for r, _ in done),
+            "zero_quote_not_found": sum(r.score == 0 and any(not row["verified"] for row in r.rows) for r, _ in done),
+            "zero_no_shared_word": sum(r.score == 0 and all(row["verified"] for row in r.rows) for r, _ in done),
             "faithful_at_zero": sum(r.score == 0 and not i.hallucinated for r, i in done)}

@@ -147,6 +147,10 @@ def build_log() -> dict[str, Any]:
     """Replay every recording of lesson 15's designs on RAGTruth dev (and HaluEval dev) into the log."""
     parts = {"ragtruth-dev": _part("ragtruth", "dev")}
     fitted = _combinations(parts["ragtruth-dev"])
+    dev = parts["ragtruth-dev"]   # word overlap alone through the combinations' pipeline: compare within one pipeline
+    dev["scores"]["word_overlap_cv"] = list(fit_combination(
+        {BASELINE: dev["scores"][BASELINE]}, [r["failed"] for r in dev["items"]],
+        [r["group"] for r in dev["items"]]).cross_validated)
     g_eval = replayed_pass("g_eval", items("ragtruth", "dev"), "ragtruth", "dev")
     if g_eval is not None:
         parts["ragtruth-dev"]["seconds"]["g_eval"] = _seconds(g_eval)
