@@ -24,6 +24,7 @@ from ..against_people import study as people_study
 from ..against_people.designs import BASELINE
 from ..against_people.items import items
 from ..against_people.readings import stratified_auc
+from .calibration import platt_scaled
 from .designs import ALIGNMENT_DESIGNS, EXPLORED, replayed_pass
 from .protocol import CANDIDATES, HALUEVAL_DEV_PAIRS, LEVEL, RESAMPLES, RULE, SEED
 from .stability import flip_rates, rule_flags, stability_items
@@ -161,6 +162,7 @@ def build_log() -> dict[str, Any]:
         parts["halueval-dev"] = halu
     log = {"rule": RULE, "candidates": CANDIDATES, "parts": parts}
     log["figures"] = json.loads(json.dumps(candidate_figures(log, fresh=True)))
+    log["calibration"] = platt_scaled(log)
     chosen = stability_items()
     sampled = replayed_pass("stability", chosen, "ragtruth", "dev")
     if sampled is not None:  # the same sentences asked several times, sampled, beside their temperature-0 p(yes)

@@ -1,0 +1,108 @@
+"""Is the judge's p(yes) calibrated, and can it be? A reliability table and Platt scaling, on RAGTruth dev.
+
+A sentence counts as **supported** when people marked no hallucinated span in its characters. Calibrated, the
+sentences given p(yes) near 0.3 would be supported about 30 % of the time. :func:`reliability` bins the recorded
+p(yes) and counts, in each bin, the share people left unmarked. **Platt scaling** fits a logistic regression of
+that label on p(yes) (one signal: the combination code of :mod:`ragmetrics_edu.agreement.combine`), scored
+leaving each source out so no sentence is calibrated by a fit that saw it. The expected calibration error (the
+bins' gaps between mean p and the supported share, weighted by their sentences) is printed before and after.
+Platt scaling keeps the order of the sentences, so it cannot change an AUC: it changes what a number means, not
+which answers rank first.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...agreement import fit_combination
+from ...errors import InputError
+from ...plots import new_figure
+from ...validate import integer
+from ...data import ragtruth
+
+__all__ = ["BINS", "sentences", "reliability", "platt_scaled", "platt", "plot_reliability"]
+
+#: equal-width bins of p(yes) from 0 to 1
+BINS = 10
+
+
+def _dev_part(log: Any) -> dict[str, Any]:
+    if not isinstance(log, dict) or not isinstance(log.get("parts"), dict) or "ragtruth-dev" not in log["parts"]:
+        raise InputError("log", "lesson 15's log (study.load_log())", log)
+    part = log["parts"]["ragtruth-dev"]
+    if "support" not in part.get("sentences", {}):
+        raise InputError("log", "a log holding the support design's sentences on RAGTruth dev", sorted(part))
+    return part
+
+
+def sentences(log: Any) -> dict[str, list[Any]]:
+    """Every dev sentence the support design asked about: its p(yes), whether people left it unmarked, its source."""
+    part = _dev_part(log)
+    spans = {a.id: a.spans for a in ragtruth.answers("dev")}
+    out: dict[str, list[Any]] = {"p_yes": [], "supported": [], "group": []}
+    for row, rows in zip(part["items"], part["sentences"]["support"], strict=True):
+        marked = {c for s in spans[row["id"]] for c in range(s.start, s.end)}
+        for r in rows:
+            out["p_yes"].append(float(r["p_yes"]))
+            out["supported"].append(not marked & set(range(r["start"], r["end"])))
+            out["group"].append(row["group"])
+    return out
+
+
+def reliability(p: list[float], supported: list[bool], bins: int = BINS) -> dict[str, Any]:
+    """Per equal-width bin of ``p``: sentences, mean p and the share supported; and the expected calibration error."""
+    bins = integer("bins", bins, low=2, high=100, expected="from 2 to 100 bins")
+    if len(p) != len(supported) or not p:
+        raise InputError("supported", f"one label per probability ({len(p)})", len(supported))
+    rows = []
+    for b in range(bins):
+        low, high = b / bins, (b + 1) / bins
+        ks = [k for k, v in enumerate(p) if low <= v < high or (b == bins - 1 and v == 1.0)]
+        if ks:
+            rows.append({"low": low, "high": high, "sentences": len(ks), "mean_p": sum(p[k] for k in ks) / len(ks),
+                         "supported_share": sum(supported[k] for k in ks) / len(ks)})
+    ece = sum(r["sentences"] * abs(r["mean_p"] - r["supported_share"]) for r in rows) / len(p)
+    return {"rows": rows, "ece": ece, "sentences": len(p), "supported_share": sum(supported) / len(p)}
+
+
+def platt_scaled(log: Any) -> dict[str, Any]:
+    """Platt scaling of every dev sentence's p(yes), each source's sentences scaled by the fit on the other
+    sources: ``scaled`` (one calibrated p(supported) per sentence, in :func:`sentences`' order) and the fit's steps.
+    (build_log stores this in the log, so the lesson does not wait for scikit-learn to load.)"""
+    found = sentences(log)
+    unsupported = [not s for s in found["supported"]]
+    combo = fit_combination({"p_yes": found["p_yes"]}, unsupported, found["group"])
+    return {"scaled": [float(v) for v in combo.cross_validated], "steps": list(combo.steps)}   # 1 - p(unsupported)
+
+
+def platt(log: Any) -> dict[str, Any]:
+    """The recorded p(yes) and its Platt-scaled value (cross-validated by source; stored in the log when it holds
+    them, else fitted here), each with its reliability."""
+    _dev_part(log)
+    found = sentences(log)
+    fitted = log.get("calibration") or platt_scaled(log)
+    if len(fitted["scaled"]) != len(found["p_yes"]):
+        raise InputError("log", f"one scaled value per dev sentence ({len(found['p_yes'])})", len(fitted["scaled"]))
+    return {"sentences": len(found["p_yes"]), "sources": len(set(found["group"])), "steps": fitted["steps"],
+            "raw": reliability(found["p_yes"], found["supported"]),
+            "scaled": reliability(fitted["scaled"], found["supported"])}
+
+
+def plot_reliability(found: dict[str, Any]):
+    """The reliability diagram: each bin's share supported against its mean p, before and after Platt scaling."""
+    if not isinstance(found, dict) or "raw" not in found or "scaled" not in found:
+        raise InputError("found", "the dict platt() returns", found)
+    fig = new_figure(figsize=(5.2, 4.0))
+    ax = fig.subplots()
+    ax.plot([0, 1], [0, 1], color="#999999", linestyle="--", label="calibrated")
+    for key, label, colour in (("raw", "recorded p(yes)", "#c0392b"), ("scaled", "Platt-scaled", "#2a9d8f")):
+        rows = found[key]["rows"]
+        ax.plot([r["mean_p"] for r in rows], [r["supported_share"] for r in rows], marker="o", color=colour,
+                label=f"{label} (ECE {found[key]['ece']:.3f})")
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1)
+    ax.set_xlabel("mean p in the bin")
+    ax.set_ylabel("share of its sentences people left unmarked")
+    ax.legend(fontsize=8, loc="upper left")
+    fig.tight_layout()
+    return fig
