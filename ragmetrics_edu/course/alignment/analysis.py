@@ -11,7 +11,7 @@ import statistics
 from functools import lru_cache
 from typing import Any
 
-from ...agreement import best_threshold, labels_needed, span_agreement
+from ...agreement import best_threshold, span_agreement
 from ...baselines import coverage
 from ...data import ragtruth
 from ...designs.faithfulness_support import faithfulness_support
@@ -26,8 +26,8 @@ from ..against_people.study import recording_path
 from .designs import replayed_pass
 from .study import candidate_figures, checked_log
 
-__all__ = ["quote_reading", "old_design_misses", "OLD_DESIGNS", "one_answer", "shown_answer", "FAILURE_KINDS", "failure_kinds", "span_figures", "support_view", "class_summary", "answer_of",
-           "labels_table", "PLANNED", "HALF_WIDTHS"]
+__all__ = ["quote_reading", "old_design_misses", "OLD_DESIGNS", "one_answer", "shown_answer", "FAILURE_KINDS",
+           "failure_kinds", "span_figures", "support_view", "class_summary", "answer_of"]
 
 #: a sentence whose words are this much in the passages reads as a close paraphrase of them
 CLOSE = 0.8
@@ -209,37 +209,6 @@ def shown_answer(log: Any = None) -> str:
         if row["failed"] and 3 <= len(part["sentences"]["support"][k]) <= 8:
             return str(row["id"])
     raise InputError("log", "a log with a flagged hallucinated answer", None)
-
-
-#: the designs whose label needs the lesson plans for, and the interval half-widths it plans
-PLANNED = ("word_overlap", "cheap_combination", "support_min")
-HALF_WIDTHS = (0.10, 0.05)
-
-
-def labels_table(log: Any = None) -> Any:
-    """Per design: its dev TPR and TNR at its F1-best dev threshold (pass: score at or above it), and the labelled
-    answers per system a corrected pass rate needs for each of :data:`HALF_WIDTHS` (:func:`agreement.labels_needed`,
-    at dev's own passing share)."""
-    import pandas as pd  # lazy
-
-    log = checked_log(log)
-    part, figures = log["parts"]["ragtruth-dev"], candidate_figures(log)
-    failed = [row["failed"] for row in part["items"]]
-    theta = 1 - sum(failed) / len(failed)
-    rows = []
-    for name in PLANNED:
-        threshold = (figures.get(name) or {}).get("threshold")
-        if threshold is None:
-            continue
-        pairs = [(f, v >= threshold) for f, v in zip(failed, part["scores"][name], strict=True) if not math.isnan(v)]
-        tpr = sum(p for f, p in pairs if not f) / sum(not f for f, _ in pairs)
-        tnr = sum(not p for f, p in pairs if f) / sum(f for f, _ in pairs)
-        row = {"design": name, "threshold": threshold, "tpr": tpr, "tnr": tnr, "j": tpr + tnr - 1,
-               "pass_rate": theta}
-        for h in HALF_WIDTHS:
-            row[f"labels_pm_{h:.2f}"] = labels_needed(tpr, tnr, theta, half_width=h).score
-        rows.append(row)
-    return pd.DataFrame(rows)
 
 
 def quote_reading() -> dict[str, int] | None:
