@@ -24,10 +24,11 @@ from ..against_people.figures import SpanView, span_view
 from ..against_people.items import items
 from ..against_people.study import recording_path
 from .designs import replayed_pass
+from .labels import threshold_for
 from .study import candidate_figures, checked_log
 
 __all__ = ["quote_reading", "old_design_misses", "OLD_DESIGNS", "one_answer", "shown_answer", "FAILURE_KINDS",
-           "failure_kinds", "span_figures", "support_view", "class_summary", "answer_of"]
+           "failure_kinds", "misses", "span_figures", "support_view", "class_summary", "answer_of"]
 
 #: a sentence whose words are this much in the passages reads as a close paraphrase of them
 CLOSE = 0.8
@@ -96,8 +97,8 @@ def failure_kinds(design: str = "support_min", log: Any = None) -> dict[str, Any
     return {"threshold": threshold, "misses": misses, "counts": counts, "examples": examples}
 
 
-#: lesson 14's judged designs whose misses lesson 15 reads first
-OLD_DESIGNS = ("g_eval", "critic_p_yes", "reanswer_judge_only")
+#: lesson 14's judged designs whose misses lesson 15 reads first, after the baseline's (word overlap)
+OLD_DESIGNS = ("word_overlap", "g_eval", "critic_p_yes", "reanswer_judge_only")
 
 
 def old_design_misses(log14: Any = None) -> Any:
@@ -126,6 +127,21 @@ def old_design_misses(log14: Any = None) -> Any:
     counts = [c for c in table.columns if c != "design"]
     table[counts] = table[counts].astype(int)
     return table
+
+
+def misses(design: str, log: Any = None) -> dict[str, Any]:
+    """How often ``design`` errs on the RAGTruth dev answers it scored, at the threshold it is used with (word
+    overlap at lesson 14's, a lesson-15 design at its F1-best on all dev): faithful answers flagged (false alarms)
+    and hallucinated ones passed (missed), with the threshold."""
+    part = checked_log(log)["parts"]["ragtruth-dev"]
+    if not isinstance(design, str) or design not in part["scores"]:
+        raise InputError("design", "a score lesson 15's log holds: " + ", ".join(part["scores"]), design)
+    threshold, source = threshold_for(design, log)
+    scored = [(v, r["failed"]) for v, r in zip(part["scores"][design], part["items"], strict=True) if not math.isnan(v)]
+    return {"design": design, "threshold": threshold, "threshold_from": source, "answers": len(scored),
+            "faithful": sum(not f for _, f in scored), "hallucinated": sum(f for _, f in scored),
+            "false_alarms": sum(v < threshold and not f for v, f in scored),
+            "missed": sum(v >= threshold and f for v, f in scored)}
 
 
 def _predicted(part: dict[str, Any], threshold: float) -> list[list[tuple[int, int]]]:
