@@ -24,7 +24,7 @@ from importlib import resources
 from typing import Any
 
 from ..errors import InputError
-from . import glossary
+from . import glossary, time_plan
 
 STUCK = ("Stuck on an exercise? `exercises.check(\"id\", answer)` explains a wrong answer, "
          "`exercises.hint(\"id\")` gives a hint, and `exercises.solution(\"id\")` shows the worked answer.")
@@ -52,6 +52,10 @@ class Notebook:
     takeaways: tuple[str, ...]
     mistakes: tuple[str, ...]
     reading: tuple[Reading, ...]
+    #: the appendix's minutes (read outside the class; 0: no appendix)
+    appendix_minutes: int = 0
+    #: True when ``minutes`` comes from :mod:`.time_plan`'s rule applied to the notebook's stored counts
+    by_rule: bool = False
 
     @property
     def label(self) -> str:
@@ -60,8 +64,11 @@ class Notebook:
 
 
 def _from_json(notebook_id: str, raw: dict[str, Any]) -> Notebook:
+    counts = raw.get("counts")   # the time rule's counts, where the notebook's time comes from the rule
+    minutes = time_plan.minutes(**counts["class"]) if counts else int(raw["minutes"])
     return Notebook(
-        id=notebook_id, title=raw["title"], summary=raw["summary"], minutes=int(raw["minutes"]),
+        id=notebook_id, title=raw["title"], summary=raw["summary"], minutes=minutes,
+        appendix_minutes=time_plan.minutes(**counts["appendix"]) if counts else 0, by_rule=bool(counts),
         prerequisites=tuple(raw["prerequisites"]), objectives=tuple(raw["objectives"]), terms=tuple(raw["terms"]),
         takeaways=tuple(raw["takeaways"]), mistakes=tuple(raw["mistakes"]),
         reading=tuple(Reading(r["ref"], r.get("url", "")) for r in raw["reading"]))
@@ -104,7 +111,12 @@ def where_next(notebook_id: Any) -> list[Notebook]:
 
 
 def _minutes(nb: Notebook) -> str:
-    return f"about {nb.minutes} minutes"
+    said = f"about {nb.minutes} minutes"
+    if nb.by_rule:
+        said += f" of class (by the course's time rule: {time_plan.RULE})"
+    if nb.appendix_minutes:
+        said += f", and about {nb.appendix_minutes} more for the appendix, read outside the class"
+    return said
 
 
 def _before(nb: Notebook) -> str:
@@ -130,7 +142,7 @@ def opening_text(notebook_id: Any) -> str:
     nb = get(notebook_id)
     lines = [f"Notebook {nb.label}", "After this notebook you will be able to"]
     lines += [textwrap.fill(f"{i}. {o}", 100, subsequent_indent="   ") for i, o in enumerate(nb.objectives, start=1)]
-    lines += [f"Read first: {_before(nb)}. Time: {_minutes(nb)}.",
+    lines += [textwrap.fill(f"Read first: {_before(nb)}. Time: {_minutes(nb)}.", 100),
               textwrap.fill("Terms used here: " + ", ".join(nb.terms)
                             + '. Look any of them up with glossary.define("term").', 100)]
     return "\n".join(lines)

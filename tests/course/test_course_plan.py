@@ -109,3 +109,58 @@ def test_the_plan_data_ship_with_the_package():
     text = (REPO / "pyproject.toml").read_text(encoding="utf-8")
     globs = re.search(r'^ragmetrics_edu = \[(.*)\]$', text, re.M).group(1)
     assert any(fnmatch("data/course_plan.json", g.strip().strip('"')) for g in globs.split(","))
+
+
+# --- the time rule (course.time_plan) -------------------------------------------------------------------------
+
+#: the lessons whose time comes from the written rule (issue 44: four 2-hour classes)
+TIMED_BY_RULE = ["13", "14", "15", "16"]
+
+
+def test_the_time_rule_adds_reading_exercises_figures_and_cells_and_rounds_up_to_five():
+    from ragmetrics_edu.course import time_plan
+
+    # 750 words at 75 a minute = 10, 2 exercises = 10, 3 figures = 6, 10 cells = 5: 31 minutes, rounded up to 35
+    assert time_plan.minutes(750, 2, 3, 10) == 35
+    assert time_plan.minutes(750, 0, 0, 0) == 10          # exactly on a multiple of 5 stays there
+    assert time_plan.minutes(0, 0, 0, 0) == 0
+    with pytest.raises(InputError):
+        time_plan.minutes(-1, 0, 0, 0)
+    with pytest.raises(InputError):
+        time_plan.minutes(1.5, 0, 0, 0)
+
+
+def test_the_counts_split_class_and_appendix_and_count_what_the_rule_reads():
+    from ragmetrics_edu.course import time_plan
+
+    nb = {"cells": [
+        {"cell_type": "markdown", "source": ["# A title\n", "two words"]},
+        {"cell_type": "code", "source": "exercises.check('x', None)",
+         "outputs": [{"output_type": "stream", "text": ["one two three\n"]}]},
+        {"cell_type": "code", "source": "plot()", "outputs": [{"output_type": "display_data",
+                                                              "data": {"image/png": "...", "text/plain": "<Figure>"}}]},
+        {"cell_type": "markdown", "source": "## Appendix: more\nfour words here now"},
+        {"cell_type": "code", "source": "x = 1", "outputs": []},
+    ]}
+    found = time_plan.counts(nb)
+    assert found["class"] == {"words": 2 + 2 + 3, "exercises": 1, "figures": 1, "code_cells": 2}
+    assert found["appendix"] == {"words": 2 + 4, "exercises": 0, "figures": 0, "code_cells": 1}
+    with pytest.raises(InputError):
+        time_plan.counts({"no": "cells"})
+
+
+@pytest.mark.parametrize("notebook_id", TIMED_BY_RULE)
+def test_lessons_13_to_16_take_the_time_the_rule_gives_their_notebooks_and_fit_a_2_hour_class(notebook_id):
+    import json
+
+    from ragmetrics_edu.course import time_plan
+
+    nb = course_plan.get(notebook_id)
+    assert nb.by_rule
+    path = next(NOTEBOOKS.glob(f"{notebook_id}_*.ipynb"))
+    fresh = time_plan.counts(json.loads(path.read_text(encoding="utf-8")))
+    # the stored counts may lag a small edit; a larger one must refresh them (python -m ragmetrics_edu.course.time_plan)
+    assert abs(time_plan.minutes(**fresh["class"]) - nb.minutes) <= 10, f"refresh the counts of {path.name}"
+    assert abs(time_plan.minutes(**fresh["appendix"]) - nb.appendix_minutes) <= 10
+    assert nb.minutes <= 120, "a lesson of 13-16 is planned as one 2-hour class"
+    assert time_plan.RULE in course_plan.opening_text(notebook_id).replace("\n", " ")
