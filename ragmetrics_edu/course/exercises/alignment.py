@@ -49,8 +49,10 @@ register(
                   f"{', '.join(str(p) for p in SUPPORTS)} (written for the exercise). What is the support design's "
                   "default score for the answer (a number between 0 and 1)?"),
         answer=_lowest, hint="The default aggregate is 'min': the least supported sentence.",
-        explanation=("The least supported sentence decides: min(0.91, 0.22, 0.64) = 0.22. That sentence, 'It holds "
-                     "40,000 paintings.', is also the answer's one span below 0.5, with confidence 1 - 0.22 = 0.78."),
+        explanation=("The least supported sentence decides: min(0.91, 0.22, 0.64) = 0.22. Whether that sentence, 'It "
+                     "holds 40,000 paintings.', becomes a span depends on the threshold, which is chosen on dev, never "
+                     "read as 0.5 (a small judge's p(yes) is not calibrated). Below the threshold chosen on dev (notebook "
+                     "15 prints support_min's), it is a span with confidence 1 - 0.22 = 0.78."),
         diagnose=_diagnose_lowest,
     ),
     Exercise(
