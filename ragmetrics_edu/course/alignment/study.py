@@ -356,15 +356,15 @@ def cost_comparison(log: Any = None) -> dict[str, Any]:
 
 def explored(log: Any = None) -> dict[str, dict[str, Any]]:
     """Each design explored after the rule was written (:data:`~.designs.EXPLORED`), on the dev answers it was
-    recorded on: its seconds and AUC an answer beside the one-request-a-sentence design's, G-Eval's and word
+    recorded on: its seconds, tokens (prompt and reply) and AUC an answer beside the one-request-a-sentence design's, G-Eval's and word
     overlap's on the same answers, and its paired difference from word overlap (no interval under 10 sources).
     Empty when none was recorded."""
     log = checked_log(log)
     part = log["parts"]["ragtruth-dev"]
-    secs, scores = part["seconds"], part["scores"]
+    secs, scores, toks = part["seconds"], part["scores"], part.get("tokens", {})
     out: dict[str, dict[str, Any]] = {}
     for pass_name, (score_name, what) in EXPLORED.items():
-        if pass_name not in secs or "support" not in secs or "g_eval" not in secs:
+        if any(n not in secs or n not in toks for n in (pass_name, "support", "g_eval")):
             continue
         keep = [k for k in range(len(part["items"])) if not any(math.isnan(secs[n][k]) for n in
                                                                 (pass_name, "support", "g_eval"))]
@@ -377,7 +377,9 @@ def explored(log: Any = None) -> dict[str, dict[str, Any]]:
         for name, seconds, score in ((pass_name, pass_name, score_name), ("support", "support", "support_min"),
                                      ("g_eval", "g_eval", None), ("word_overlap", None, "word_overlap")):
             values = [secs[seconds][k] for k in keep] if seconds else [0.0] * len(keep)
-            row[name] = {"seconds": sum(values) / len(keep), "median_seconds": _median(values)}
+            counted = [toks[seconds][k] for k in keep] if seconds else [0.0] * len(keep)
+            row[name] = {"seconds": sum(values) / len(keep), "median_seconds": _median(values),
+                         "tokens": sum(counted) / len(keep)}
             if score is not None and len(set(failed)) == 2:
                 row[name]["auc"] = roc_auc(failed, [scores[score][k] for k in keep])
         g_eval = _lesson14_scores("g_eval", [part["items"][k]["id"] for k in keep])
