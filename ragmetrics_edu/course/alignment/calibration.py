@@ -15,10 +15,10 @@ from __future__ import annotations
 from typing import Any
 
 from ...agreement import fit_combination
+from ...data import ragtruth
 from ...errors import InputError
 from ...plots import new_figure
 from ...validate import integer
-from ...data import ragtruth
 
 __all__ = ["BINS", "sentences", "reliability", "platt_scaled", "platt", "plot_reliability"]
 

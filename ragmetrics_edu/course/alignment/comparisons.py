@@ -85,8 +85,8 @@ def by_sources(names: tuple[str, ...] = ("support_min", BASELINE), first: int = 
 def pooled_and_within(log: Any = None) -> dict[str, list[str]]:
     """The judged candidates whose paired interval against word overlap lies wholly below 0 over all answers
     (pooled), and those of them for which it does within one answering model too."""
-    figures = candidate_figures(log)
-    pooled = [n for n in _JUDGED if figures.get(n) and figures[n]["vs_overlap_ci"] and figures[n]["vs_overlap_ci"][1] < 0]
+    figures = {n: f for n, f in candidate_figures(log).items() if f is not None}
+    pooled = [n for n in _JUDGED if n in figures and figures[n]["vs_overlap_ci"] and figures[n]["vs_overlap_ci"][1] < 0]
     within = [n for n in pooled if figures[n]["within_vs_overlap_ci"] and figures[n]["within_vs_overlap_ci"][1] < 0]
     return {"pooled": pooled, "within": within}
 

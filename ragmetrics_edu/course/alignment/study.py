@@ -168,7 +168,7 @@ def build_log() -> dict[str, Any]:
     if sampled is not None:  # the same sentences asked several times, sampled, beside their temperature-0 p(yes)
         zero = replayed_pass("support", chosen, "ragtruth", "dev") or [None] * len(chosen)
         log["stability"] = flip_rates(sampled, zero)
-        threshold = (log["figures"].get("support_min") or {}).get("threshold")
+        threshold = (candidate_figures(log).get("support_min") or {}).get("threshold")
         if threshold is not None:   # the design's rule (least supported sentence below its dev threshold), counted
             log["stability_rule"] = rule_flags(sampled, zero, [i.hallucinated for i in chosen], min(1.0, threshold))
         log["stability_by_model"] = {
