@@ -15,8 +15,10 @@ editing such a notebook, refresh its counts with ``python -m ragmetrics_edu.cour
 
 from __future__ import annotations
 
+import json
 import math
 import re
+from pathlib import Path
 from typing import Any
 
 from ..errors import InputError
@@ -82,9 +84,6 @@ def counts(notebook: Any) -> dict[str, dict[str, int]]:
 
 def _main(argv: list[str]) -> None:
     """Print each notebook's counts and minutes; with ``--write``, store the counts in the course plan."""
-    import json
-    from pathlib import Path
-
     write = "--write" in argv
     found = {}
     for name in (a for a in argv if a != "--write"):

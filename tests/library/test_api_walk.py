@@ -335,6 +335,10 @@ def _recording_dict():
 
 
 #: people's labels and a design's scores for the validation functions (ranked, with a tie)
+def _alignment_log():
+    return _export("course.alignment.study.load_log")()
+
+
 _FAILED = [True, False, True, False, False, True, False, False]
 _SCORES = [0.1, 0.8, 0.3, 0.6, 0.9, 0.4, 0.4, 0.7]
 
@@ -409,6 +413,19 @@ VALID: dict[str, Callable[[], dict[str, Any]]] = {
         question="q", context=["AI is old."], group="other", k=1),
     "judges.examples.example_text": lambda: dict(example=_export("judges.examples.labelled_sentences")(
         "AI is old.", [], ["AI is old."], question="q", group="g", split="dev")[0]),
+    # lesson 15 (course.alignment) and the course's time rule
+    "alignment.analysis.misses": lambda: dict(design="support_min"),
+    "alignment.analysis.answer_of": lambda: dict(answer_id="ragtruth-14323-gpt-4-0613"),
+    "alignment.calibration.sentences": lambda: dict(log=_alignment_log()),
+    "alignment.calibration.platt": lambda: dict(log=_alignment_log()),
+    "alignment.calibration.plot_reliability": lambda: dict(
+        found=_export("course.alignment.calibration.platt")(_alignment_log())),
+    "alignment.calibration.reliability": lambda: dict(p=[0.2, 0.7, 0.4], supported=[False, True, True]),
+    "alignment.labels.rates": lambda: dict(design="word_overlap"),
+    "alignment.labels.threshold_for": lambda: dict(design="support_min"),
+    "alignment.labels.plan_summary": lambda: dict(plan=_export("course.alignment.labels.labels_plan")()),
+    "alignment.stability.rule_flags": lambda: dict(sampled=[None], support=[None], failed=[True], threshold=0.3),
+    "course.time_plan.counts": lambda: dict(notebook={"cells": [{"cell_type": "markdown", "source": "# A title"}]}),
     # widgets
     "widgets.ReorderModel": lambda: dict(nodes=["a", "b", "c"], verdicts=[1, 0, 1]),
     "widgets.PermutationModel": lambda: dict(nodes=["a", "b", "c"], verdicts=[1, 0, 1]),
@@ -468,6 +485,8 @@ SKIPPED: dict[str, str] = {
     "SentenceTransformerEmbedder": "loads a neural model (a download, torch); its checks have their own tests",
     "OpenAIJudge.ask": "sends a request to a live server; tests/library/test_judge_promises.py drives it on a scripted one",
     "judge_study.recording.record_passes": "runs a judge study against a live llama.cpp server",
+    "alignment.calibration.platt_scaled": "fits a logistic regression per dev source (loads scikit-learn, about 3 s); "
+                                          "tests/course/test_lesson15_alignment.py checks it against the stored fit",
     "alignment.study.build_log": "replays every recording of lesson 15 (thousands of requests, about 15 s); "
                                  "tests/course/test_lesson15_alignment.py checks it against the shipped log",
     "recorded_embeddings.record_embeddings": "loads a neural model (a download, torch)",

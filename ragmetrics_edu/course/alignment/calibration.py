@@ -18,7 +18,7 @@ from ...agreement import fit_combination
 from ...data import ragtruth
 from ...errors import InputError
 from ...plots import new_figure
-from ...validate import integer
+from ...validate import as_list, flag, integer, number
 
 __all__ = ["BINS", "sentences", "reliability", "platt_scaled", "platt", "plot_reliability"]
 
@@ -52,6 +52,9 @@ def sentences(log: Any) -> dict[str, list[Any]]:
 def reliability(p: list[float], supported: list[bool], bins: int = BINS) -> dict[str, Any]:
     """Per equal-width bin of ``p``: sentences, mean p and the share supported; and the expected calibration error."""
     bins = integer("bins", bins, low=2, high=100, expected="from 2 to 100 bins")
+    p = [number(f"p[{i}]", v, "a probability from 0 to 1", low=0.0, high=1.0)
+         for i, v in enumerate(as_list("p", p, "a list of probabilities"))]
+    supported = [flag(f"supported[{i}]", v) for i, v in enumerate(as_list("supported", supported, "a list of True/False"))]
     if len(p) != len(supported) or not p:
         raise InputError("supported", f"one label per probability ({len(p)})", len(supported))
     rows = []

@@ -21,7 +21,7 @@ from typing import Any
 
 from ...agreement import auc_difference, fit_combination, roc_auc
 from ...errors import InputError
-from ...validate import integer
+from ...validate import as_list, integer, number
 from ..against_people import study as people_study
 from ..against_people.designs import BASELINE
 from .protocol import LEVEL, RESAMPLES, SEED
@@ -71,7 +71,7 @@ def by_sources(names: tuple[str, ...] = ("support_min", BASELINE), first: int = 
     first = integer("first", first, low=1, high=len(order) - 1, expected=f"from 1 to {len(order) - 1} sources")
     head = set(order[:first])
     out: dict[str, dict[str, float]] = {}
-    for name in names:
+    for name in as_list("names", names, "a list of score names"):
         if not isinstance(name, str) or name not in part["scores"]:
             raise InputError("names", "scores lesson 15's log holds: " + ", ".join(part["scores"]), name)
         row = {}
@@ -153,6 +153,9 @@ def sources_needed(half_widths: tuple[float, ...] = (0.05, 0.025), log: Any = No
     """From each candidate's paired interval against word overlap on all dev sources: its half-width, and the
     sources an interval of each of ``half_widths`` would need (a half-width shrinks as one over the square root of
     the sources: n = sources * (half-width now / wanted)^2, a normal approximation)."""
+    half_widths = tuple(number(f"half_widths[{i}]", h, "a half-width above 0 and below 1", low=0.0, high=1.0,
+                               low_open=True, high_open=True)
+                        for i, h in enumerate(as_list("half_widths", half_widths, "a list of half-widths")))
     figures = candidate_figures(log)
     rows = {}
     for name, fig in figures.items():

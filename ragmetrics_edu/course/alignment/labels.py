@@ -39,6 +39,8 @@ SYSTEM_ANSWERS = 1000
 def threshold_for(design: str, log: Any = None) -> tuple[float, str]:
     """The threshold ``design`` flags below, and where it comes from: word overlap's is lesson 14's (the one its
     test figure used), a lesson-15 design's its F1-best on all RAGTruth dev."""
+    if not isinstance(design, str):
+        raise InputError("design", "a design's name: " + ", ".join(PLANNED), design)
     if design == BASELINE:
         return people_study.threshold_of(people_study.load_log(), BASELINE), "lesson 14's dev threshold"
     fig = candidate_figures(log).get(design) if isinstance(design, str) else None
@@ -54,7 +56,7 @@ def rates(design: str, log: Any = None, model: str | None = None) -> dict[str, A
     part = log["parts"]["ragtruth-dev"]
     threshold, _ = threshold_for(design, log)
     models = {row["model"] for row in part["items"]}
-    if model is not None and model not in models:
+    if model is not None and (not isinstance(model, str) or model not in models):
         raise InputError("model", "an answering model of RAGTruth dev: " + ", ".join(sorted(models)), model)
     pairs = [(row["failed"], v >= threshold) for row, v in zip(part["items"], part["scores"][design], strict=True)
              if not math.isnan(v) and (model is None or row["model"] == model)]

@@ -113,6 +113,8 @@ def rule_flags(sampled: list[MetricResult | None], support: list[MetricResult | 
     support = as_list("support", support, "a list of support results (None where not recorded)")
     failed = as_list("failed", failed, "one True/False per answer (people marked it hallucinated)")
     threshold = number("threshold", threshold, "a p(yes) from 0 to 1", low=0.0, high=1.0)
+    if any(r is not None and not isinstance(r, MetricResult) for r in [*sampled, *support]):
+        raise InputError("sampled/support", "MetricResults or None", "another value")
     if not len(sampled) == len(support) == len(failed):
         raise InputError("support/failed", f"one entry per sampled answer ({len(sampled)})",
                          f"{len(support)} and {len(failed)}")
