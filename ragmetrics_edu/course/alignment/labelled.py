@@ -26,9 +26,11 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import InputError
+from ...validate import as_list
+from ...validate import path as checked_path
 from ..against_people.items import Item
 
-__all__ = ["read_labelled", "split_by_group", "LABELS", "ALIASES"]
+__all__ = ["read_labelled", "split_by_group", "labelled", "LABELS", "ALIASES"]
 
 #: the words a label may be, and whether the answer fails (is hallucinated)
 LABELS = {"faithful": False, "pass": False, "passed": False, "hallucinated": True, "fail": True, "failed": True}
@@ -89,9 +91,7 @@ def _label(where: str, value: Any) -> bool | None:
 def read_labelled(path: Any) -> list[Item]:
     """The rows of a labelled file as :class:`Item` objects (``split`` "dev", "test" or "" for unlabelled rows;
     ``hallucinated`` False for an unlabelled row, which never enters a figure that needs a label)."""
-    if not isinstance(path, (str, Path)) or not Path(path).is_file():
-        raise InputError("--labels", "the path of a JSONL or CSV file of labelled answers", path)
-    path = Path(path)
+    path = checked_path("--labels", path, expected="the path of a JSONL or CSV file of labelled answers")
     rows = _rows(path)
     if not rows:
         raise InputError("--labels", "a file with at least one row", str(path))
@@ -140,8 +140,9 @@ def read_labelled(path: Any) -> list[Item]:
 
 def split_by_group(groups: list[str]) -> dict[str, str]:
     """The written rule: groups ordered by SHA-256 of their name; the first half (rounded up) dev, the rest test."""
-    if not isinstance(groups, list) or not all(isinstance(g, str) for g in groups):
-        raise InputError("groups", "a list of group names", groups)
+    groups = as_list("groups", groups, "a list of group names")
+    if not all(isinstance(g, str) for g in groups):
+        raise InputError("groups", "a list of group names (texts)", groups)
     ordered = sorted(dict.fromkeys(groups), key=lambda g: hashlib.sha256(g.encode("utf-8")).hexdigest())
     dev = math.ceil(len(ordered) / 2)
     return {g: "dev" if k < dev else "test" for k, g in enumerate(ordered)}
@@ -149,4 +150,7 @@ def split_by_group(groups: list[str]) -> dict[str, str]:
 
 def labelled(items: list[Item], split: str) -> list[Item]:
     """The labelled answers of one split ("dev" or "test")."""
-    return [i for i in items if i.split == split]
+    items = as_list("items", items, "a list of Items")
+    if not isinstance(split, str) or split not in ("dev", "test"):
+        raise InputError("split", "'dev' or 'test'", split)
+    return [i for i in items if isinstance(i, Item) and i.split == split]

@@ -26,11 +26,13 @@ from typing import Any
 from ...agreement import auc_difference, best_threshold, estimate_pass_rate, validation_report
 from ...baselines import answer_overlap
 from ...errors import InputError
+from ...metrics.correctness import f1_from
 from ...results import fmt
+from ...validate import as_list, number
 from ..against_people.items import Item
 from .designs import JUDGED
 
-__all__ = ["labels_report", "write_scores", "reading_of"]
+__all__ = ["labels_report", "reading_of"]
 
 
 def reading_of(result: Any) -> str:
@@ -57,6 +59,13 @@ def labels_report(design: str, chosen: list[Item], results: list[Any], say: Any 
     """The report (see the module) of ``design``'s ``results`` (None: unscored) on ``chosen``, said line by line."""
     if not isinstance(design, str) or design not in JUDGED:
         raise InputError("design", "one of " + ", ".join(sorted(JUDGED)), design)
+    chosen = as_list("chosen", chosen, "a list of Items")
+    if not all(isinstance(i, Item) for i in chosen):
+        raise InputError("chosen", "a list of Items (labelled.read_labelled)", chosen)
+    if not callable(say):
+        raise InputError("say", "a function that prints a line", say)
+    half_width = number("half_width", half_width, "a half-width above 0 and below 1", low=0.0, high=1.0,
+                        low_open=True, high_open=True)
     if not isinstance(results, list) or len(results) != len(chosen):
         raise InputError("results", f"one result (or None) per answer ({len(chosen)})", results)
     scores = [math.nan if r is None else float(JUDGED[design].score(r, i)) for r, i in zip(results, chosen, strict=True)]
@@ -93,7 +102,7 @@ def labels_report(design: str, chosen: list[Item], results: list[Any], say: Any 
         + f"; word overlap {fmt(words.score, 3)}; difference {fmt(paired.score, 3)}"
         + (f" [{fmt(paired.ci[0], 3)}, {fmt(paired.ci[1], 3)}]." if paired.ci else " (no interval)."))
     base = sum(failed) / len(failed)
-    flag_all = 2 * base / (1 + base) if base else 0.0
+    flag_all = f1_from(base, 1.0)   # flag every answer: recall 1, precision the share failing
     say(_f1_line(design, report.values, threshold) + "; " + _f1_line("word overlap", words.values, overlap_threshold)
         + f"; flagging every answer: precision {fmt(base, 3)}, recall 1, F1 {fmt(flag_all, 3)}.")
     passes = {k: not (scores[k] < threshold) for k in range(len(chosen)) if not math.isnan(scores[k])}

@@ -42,7 +42,8 @@ from ...judges.files import write_recording
 from ...judges.openai_judge import OpenAIJudge, redact_url
 from ...judges.records import recordable
 from ...results import fmt
-from ...validate import integer, number
+from ...validate import as_list, integer, number
+from ...validate import path as checked_path
 from ..against_people.items import Item, items
 from . import cost
 from .designs import JUDGED, ask_any_pass, replayed_pass
@@ -85,6 +86,12 @@ def served_name(asked: str, served: list[str] | None) -> str:
     """The name to send for ``--model``: ``asked`` when the server serves it (or lists nothing); the one model it
     serves when ``asked`` is that model's file name with or without its folder and ``.gguf`` (llama.cpp servers
     list a model by the path they loaded); otherwise an InputError naming what it serves and how to pick."""
+    if not isinstance(asked, str) or not asked.strip():
+        raise InputError("--model", "the model's name (a text)", asked)
+    if served is not None:
+        served = as_list("served", served, "the names the server lists (a list of texts), or None")
+        if not all(isinstance(n, str) for n in served):
+            raise InputError("served", "the names the server lists (a list of texts), or None", served)
     if served is None or asked in served:
         return asked
 
@@ -256,12 +263,17 @@ def _safe(text: str) -> str:
 def recording_out(model: str, design: str, data: str, out: str | None, *, now: datetime | None = None) -> Path:
     """Where this run's recording goes: ``out``, or ``validate-<model>-<design>-<data>-<UTC time>.json``; a path
     that exists gets ``-2``, ``-3``... before its suffix, so no run overwrites another's recording."""
+    for field, value in (("model", model), ("design", design), ("data", data)):
+        if not isinstance(value, str):
+            raise InputError(field, "a name (a text)", value)
+    if now is not None and not isinstance(now, datetime):
+        raise InputError("now", "a datetime or None", now)
     if out is None:
         stamp = (now or datetime.now(timezone.utc)).strftime("%Y%m%dT%H%M%SZ")
         model_name = _safe(model.replace("\\", "/").rsplit("/", 1)[-1])
         path = Path(f"validate-{model_name}-{_safe(design)}-{_safe(data)}-{stamp}.json")
     else:
-        path = Path(out)
+        path = checked_path("--out", out, exists=False, expected="a file path for the recording")
     candidate, k = path, 1
     while candidate.exists():
         k += 1
