@@ -18,6 +18,7 @@ import argparse
 import importlib.util
 import ipaddress
 import os
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -153,10 +154,13 @@ def _judge_server(args: argparse.Namespace) -> int:
         print(f"warning: --host {host} makes the server reachable from other machines, with no key; "
               "use 127.0.0.1 unless you mean it", file=sys.stderr, flush=True)
     base_url = f"http://{'[' + host + ']' if ':' in host else host}:{args.port}/v1"
-    print(f"Serving {Path(args.model).name} at {base_url} (Ctrl-C stops it). In Python:\n"
-          f"  judge = judges.OpenAIJudge('{Path(args.model).stem}', base_url='{base_url}', api_key='local', "
-          "mode='json_object_schema')", flush=True)
-    command = [sys.executable, "-m", "llama_cpp.server", "--model", args.model, "--host", host,
+    name = Path(args.model).stem  # served under this name (--model_alias), the one printed and checked at /v1/models
+    print(f"Serving {Path(args.model).name} as model '{name}' at {base_url} (Ctrl-C stops it). In Python:\n"
+          f"  judge = judges.OpenAIJudge('{name}', base_url='{base_url}', api_key='local', "
+          "mode='json_object_schema')\n"
+          f"Validate it: ragmetrics-edu validate-judge --base-url {base_url} --model {shlex.quote(name)} "
+          "--design support_min --sources 5", flush=True)
+    command = [sys.executable, "-m", "llama_cpp.server", "--model", args.model, "--model_alias", name, "--host", host,
                "--port", str(args.port), "--n_threads", str(args.threads), "--n_ctx", str(args.ctx)]
     # The command becomes the server (exec): a plain `kill PID` of the command, from a script, a notebook or
     # a test, stops the server itself, instead of leaving a child holding the model (~2 GB) and the port.

@@ -321,6 +321,22 @@ def _agreement_result():
     return agreement.cohen_kappa(["yes", "no", "yes", "yes"], ["yes", "no", "no", "yes"], n_resamples=200)
 
 
+_LABELLED = str(Path(ragmetrics_edu.__file__).parent / "data" / "labelled_answers_example.jsonl")
+
+
+@functools.lru_cache(maxsize=None)
+def _labelled_items():
+    from ragmetrics_edu.course.alignment.labelled import read_labelled
+
+    return read_labelled(_LABELLED)
+
+
+def _cost():
+    from ragmetrics_edu.course.alignment import cost
+
+    return cost.estimate("g_eval", _labelled_items()[:2])
+
+
 @functools.lru_cache(maxsize=None)
 def _pass_rate_result():
     from ragmetrics_edu import agreement
@@ -391,6 +407,19 @@ VALID: dict[str, Callable[[], dict[str, Any]]] = {
     "agreement.corrected_pass_rate": lambda: dict(system_passes=[True, False, True, True], labelled_failed=_FAILED,
                                                   labelled_passes=[not f for f in _FAILED], n_resamples=200),
     "agreement.best_threshold": lambda: dict(failed=_FAILED, scores=_SCORES),
+    "alignment.cost.calibration": lambda: dict(pass_name="g_eval"),
+    "alignment.cost.unit": lambda: dict(pass_name="support"),
+    "alignment.cost.data_chars": lambda: dict(pass_name="support", item=_labelled_items()[0]),
+    "alignment.cost.estimate": lambda: dict(pass_name="g_eval", chosen=_labelled_items()[:2]),
+    "alignment.cost.describe": lambda: dict(found=_cost()),
+    "alignment.cost.minutes": lambda: dict(seconds=120.0),
+    "alignment.labelled.read_labelled": lambda: dict(path=_LABELLED),
+    "alignment.labelled.split_by_group": lambda: dict(groups=["a", "b", "c"]),
+    "alignment.labelled.labelled": lambda: dict(items=_labelled_items(), split="dev"),
+    "alignment.labels_report.labels_report": lambda: dict(design="support_min", chosen=_labelled_items()[:4],
+                                                          results=[None] * 4, say=lambda line: None),
+    "alignment.validate_judge.served_name": lambda: dict(asked="qwen", served=["/models/qwen.gguf"]),
+    "alignment.validate_judge.recording_out": lambda: dict(model="m", design="g_eval", data="mine", out=None),
     "agreement.estimate_pass_rate": lambda: dict(people=[True, False, True, True], judge_on_labelled=[True, False, False, True],
                                                  judge_on_all=[True, False, True, True, False, True]),
     "agreement.plan_pass_rate": lambda: dict(pass_rate=0.7, tpr=0.85, tnr=0.7),

@@ -164,3 +164,10 @@ def test_the_command_stopped_by_pid_leaves_no_server_behind(tmp_path):
     finally:
         if command.poll() is None:
             command.kill()
+
+
+def test_the_server_serves_the_model_under_the_name_it_prints(monkeypatch, tmp_path, capsys):
+    """validate-judge --model takes what judge-server prints: the server lists the model under that alias."""
+    command, out = _serve(monkeypatch, tmp_path, capsys)
+    alias = command[command.index("--model_alias") + 1]
+    assert alias == "tiny" and "as model 'tiny'" in out.out and "--model tiny" in out.out

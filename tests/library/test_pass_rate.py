@@ -151,6 +151,8 @@ def test_labels_needed_plans_each_method_and_ppi_never_needs_more():
     plan = plan_pass_rate(0.65, 0.85, 0.7, half_width=0.05, system_answers=2000)
     z = 1.959963984540054
     assert plan.values["labels"] == math.ceil(z * z * 0.65 * 0.35 / 0.05 ** 2)
+    # the instructor's figures in issue 44 (and the README): 88 labels for ±0.10, 350 for ±0.05 at θ = 0.65
+    assert [labels_needed(0.9, 0.9, 0.65, half_width=h, method="labels").score for h in (0.1, 0.05)] == [88, 350]
     assert plan.values["ppi"] <= plan.values["labels"] and plan.score == plan.values["ppi"]
     assert list(plan.steps["method"]) == ["labels", "ppi", "rogan_gladen"]
     assert labels_needed(0.85, 0.7, 0.65, method="ppi", system_answers=2000).score == plan.values["ppi"]
