@@ -28,6 +28,7 @@ def relevance_flags(relevance: Sequence[Any], field: str = "relevance") -> list[
     return [1 if v == YES else 0 for v in verdict_list(field, relevance)]
 
 
+@computed_by("context_precision")
 def per_k_precision(flags: list[int], variant: str, *, texts: list[str] | None = None,
                     total_relevant: int | None = None, threshold: float | None = None,
                     question: str | None = None) -> MetricResult:
