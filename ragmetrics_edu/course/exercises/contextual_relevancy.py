@@ -205,7 +205,7 @@ register(
 # -- crel-6: read the code. Which line makes the score a micro average? -----------------------------------
 register(line_exercise(
     id="crel-6", metric="contextual_relevancy",
-    question=("Read the code that `metrics.show_code(\"contextual_relevancy\")` shows (section 2). Which line "
+    question=("Read the code that `metrics.show_code(\"contextual_relevancy\")` shows (section 1). Which line "
               "makes the score a micro average, so that every statement weighs the same whatever node it came "
               "from? Copy that line, or the part of it that names it, as a string."),
     is_answer=lambda line: line.strip().startswith("verdicts = [verdict for verdicts in node_verdicts"),
