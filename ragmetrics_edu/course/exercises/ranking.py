@@ -342,7 +342,7 @@ def plot_per_k_measures(
 # -- rank-8: read the code. Which line lets average precision charge a missed document? -------------------
 register(line_exercise(
     id="rank-8", metric="average_precision",
-    question=("Read the code that `metrics.show_code(\"average_precision\")` shows (section 3). Which line lets "
+    question=("Read the code that `metrics.show_code(\"average_precision\")` shows (section 1). Which line lets "
               "average precision charge for a relevant document the retriever never returned, which DeepEval's "
               "and Ragas' context precision cannot? Copy that line, or the part of it that names it, as a string."),
     is_answer=lambda line: "total_relevant is None else total_relevant" in line,
