@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from ... import metrics
 from ...errors import show_value
 from ...text import squash_spaces as _squash
 from . import Exercise
@@ -22,8 +23,6 @@ SHORTEST_PART = 3
 
 def source_lines(metric: str) -> list[str]:
     """The code lines ``metrics.show_code(metric)`` displays: its core's, then each shared core's."""
-    from ... import metrics  # the metrics package loads after the exercises' registry, on first use
-
     code = metrics.show_code(metric)
     return [line for part in (code, *code.shared) for line in part.source.splitlines()]
 
