@@ -23,8 +23,8 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 def computed_by(core: str) -> Callable[[F], F]:
-    """Mark a public function as computed by the core module ``core`` (``ragmetrics_edu.cores.<core>``);
-    ``metrics.show_code`` shows that module."""
+    """Mark a public function as computed by the core module ``core`` (``ragmetrics_edu.cores.<core>``, or a
+    dotted module name for a core outside the package); ``metrics.show_code`` shows that module."""
 
     def mark(function: F) -> F:
         function.__core__ = core  # type: ignore[attr-defined]

@@ -26,12 +26,13 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
+from ..cores import aspect_critic as aspect_critic_core
 from ..cores import computed_by
 from ..cores import g_eval as core
 from ..errors import InputError
-from ..results import MetricResult, fmt
+from ..results import MetricResult
 from ..validate import as_list, choice, integer, number, probability, text
-from .rubric_explained import G_EVAL_GENERAL, g_eval_formula, g_eval_narrative, g_eval_source
+from .rubric_explained import G_EVAL_GENERAL, aspect_critic_result, g_eval_formula, g_eval_narrative, g_eval_source
 
 __all__ = ["g_eval_score", "aspect_critic_score", "votes_for", "G_EVAL_VARIANTS", "DEEPEVAL_MIN_PROBABILITY", "scale_of"]
 
@@ -126,6 +127,7 @@ def votes_for(strictness: int) -> int:
     return strictness + 1 if strictness % 2 == 0 else strictness
 
 
+@computed_by("aspect_critic")
 def aspect_critic_score(votes: Sequence[Any], *, aspect: str = "", threshold: float | None = None) -> MetricResult:
     """An aspect critic's verdict: the majority of ``votes`` (yes/no each); ``yes_share`` keeps the share of yes.
 
@@ -138,16 +140,7 @@ def aspect_critic_score(votes: Sequence[Any], *, aspect: str = "", threshold: fl
     flags = [_vote(i, v) for i, v in enumerate(votes)]
     if len(flags) % 2 == 0:
         raise InputError("votes", "an odd number of votes (Ragas turns strictness 2 into 3)", f"{len(flags)} votes")
-    yes = sum(flags)
-    share = yes / len(flags)
-    score = 1.0 if yes * 2 > len(flags) else 0.0
-    rows = [{"vote": i, "verdict": "yes" if f else "no"} for i, f in enumerate(flags, start=1)]
-    return MetricResult(
-        metric="aspect_critic", score=score, variant="ragas",
-        columns=("vote", "verdict"), rows=rows,
-        values={"yes": yes, "votes": len(flags), "yes_share": share, "aspect": aspect},
-        formula=rf"\text{{score}} = [\,{yes} > {len(flags)}/2\,] = {fmt(score)}",
-        formula_general=r"\text{score} = [\,\#\text{yes} > n/2\,]",
-        narrative=[f"Aspect: {aspect!r}." if aspect else "Aspect: (not given).",
-                   f"{yes} of {len(flags)} votes say yes (share {fmt(share)}); the majority decides: {fmt(score)}."],
-        notes=[], threshold=threshold, inputs={"votes": [("yes" if f else "no") for f in flags], "aspect": aspect})
+
+    score, rows, values = aspect_critic_core.aspect_critic(flags, aspect)
+
+    return aspect_critic_result(score, rows, values, threshold)

@@ -1,12 +1,15 @@
-"""The explanation of a G-Eval result: where its weights came from, its formula with the numbers, its narrative.
+"""The explanation of a G-Eval result (where its weights came from, its formula with the numbers, its narrative)
+and of an aspect critic's.
 
-The arithmetic is :mod:`ragmetrics_edu.cores.g_eval`'s; nothing here computes the score."""
+The arithmetic is :mod:`ragmetrics_edu.cores.g_eval`'s and :mod:`ragmetrics_edu.cores.aspect_critic`'s; nothing
+here computes the score."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from ..results import fmt
+from ..cores.aspect_critic import COLUMNS as ASPECT_COLUMNS
+from ..results import MetricResult, fmt
 
 G_EVAL_GENERAL = r"\text{score} = \frac{\sum_s p(s)\, s - \text{low}}{\text{high} - \text{low}}"
 
@@ -48,3 +51,16 @@ def g_eval_narrative(source: str, values: dict[str, Any], reply_score: int | Non
             f"Weighted score: {fmt(weighted)} (the most likely score is {values['most_likely']}"
             + (f"; the reply wrote {reply_score}" if reply_score is not None else "") + ").",
             f"Score on [0, 1]: ({fmt(weighted)} - {low}) / ({high} - {low}) = {fmt(score)}."]
+
+
+def aspect_critic_result(score: float, rows: list[dict[str, Any]], values: dict[str, Any],
+                         threshold: float | None) -> MetricResult:
+    """An aspect critic's result: the majority, in words and with the counts."""
+    yes, n, aspect = values["yes"], values["votes"], values["aspect"]
+    return MetricResult(
+        metric="aspect_critic", score=score, variant="ragas", columns=ASPECT_COLUMNS, rows=rows, values=values,
+        formula=rf"\text{{score}} = [\,{yes} > {n}/2\,] = {fmt(score)}",
+        formula_general=r"\text{score} = [\,\#\text{yes} > n/2\,]",
+        narrative=[f"Aspect: {aspect!r}." if aspect else "Aspect: (not given).",
+                   f"{yes} of {n} votes say yes (share {fmt(values['yes_share'])}); the majority decides: {fmt(score)}."],
+        notes=[], threshold=threshold, inputs={"votes": [row["verdict"] for row in rows], "aspect": aspect})

@@ -3,7 +3,9 @@
 The core is the module of :mod:`ragmetrics_edu.cores` that the metric's arithmetic (``spec.compute``)
 names with :func:`~ragmetrics_edu.cores.computed_by`; a judged design shows the core that scores its
 verdicts. A core that uses shared math (the counting rule, the per-k loop, the cosine) shows that
-core after its own. A metric registered without a core shows its arithmetic function's source.
+core after its own. A metric whose arithmetic names no core is refused with an ``InputError`` (every
+built-in metric has one: ``tests/library/test_cores.py``); a metric of one's own names its core module
+by its dotted name (``computed_by("mypackage.my_core")``).
 The source is read when asked for, so importing :mod:`ragmetrics_edu.metrics` stays cheap.
 """
 
@@ -12,7 +14,6 @@ from __future__ import annotations
 import ast
 import html
 import importlib
-import inspect
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -78,16 +79,15 @@ def show_code(name: str) -> Code:
     if function is None:
         raise InputError("name", "a metric with arithmetic of its own (spec.compute)", name)
     core = getattr(function, "__core__", None)
-    if core is None:  # registered without a core: its arithmetic function is what there is to read
-        source = inspect.getsource(function)
-        return Code(name, _path(inspect.getsourcefile(function)), source, _formula(function.__doc__, 4), ())
-    return _core(name, f"{CORES}.{core}")
+    if core is None:
+        raise InputError("name", "a metric whose arithmetic names its core (ragmetrics_edu.cores.computed_by)", name)
+    return _core(name, core if "." in core else f"{CORES}.{core}")
 
 
 def _core(metric: str, module_name: str) -> Code:
     module = importlib.import_module(module_name)
     source = Path(str(module.__file__)).read_text(encoding="utf-8")
-    shared = tuple(_core(metric, f"{CORES}.{used}") for used in uses(source))
+    shared = tuple(_core(metric, f"{module.__package__}.{used}") for used in uses(source))
     return Code(metric, _path(module.__file__), source, _formula(module.__doc__),
                 tuple(getattr(module, "COLUMNS", ())), shared)
 

@@ -16,16 +16,12 @@ from ..cores import computed_by
 from ..cores import context_precision as context_precision_core
 from ..errors import InputError
 from ..results import MetricResult
-from ..validate import YES, count, verdict_list
+from ..validate import count
+from .checks import relevance_flags
 from .precision_explained import GENERAL, precision_formula, precision_narrative, precision_notes
 
 VARIANTS = ("deepeval", "ragas", "average_precision")
 RAGAS_EPSILON = context_precision_core.RAGAS_EPSILON
-
-
-def relevance_flags(relevance: Sequence[Any], field: str = "relevance") -> list[int]:
-    """Relevance verdicts (yes/no, 0/1, bools) as 1/0 flags, checked."""
-    return [1 if v == YES else 0 for v in verdict_list(field, relevance)]
 
 
 @computed_by("context_precision")
