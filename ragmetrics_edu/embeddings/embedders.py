@@ -18,11 +18,11 @@ from __future__ import annotations
 
 import hashlib
 import math
-import operator
 import os
 from pathlib import Path
 from typing import Any, Protocol, Sequence, runtime_checkable
 
+from ..cores.cosine import cosine
 from ..errors import InputError, RagMetricsError
 from ..text import EMBEDDING_STOP_WORDS, words
 from ..validate import as_list, flag, integer, plain, text_list
@@ -307,13 +307,7 @@ def cosine_parts(u: Vector, v: Vector) -> tuple[float, float, float, float]:
     u, v = _vector("u", u), _vector("v", v)
     if len(u) != len(v):
         raise InputError("vectors", "two vectors of the same length", (len(u), len(v)))
-    # Exact sums (fsum) over the non-zero products only: a hashed vector is mostly zeros, and leaving
-    # zeros out changes no sum; map and filter keep the loop out of Python.
-    dot = math.fsum(filter(None, map(operator.mul, u, v)))
-    nu = math.sqrt(math.fsum(filter(None, map(operator.mul, u, u))))
-    nv = math.sqrt(math.fsum(filter(None, map(operator.mul, v, v))))
-    cos = dot / (nu * nv) if nu and nv else 0.0
-    return dot, nu, nv, cos
+    return cosine(u, v)  # the one cosine: ragmetrics_edu/cores/cosine.py
 
 
 def embedder_name(embedder: Any) -> str:

@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
-from .base import Messages, render
+from .base import PROMPTS, Messages, render
 
 
 @dataclass(frozen=True)
@@ -123,8 +123,13 @@ def messages(template_name: str, data: Mapping[str, Untrusted], values: Mapping[
 
 
 def legacy_messages(template_name: str, data: Mapping[str, Untrusted], values: Mapping[str, Any],
-                    folder: Any = None) -> Messages:
-    """The same step as the version-1 prompts rendered it (no blocks); used only to find old recordings' replies."""
+                    folder: Any = None) -> Messages | None:
+    """The same step as the version-1 prompts rendered it (no blocks); used only to find old recordings' replies.
+
+    None for a step with no version-1 prompt (``legacy_v1_<template_name>.txt``): a design written after
+    version 2 has none, and no old recording holds its replies."""
+    if not (PROMPTS if folder is None else folder).joinpath(f"legacy_v1_{template_name}.txt").is_file():
+        return None
     filled = {name: _plain(name, value) for name, value in data.items()}
     return [{"role": "system", "content": render("legacy_v1_system")},
             {"role": "user", "content": render(f"legacy_v1_{template_name}", folder, **filled, **values)}]

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
+from ..cores import computed_by
 from ..errors import InputError
 from ..results import MetricResult
 from ..text import normalize_text, tokenize
@@ -122,6 +123,7 @@ def row_line(i: int, row: dict[str, Any]) -> str:
     return line + "."
 
 
+@computed_by("faithfulness")
 def score_checked(claims: Sequence[str], said: Sequence[str], context: Sequence[str], *,
                   quotes: Sequence[str] | None = None, quotes_checked: bool = False,
                   contradicted: Sequence[str] | None = None, dropped: Sequence[str] = (), variant: str = "ragas",

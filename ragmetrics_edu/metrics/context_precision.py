@@ -20,12 +20,14 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping, Sequence
 
+from ..cores import computed_by
 from ..errors import InputError
 from ..ranking.precision import GENERAL, RAGAS_EPSILON, VARIANTS, per_k_precision
 from ..results import MetricResult
 from ..validate import YES, as_list, choice, flag, is_list, optional_texts, probability, verdict_list
 
 
+@computed_by("context_precision")
 def context_precision(
     verdicts: Sequence[Any],
     variant: str = "deepeval",
@@ -55,12 +57,15 @@ def context_precision(
 _FAST = {1: 1, 0: 0, "yes": 1, "no": 0}
 
 
+@computed_by("context_precision")
 def context_precision_batch(
     cases: Iterable[Sequence[Any]], variant: str = "deepeval", *, results: bool = False
 ) -> list[float] | list[MetricResult]:
     """Score many verdict lists quickly: plain floats, no step tables unless ``results=True``.
 
-    Gives exactly the same numbers as :func:`context_precision` (the tests check this).
+    Gives exactly the same numbers as :func:`context_precision`: the loop below is the core's per-k loop
+    (:mod:`ragmetrics_edu.cores.per_k`) without the rows; ``tests/library/test_cores.py`` checks that they agree
+    on any list (a property test).
     """
     variant = choice("variant", variant, ("deepeval", "ragas"))
     results = flag("results", results)

@@ -25,9 +25,12 @@ from __future__ import annotations
 import math
 from typing import Any, Sequence
 
+from ..cores import answer_correctness as core
+from ..cores import computed_by
 from ..errors import InputError
-from ..results import MetricResult, fmt
+from ..results import MetricResult
 from ..validate import as_list, choice, count, is_list, number, plain, probability, text_list
+from .correctness_explained import GENERAL, correctness_formula, correctness_narrative, correctness_notes
 from .embedding import semantic_similarity
 
 VARIANTS = ("ragas", "ragas_legacy", "ragas_collections")
@@ -102,17 +105,16 @@ def f1_counts(tp: Any, fp: Any, fn: Any) -> Any:
     return np.where(denominator > 0, 2 * tp / np.where(denominator > 0, denominator, 1.0), 1.0)
 
 
+@computed_by("answer_correctness")
 def f_beta(tp: int, fp: int, fn: int, beta: float = 1.0) -> float:
     """F-beta from counts; no statements at all gives 1.0.
 
     Counts are whole numbers from 0 to 10^15, ``beta`` a positive finite number."""
     tp, fp, fn = count("tp", tp), count("fp", fp), count("fn", fn)
-    beta = _beta(beta)
-    b2 = beta * beta
-    denominator = (1 + b2) * tp + b2 * fn + fp
-    return 1.0 if denominator == 0 else (1 + b2) * tp / denominator
+    return core.f_beta(tp, fp, fn, _beta(beta))
 
 
+@computed_by("answer_correctness")
 def answer_correctness(
     tp: Sequence[str],
     fp: Sequence[str],
@@ -138,56 +140,32 @@ def answer_correctness(
     lists = {name: text_list(name, value) for name, value in (("tp", tp), ("fp", fp), ("fn", fn))}
     w_f, w_s = _weights(weights)
     beta = _beta(beta)
-    notes: list[str] = []
-    sim_result = None
     if similarity is not None:
         similarity = number("similarity", similarity, "a cosine similarity between -1 and 1", low=-1.0, high=1.0)
-    if w_s == 0:
-        sim = 0.0 if similarity is None else similarity
-        notes.append("The semantic weight is 0, so the similarity does not enter the score.")
-    elif similarity is not None:
-        sim = similarity
-    elif answer is not None and ground_truth is not None:
-        sim_result = semantic_similarity(answer, ground_truth, embedder)
-        sim = sim_result.values["cosine"]
-        notes.extend(sim_result.notes)
-    else:
-        raise InputError("similarity", "a number, or answer= and ground_truth= to compute it with an embedder", similarity)
+    sim, sim_notes = _similarity(similarity, w_s, answer, ground_truth, embedder)
+    threshold = probability("threshold", threshold)
 
-    n_tp, n_fp, n_fn = (len(lists[k]) for k in ("tp", "fp", "fn"))
-    skipped = False
-    f = f_beta(n_tp, n_fp, n_fn, beta)
-    if n_tp + n_fp + n_fn == 0:
-        notes.insert(0, "No statements in TP, FP or FN: the factual part is defined as 1 (both Ragas APIs).")
-    elif n_tp == 0 and (n_fp == 0 or n_fn == 0):
-        legacy = (w_f * f + w_s * sim) / (w_f + w_s)
-        collections = (w_f * 1.0 + w_s * sim) / (w_f + w_s)
-        if variant == "ragas_collections":
-            f, skipped = 1.0, True
-        side = "the reference" if n_fn == 0 else "the answer"
-        notes.insert(0, f"TP is empty and {side} gave no statements: Ragas' APIs disagree. Legacy ragas.metrics "
-                        f"classifies anyway, F = 0, score {fmt(legacy)}; ragas.metrics.collections skips "
-                        f"classification and takes F = 1, score {fmt(collections)}. This is variant {variant!r}.")
-    score = (w_f * f + w_s * sim) / (w_f + w_s)
-    rows = [{"kind": kind.upper(), "statement": s} for kind in ("tp", "fp", "fn") for s in lists[kind]]
-    b = fmt(beta)
-    f_tex = (rf"F_{{{b}}} = \frac{{{n_tp}}}{{{n_tp} + \tfrac12({n_fp} + {n_fn})}} = {fmt(f)}" if beta == 1
-             else rf"F_{{{b}}} = \frac{{(1+{b}^2)\,{n_tp}}}{{(1+{b}^2)\,{n_tp} + {b}^2\cdot{n_fn} + {n_fp}}} = {fmt(f)}")
-    if skipped:
-        f_tex = rf"F_{{{b}}} = 1 \text{{ (no classification)}}"
-    formula = (f_tex + r",\quad " + rf"\frac{{{fmt(w_f)}\times {fmt(f)} + {fmt(w_s)}\times {fmt(sim)}}}"
-               rf"{{{fmt(w_f)} + {fmt(w_s)}}} = {fmt(score)}")
+    score, rows, values = core.answer_correctness(lists["tp"], lists["fp"], lists["fn"], sim, w_f, w_s, beta, variant)
+
+    apis_part = values.pop("apis_part")
     return MetricResult(
-        metric="answer_correctness", variant="ragas" if variant == "ragas_legacy" else variant, score=score, columns=("kind", "statement"), rows=rows,
-        values={"tp_count": n_tp, "fp_count": n_fp, "fn_count": n_fn, "f_beta": f, "similarity": sim,
-                "weight_factual": w_f, "weight_semantic": w_s, "beta": float(beta)},
-        formula=formula,
-        formula_general=r"\frac{w_f\,F_\beta + w_s\,\mathrm{sim}}{w_f + w_s},\; F_1 = \frac{TP}{TP + \frac12(FP+FN)}",
-        narrative=[f"TP = {n_tp} (answer statements the ground truth supports), FP = {n_fp} (answer statements "
-                   f"it does not support), FN = {n_fn} (ground-truth statements the answer misses).",
-                   f"Factual score F{b} = {fmt(f)}.",
-                   f"Semantic similarity of answer and ground truth = {fmt(sim)}.",
-                   f"Weighted average with weights ({fmt(w_f)}, {fmt(w_s)}) = {fmt(score)}."],
-        notes=notes, threshold=probability("threshold", threshold),
+        metric="answer_correctness", variant="ragas" if variant == "ragas_legacy" else variant, score=score,
+        columns=core.COLUMNS, rows=rows, values=values, formula=correctness_formula(values, score, apis_part, variant),
+        formula_general=GENERAL, narrative=correctness_narrative(values, score),
+        notes=correctness_notes(values, variant, apis_part) + sim_notes, threshold=threshold,
         inputs={**lists, "answer": answer, "ground_truth": ground_truth},
     )
+
+
+def _similarity(similarity: float | None, w_s: float, answer: str | None, ground_truth: str | None,
+                embedder: Any) -> tuple[float, list[str]]:
+    """The similarity to blend (given, or computed with the embedder) and what the result notes about it."""
+    if w_s == 0:
+        return (0.0 if similarity is None else similarity), ["The semantic weight is 0, so the similarity does not "
+                                                             "enter the score."]
+    if similarity is not None:
+        return similarity, []
+    if answer is not None and ground_truth is not None:
+        sim_result = semantic_similarity(answer, ground_truth, embedder)
+        return sim_result.values["cosine"], list(sim_result.notes)
+    raise InputError("similarity", "a number, or answer= and ground_truth= to compute it with an embedder", similarity)

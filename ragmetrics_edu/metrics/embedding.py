@@ -7,10 +7,13 @@ teaching stand-in, not what a neural model gives (see ``ragmetrics_edu.embedding
 
 from __future__ import annotations
 
-import math
 from typing import Any, Sequence
 
-from ..embeddings.embedders import HashingEmbedder, cosine_parts, embedder_name, resolve
+from ..cores import answer_relevancy_embedding as relevancy_core
+from ..cores import computed_by
+from ..cores import semantic_similarity as similarity_core
+from ..cores.cosine import clamp
+from ..embeddings.embedders import HashingEmbedder, embedder_name, resolve
 from ..errors import InputError
 from ..results import MetricResult, fmt
 from ..validate import as_list, choice, is_list, plain, probability, text, text_list
@@ -24,7 +27,7 @@ def clamp_cosine(cos: float) -> tuple[float, str]:
     Returns the clamped value and a note saying what was clamped ("" when nothing was)."""
     if -1.0 <= cos <= 1.0:
         return cos, ""
-    clamped = max(-1.0, min(1.0, cos))
+    clamped = clamp(cos)
     return clamped, (f"Float rounding gave a cosine of {cos!r}, outside [-1, 1]; it is clamped to {clamped!r} "
                      "(a cosine cannot exceed 1 in magnitude).")
 
@@ -40,6 +43,7 @@ def _stand_in_note(embedder: Any) -> list[str]:
 MAX_GENERATED = 100
 
 
+@computed_by("answer_relevancy_embedding")
 def answer_relevancy_embedding(
     question: str,
     generated_questions: Sequence[str],
@@ -75,50 +79,44 @@ def answer_relevancy_embedding(
             raise InputError("noncommittal", f"one flag per generated question ({len(generated)})", flags)
     else:
         raise InputError("noncommittal", "True/False or a list of bools, one per generated question", noncommittal)
+    threshold = probability("threshold", threshold)
     emb = resolve(embedder)
+    vectors = emb.embed([question] + generated) if generated else [[]]
+
+    score, rows, values = relevancy_core.answer_relevancy_embedding(vectors[0], vectors[1:], generated, flags, variant)
+
     notes = _stand_in_note(emb)
-    rows: list[dict[str, Any]] = []
-    if generated:
-        vectors = emb.embed([question] + generated)
-        for i, (g, vec, flag) in enumerate(zip(generated, vectors[1:], flags, strict=True), start=1):
-            dot, nq, ng, cos = cosine_parts(vectors[0], vec)
-            cos, clamp_note = clamp_cosine(cos)
-            if clamp_note:
-                notes.append(f"Generated question {i}: " + clamp_note)
-            rows.append({"i": i, "generated_question": g, "dot": dot, "norm_question": nq,
-                         "norm_generated": ng, "cosine": cos, "noncommittal": flag})
-    mean = math.fsum(r["cosine"] for r in rows) / len(rows) if rows else math.nan
-    all_noncommittal = bool(rows) and all(flags)
+    for row in rows:
+        clamp_note = clamp_cosine(row.pop("raw"))[1]
+        if clamp_note:
+            notes.append(f"Generated question {row['i']}: " + clamp_note)
+    mean, all_noncommittal = values["mean_cosine"], values["all_noncommittal"]
     if not rows:
-        score = 0.0 if variant == "ragas_collections" else math.nan
         notes.insert(0, "No generated questions: the legacy ragas.metrics API returns NaN, ragas.metrics.collections "
                         f"returns 0.0; this is variant {variant!r}.")
     elif all_noncommittal:
-        score = 0.0
         notes.insert(0, "Every generation flagged the answer noncommittal, so Ragas sets the score to 0.")
-    else:
-        score = mean
-        if any(flags):
-            notes.insert(0, "Some but not all generations flagged the answer noncommittal; Ragas 0.4 zeroes "
-                            "the score only when all of them do, so the mean stands.")
+    elif any(flags):
+        notes.insert(0, "Some but not all generations flagged the answer noncommittal; Ragas 0.4 zeroes "
+                        "the score only when all of them do, so the mean stands.")
     cos_list = " + ".join(fmt(r["cosine"]) for r in rows)
     formula = (rf"\frac{{1}}{{{len(rows)}}}\left({cos_list}\right) = {fmt(mean)}" if rows else r"\text{no questions} \Rightarrow \mathrm{NaN}")
     if all_noncommittal:
         formula += r" \;\times 0 \text{ (noncommittal)} = 0"
     return MetricResult(
         metric="answer_relevancy_embedding", variant="ragas" if variant == "ragas_legacy" else variant, score=score,
-        columns=("i", "generated_question", "dot", "norm_question", "norm_generated", "cosine", "noncommittal"),
-        rows=rows, values={"mean_cosine": mean, "n": len(rows), "all_noncommittal": all_noncommittal},
+        columns=relevancy_core.COLUMNS, rows=rows, values=values,
         formula=formula,
         formula_general=r"\frac{1}{N}\sum_{i=1}^{N}\cos(E_{g_i}, E_o) \times (1 - \text{noncommittal})",
         narrative=[f"A judge wrote {len(rows)} questions that the answer would answer.",
                    "Embed the real question and each generated one; cosine = dot / (|q| |g|).",
                    "Average the cosines; the score is 0 only if every generation flagged the answer noncommittal."],
-        notes=notes, threshold=probability("threshold", threshold),
+        notes=notes, threshold=threshold,
         inputs={"question": question, "generated_questions": generated, "embedder": embedder_name(emb)},
     )
 
 
+@computed_by("semantic_similarity")
 def semantic_similarity(
     answer: str, ground_truth: str, embedder: Any = None, *, threshold: float | None = None
 ) -> MetricResult:
@@ -135,16 +133,16 @@ def semantic_similarity(
     ground_truth = text("ground_truth", ground_truth)
     threshold = probability("threshold", threshold)
     emb = resolve(embedder)
-    va, vg = emb.embed([answer, ground_truth])
-    dot, na, ng, cos = cosine_parts(va, vg)
-    cos, clamp_note = clamp_cosine(cos)
-    rows = [{"quantity": "dot product", "value": dot}, {"quantity": "norm of answer", "value": na},
-            {"quantity": "norm of ground truth", "value": ng}, {"quantity": "cosine", "value": cos}]
+    E_a, E_g = emb.embed([answer, ground_truth])
+
+    score, rows, values = similarity_core.semantic_similarity(E_a, E_g, threshold)
+
+    raw, cos, dot, na, ng = values.pop("raw"), values["cosine"], values["dot"], values["norm_answer"], \
+        values["norm_ground_truth"]
+    clamp_note = clamp_cosine(raw)[1]
     notes = _stand_in_note(emb) + ([clamp_note] if clamp_note else [])
-    score = cos
     formula = rf"\frac{{{fmt(dot)}}}{{{fmt(na)} \times {fmt(ng)}}} = {fmt(cos)}"
     if threshold is not None:
-        score = 1.0 if cos >= threshold else 0.0
         rows.append({"quantity": f"cosine >= {fmt(threshold)}", "value": score})
         formula += rf" \;\Rightarrow\; [{fmt(cos)} \ge {fmt(threshold)}] = {fmt(score)}"
         notes.insert(0, "With a threshold Ragas turns the similarity into 0 or 1.")
@@ -152,8 +150,8 @@ def semantic_similarity(
             notes.insert(1, f"Threshold 0 binarises here (score {fmt(score)}); both Ragas APIs test "
                             f"`if self.threshold:`, which is false for 0, so Ragas returns the raw cosine {fmt(cos)}.")
     return MetricResult(
-        metric="semantic_similarity", variant="ragas", score=score, columns=("quantity", "value"), rows=rows,
-        values={"cosine": cos, "dot": dot, "norm_answer": na, "norm_ground_truth": ng},
+        metric="semantic_similarity", variant="ragas", score=score, columns=similarity_core.COLUMNS, rows=rows,
+        values=values,
         formula=formula, formula_general=r"\cos(a, g) = \frac{E_a \cdot E_g}{\lVert E_a\rVert\,\lVert E_g\rVert}",
         narrative=["Embed the answer and the ground truth with the same embedder.",
                    f"Dot product {fmt(dot)}; norms {fmt(na)} and {fmt(ng)}.",

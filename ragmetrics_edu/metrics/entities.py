@@ -17,15 +17,22 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
+from ..cores import computed_by
+from ..cores import context_entity_recall as core
 from ..results import MetricResult, fmt
 from ..text import normalize_entity
 from ..validate import choice, flag, probability, text_list
 
 VARIANTS = ("ragas", "ragas_collections", "ragas_legacy")
 
-EPSILON = 1e-8
+EPSILON = core.EPSILON
 
 
+def _itself(entity: str) -> str:
+    return entity
+
+
+@computed_by("context_entity_recall")
 def context_entity_recall(
     reference_entities: Sequence[str],
     context_entities: Sequence[str],
@@ -44,24 +51,14 @@ def context_entity_recall(
     reference = text_list("reference_entities", reference_entities)
     context = text_list("context_entities", context_entities)
     normalize = flag("normalize", normalize)
-    key = normalize_entity if normalize else (lambda e: e)
-    ref_keys: dict[str, str] = {}
-    for e in reference:
-        ref_keys.setdefault(key(e), e)
-    ctx_keys: dict[str, str] = {}
-    for e in context:
-        ctx_keys.setdefault(key(e), e)
-    rows: list[dict[str, Any]] = []
-    for k, e in ref_keys.items():
-        rows.append({"entity": e, "key": k, "in_reference": 1, "in_context": int(k in ctx_keys),
-                     "context_form": ctx_keys.get(k, "")})
-    for k, e in ctx_keys.items():
-        if k not in ref_keys:
-            rows.append({"entity": e, "key": k, "in_reference": 0, "in_context": 1, "context_form": e})
-    overlap = sum(1 for r in rows if r["in_reference"] and r["in_context"])
+    threshold = probability("threshold", threshold)
+
+    score, rows, values = core.context_entity_recall(reference, context, normalize_entity if normalize else _itself,
+                                                     variant)
+
+    ref_keys, ctx_keys = values.pop("RE"), values.pop("CE")  # each entity's key -> its first form
+    overlap, n_ref = values["overlap"], values["reference_count"]
     n_distinct = len(ref_keys)
-    n_ref = len(reference) if variant == "ragas_legacy" else n_distinct
-    score = overlap / (n_ref + EPSILON)
     notes = []
     if len(reference) != n_distinct and overlap:
         legacy, collections = overlap / (len(reference) + EPSILON), overlap / (n_distinct + EPSILON)
@@ -71,7 +68,7 @@ def context_entity_recall(
     if n_ref == 0:
         notes.append("No reference entities: Ragas gives 0 / (0 + 1e-8) = 0.")
     if normalize:
-        changed = [e for e in reference + context if key(e) != e]
+        changed = [e for e in reference + context if normalize_entity(e) != e]
         notes.append("Entities compared after folding case, accents and spaces"
                      + (f" ({len(changed)} entities changed form)." if changed else " (no entity changed form)."))
     else:
@@ -83,16 +80,23 @@ def context_entity_recall(
         notes.append(f"Ragas adds 1e-8 to the denominator: exact {overlap}/{n_ref} = {overlap / n_ref!r}, "
                      f"Ragas gives {score!r}.")
     shared = [r["entity"] for r in rows if r["in_reference"] and r["in_context"]]
+    return _result(variant, normalize, score, rows, values, n_distinct, ref_keys, ctx_keys, shared, notes, threshold,
+                   reference, context)
+
+
+def _result(variant: str, normalize: bool, score: float, rows: list[dict[str, Any]], values: dict[str, Any],
+            n_distinct: int, ref_keys: dict[str, str], ctx_keys: dict[str, str], shared: list[str], notes: list[str],
+            threshold: float | None, reference: list[str], context: list[str]) -> MetricResult:
+    overlap, n_ref = values["overlap"], values["reference_count"]
     return MetricResult(
         metric="context_entity_recall", variant=("ragas_legacy" if variant == "ragas_legacy" else "ragas")
         + (", normalized" if normalize else ""), score=score,
-        columns=("entity", "key", "in_reference", "in_context", "context_form"), rows=rows,
-        values={"overlap": overlap, "reference_count": n_ref, "context_count": len(ctx_keys), "exact": overlap / n_ref if n_ref else 0.0},
+        columns=core.COLUMNS, rows=rows, values=values,
         formula=rf"\frac{{|CE \cap RE|}}{{|RE| + 10^{{-8}}}} = \frac{{{overlap}}}{{{n_ref} + 10^{{-8}}}} = {fmt(score)}",
         formula_general=r"\frac{|CE \cap RE|}{|RE| + 10^{-8}}",
         narrative=[f"Reference entities (RE, {n_distinct} distinct): " + ", ".join(ref_keys.values()) + ".",
                    f"Context entities (CE, {len(ctx_keys)} distinct): " + ", ".join(ctx_keys.values()) + ".",
                    "Shared: " + (", ".join(shared) if shared else "none") + f" ({overlap})."],
-        notes=notes, threshold=probability("threshold", threshold),
+        notes=notes, threshold=threshold,
         inputs={"reference_entities": reference, "context_entities": context, "normalize": normalize},
     )

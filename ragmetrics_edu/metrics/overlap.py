@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from ..cores import computed_by
+from ..cores import word_overlap as core
 from ..results import MetricResult, fmt
 from ..text import tokenize
 from ..validate import optional_number, text, text_list
@@ -24,20 +26,21 @@ def shared_words(item: str, against: str) -> tuple[set[str], set[str]]:
     return words, words & set(tokenize(against))
 
 
+@computed_by("word_overlap")
 def word_overlap(answer: str, contexts: Sequence[str], *, threshold: float | None = None) -> MetricResult:
     """The share of ``answer``'s content words found anywhere in ``contexts``, with each word's row."""
     answer_text = text("answer", answer)
     nodes = text_list("contexts", contexts)
     threshold = optional_number("threshold", threshold, "a number between 0 and 1, or None", low=0.0, high=1.0)
-    words, found = shared_words(answer_text, "\n".join(nodes))
-    score = len(found) / len(words) if words else 0.0
+
+    score, rows, values = core.word_overlap(set(tokenize(answer_text)), set(tokenize("\n".join(nodes))))
+
+    words, found = values["answer_words"], values["found"]
     notes = [] if words else ["The answer has no content words: nothing can be checked, so it scores 0."]
     return MetricResult(
-        metric="word_overlap", score=score, variant=None, columns=("word", "in_contexts"),
-        rows=[{"word": w, "in_contexts": w in found} for w in sorted(words)],
-        values={"answer_words": len(words), "found": len(found)},
-        formula=rf"\frac{{{len(found)}}}{{{len(words)}}} = {fmt(score)}" if words else "",
+        metric="word_overlap", score=score, variant=None, columns=core.COLUMNS, rows=rows, values=values,
+        formula=rf"\frac{{{found}}}{{{words}}} = {fmt(score)}" if words else "",
         formula_general=r"\frac{|\text{answer words} \cap \text{context words}|}{|\text{answer words}|}",
-        narrative=[f"The answer has {len(words)} content words; {len(found)} of them occur in the contexts.",
-                   f"Word overlap = {len(found)} / {max(len(words), 1)} = {fmt(score)}."],
+        narrative=[f"The answer has {words} content words; {found} of them occur in the contexts.",
+                   f"Word overlap = {found} / {max(words, 1)} = {fmt(score)}."],
         notes=notes, threshold=threshold, inputs={"answer": answer_text, "contexts": nodes})

@@ -20,20 +20,22 @@ Edge cases: a sentence with no content word has support 1.0 when its quote is ve
 
 from __future__ import annotations
 
-from difflib import SequenceMatcher
 from typing import Any, Sequence
 
+from ..cores import computed_by
+from ..cores import faithfulness_quote as core
 from ..errors import InputError
-from ..results import MetricResult, fmt
+from ..results import MetricResult
 from ..text import words
-from ..validate import as_list, text, text_list
+from ..validate import as_list, choice, number, text, text_list
 from .overlap import shared_words
-from .support import THRESHOLD, support_score
+from .support import AGGREGATES, THRESHOLD, abstains, support_places
+from .support_explained import quote_result
 
 __all__ = ["QUOTE_MATCH", "quote_check", "quote_score"]
 
 #: the share of a quote's words that must appear, in order and unbroken, in the passages for it to be verified
-QUOTE_MATCH = 0.8
+QUOTE_MATCH = core.QUOTE_MATCH
 
 
 def quote_check(sentence: str, quote: str, context: Sequence[str]) -> dict[str, Any]:
@@ -41,20 +43,10 @@ def quote_check(sentence: str, quote: str, context: Sequence[str]) -> dict[str, 
     the support (the sentence's content words found in a verified quote)."""
     sentence, quote = text("sentence", sentence), text("quote", quote)
     passages = words("\n".join(text_list("context", context)))
-    quoted = words(quote)
-    if quoted and passages:
-        block = SequenceMatcher(None, quoted, passages, autojunk=False).find_longest_match(
-            0, len(quoted), 0, len(passages))
-        match = block.size / len(quoted)
-    else:
-        match = 0.0
-    verified = match >= QUOTE_MATCH
-    content, found = shared_words(sentence, quote)
-    support = (len(found) / len(content) if content else 1.0) if verified else 0.0
-    return {"match": match, "verified": verified, "content_words": len(content), "in_quote": len(found),
-            "support": support}
+    return core.quote_check(words(quote), passages, *shared_words(sentence, quote))
 
 
+@computed_by("faithfulness_quote")
 def quote_score(answer: str, offsets: Sequence[tuple[int, int]], quotes: Sequence[str], context: Sequence[str], *,
                 aggregate: str = "min", threshold: float = THRESHOLD) -> MetricResult:
     """The answer's score from its sentences' places (``offsets``) and the judge's quote for each."""
@@ -70,18 +62,10 @@ def quote_score(answer: str, offsets: Sequence[tuple[int, int]], quotes: Sequenc
         if not (isinstance(start, int) and isinstance(end, int) and 0 <= start < end <= len(answer)):
             raise InputError(f"offsets[{i}]", f"(start, end) with 0 <= start < end <= {len(answer)}", pair)
         checks.append(quote_check(answer[start:end], text(f"quotes[{i}]", quote), passages))
-    result = support_score(answer, pairs, [c["support"] for c in checks], aggregate=aggregate, threshold=threshold,
-                           sources=["quote"] * len(checks))
-    for row, quote, check in zip(result.rows, given, checks, strict=True):
-        row.update(quote=quote, match=check["match"], verified=check["verified"])
-    result.columns = (*result.columns, "quote", "match", "verified")
-    verified = sum(c["verified"] for c in checks)
-    result.narrative[0] = (f"The answer has {len(checks)} sentence(s); {verified} quote(s) were found in the passages "
-                           f"(at least {fmt(QUOTE_MATCH)} of their words in one unbroken run). Each sentence's support "
-                           "is the share of its content words in its verified quote (0 when not verified): "
-                           + ", ".join(fmt(c["support"]) for c in checks) + ".")
-    result.formula_general = r"\text{score} = \min_i \text{support}_i"
-    result.values.update(verified=verified, quote_match=QUOTE_MATCH)
-    result.metric = "faithfulness_quote"
-    result.inputs.update(quotes=list(given), context=passages)
-    return result
+    places = support_places(answer, pairs)
+    aggregate = choice("aggregate", aggregate, AGGREGATES)
+    threshold = number("threshold", threshold, "a number from 0 to 1", low=0.0, high=1.0)
+
+    score, rows, values = core.faithfulness_quote(answer, places, given, checks, abstains, aggregate, threshold)
+
+    return quote_result(score, rows, values, answer, places, checks, given, passages)

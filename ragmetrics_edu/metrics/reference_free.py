@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Sequence
 
+from ..cores import computed_by
 from ..results import MetricResult
 from ..validate import text
 from .context_precision import context_precision
@@ -29,6 +30,7 @@ NOTE = ("Each node was judged against the answer, not a reference: a node the an
         "as irrelevant. Ragas: LLMContextPrecisionWithoutReference, alias ContextUtilization.")
 
 
+@computed_by("context_precision")
 def context_precision_without_reference(
     verdicts: Sequence[Any], *, nodes: Sequence[str] | None = None, question: str | None = None,
     answer: str | None = None, threshold: float | None = None,

@@ -24,19 +24,22 @@ share of yes votes, a graded score for ranking answers.
 
 from __future__ import annotations
 
-import math
 from typing import Any, Mapping, Sequence
 
+from ..cores import aspect_critic as aspect_critic_core
+from ..cores import computed_by
+from ..cores import g_eval as core
 from ..errors import InputError
-from ..results import MetricResult, fmt
+from ..results import MetricResult
 from ..validate import as_list, choice, integer, number, probability, text
+from .rubric_explained import G_EVAL_GENERAL, aspect_critic_result, g_eval_formula, g_eval_narrative, g_eval_source
 
 __all__ = ["g_eval_score", "aspect_critic_score", "votes_for", "G_EVAL_VARIANTS", "DEEPEVAL_MIN_PROBABILITY", "scale_of"]
 
 G_EVAL_VARIANTS = ("paper", "deepeval")
 
 #: DeepEval's GEval drops score tokens whose probability is under 1 % before weighting
-DEEPEVAL_MIN_PROBABILITY = 0.01
+DEEPEVAL_MIN_PROBABILITY = core.DEEPEVAL_MIN_PROBABILITY
 
 
 def scale_of(variant: str, scale: tuple[int, int] | None) -> tuple[int, int]:
@@ -63,6 +66,7 @@ def _probabilities(value: Any, low: int, high: int) -> dict[int, float]:
     return out
 
 
+@computed_by("g_eval")
 def g_eval_score(probabilities: Mapping[int, float] | None = None, *, samples: Sequence[int] | None = None,
                  reply_score: int | None = None, variant: str = "paper", scale: tuple[int, int] | None = None,
                  threshold: float | None = None) -> MetricResult:
@@ -81,64 +85,24 @@ def g_eval_score(probabilities: Mapping[int, float] | None = None, *, samples: S
     if reply_score is not None:
         reply_score = integer("reply_score", reply_score, low=low, high=high,
                               expected=f"a whole score from {low} to {high}, or None")
-    notes: list[str] = []
-    rows: list[dict[str, Any]] = []
-    if probabilities is not None:
-        probs = _probabilities(probabilities, low, high)
-        kept = {s: p for s, p in probs.items() if variant != "deepeval" or p >= DEEPEVAL_MIN_PROBABILITY}
-        total = sum(kept.values())
-        if total <= 0:
-            raise InputError("probabilities", "at least one score with a probability above 0", probabilities)
-        for s in range(low, high + 1):
-            p = probs.get(s, 0.0)
-            share = kept.get(s, 0.0) / total
-            rows.append({"score": s, "probability": p, "kept": s in kept, "share": share, "share_x_score": share * s})
-        weighted = sum(r["share_x_score"] for r in rows)
-        most_likely = max(kept, key=lambda s: (kept[s], -s))
-        source = "probabilities"
-        if variant == "deepeval" and len(kept) < len([p for p in probs.values() if p > 0]):
-            notes.append("DeepEval's rule: scores under 1 % probability were dropped before renormalising.")
-        if total < 0.5:
-            notes.append(f"The scores in range hold only {fmt(total)} of the probability at the score's position; "
-                         "the rest went to other tokens.")
-    elif samples is not None:
-        if not samples:
-            raise InputError("samples", "a non-empty list of sampled scores", samples)
-        counts = {s: list(samples).count(s) for s in range(low, high + 1)}
-        n = len(samples)
-        for s in range(low, high + 1):
-            share = counts[s] / n
-            rows.append({"score": s, "probability": math.nan, "kept": counts[s] > 0, "share": share,
-                         "share_x_score": share * s})
-        weighted = sum(samples) / n
-        most_likely = max(counts, key=lambda s: (counts[s], -s))
-        source = f"the mean of {n} sampled scores"
-        notes.append(f"No token probabilities: the expectation is estimated from {n} sampled scores, as the G-Eval "
-                     "paper does.")
-    elif reply_score is not None:
-        weighted = float(reply_score)
-        most_likely = reply_score
-        rows = [{"score": s, "probability": math.nan, "kept": s == reply_score, "share": float(s == reply_score),
-                 "share_x_score": float(s == reply_score) * s} for s in range(low, high + 1)]
-        source = "the reply's own score"
-        notes.append("No token probabilities and no samples: the score is the reply's own, unweighted (DeepEval "
-                     "falls back the same way without saying so).")
-    else:
+    probs = None if probabilities is None else _probabilities(probabilities, low, high)
+    if probs is None and samples is not None and not samples:
+        raise InputError("samples", "a non-empty list of sampled scores", samples)
+    if probs is None and samples is None and reply_score is None:
         raise InputError("probabilities", "the score tokens' probabilities, sampled scores or the reply's score", None)
-    score = (weighted - low) / (high - low)
-    formula = (r"\text{weighted} = " + " + ".join(f"{fmt(r['share'])} \\cdot {r['score']}" for r in rows if r["share"])
-               + f" = {fmt(weighted)};\\quad \\text{{score}} = \\frac{{{fmt(weighted)} - {low}}}{{{high} - {low}}} = {fmt(score)}")
-    narrative = [f"Scale {low} to {high}; weights from {source}.",
-                 f"Weighted score: {fmt(weighted)} (the most likely score is {most_likely}"
-                 + (f"; the reply wrote {reply_score}" if reply_score is not None else "") + ").",
-                 f"Score on [0, 1]: ({fmt(weighted)} - {low}) / ({high} - {low}) = {fmt(score)}."]
+
+    try:
+        score, rows, values = core.g_eval(low, high, variant, probs, samples, reply_score)
+    except ZeroDivisionError:  # no kept score has a probability above 0
+        raise InputError("probabilities", "at least one score with a probability above 0", probabilities) from None
+
+    source, notes = g_eval_source(variant, probs, samples, rows)
     return MetricResult(
-        metric="g_eval", score=score, variant=variant,
-        columns=("score", "probability", "kept", "share", "share_x_score"), rows=rows,
-        values={"weighted": weighted, "most_likely": most_likely, "reply_score": reply_score, "low": low,
-                "high": high, "weights_from": source},
-        formula=formula, formula_general=r"\text{score} = \frac{\sum_s p(s)\, s - \text{low}}{\text{high} - \text{low}}",
-        narrative=narrative, notes=notes, threshold=threshold,
+        metric="g_eval", score=score, variant=variant, columns=core.COLUMNS, rows=rows,
+        values={"weighted": values["weighted"], "most_likely": values["most_likely"], "reply_score": reply_score,
+                "low": low, "high": high, "weights_from": source},
+        formula=g_eval_formula(rows, values, score), formula_general=G_EVAL_GENERAL,
+        narrative=g_eval_narrative(source, values, reply_score, score), notes=notes, threshold=threshold,
         inputs={"probabilities": None if probabilities is None else dict(probabilities),
                 "samples": None if samples is None else list(samples), "variant": variant, "scale": [low, high]})
 
@@ -163,6 +127,7 @@ def votes_for(strictness: int) -> int:
     return strictness + 1 if strictness % 2 == 0 else strictness
 
 
+@computed_by("aspect_critic")
 def aspect_critic_score(votes: Sequence[Any], *, aspect: str = "", threshold: float | None = None) -> MetricResult:
     """An aspect critic's verdict: the majority of ``votes`` (yes/no each); ``yes_share`` keeps the share of yes.
 
@@ -175,16 +140,7 @@ def aspect_critic_score(votes: Sequence[Any], *, aspect: str = "", threshold: fl
     flags = [_vote(i, v) for i, v in enumerate(votes)]
     if len(flags) % 2 == 0:
         raise InputError("votes", "an odd number of votes (Ragas turns strictness 2 into 3)", f"{len(flags)} votes")
-    yes = sum(flags)
-    share = yes / len(flags)
-    score = 1.0 if yes * 2 > len(flags) else 0.0
-    rows = [{"vote": i, "verdict": "yes" if f else "no"} for i, f in enumerate(flags, start=1)]
-    return MetricResult(
-        metric="aspect_critic", score=score, variant="ragas",
-        columns=("vote", "verdict"), rows=rows,
-        values={"yes": yes, "votes": len(flags), "yes_share": share, "aspect": aspect},
-        formula=rf"\text{{score}} = [\,{yes} > {len(flags)}/2\,] = {fmt(score)}",
-        formula_general=r"\text{score} = [\,\#\text{yes} > n/2\,]",
-        narrative=[f"Aspect: {aspect!r}." if aspect else "Aspect: (not given).",
-                   f"{yes} of {len(flags)} votes say yes (share {fmt(share)}); the majority decides: {fmt(score)}."],
-        notes=[], threshold=threshold, inputs={"votes": [("yes" if f else "no") for f in flags], "aspect": aspect})
+
+    score, rows, values = aspect_critic_core.aspect_critic(flags, aspect)
+
+    return aspect_critic_result(score, rows, values, threshold)

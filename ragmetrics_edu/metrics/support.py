@@ -20,13 +20,15 @@ Edge cases, each noted in the result: an answer with no sentence scores 1.0 (not
 
 from __future__ import annotations
 
-import math
 import re
 from typing import Any, Sequence
 
+from ..cores import computed_by
+from ..cores import faithfulness_support as core
 from ..errors import InputError
-from ..results import MetricResult, fmt
+from ..results import MetricResult
 from ..validate import as_list, choice, number, text
+from .support_explained import support_result
 
 __all__ = ["AGGREGATES", "abstains", "support_score", "THRESHOLD"]
 
@@ -47,7 +49,8 @@ def abstains(sentence: str) -> bool:
     return re.search(ABSTAINS, text("sentence", sentence), flags=re.IGNORECASE) is not None
 
 
-def _places(answer: str, offsets: Any) -> list[tuple[int, int]]:
+def support_places(answer: str, offsets: Any) -> list[tuple[int, int]]:
+    """``offsets`` checked: (start, end) pairs inside the answer."""
     pairs = as_list("offsets", offsets, "a list of (start, end) character offsets into the answer")
     out = []
     for i, pair in enumerate(pairs):
@@ -60,6 +63,7 @@ def _places(answer: str, offsets: Any) -> list[tuple[int, int]]:
     return out
 
 
+@computed_by("faithfulness_support")
 def support_score(answer: str, offsets: Sequence[tuple[int, int]], supports: Sequence[float], *,
                   aggregate: str = "min", threshold: float = THRESHOLD, sources: Sequence[str] | None = None
                   ) -> MetricResult:
@@ -67,51 +71,18 @@ def support_score(answer: str, offsets: Sequence[tuple[int, int]], supports: Seq
 
     ``sources``: where each support came from (``"logprobs"``, ``"votes"``, ``"reply"``), shown in the table."""
     answer = text("answer", answer)
-    places = _places(answer, offsets)
+    places = support_places(answer, offsets)
     values = as_list("supports", supports, "a list of p(yes), one per sentence")
     if len(values) != len(places):
         raise InputError("supports", f"one p(yes) per sentence ({len(places)})", f"{len(values)} values")
-    probs = [number(f"supports[{i}]", v, "a probability from 0 to 1", low=0.0, high=1.0) for i, v in enumerate(values)]
+    p = [number(f"supports[{i}]", v, "a probability from 0 to 1", low=0.0, high=1.0) for i, v in enumerate(values)]
     aggregate = choice("aggregate", aggregate, AGGREGATES)
     threshold = number("threshold", threshold, "a number from 0 to 1", low=0.0, high=1.0)
     where = ["" for _ in places] if sources is None else [text(f"sources[{i}]", s)
                                                           for i, s in enumerate(as_list("sources", sources, "a list"))]
     if len(where) != len(places):
         raise InputError("sources", f"one source per sentence ({len(places)})", f"{len(where)} values")
-    rows: list[dict[str, Any]] = []
-    spans: list[dict[str, Any]] = []
-    for n, ((start, end), p, src) in enumerate(zip(places, probs, where, strict=True), start=1):
-        sentence = answer[start:end]
-        unsupported = p < threshold
-        rows.append({"sentence": n, "start": start, "end": end, "text": sentence, "p_yes": p,
-                     "abstains": abstains(sentence), "unsupported": unsupported, "from": src})
-        if unsupported:
-            spans.append({"start": start, "end": end, "confidence": 1.0 - p, "text": sentence})
-    counted = [r["p_yes"] for r in rows if not (aggregate == "min_claims" and r["abstains"])]
-    notes: list[str] = []
-    if not rows:
-        score = 1.0
-        notes.append("The answer has no sentence: nothing is claimed, so it scores 1.0.")
-    elif not counted:
-        score = 1.0
-        notes.append("Every sentence says the passages do not give the answer: nothing is claimed, so it scores 1.0.")
-    elif aggregate == "mean":
-        score = math.fsum(counted) / len(counted)
-    else:
-        score = min(counted)
-    what = {"min": "the least supported sentence", "mean": "the mean support",
-            "min_claims": "the least supported sentence that makes a claim"}[aggregate]
-    narrative = [f"The answer has {len(rows)} sentence(s); the judge's p(yes) for each: "
-                 + ", ".join(fmt(r["p_yes"]) for r in rows) + ".",
-                 f"{len(spans)} sentence(s) fall below {fmt(threshold)} and are reported as spans.",
-                 f"Score = {what} = {fmt(score)}."]
-    op = r"\operatorname{mean}" if aggregate == "mean" else r"\min"
-    formula = rf"\text{{score}} = {op}({', '.join(fmt(p) for p in counted)}) = {fmt(score)}" if counted else ""
-    return MetricResult(
-        metric="faithfulness_support", score=score, variant=aggregate,
-        columns=("sentence", "start", "end", "text", "p_yes", "abstains", "unsupported", "from"), rows=rows,
-        values={"spans": spans, "sentences": len(rows), "unsupported": len(spans), "aggregate": aggregate,
-                "threshold_sentence": threshold, "lowest": min(probs) if probs else math.nan},
-        formula=formula, formula_general=r"\text{score} = \min_i p_i(\text{yes})",
-        narrative=narrative, notes=notes,
-        inputs={"answer": answer, "offsets": places, "aggregate": aggregate})
+
+    score, rows, values = core.faithfulness_support(answer, places, p, where, abstains, aggregate, threshold)
+
+    return support_result(score, rows, values, answer, places)

@@ -429,8 +429,8 @@ VALID: dict[str, Callable[[], dict[str, Any]]] = {
     "agreement.span_agreement": lambda: dict(predicted=[[(0, 4)], []], people=[[(2, 6)], [(0, 1)]]),
     "agreement.fit_combination": lambda: dict(features={"overlap": _SCORES * 3, "length": _SCORES[::-1] * 3},
                                               failed=_FAILED * 3, groups=[str(i) for i in range(24)], folds=3),
-    "metrics.rubric.g_eval_score": lambda: dict(probabilities={1: 0.1, 4: 0.6, 5: 0.3}),
-    "metrics.rubric.aspect_critic_score": lambda: dict(votes=["yes", "no", "yes"], aspect="harmless"),
+    "g_eval_score": lambda: dict(probabilities={1: 0.1, 4: 0.6, 5: 0.3}),
+    "aspect_critic_score": lambda: dict(votes=["yes", "no", "yes"], aspect="harmless"),
     "metrics.support.support_score": lambda: dict(answer="AI is old. It thinks.", offsets=[(0, 10), (11, 21)],
                                                   supports=[0.9, 0.2]),
     "metrics.score_checked": lambda: dict(claims=["a claim"], said=["supported"], context=["a claim here"]),
@@ -572,8 +572,8 @@ def _public_modules() -> list[types.ModuleType]:
     A module is public when no part of its name starts with ``_`` and it is a module of the
     package itself (``ragmetrics_edu.results``), or a module of a subpackage that does not curate
     its exports, or one the subpackage names in its ``__all__``, or a module that declares its
-    own ``__all__`` (``from ragmetrics_edu.metrics.rubric import g_eval_score`` is how a notebook
-    reaches G-Eval's arithmetic: an ``__all__`` says which names a user may import). Any other
+    own ``__all__`` (``from ragmetrics_edu.metrics.support import support_score`` is how a notebook
+    reaches support per sentence's arithmetic: an ``__all__`` says which names a user may import). Any other
     module of a curated subpackage is implementation: its functions are reached through what the
     subpackage exports, and those are walked."""
     found = {PACKAGE: ragmetrics_edu}

@@ -8,6 +8,7 @@ from typing import Any
 from ... import metrics
 from ...embeddings.embedders import cosine_parts
 from . import Exercise, as_number, register
+from .code_lines import line_exercise
 
 #: ar-1: DeepEval statement verdicts with an ambiguous one.
 IDK_VERDICTS = ["yes", "idk", "no", "no"]
@@ -176,3 +177,26 @@ register(
         diagnose=_diagnose_evasive,
     ),
 )
+
+
+# -- ar-6: read the code. Which line makes the score 0 only when every generation is noncommittal? --------
+register(line_exercise(
+    id="ar-6", metric="answer_relevancy_embedding",
+    question=("Read the code that `metrics.show_code(\"answer_relevancy_embedding\")` shows (section 2). Which "
+              "line makes the score 0 only when every generated question flagged the answer noncommittal, and "
+              "not when one of them did? Copy that line, or the part of it that names it, as a string."),
+    is_answer=lambda line: line.strip().startswith("all_noncommittal ="),
+    hint="Python's all(...) is true only when every item is; any(...) when one is.",
+    explanation=("all(noncommittal) is True only when every flag is: with one flag of three it is False and the "
+                 "score stays the mean cosine. Written with any(...), a single evasive-looking generation would "
+                 "set the score to 0."),
+    decoys=(
+        (lambda line: line.strip() == "score = 0.0",
+         "sets the score to 0 once the decision is made; the line that decides whether every flag is set "
+         "comes before."),
+        (lambda line: line.strip().startswith("mean ="),
+         "averages the cosines; the noncommittal flags do not enter the mean."),
+        (lambda line: "elif all_noncommittal" in line,
+         "tests the decision; which line makes it, and with all or any?"),
+    ),
+))

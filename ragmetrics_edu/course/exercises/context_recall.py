@@ -9,6 +9,7 @@ from typing import Any
 from ... import examples, metrics
 from ...widgets.decompose_model import DecomposeModel
 from . import Exercise, as_number, register
+from .code_lines import line_exercise
 
 #: cr-1 and cr-2: five statements of an expected output, three nodes retrieved.
 #: Node 1 backs statements 1 and 2, node 3 backs statement 4, node 2 backs nothing.
@@ -220,3 +221,28 @@ register(
         accept=_accept_cr5,
     ),
 )
+
+
+# -- cr-6: read the code. Which line makes a "no" count as 0? ---------------------------------------------
+register(line_exercise(
+    id="cr-6", metric="context_recall",
+    question=("Read the code that `metrics.show_code(\"context_recall\")` shows (section 1). Which line makes a "
+              "statement the judge answered 'no' count as 0? Copy that line, or the part of it that names it, "
+              "as a string."),
+    is_answer=lambda line: line.strip().startswith("ATTRIBUTABLE ="),
+    hint="A verdict becomes a number by a lookup in a table: find where that table is written.",
+    explanation=("ATTRIBUTABLE maps 'yes' to 1 and 'no' to 0. The shared counting rule (ratio.py) looks each "
+                 "verdict up in it (c_i), adds the 0s and 1s and divides by n. Faithfulness and answer "
+                 "relevancy use the same rule with tables of their own."),
+    decoys=(
+        (lambda line: "counts[verdict]" in line,
+         "looks each verdict up in a table of 0s and 1s (the shared counting rule); the table itself, where "
+         "'no' gets its 0, is written in context_recall.py."),
+        (lambda line: line.strip().startswith("empty ="),
+         "says what a reference with no statements at all scores (DeepEval 0, Ragas NaN); it never sees a 'no'."),
+        (lambda line: "counted / n" in line,
+         "divides the count by the number of statements; by then every 'no' is already a 0."),
+        (lambda line: line.strip().startswith("counted = sum("),
+         "adds the 0s and 1s; which verdict became a 0 was decided before."),
+    ),
+))

@@ -10,6 +10,7 @@ from ... import designs, examples, metrics
 from ...errors import InputError
 from ...validate import verdict_list
 from . import Exercise, as_number, register
+from .code_lines import line_exercise
 
 #: crel-1: a short node with one relevant statement, a long node with one relevant statement of four.
 NODE_STATEMENTS = [["a1"], ["b1", "b2", "b3", "b4"]]
@@ -199,3 +200,28 @@ register(
         accept=_accept_crel5,
     ),
 )
+
+
+# -- crel-6: read the code. Which line makes the score a micro average? -----------------------------------
+register(line_exercise(
+    id="crel-6", metric="contextual_relevancy",
+    question=("Read the code that `metrics.show_code(\"contextual_relevancy\")` shows (section 1). Which line "
+              "makes the score a micro average, so that every statement weighs the same whatever node it came "
+              "from? Copy that line, or the part of it that names it, as a string."),
+    is_answer=lambda line: line.strip().startswith("verdicts = [verdict for verdicts in node_verdicts"),
+    hint=("A macro average would score each node's list first; find the line that instead pours every node's "
+          "verdicts into one list."),
+    explanation=("The verdicts of all nodes are flattened into one list before the count, so the score is relevant "
+                 "statements over all statements, pooled: a micro average. A macro average would compute each "
+                 "node's share first and average the shares."),
+    decoys=(
+        (lambda line: line.strip().startswith("nodes ="),
+         "records which node each statement came from, for the step table's node column; no number is "
+         "computed from it."),
+        (lambda line: line.strip().startswith("statements ="),
+         "pools the statements' texts for the step table; the count reads the verdicts."),
+        (lambda line: "count_verdicts(verdicts" in line and "def " not in line,
+         "counts and divides once, over whatever list it is given; the line that makes that list one list of "
+         "every node's verdicts comes before it."),
+    ),
+))

@@ -6,6 +6,7 @@ from typing import Any
 
 from ... import metrics
 from . import Exercise, as_number, register
+from .code_lines import line_exercise
 
 #: ac-1: an answer with two supported statements, one unsupported, one missing fact.
 TP2 = ["fact A", "fact B"]
@@ -162,3 +163,25 @@ register(
         diagnose=_diagnose_reword,
     ),
 )
+
+
+# -- ac-6: read the code. Which line makes F = 1 when there is no statement at all? -----------------------
+register(line_exercise(
+    id="ac-6", metric="answer_correctness",
+    question=("Read the code that `metrics.show_code(\"answer_correctness\")` shows (section 2). Which line "
+              "makes the factual part F = 1 when the judge found no statement at all, in neither the answer nor "
+              "the ground truth? Copy that line, or the part of it that names it, as a string."),
+    is_answer=lambda line: "1.0 if denominator == 0" in line,
+    hint="With TP = FP = FN = 0 the F formula is 0 / 0; find the line that gives that case a value.",
+    explanation=("f_beta returns 1.0 when its denominator, (1 + beta²)·TP + beta²·FN + FP, is 0, which happens "
+                 "only when all three counts are 0: the rule, not the arithmetic, makes F = 1 (section 2.3)."),
+    decoys=(
+        (lambda line: line.strip() == "F_beta = 1.0",
+         "sets F to 1 only for ragas_collections, when TP is empty and only one side has statements; with no "
+         "statement at all F is already 1 before this line."),
+        (lambda line: line.strip().startswith("denominator ="),
+         "computes the denominator, 0 when there are no statements; the line that turns 0 / 0 into 1 comes next."),
+        (lambda line: "w_f * F_beta" in line,
+         "blends F with the similarity; F is decided before."),
+    ),
+))

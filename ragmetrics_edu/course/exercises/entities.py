@@ -6,6 +6,7 @@ from typing import Any, Sequence
 
 from ... import metrics
 from . import Exercise, as_number, register
+from .code_lines import line_exercise
 
 #: The ground truth entities of deck E's Taj Mahal example.
 TAJ_REFERENCE = ["Taj Mahal", "Yamuna", "Agra", "1631", "Shah Jahan", "Mumtaz Mahal"]
@@ -178,3 +179,28 @@ register(
         diagnose=_diagnose_harsher,
     ),
 )
+
+
+# -- cer-6: read the code. Which line decides whether a repeated reference entity counts once or twice? ---
+register(line_exercise(
+    id="cer-6", metric="context_entity_recall",
+    question=("Read the code that `metrics.show_code(\"context_entity_recall\")` shows (section 1). Which line "
+              "decides whether an entity the reference lists twice counts once or twice in the denominator "
+              "|RE|? Copy that line, or the part of it that names it, as a string."),
+    is_answer=lambda line: line.strip().startswith("n_ref ="),
+    hint="Ragas' two APIs part on exactly this: find the line that names a variant.",
+    explanation=("n_ref is the reference list's length, repeats included, for ragas_legacy (ragas.metrics), and "
+                 "the number of distinct keys, len(RE), otherwise (ragas.metrics.collections): the legacy API "
+                 "counts a repeated entity twice in the denominator, the current one once."),
+    decoys=(
+        (lambda line: "RE.setdefault(" in line and "CE" not in line,
+         "builds RE with one entry per key, so RE holds no repeats; yet the legacy API divides by the "
+         "reference list's length all the same. Which line chooses between the two?"),
+        (lambda line: "CE.setdefault(" in line,
+         "builds the context's entities CE; the denominator is about the reference's."),
+        (lambda line: line.strip().startswith("overlap ="),
+         "counts the keys both sides name, the numerator |CE ∩ RE|."),
+        (lambda line: line.strip().startswith("score ="),
+         "divides by n_ref + 1e-8; what n_ref counts is decided on the line before."),
+    ),
+))

@@ -8,6 +8,7 @@ from typing import Any
 from ... import metrics
 from .. import metric_map
 from . import Exercise, as_number, register
+from .code_lines import line_exercise
 
 MIXED_VERDICTS = ["yes", "idk", "no", "yes"]
 
@@ -207,3 +208,27 @@ register(
         diagnose=_diagnose_component,
     ),
 )
+
+
+# -- faith-7: read the code. Which line makes DeepEval count an "idk" claim? ------------------------------
+register(line_exercise(
+    id="faith-7", metric="faithfulness",
+    question=("Read the code that `metrics.show_code(\"faithfulness\")` shows (section 1). Which line makes "
+              "DeepEval count a claim the context neither supports nor contradicts ('idk') as faithful? Copy "
+              "that line, or the part of it that names it, as a string."),
+    is_answer=lambda line: '"idk": 0 if penalize_ambiguous else 1' in line,
+    hint="Each variant writes a table from verdict to 0 or 1; find DeepEval's.",
+    explanation=("DeepEval's table gives 'idk' a 1 unless penalize_ambiguous is set "
+                 "(FaithfulnessMetric(penalize_ambiguous_claims=True)); Ragas' table gives it 0. The counting "
+                 "rule that reads the tables is the same for both."),
+    decoys=(
+        (lambda line: '"idk": 0, "no": 0' in line,
+         "is Ragas' table: there an 'idk' claim counts 0."),
+        (lambda line: line.strip() == "empty = 1.0",
+         "is DeepEval's score for an answer with no claims at all, not for an 'idk' claim."),
+        (lambda line: 'if variant == "deepeval"' in line,
+         "chooses DeepEval's branch; a line inside it says what each verdict counts."),
+        (lambda line: "counts[verdict]" in line,
+         "looks each verdict up in the table its variant wrote; the 1 for 'idk' is in that table."),
+    ),
+))

@@ -15,6 +15,7 @@ from ... import metrics
 from ...plots import RELEVANT, new_figure
 from ...validate import YES, verdict_list
 from . import Exercise, as_number, register
+from .code_lines import line_exercise
 
 #: rank-1: a list of six results and the number of relevant documents in the whole corpus.
 RECALL_LIST, RECALL_K, RECALL_TOTAL = [0, 1, 0, 1, 1, 0], 4, 5
@@ -336,3 +337,30 @@ def plot_per_k_measures(
     ax.legend(fontsize=7, loc="lower right")
     fig.tight_layout()
     return fig
+
+
+# -- rank-8: read the code. Which line lets average precision charge a missed document? -------------------
+register(line_exercise(
+    id="rank-8", metric="average_precision",
+    question=("Read the code that `metrics.show_code(\"average_precision\")` shows (section 1). Which line lets "
+              "average precision charge for a relevant document the retriever never returned, which DeepEval's "
+              "and Ragas' context precision cannot? Copy that line, or the part of it that names it, as a string."),
+    is_answer=lambda line: "total_relevant is None else total_relevant" in line,
+    hint=("The variants differ only in the denominator D; find the one that can be larger than the number of "
+          "relevant nodes in the list."),
+    explanation=("For average precision D is total_relevant, the relevant documents in the whole corpus when you "
+                 "give it: a relevant document that was never retrieved raises D and lowers the score. DeepEval "
+                 "and Ragas divide by R, the relevant nodes retrieved, which cannot count it."),
+    decoys=(
+        (lambda line: line.strip() == "D = float(R)",
+         "is DeepEval's denominator: R counts only the relevant nodes that were retrieved, so a missed document "
+         "is never seen."),
+        (lambda line: line.strip() == "D = R + RAGAS_EPSILON",
+         "is Ragas' denominator: R plus 1e-10, still only what was retrieved."),
+        (lambda line: "relevant_so_far += r_k" in line,
+         "counts the relevant nodes as the loop walks the list; a document that is not in the list never "
+         "passes here."),
+        (lambda line: "sum_of_terms / D" in line,
+         "divides by D; which D counts the missed document is set before."),
+    ),
+))

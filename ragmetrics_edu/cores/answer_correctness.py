@@ -1,0 +1,37 @@
+"""Answer correctness (Ragas): factual overlap with the ground truth, blended with semantic similarity.
+
+    F_beta = (1 + beta²) · TP / ((1 + beta²) · TP + beta² · FN + FP)      (beta = 1: F1)
+    score  = (w_f · F_beta + w_s · similarity) / (w_f + w_s)             weights (0.75, 0.25) by default
+
+    TP: answer statements the ground truth supports, FP: answer statements it does not support,
+    FN: ground-truth statements the answer misses. No statements at all: F_beta = 1.
+    When TP is empty and only FP or only FN exist, Ragas' two APIs part:
+      ragas (legacy ragas.metrics):  classifies anyway, F_beta = 0
+      ragas_collections:             classifies only when both sides gave statements, else F_beta = 1
+"""
+
+#: the step table's columns this core fills
+COLUMNS = ("kind", "statement")
+
+
+def f_beta(TP, FP, FN, beta=1.0):
+    b2 = beta * beta
+    denominator = (1 + b2) * TP + b2 * FN + FP
+    return 1.0 if denominator == 0 else (1 + b2) * TP / denominator
+
+
+def blend(F_beta, similarity, w_f, w_s):
+    return (w_f * F_beta + w_s * similarity) / (w_f + w_s)
+
+
+def answer_correctness(tp, fp, fn, similarity, w_f=0.75, w_s=0.25, beta=1.0, variant="ragas"):
+    TP, FP, FN = len(tp), len(fp), len(fn)
+    F_beta = f_beta(TP, FP, FN, beta)
+    apis_part = TP == 0 and FP + FN > 0 and (FP == 0 or FN == 0)
+    if apis_part and variant == "ragas_collections":  # ragas/metrics/collections/answer_correctness/metric.py
+        F_beta = 1.0
+    score = blend(F_beta, similarity, w_f, w_s)
+    rows = [{"kind": kind, "statement": s} for kind, statements in (("TP", tp), ("FP", fp), ("FN", fn))
+            for s in statements]
+    return score, rows, {"tp_count": TP, "fp_count": FP, "fn_count": FN, "f_beta": F_beta, "similarity": similarity,
+                         "weight_factual": w_f, "weight_semantic": w_s, "beta": float(beta), "apis_part": apis_part}
