@@ -85,7 +85,9 @@ def load_cases(data: Any) -> list[dict[str, Any]]:
 
 
 def read_cases(data: Any) -> Dataset:
-    """Read and check every row of ``data``: a file path, a pandas DataFrame or a list of dicts."""
+    """Read and check every row of ``data``: a file path, a pandas DataFrame or a list of dicts (a Dataset as it is)."""
+    if isinstance(data, Dataset):
+        return data
     if isinstance(data, (str, Path)):
         path = validate.path("data", data, expected=_ACCEPTED)
         raw, where, tabular = _read_file(path)
