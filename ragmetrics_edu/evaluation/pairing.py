@@ -38,11 +38,15 @@ class Pairing:
 
     def describe(self, names: tuple[str, str] = ("A", "B")) -> str:
         """A few lines: how many rows paired and on what, and each row left out with why (``(where, why)``: ``a.jsonl line 4``, ``data[3]``)."""
-        lines = [f"{len(self.pairs)} cases paired by {self.key}; {len(self.only_a)} rows only in {names[0]}, "
-                 f"{len(self.only_b)} only in {names[1]}."]
+        lines = [f"{_count(len(self.pairs), 'case')} paired by {self.key}; {_count(len(self.only_a), 'row')} only in "
+                 f"{names[0]}, {_count(len(self.only_b), 'row')} only in {names[1]}."]
         for name, rows in zip(names, (self.only_a, self.only_b), strict=True):
             lines += [f"  unpaired in {name}: {where}: {why}" for where, why in _shown(rows)]
         return "\n".join(lines)
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def _shown(rows: list[tuple[str, str]], limit: int = 20) -> list[tuple[str, str]]:
