@@ -34,7 +34,7 @@ from ..metrics.specs import COLUMNS, SPECS, MetricSpec
 from ..results import MetricResult
 from .datasets import ALIASES, SHOWN, Dataset, field_at, field_names, load_cases, read_cases
 
-__all__ = ["evaluate", "evaluated", "metric_names", "judge_free", "default_metrics", "load_cases", "read_cases",
+__all__ = ["evaluate", "evaluated", "metric_names", "judge_free", "default_metrics", "plan", "load_cases", "read_cases",
            "ALIASES", "DEFAULT_METRICS", "JUDGED_DEFAULT"]
 
 #: What evaluate() scores with no judge: the metrics that need none (word overlap is the faithfulness design the
@@ -180,6 +180,18 @@ def _check(data: Dataset, names: Sequence[str], judge: Any) -> None:
                                      None)
 
 
+def plan(data: Any, metrics: Iterable[str] | None = None, judge: Any = None) -> tuple[list[str], dict[str, str]]:
+    """What :func:`evaluate` would score, checked before any work: (the metric names, the defaults left out and
+    why). Raises the InputError evaluate() would raise for a bad row, a bad name or a missing judge."""
+    data = read_cases(data)
+    if metrics is None:
+        names, left_out = _defaults(data, isinstance(judge, Judge))
+    else:
+        names, left_out = _names(metrics), {}
+    _check(data, names, judge)
+    return names, left_out
+
+
 def _row(index: int, case: dict[str, Any], names: Sequence[str], outcomes: Sequence[Outcome],
          judged: bool) -> dict[str, Any]:
     """One case's row from its outcomes (one per metric, in ``names`` order); call columns when ``judged``."""
@@ -274,11 +286,7 @@ def evaluate(
     import pandas as pd  # lazy: pandas loads only when a table is asked for
 
     data = read_cases(data)
-    if metrics is None:
-        names, left_out = _defaults(data, judge is not None and isinstance(judge, Judge))
-    else:
-        names, left_out = _names(metrics), {}
-    _check(data, names, judge)
+    names, left_out = plan(data, metrics, judge)
     progress = validate.flag("progress", progress)
     cases = data.cases
     if criteria is not None and (not isinstance(criteria, str) or not criteria.strip()):

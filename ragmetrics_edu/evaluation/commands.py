@@ -22,7 +22,7 @@ from typing import Any, Callable
 from .. import validate
 from ..errors import InputError
 from ..judges.openai_judge import OpenAIJudge, redact_url
-from . import evaluate
+from . import evaluate, plan
 from .comparison import compare_scores, comparison_text, pair_table_rows, scores_of, summary_line
 from .datasets import read_cases
 from .pairing import pair_rows
@@ -102,12 +102,16 @@ def _out_path(field: str, value: Any, suffixes: tuple[str, ...]) -> Path | None:
     return path
 
 
-def _score(path: str, metrics: Any, judge: Any) -> Any:
+def _score(path: Any, metrics: Any, judge: Any) -> Any:
     data = read_cases(path)
-    _say(f"{path}: {len(data)} cases" + (" with ids" if data.has_ids else ""))
-    table = evaluate(data, metrics=metrics, judge=judge, progress=True)
-    for name, why in table.attrs["left_out"].items():
+    path = data.source
+    names, left_out = plan(data, metrics, judge)  # every check before the first line of progress
+    _say(f"{path}: {len(data)} case{'' if len(data) == 1 else 's'}" + (" with ids" if data.has_ids else "")
+         + f"; metrics: {', '.join(names)}")
+    for name, why in left_out.items():
         _say(f"note: default metric {name} left out: it {why}")
+    table = evaluate(data, metrics=names, judge=judge, progress=True)
+    table.attrs["left_out"] = left_out
     return data, table
 
 
@@ -138,7 +142,10 @@ def run_evaluate(args: argparse.Namespace) -> int:
     out = _out_path("--out", args.out, TABLE_SUFFIXES)
     report = _out_path("--report", args.report, (".html",))
     validate.path("FILE", args.file, expected="your cases: a .jsonl, .json, .csv or .parquet file")
-    _, table = _score(args.file, args.metrics, _judge(args))
+    data = read_cases(args.file)
+    if args.explain is not None and not 0 <= args.explain < len(data):
+        raise InputError("--explain", f"a case number from 0 to {len(data) - 1}", args.explain)
+    _, table = _score(data, args.metrics, _judge(args))
     summaries = summarize(table)
     print(f"{len(table)} cases from {table.attrs['source']}" + (f", judge {table.attrs['judge']}"
                                                                   if table.attrs["judge"] else ", no judge"))
