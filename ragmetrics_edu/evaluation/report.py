@@ -54,6 +54,7 @@ summary .score { display: inline-block; min-width: 64px; font-weight: 700; color
 details .body { padding: 4px 14px 12px; }
 .qa { margin: 6px 0; }
 .qa b { color: #264653; }
+.scroll { overflow-x: auto; max-width: 100%; }
 table { border-collapse: collapse; font-size: 13px; margin: 8px 0; }
 th, td { border: 1px solid #e3e8ec; padding: 3px 8px; text-align: left; vertical-align: top; }
 th { background: #eef2f4; }
@@ -172,7 +173,7 @@ def _explanation(result: Any) -> str:
         parts.append("<ol>" + "".join(f"<li>{_esc(line)}</li>" for line in narrative) + "</ol>")
     columns, rows = tuple(getattr(result, "columns", ()) or ()), list(getattr(result, "rows", []) or [])
     if columns and rows:
-        parts.append(html_table(columns, rows[:MAX_STEP_ROWS]))
+        parts.append(f'<div class="scroll">{html_table(columns, rows[:MAX_STEP_ROWS])}</div>')
         if len(rows) > MAX_STEP_ROWS:
             parts.append(f'<p class="muted">… and {len(rows) - MAX_STEP_ROWS} more rows (the table has them all).</p>')
     notes = list(getattr(result, "notes", []) or [])
@@ -258,14 +259,14 @@ def render_report(frame: Any, *, summaries: list[MetricSummary] | None = None, w
                    "like these.</figcaption></figure></section>")
     for s in found:
         scores = [float(v) for v in frame[s.metric] if not math.isnan(float(v))]
-        caption = (f"{s.scored} cases scored, {s.failed} failed" + (f", {s.undefined} undefined" if s.undefined else "")
+        caption = (f"{s.scored} case{'' if s.scored == 1 else 's'} scored, {s.failed} failed" + (f", {s.undefined} undefined" if s.undefined else "")
                    + ("" if s.mean is None else f"; mean {fmt(s.mean)}, {fmt(100 * s.level)}% interval "
                       f"[{fmt((s.ci or (s.mean, s.mean))[0])}, {fmt((s.ci or (s.mean, s.mean))[1])}] (the band)"))
         direction = "higher is better" if s.higher_is_better else "lower is better"
         out.append(f'<section><div class="metric-head"><h2>{_esc(s.metric)}</h2><span class="muted">{direction}'
                    f"</span></div><figure>{histogram_svg(scores, s.mean, s.ci, label=f'{s.metric}: scores of the cases')}"
                    f"<figcaption>{_esc(caption)}</figcaption></figure>{_worst(frame, s, worst)}</section>")
-    failed = [(int(r["case"]), r) for r in frame.to_dict(orient="records") if r.get("error")]
+    failed = [(int(r["case"]), r) for r in frame.to_dict(orient="records") if isinstance(r.get("error"), str)]
     if failed:
         items = "".join(f'<li>{_case_label(r)}: <span class="error">{_esc(r["error"])}</span></li>' for _, r in failed)
         out.append(f"<section><h2>Cases a metric could not score ({len(failed)})</h2><ul>{items}</ul></section>")
