@@ -178,14 +178,21 @@ def _write_pairs(path: Path, rows: list[dict[str, Any]]) -> None:
         raise InputError("--out", "a file that can be written", str(path), hint=str(exc.strerror or exc)) from None
 
 
-def _compared(args: argparse.Namespace, scored: Callable[[], tuple[Any, Any, dict, dict]]) -> int:
+Scores = dict[str, list[float | None]]
+
+
+def _compared(args: argparse.Namespace, scored: Callable[[Any, Any], tuple[Scores, Scores]]) -> int:
+    """Read A and B, pair their rows (refused before any scoring when nothing pairs), score, test, gate."""
     out = _out_path("--out", args.out, (".csv",))
     validate.number("--margin", args.margin, "a number between 0 and 1 (the largest drop accepted)", low=0.0, high=1.0)
-    data_a, data_b, scores_a, scores_b = scored()
+    for field in ("a", "b"):
+        validate.path(field.upper(), getattr(args, field), expected="a .jsonl, .json, .csv or .parquet file")
+    data_a, data_b = read_cases(args.a), read_cases(args.b)
     pairing = pair_rows(data_a, data_b)
     if not pairing.pairs:
-        raise InputError("B", f"rows that pair with A's by {pairing.key}", args.b, hint=pairing.describe().replace(
-            "\n", "; "))
+        raise InputError("B", f"rows that pair with A's by {pairing.key}", args.b,
+                         hint=pairing.describe().splitlines()[0] + " Give both files an id column to pair them by id")
+    scores_a, scores_b = scored(data_a, data_b)
     found = compare_scores(pairing, scores_a, scores_b, noise=args.noise, margin=args.margin)
     print(comparison_text(found, pairing, (data_a.source, data_b.source)))
     print("\nIn short:")
@@ -198,16 +205,14 @@ def _compared(args: argparse.Namespace, scored: Callable[[], tuple[Any, Any, dic
 
 
 def run_compare(args: argparse.Namespace) -> int:
-    """``ragmetrics-edu compare``: score A and B with evaluate(), then pair, test and gate."""
-    for field in ("a", "b"):
-        validate.path(field.upper(), getattr(args, field), expected="a .jsonl, .json, .csv or .parquet file")
-
-    def scored() -> tuple[Any, Any, dict, dict]:
+    """``ragmetrics-edu compare``: pair A's and B's rows, score both with evaluate(), then test and gate."""
+    def scored(data_a: Any, data_b: Any) -> tuple[Scores, Scores]:
         judge = _judge(args)
-        data_a, table_a = _score(args.a, args.metrics, judge)
-        data_b, table_b = _score(args.b, table_a.attrs["metrics"], judge)
+        plan(data_b, args.metrics, judge)  # B's bad row is found before A's requests, not after
+        _, table_a = _score(data_a, args.metrics, judge)
         metrics = table_a.attrs["metrics"]
-        return (data_a, data_b, {m: scores_of(data_a, m, list(table_a[m])) for m in metrics},
+        _, table_b = _score(data_b, metrics, judge)
+        return ({m: scores_of(data_a, m, list(table_a[m])) for m in metrics},
                 {m: scores_of(data_b, m, list(table_b[m])) for m in metrics})
 
     return _compared(args, scored)
@@ -215,10 +220,8 @@ def run_compare(args: argparse.Namespace) -> int:
 
 def run_stats(args: argparse.Namespace) -> int:
     """``ragmetrics-edu stats``: the comparison of ``compare`` on score columns already in A and B."""
-    def scored() -> tuple[Any, Any, dict, dict]:
-        data_a, data_b = read_cases(args.a), read_cases(args.b)
-        return (data_a, data_b, {m: scores_of(data_a, m) for m in args.metrics},
-                {m: scores_of(data_b, m) for m in args.metrics})
+    def scored(data_a: Any, data_b: Any) -> tuple[Scores, Scores]:
+        return ({m: scores_of(data_a, m) for m in args.metrics}, {m: scores_of(data_b, m) for m in args.metrics})
 
     return _compared(args, scored)
 
