@@ -91,16 +91,20 @@ def compare_scores(pairing: Pairing, scores_a: dict[str, list[float | None]], sc
         noise = validate.number("noise", noise, "the judge's per-run shift sd, a number >= 0", low=0.0, high=1e6)
     found = []
     for metric in scores_a:
-        kept, left = [], []
+        kept: list[tuple[Any, float, float]] = []
+        left: list[tuple[Any, Any, Any]] = []
         for (i, j), label in zip(pairing.pairs, pairing.labels, strict=True):
             a, b = scores_a[metric][i], scores_b[metric][j]
-            (left if a is None or b is None else kept).append((label, a, b))
+            if a is None or b is None:
+                left.append((label, a, b))
+            else:
+                kept.append((label, a, b))
         if not kept:
             found.append(MetricComparison(metric, 0, [x[0] for x in left], gate_note="no pair has both scores"))
             continue
         ids = [x[0] for x in kept]
         new, old = [x[2] for x in kept], [x[1] for x in kept]
-        common = dict(level=level, labels=("B", "A"), ids=ids)
+        common: dict[str, Any] = dict(level=level, labels=("B", "A"), ids=ids)
         measured, note = _noise(metric, noise)
         found.append(MetricComparison(
             metric, len(kept), [x[0] for x in left],

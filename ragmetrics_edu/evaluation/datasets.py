@@ -26,7 +26,7 @@ from typing import Any, Mapping, Sequence
 from .. import validate
 from ..errors import InputError
 
-__all__ = ["ALIASES", "FIELDS", "SHOWN", "Dataset", "read_cases", "load_cases", "field_names", "field_at", "key_text"]
+__all__ = ["ALIASES", "FIELDS", "SHOWN", "Dataset", "read_cases", "load_cases", "field_names", "field_at"]
 
 #: The fields of a row, as the README documents them (``reference`` is ``ground_truth`` inside the library).
 FIELDS = ("id", "question", "answer", "contexts", "reference")
@@ -57,11 +57,6 @@ def field_names(name: str) -> str:
 def field_at(where: str, name: str) -> str:
     """How an error names a field of a row: ``data[2].contexts`` (a list), ``cases.csv line 3: contexts`` (a file)."""
     return f"{where}.{name}" if where.startswith("data[") else f"{where}: {name}"
-
-
-def key_text(value: Any) -> str:
-    """Text with its whitespace runs made one space and its ends trimmed: what pairing by text compares."""
-    return " ".join(str(value).split())
 
 
 @dataclass

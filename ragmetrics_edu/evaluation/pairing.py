@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import InputError
-from .datasets import Dataset, key_text
+from ..text import squash_spaces
+from .datasets import Dataset
 
 __all__ = ["Pairing", "pair_rows"]
 
@@ -57,8 +58,8 @@ def _shown(rows: list[tuple[str, str]], limit: int = 20) -> list[tuple[str, str]
 def _keys(data: Dataset, repeated: set[str]) -> list[Any]:
     keys = []
     for case in data.cases:
-        question = key_text(case.get("question") or "")
-        keys.append((question, key_text(case.get("answer") or "")) if question in repeated else question)
+        question = squash_spaces(str(case.get("question") or ""))
+        keys.append((question, squash_spaces(str(case.get("answer") or ""))) if question in repeated else question)
     return keys
 
 
@@ -75,7 +76,7 @@ def pair_rows(a: Dataset, b: Dataset) -> Pairing:
             if missing:
                 raise InputError(f"{missing[0]}: question", "a question on every row (rows with no id are paired by "
                                  "their question's text)", None, hint=f"in {name} ({data.source})")
-        repeated = {q for data in (a, b) for q, n in Counter(key_text(c["question"]) for c in data.cases).items()
+        repeated = {q for data in (a, b) for q, n in Counter(squash_spaces(str(c["question"])) for c in data.cases).items()
                     if n > 1}
         key = "question text" + (" (and answer text where a question repeats)" if repeated else "")
         keys_a, keys_b = _keys(a, repeated), _keys(b, repeated)
