@@ -5,7 +5,9 @@
     ragmetrics-edu compare A B [--metrics ...] [--out pairs.csv]     score both, pair the rows, test and gate
     ragmetrics-edu stats A B --metrics M [--out pairs.csv]           the same on tables already scored
 
-Progress and notes go to stderr, results to stdout. Bad input is an InputError, which ``cli.main`` prints as
+This module is the command line's plumbing (no ``__all__``: the package curates what a user imports; the
+functions behind the commands are :func:`~ragmetrics_edu.evaluate`, :mod:`.summary`, :mod:`.report`,
+:mod:`.pairing` and :mod:`.comparison`). Progress and notes go to stderr, results to stdout. Bad input is an InputError, which ``cli.main`` prints as
 one line with exit status 2. A run where a metric could score no case exits 1.
 """
 
@@ -28,8 +30,6 @@ from .datasets import read_cases
 from .pairing import pair_rows
 from .report import write_report
 from .summary import TABLE_SUFFIXES, summarize, summary_text, write_table
-
-__all__ = ["add_parsers", "run_evaluate", "run_compare", "run_stats", "COMMANDS"]
 
 
 def _judge_options(p: argparse.ArgumentParser) -> None:

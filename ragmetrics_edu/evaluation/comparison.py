@@ -21,7 +21,7 @@ from ..errors import InputError
 from ..metrics.specs import SPECS
 from ..regression_gate import GateResult, JudgeNoise, gate
 from ..results import fmt
-from .datasets import Dataset, field_at
+from .datasets import field_at, read_cases
 from .pairing import Pairing
 
 __all__ = ["MetricComparison", "compare_scores", "comparison_text", "pair_table_rows", "scores_of", "summary_line"]
@@ -43,9 +43,16 @@ class MetricComparison:
     gate_note: str = ""
 
 
-def scores_of(data: Dataset, metric: str, column: Sequence[Any] | None = None) -> list[float | None]:
-    """One score per row of ``data`` for ``metric`` (None where missing): from ``column`` (an evaluate() table's
-    column) or, when None, from each row's own field of that name (a table scored elsewhere)."""
+def scores_of(data: Any, metric: str, column: Sequence[Any] | None = None) -> list[float | None]:
+    """One score per row of ``data`` (what read_cases() reads) for ``metric`` (None where missing): from ``column``
+    (an evaluate() table's column) or, when None, from each row's own field of that name (a table scored elsewhere)."""
+    data = read_cases(data)
+    if not isinstance(metric, str) or not metric:
+        raise InputError("metric", "a metric's (or score column's) name", metric)
+    if column is not None:
+        column = validate.as_list("column", column, f"one score per row ({len(data)})")
+        if len(column) != len(data):
+            raise InputError("column", f"one score per row ({len(data)})", f"{len(column)} scores")
     values = list(column) if column is not None else [case.get(metric) for case in data.cases]
     if column is None and all(v is None for v in values):
         raise InputError(f"{data.source}: {metric}", f"a column of {metric} scores (a scored table, e.g. from "
@@ -78,15 +85,29 @@ def _noise(metric: str, noise: float | None) -> tuple[JudgeNoise | None, str]:
     return JudgeNoise(run_sd=noise, shift_sd=noise, source="given (--noise)"), ""
 
 
+def _check_scores(pairing: Any, scores_a: Any, scores_b: Any) -> None:
+    """The pairing and the two score tables: metric -> a list long enough for every row the pairs name."""
+    if not isinstance(pairing, Pairing):
+        raise InputError("pairing", "what pair_rows() returns", pairing)
+    for name, scores, side in (("scores_a", scores_a, 0), ("scores_b", scores_b, 1)):
+        if not isinstance(scores, dict) or not scores or not all(isinstance(k, str) for k in scores):
+            raise InputError(name, "metric -> one score (or None) per row", scores)
+        needed = 1 + max((p[side] for p in pairing.pairs), default=-1)
+        for metric, values in scores.items():
+            if not isinstance(values, list) or len(values) < needed or not all(
+                    v is None or isinstance(v, float) and math.isfinite(v) for v in values):
+                raise InputError(f"{name}[{metric!r}]", f"a list of scores (floats or None), one per row "
+                                 f"(at least {needed})", values)
+    if set(scores_a) != set(scores_b):
+        raise InputError("scores_b", "the same metrics as scores_a: " + ", ".join(scores_a), sorted(scores_b))
+
+
 def compare_scores(pairing: Pairing, scores_a: dict[str, list[float | None]], scores_b: dict[str, list[float | None]],
                    *, noise: float | None = None, margin: float = 0.05, level: float = 0.95,
                    n_resamples: int = 2000, seed: int = 0) -> list[MetricComparison]:
     """Each metric of ``scores_a`` (metric -> one score per row of A; ``scores_b`` the same for B) compared over
     the pairs (see the module); ``noise``: the judge's per-run shift sd, for judged metrics."""
-    if not isinstance(pairing, Pairing):
-        raise InputError("pairing", "what pair_rows() returns", pairing)
-    if not isinstance(scores_a, dict) or not isinstance(scores_b, dict) or set(scores_a) != set(scores_b) or not scores_a:
-        raise InputError("scores_b", "the same metrics as scores_a (metric -> one score per row)", scores_b)
+    _check_scores(pairing, scores_a, scores_b)
     if noise is not None:
         noise = validate.number("noise", noise, "the judge's per-run shift sd, a number >= 0", low=0.0, high=1e6)
     found = []
@@ -124,6 +145,10 @@ def _stat_lines(result: Any) -> list[str]:
 
 def comparison_text(comparisons: Sequence[MetricComparison], pairing: Pairing, names: tuple[str, str] = ("A", "B")) -> str:
     """The pairing, then per metric each test's headline and steps and the gate's explanation, as text."""
+    if not isinstance(pairing, Pairing):
+        raise InputError("pairing", "what pair_rows() returns", pairing)
+    if not (isinstance(names, tuple) and len(names) == 2 and all(isinstance(n, str) and n for n in names)):
+        raise InputError("names", "the two files' names, e.g. ('v1.jsonl', 'v2.jsonl')", names)
     lines = [f"A = {names[0]} (accepted), B = {names[1]} (candidate); every difference is B − A.",
              pairing.describe(("A", "B"))]
     for c in validate.as_list("comparisons", comparisons, "the list compare_scores() returns"):
@@ -144,6 +169,7 @@ def comparison_text(comparisons: Sequence[MetricComparison], pairing: Pairing, n
 def pair_table_rows(pairing: Pairing, scores_a: dict[str, list[float | None]],
                     scores_b: dict[str, list[float | None]]) -> list[dict[str, Any]]:
     """One row per pair: its id (or question), and per metric the score in A, in B and the difference B − A."""
+    _check_scores(pairing, scores_a, scores_b)
     name = "id" if pairing.key == "id" else "question"
     rows = []
     for (i, j), label in zip(pairing.pairs, pairing.labels, strict=True):
@@ -158,6 +184,8 @@ def pair_table_rows(pairing: Pairing, scores_a: dict[str, list[float | None]],
 
 def summary_line(c: MetricComparison) -> str:
     """One line per metric: the mean difference, its interval, p and the gate's verdict."""
+    if not isinstance(c, MetricComparison):
+        raise InputError("c", "one of the comparisons compare_scores() returns", c)
     if c.bootstrap is None:
         return f"{c.metric}: no pair to compare"
     low, high = c.bootstrap.ci

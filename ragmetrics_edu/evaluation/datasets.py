@@ -49,6 +49,7 @@ _ACCEPTED = "a DataFrame, a list of dicts, or the path of a .jsonl, .json, .csv 
 
 def field_names(name: str) -> str:
     """A field's documented name and its aliases, e.g. ``reference (or ground_truth, expected_output)``."""
+    name = validate.text("name", name)
     shown = SHOWN.get(name, name)
     others = [a for a, n in ALIASES.items() if n == name and a != shown] + ([name] if shown != name else [])
     return shown + (f" (or {', '.join(others)})" if others else "")
@@ -56,6 +57,7 @@ def field_names(name: str) -> str:
 
 def field_at(where: str, name: str) -> str:
     """How an error names a field of a row: ``data[2].contexts`` (a list), ``cases.csv line 3: contexts`` (a file)."""
+    where, name = validate.text("where", where), validate.text("name", name)
     return f"{where}.{name}" if where.startswith("data[") else f"{where}: {name}"
 
 

@@ -19,6 +19,7 @@ from typing import Any, Sequence
 from .. import __version__, validate
 from ..errors import InputError
 from ..results import fmt, html_table
+from ..stats import inputs as stats_inputs
 from .summary import CALL_COLUMNS, MetricSummary, scored_metrics, summarize
 
 __all__ = ["render_report", "write_report", "histogram_svg", "intervals_svg"]
@@ -78,8 +79,19 @@ def histogram_svg(scores: Sequence[float], mean: float | None, ci: tuple[float, 
                   bins: int = 10, width: int = 960, height: int = 270) -> str:
     """The scores as a histogram over [0, 1] (wider when a score is outside), with the mean as a line and the
     interval as a band: an inline ``<svg>`` element."""
-    values = [float(v) for v in validate.as_list("scores", scores, "a list of scores") if not math.isnan(float(v))]
+    given = validate.as_list("scores", scores, "a list of finite scores (none: an empty histogram)")
+    values = stats_inputs.scores("scores", given) if given else []
+    if mean is not None:
+        mean = validate.number("mean", mean, "the mean score (a finite number) or None")
+    if ci is not None:
+        pair = validate.as_list("ci", ci, "the interval (low, high) or None")
+        if len(pair) != 2:
+            raise InputError("ci", "the interval (low, high) or None", ci)
+        ci = (validate.number("ci", pair[0], "a finite low end"), validate.number("ci", pair[1], "a finite high end"))
+    label = validate.text("label", label)
     bins = validate.integer("bins", bins, low=1, high=100)
+    width, height = validate.integer("width", width, low=200, high=4000), validate.integer("height", height, low=100,
+                                                                                              high=4000)
     lo, hi = min([0.0, *values]), max([1.0, *values])
     counts = [0] * bins
     for v in values:
@@ -130,7 +142,11 @@ def histogram_svg(scores: Sequence[float], mean: float | None, ci: tuple[float, 
 
 def intervals_svg(summaries: Sequence[MetricSummary], *, width: int = 960) -> str:
     """Every metric's mean (a dot) and interval (a bar) on one [0, 1] axis: an inline ``<svg>`` element."""
-    items = [s for s in validate.as_list("summaries", summaries, "the list summarize() returns") if s.mean is not None]
+    given = validate.as_list("summaries", summaries, "the list summarize() returns")
+    if not all(isinstance(s, MetricSummary) for s in given):
+        raise InputError("summaries", "the list summarize() returns", summaries)
+    width = validate.integer("width", width, low=400, high=4000)
+    items = [s for s in given if s.mean is not None]
     if not items:
         raise InputError("summaries", "at least one metric with a scored case", summaries)
     lo = min([0.0, *(s.ci[0] if s.ci else s.mean for s in items)])
