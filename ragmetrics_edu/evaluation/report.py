@@ -38,7 +38,7 @@ header p { margin: 4px 0 0; color: #5b6b77; }
 h2 { margin: 0 0 12px; font-size: 19px; color: #264653; }
 h3 { margin: 18px 0 8px; font-size: 15px; color: #264653; }
 section { background: #fff; border: 1px solid #e3e8ec; border-radius: 10px; padding: 18px 20px; margin-top: 18px; }
-.cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(230px, 1fr)); gap: 12px;
+.cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(200px, 1fr)); gap: 12px;
          background: none; border: 0; padding: 0; }
 .card { background: #fff; border: 1px solid #e3e8ec; border-radius: 10px; padding: 14px 16px;
         border-top: 4px solid #2a9d8f; }
