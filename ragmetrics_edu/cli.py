@@ -7,6 +7,9 @@
     ragmetrics-edu record-judge ...    put the decks' examples to a judge and save a recording
     ragmetrics-edu record-embeddings   embed the course's texts with a real model and save a recording
     ragmetrics-edu validate-judge ...  measure a judge (any OpenAI-compatible endpoint) against people
+    ragmetrics-edu evaluate FILE ...   score your own cases: summary, flat table, HTML report
+    ragmetrics-edu compare A B ...     score two versions and compare them pair by pair (tests and gate)
+    ragmetrics-edu stats A B ...       the same comparison on two tables already scored
     ragmetrics-edu --version           the installed version
 
 Exit status 0 on success, 2 with a one-line message on bad input.
@@ -34,6 +37,8 @@ from .course.judge_study.recording import main as record_study
 from .embeddings.recorded import add_record_embeddings_parser, run_record_embeddings
 from .errors import InputError, RagMetricsError
 from .evaluation import evaluate
+from .evaluation.commands import COMMANDS as EVALUATION_COMMANDS
+from .evaluation.commands import add_parsers as add_evaluation_parsers
 from .judges.openai_judge import OpenAIJudge
 from .metrics.specs import SPECS
 from .results import fmt
@@ -120,6 +125,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_record_study_parser(sub)
     add_validate_judge_parser(sub)
+    add_evaluation_parsers(sub)
     return parser
 
 
@@ -302,6 +308,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return record_study(args)
         if args.command == "validate-judge":
             return validate_judge(args)
+        if args.command in EVALUATION_COMMANDS:
+            return EVALUATION_COMMANDS[args.command](args)
         if args.command == "record-embeddings":
             return run_record_embeddings(args, course_texts())
         _print_result(_score(args))

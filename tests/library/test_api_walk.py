@@ -359,6 +359,28 @@ _FAILED = [True, False, True, False, False, True, False, False]
 _SCORES = [0.1, 0.8, 0.3, 0.6, 0.9, 0.4, 0.4, 0.7]
 
 
+@functools.lru_cache(maxsize=None)
+def _evaluated_table():
+    """A small table from evaluate() (judge-free), for the summary and report functions."""
+    rows = [{"id": i, "question": f"q{i}", "answer": f"word {i}", "contexts": ["word one"]} for i in range(3)]
+    return ragmetrics_edu.evaluate(rows, metrics=["word_overlap"], progress=False)
+
+
+@functools.lru_cache(maxsize=None)
+def _compared():
+    """(pairing, scores of A, scores of B) for the comparison functions: two rows paired by id."""
+    from ragmetrics_edu.evaluation import read_cases
+    from ragmetrics_edu.evaluation.pairing import pair_rows
+
+    rows = [{"id": i, "question": f"q{i}", "answer": "a"} for i in range(2)]
+    return pair_rows(read_cases(rows), read_cases(rows[::-1])), {"word_overlap": [0.5, 1.0]}, {"word_overlap": [0.25, 1.0]}
+
+
+def _comparisons():
+    pairing, a, b = _compared()
+    return _export("comparison.compare_scores")(pairing, a, b, n_resamples=200)
+
+
 #: Valid keyword arguments by target, for what :data:`BY_NAME` cannot guess. A key matches the
 #: end of a target's dotted name ("judges.ReplayJudge" matches "ragmetrics_edu.judges.replay.ReplayJudge").
 VALID: dict[str, Callable[[], dict[str, Any]]] = {
@@ -398,6 +420,27 @@ VALID: dict[str, Callable[[], dict[str, Any]]] = {
     "designs.faithfulness_checked": lambda: dict(question="What is AI?"),
     "designs.faithfulness_reanswer.agreement": lambda: dict(candidate_words={"a", "b"}, judge_words={"a"}, compare="recall"),
     "evaluate": lambda: dict(judge=_judge(), metrics=["context_precision"]),
+    # your own data: summary, report, pairing and comparison of evaluate() tables
+    "evaluation.summary.summarize": lambda: dict(frame=_evaluated_table(), n_resamples=200),
+    "evaluation.summary.flat_rows": lambda: dict(frame=_evaluated_table()),
+    "evaluation.summary.scored_metrics": lambda: dict(frame=_evaluated_table()),
+    "evaluation.summary.summary_text": lambda: dict(summaries=_export("summary.summarize")(_evaluated_table(),
+                                                                                          n_resamples=200)),
+    "evaluation.summary.write_table": lambda: dict(frame=_evaluated_table(), path=_SCRATCH / "table.csv"),
+    "evaluation.report.render_report": lambda: dict(frame=_evaluated_table()),
+    "evaluation.report.write_report": lambda: dict(frame=_evaluated_table(), path=_SCRATCH / "report.html"),
+    "evaluation.report.intervals_svg": lambda: dict(summaries=_export("summary.summarize")(_evaluated_table(),
+                                                                                            n_resamples=200)),
+    "evaluation.pairing.pair_rows": lambda: dict(a=_export("evaluation.read_cases")([{"question": "q", "answer": "a"}]),
+                                                 b=_export("evaluation.read_cases")([{"question": "q", "answer": "b"}])),
+    "evaluation.comparison.compare_scores": lambda: dict(pairing=_compared()[0], scores_a=_compared()[1],
+                                                         scores_b=_compared()[2], n_resamples=200),
+    "evaluation.comparison.pair_table_rows": lambda: dict(pairing=_compared()[0], scores_a=_compared()[1],
+                                                          scores_b=_compared()[2]),
+    "evaluation.comparison.comparison_text": lambda: dict(comparisons=_comparisons(), pairing=_compared()[0]),
+    "evaluation.comparison.summary_line": lambda: dict(c=_comparisons()[0]),
+    "evaluation.comparison.scores_of": lambda: dict(data=[{"question": "q", "word_overlap": 0.5}],
+                                                    metric="word_overlap"),
     "halueval.study.freeze_choice": lambda: dict(target=_scored_choice_log()),
     # the designs' arithmetic and the validation of a judge against people (lessons 13-15)
     "agreement.validation_report": lambda: dict(failed=_FAILED, scores=_SCORES, n_resamples=200),

@@ -305,7 +305,7 @@ def test_junk_constructors_and_evaluate_arguments_name_the_field(tmp_path) -> No
     with pytest.raises(InputError, match=r"^recording: "):
         J.ReplayJudge(42)
     with pytest.raises(InputError, match=r"^metrics: "):
-        evaluate([{"answer": "a", "ground_truth": "b"}], metrics=None)
+        evaluate([{"answer": "a", "ground_truth": "b"}], metrics=[])     # None is the defaults; an empty list is refused
     with pytest.raises(InputError, match=r"^metrics: "):
         evaluate([{"answer": "a", "ground_truth": "b"}], metrics=[["semantic_similarity"]])
     with pytest.raises(InputError, match=r"^data: "):

@@ -2,13 +2,15 @@
 and the judge's calls and tokens.
 
     from ragmetrics_edu import evaluate, judges
+    table = evaluate("cases.jsonl")                        # no judge: word overlap and semantic similarity
     judge = judges.ReplayJudge("recording.json")          # or OpenAIJudge(...), GivenJudge(...)
-    table = evaluate("cases.jsonl", metrics=["context_precision", "faithfulness"], judge=judge)
+    table = evaluate("cases.csv", metrics=["context_precision", "faithfulness"], judge=judge)
 
-A case is a dict (or a DataFrame row, or a JSONL line) with ``question``, ``answer``,
-``contexts`` (a list of texts) and ``ground_truth``, as in deck E's dataset; Ragas' newer
-names ``user_input``, ``response``, ``retrieved_contexts`` and ``reference`` work too.
-One failing case records its error in its row and the batch goes on; its ``calls`` still
+A case has ``question``, ``answer``, ``contexts`` (a list of texts), ``reference`` and an optional ``id``;
+Ragas' and DeepEval's names for them work too, and files are JSONL, JSON, CSV or Parquet
+(:mod:`ragmetrics_edu.evaluation.datasets` reads and checks them). With no judge the default metrics are
+those that need none (:data:`DEFAULT_METRICS`); with one, the judged defaults come first
+(:data:`JUDGED_DEFAULT`). One failing case records its error in its row and the batch goes on; its ``calls`` still
 count the requests it made. A design's per-run stage (G-Eval's evaluation steps) is asked once per run,
 before the cases, and shared by all of them; metrics that need no judge (word overlap, semantic
 similarity) are computed inline, without the judge's thread pool. Interrupting the run (Ctrl-C, or the stop button) keeps the
@@ -20,22 +22,26 @@ the cache.
 
 from __future__ import annotations
 
-import json
 from functools import partial
-from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
-from . import validate
-from .errors import InputError
-from .judges.base import Judge
-from .judges.batch import Outcome, run_tasks
-from .judges.records import tally
-from .metrics.specs import COLUMNS, SPECS, MetricSpec
-from .results import MetricResult
+from .. import validate
+from ..errors import InputError
+from ..judges.base import Judge
+from ..judges.batch import Outcome, run_tasks
+from ..judges.records import tally
+from ..metrics.specs import COLUMNS, SPECS, MetricSpec
+from ..results import MetricResult
+from .datasets import ALIASES, SHOWN, Dataset, field_at, field_names, load_cases, read_cases
 
-__all__ = ["evaluate", "evaluated", "metric_names", "load_cases", "ALIASES"]
+__all__ = ["evaluate", "evaluated", "metric_names", "judge_free", "default_metrics", "plan", "load_cases", "read_cases",
+           "ALIASES", "DEFAULT_METRICS", "JUDGED_DEFAULT"]
 
-ALIASES = {"user_input": "question", "response": "answer", "retrieved_contexts": "contexts", "reference": "ground_truth"}
+#: What evaluate() scores with no judge: the metrics that need none (word overlap is the faithfulness design the
+#: course's written rule chose; semantic similarity compares the answer with the reference).
+DEFAULT_METRICS = ("word_overlap", "semantic_similarity")
+#: What a judge adds to the default, first: retrieval (precision and recall of the contexts) and answer relevancy.
+JUDGED_DEFAULT = ("context_precision", "context_recall", "answer_relevancy")
 
 def evaluated() -> list[MetricSpec]:
     """The registered metrics and designs evaluate() can score (those whose spec has an ``ask``), in order."""
@@ -106,36 +112,14 @@ def _once(names: Sequence[str], judge: Any, embedder: Any, criteria: str | None,
     return extra, shown
 
 
-def load_cases(data: Any) -> list[dict[str, Any]]:
-    """Cases from a DataFrame, a JSONL file path, or a list of dicts (aliases renamed)."""
-    if isinstance(data, (str, Path)):
-        path = validate.path("data", data, expected="a DataFrame, a list of dicts or the path of an existing JSONL file")
-        try:
-            lines = path.read_text(encoding="utf-8").splitlines()
-        except (OSError, UnicodeDecodeError) as exc:
-            raise InputError("data", "a UTF-8 JSONL file", str(path), hint=f"it cannot be read ({exc})") from None
-        rows = []
-        for number, line in enumerate(lines, start=1):
-            if line.strip():
-                try:
-                    rows.append(json.loads(line))
-                except json.JSONDecodeError as exc:
-                    raise InputError(f"data (line {number} of {path.name})", "one JSON object per line", line[:40]) from exc
-    elif hasattr(data, "to_dict") and hasattr(data, "columns"):
-        rows = data.to_dict(orient="records")
-    elif isinstance(data, Sequence) and not isinstance(data, (str, bytes)):
-        rows = validate.as_list("data", data, "a DataFrame, a list of dicts or the path of a JSONL file")
-    else:
-        raise InputError("data", "a DataFrame, a list of dicts or the path of a JSONL file", data)
-    cases = []
-    for i, row in enumerate(rows):
-        if not isinstance(row, Mapping):
-            raise InputError(f"data[{i}]", "a dict with question, answer, contexts, ground_truth", row)
-        case = {ALIASES.get(k) or k: v for k, v in row.items()}
-        if "contexts" in case and hasattr(case["contexts"], "tolist"):
-            case["contexts"] = case["contexts"].tolist()
-        cases.append(case)
-    return cases
+def judge_free() -> tuple[str, ...]:
+    """The metrics evaluate() scores with no judge (word overlap, semantic similarity, and any registered one)."""
+    return tuple(spec.name for spec in evaluated() if not spec.judged)
+
+
+def default_metrics(judged: bool) -> tuple[str, ...]:
+    """What ``evaluate(metrics=None)`` asks for: :data:`DEFAULT_METRICS`, after :data:`JUDGED_DEFAULT` when ``judged``."""
+    return (JUDGED_DEFAULT if validate.flag("judged", judged) else ()) + DEFAULT_METRICS
 
 
 def _names(metrics: Any) -> list[str]:
@@ -155,29 +139,64 @@ def _names(metrics: Any) -> list[str]:
     for name in names:
         if not isinstance(name, str) or name not in known:
             raise InputError("metrics", "names from: " + ", ".join(known), name)
-    return names
+    return list(dict.fromkeys(names))
 
 
-def _check(cases: list[dict[str, Any]], names: Sequence[str], judge: Any) -> None:
+def _defaults(data: Dataset, judged: bool) -> tuple[list[str], dict[str, str]]:
+    """The default metrics the data can feed, and why each other default was left out (a field no row has)."""
+    names, left_out = [], {}
+    for name in default_metrics(judged):
+        missing = [c for c in SPECS[name].needs if all(case.get(c) is None for case in data.cases)]
+        if missing:
+            left_out[name] = "needs " + " and ".join(field_names(c) for c in missing) + ", which no row has"
+        else:
+            names.append(name)
+    if not names:
+        raise InputError(f"{data.source} fields", "what a default metric reads: " + "; ".join(
+            f"{n} {why}" for n, why in left_out.items()), sorted({k for c in data.cases for k in c}))
+    return names, left_out
+
+
+def _check(data: Dataset, names: Sequence[str], judge: Any) -> None:
     if judge is not None and not isinstance(judge, Judge):
         raise InputError("judge", "a judge: judges.ReplayJudge, judges.GivenJudge or judges.OpenAIJudge", judge)
-    if judge is None and any(SPECS[n].judged for n in names):
-        raise InputError("judge", "a judge for LLM-derived verdicts: judges.ReplayJudge(recording) offline, "
-                         "judges.GivenJudge(...) for typed verdicts, or judges.OpenAIJudge(model, base_url=...)", None)
-    for i, case in enumerate(cases):
-        for name in names:
-            needs = SPECS[name].needs
-            for column in needs:
+    judged = [n for n in names if SPECS[n].judged]
+    if judge is None and judged:
+        raise InputError("judge", f"a judge for {', '.join(judged)}: judges.ReplayJudge(recording) offline, "
+                         "judges.GivenJudge(...) for typed verdicts, or judges.OpenAIJudge(model, base_url=...)", None,
+                         hint="Without one, ask for the metrics that need none: " + ", ".join(judge_free()))
+    for name in names:
+        needs = SPECS[name].needs
+        for column in needs:
+            if data.source != "data" and all(case.get(column) is None for case in data.cases):
+                raise InputError(f"{data.source}: {field_names(column)}",
+                                 f"a column {SHOWN.get(column, column)} (metric {name} reads "
+                                 f"{', '.join(SHOWN.get(c, c) for c in needs)})",
+                                 sorted({k for c in data.cases for k in c}), hint="no row has it")
+            for where, case in zip(data.where, data.cases, strict=True):
                 if case.get(column) is None:
-                    raise InputError(f"data[{i}].{column}", f"a value (metric {name} needs {', '.join(needs)})", None)
-        if "contexts" in case and (isinstance(case["contexts"], str) or not isinstance(case["contexts"], Sequence)):
-            raise InputError(f"data[{i}].contexts", "a list of context texts", case["contexts"])
+                    raise InputError(field_at(where, SHOWN.get(column, column)),
+                                     f"a value (metric {name} reads {', '.join(SHOWN.get(c, c) for c in needs)})",
+                                     None)
+
+
+def plan(data: Any, metrics: Iterable[str] | None = None, judge: Any = None) -> tuple[list[str], dict[str, str]]:
+    """What :func:`evaluate` would score, checked before any work: (the metric names, the defaults left out and
+    why). Raises the InputError evaluate() would raise for a bad row, a bad name or a missing judge."""
+    data = read_cases(data)
+    if metrics is None:
+        names, left_out = _defaults(data, isinstance(judge, Judge))
+    else:
+        names, left_out = _names(metrics), {}
+    _check(data, names, judge)
+    return names, left_out
 
 
 def _row(index: int, case: dict[str, Any], names: Sequence[str], outcomes: Sequence[Outcome],
          judged: bool) -> dict[str, Any]:
     """One case's row from its outcomes (one per metric, in ``names`` order); call columns when ``judged``."""
-    row: dict[str, Any] = {"case": index, "question": case.get("question"), "answer": case.get("answer")}
+    row: dict[str, Any] = {"case": index, **({"id": case["id"]} if "id" in case else {}),
+                           "question": case.get("question"), "answer": case.get("answer")}
     results: dict[str, MetricResult] = {}
     errors = []
     for name, outcome in zip(names, outcomes, strict=True):
@@ -210,6 +229,17 @@ def _inline(task: Any) -> Outcome:
         return Outcome(error=exc)
 
 
+def _bar(total: int, shown: bool) -> Any:
+    """A progress bar for the cases scored inline (a judged run has run_tasks' own), or None."""
+    if not shown or not total:
+        return None
+    try:
+        from tqdm.auto import tqdm  # lazy: tqdm is optional (the llm extra)
+    except ImportError:
+        return None
+    return tqdm(total=total, desc="scoring", unit="case")
+
+
 def _failed(error: BaseException) -> Any:
     def task() -> Any:
         raise RuntimeError(f"its per-run stage failed ({type(error).__name__}: {error})")
@@ -218,7 +248,7 @@ def _failed(error: BaseException) -> Any:
 
 def evaluate(
     data: Any,
-    metrics: Iterable[str] = ("context_precision", "context_recall", "word_overlap", "answer_relevancy"),
+    metrics: Iterable[str] | None = None,
     judge: Any = None,
     *,
     embedder: Any = None,
@@ -229,7 +259,13 @@ def evaluate(
 ):
     """Score every case with every metric; return a pandas DataFrame, one row per case.
 
-    Columns: ``case``, ``question``, ``answer`` (so rows that share a question can be told
+    ``data``: a JSONL, JSON, CSV or Parquet file, a DataFrame or a list of dicts (the row schema:
+    :mod:`ragmetrics_edu.evaluation.datasets`). ``metrics=None`` scores the defaults the data can feed
+    (:func:`default_metrics`: the judge-free ones, and the judged ones when a judge is given); a default
+    left out for want of a field is named in ``frame.attrs["left_out"]``. A metric that needs a judge,
+    asked for without one, is refused.
+
+    Columns: ``case``, ``id`` (when the rows have ids), ``question``, ``answer`` (so rows that share a question can be told
     apart), a score column per metric, ``<metric>_design`` (the design and variant the score came
     from, e.g. ``faithfulness_reanswer (recall, grounding_weight 0.9)``), ``<metric>_values`` and ``<metric>_verdicts`` (the
     intermediates), ``calls`` (requests the judge answered by asking its server, its recording
@@ -249,9 +285,10 @@ def evaluate(
     """
     import pandas as pd  # lazy: pandas loads only when a table is asked for
 
-    names = _names(metrics)
-    cases = load_cases(data)
-    _check(cases, names, judge)
+    data = read_cases(data)
+    names, left_out = plan(data, metrics, judge)
+    progress = validate.flag("progress", progress)
+    cases = data.cases
     if criteria is not None and (not isinstance(criteria, str) or not criteria.strip()):
         raise InputError("criteria", "the criterion the rubric judges grade, in words (or None)", criteria)
     chosen = _options(options, names)
@@ -269,14 +306,22 @@ def evaluate(
                     interruptible=True, desc="evaluating", unit="score") if pooled else None
     done = len(cases) if run is None else len(run) // len(pooled)  # an interrupted run keeps the cases scored in full
     rows = {}
+    bar = _bar(done, progress and run is None)
     for i in range(done):
+        if bar is not None:
+            bar.update(1)
         asked = iter(run[i * len(pooled):(i + 1) * len(pooled)] if run is not None else ())
         outcomes = [next(asked) if name in pooled else _inline(call(name, cases[i])) for name in names]
         rows[i] = _row(i, cases[i], names, outcomes, any(SPECS[n].judged for n in names))
+    if bar is not None:
+        bar.close()
     ordered = [rows[i] for i in sorted(rows)]
     frame = pd.DataFrame([{k: v for k, v in r.items() if k != "_results"} for r in ordered])
     frame.attrs["results"] = [r["_results"] for r in ordered]
     frame.attrs["interrupted"] = bool(run is not None and run.interrupted)
     frame.attrs["once"] = shown
+    frame.attrs["metrics"] = list(names)
+    frame.attrs["left_out"] = left_out
+    frame.attrs["source"] = data.source
     frame.attrs["judge"] = getattr(judge, "describe", lambda: None)() if judge is not None else None
     return frame

@@ -1,0 +1,154 @@
+"""What a table from :func:`~ragmetrics_edu.evaluate` adds up to, and the table written flat to a file.
+
+:func:`summarize` gives each metric's mean with its percentile bootstrap interval
+(:func:`ragmetrics_edu.stats.bootstrap_ci`), how many cases it scored, how many it could not score
+(the metric failed: its error is in the row) and how many it scored as undefined (NaN without an
+error, e.g. Ragas' faithfulness of an answer with no statements). :func:`flat_rows` and
+:func:`write_table` give one row per case with plain cells (numbers and text, lists as JSON), for
+a spreadsheet or a later ``ragmetrics-edu stats``.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .. import stats, validate
+from ..errors import InputError
+from ..metrics.specs import SPECS
+from ..results import fmt
+
+__all__ = ["MetricSummary", "summarize", "summary_text", "flat_rows", "write_table", "scored_metrics", "TABLE_SUFFIXES"]
+
+#: The call columns evaluate() adds when a metric asks a judge.
+CALL_COLUMNS = ("calls", "repairs", "cache_hits", "prompt_tokens", "completion_tokens")
+#: The files write_table() writes, by suffix.
+TABLE_SUFFIXES = (".csv", ".jsonl")
+
+
+@dataclass(frozen=True)
+class MetricSummary:
+    """One metric over a table: ``mean`` of the ``scored`` cases with its ``interval`` (a StatResult; None when
+    nothing was scored), ``failed`` (no score: the metric raised) and ``undefined`` (scored NaN)."""
+
+    metric: str
+    scored: int
+    failed: int
+    undefined: int
+    mean: float | None
+    interval: Any
+    higher_is_better: bool = True
+
+    @property
+    def ci(self) -> tuple[float, float] | None:
+        return None if self.interval is None else self.interval.ci
+
+    @property
+    def level(self) -> float:
+        return 0.95 if self.interval is None else self.interval.level
+
+    def line(self) -> str:
+        """One line: the mean, its interval and the counts."""
+        if self.mean is None:
+            shown = "no case scored"
+        else:
+            low, high = self.ci or (self.mean, self.mean)
+            shown = f"mean {fmt(self.mean):<6} {fmt(100 * self.level)}% interval [{fmt(low)}, {fmt(high)}]"
+        counts = f"{self.scored} scored, {self.failed} failed" + (f", {self.undefined} undefined" if self.undefined else "")
+        return f"{self.metric:<28} {shown:<46} {counts}"
+
+
+def scored_metrics(frame: Any) -> list[str]:
+    """The metrics a table from evaluate() holds (``frame.attrs["metrics"]``), or an InputError."""
+    attrs = getattr(frame, "attrs", None)
+    names = attrs.get("metrics") if isinstance(attrs, dict) else None
+    columns = getattr(frame, "columns", ())
+    if not isinstance(names, list) or not all(isinstance(n, str) and n in columns for n in names):
+        raise InputError("frame", "a table returned by evaluate() (its attrs name the metrics it scored)", frame)
+    return names
+
+
+def _results(frame: Any) -> list[dict[str, Any]]:
+    results = frame.attrs.get("results")
+    if not isinstance(results, list) or len(results) != len(frame):
+        raise InputError("frame", "a table returned by evaluate() (one dict of results per row in attrs)", frame)
+    return results
+
+
+def summarize(frame: Any, *, level: float = 0.95, n_resamples: int = 2000, seed: int | None = 0) -> list[MetricSummary]:
+    """Each metric's mean, bootstrap interval and counts (see the module), in the table's metric order."""
+    names = scored_metrics(frame)
+    results = _results(frame)
+    summaries = []
+    for name in names:
+        scores, failed, undefined = [], 0, 0
+        for value, found in zip(frame[name], results, strict=True):
+            if name not in found:
+                failed += 1
+            elif value is None or math.isnan(float(value)):
+                undefined += 1
+            else:
+                scores.append(float(value))
+        interval = stats.bootstrap_ci(scores, level=level, n_resamples=n_resamples, seed=seed) if scores else None
+        summaries.append(MetricSummary(name, len(scores), failed, undefined,
+                                       None if interval is None else interval.score, interval,
+                                       SPECS[name].higher_is_better))
+    return summaries
+
+
+def summary_text(summaries: list[MetricSummary]) -> str:
+    """The summaries as lines of text, one a metric, under a header saying how the interval was made."""
+    items = validate.as_list("summaries", summaries, "the list summarize() returns")
+    if not items or not all(isinstance(s, MetricSummary) for s in items):
+        raise InputError("summaries", "the list summarize() returns", summaries)
+    made = next((s.interval for s in items if s.interval is not None), None)
+    how = "" if made is None else (f" (interval: percentile bootstrap over cases, {made.values['n_resamples']} "
+                                   f"resamples, seed {made.values['seed']})")
+    return "\n".join([f"Summary{how}:"] + ["  " + s.line() for s in items])
+
+
+def _cell(value: Any) -> Any:
+    """A plain cell: numbers and text as they are, NaN as empty, lists and dicts as JSON text."""
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    if hasattr(value, "item") and not isinstance(value, (list, dict, str)):
+        value = value.item()  # a numpy number
+    if isinstance(value, (list, tuple, dict)):
+        return json.dumps(value, ensure_ascii=False, default=str)
+    return value
+
+
+def flat_rows(frame: Any) -> list[dict[str, Any]]:
+    """One dict per case: case, id, question, answer, each metric's score, design and verdicts, the calls, the error."""
+    names = scored_metrics(frame)
+    columns = ["case", *(["id"] if "id" in frame.columns else []), "question", "answer"]
+    for name in names:
+        columns += [c for c in (name, f"{name}_design", f"{name}_verdicts") if c in frame.columns]
+    columns += [c for c in (*CALL_COLUMNS, "error") if c in frame.columns]
+    return [{c: _cell(row[c]) for c in columns} for row in frame[columns].to_dict(orient="records")]
+
+
+def write_table(frame: Any, path: Any) -> Path:
+    """Write :func:`flat_rows` to ``path``: CSV (``.csv``) or JSON Lines (``.jsonl``); returns the path."""
+    target = validate.path("out", path, exists=False, expected="a file path ending in .csv or .jsonl")
+    if target.suffix.lower() not in TABLE_SUFFIXES:
+        raise InputError("out", "a file path ending in .csv or .jsonl", str(path))
+    rows = flat_rows(frame)
+    try:
+        if target.suffix.lower() == ".jsonl":
+            target.write_text("".join(json.dumps(r, ensure_ascii=False, default=str) + "\n" for r in rows),
+                              encoding="utf-8")
+        else:
+            buffer = io.StringIO()
+            writer = csv.DictWriter(buffer, fieldnames=list(rows[0]) if rows else ["case"], lineterminator="\n")
+            writer.writeheader()
+            writer.writerows(rows)
+            target.write_text(buffer.getvalue(), encoding="utf-8")
+    except OSError as exc:
+        raise InputError("out", "a file that can be written", str(path), hint=str(exc.strerror or exc)) from None
+    return target
