@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 from ..errors import InputError
 from ..ranking.checks import precision_total
@@ -19,8 +19,11 @@ from ..validate import (
     YES,
     as_list,
     choice,
+    flag,
+    integer,
     is_list,
     number,
+    optional_number,
     optional_texts,
     plain,
     probability,
@@ -162,3 +165,123 @@ def answer_correctness(tp: Any, fp: Any, fn: Any, similarity: Any, weights: Any,
                          similarity)
     return Correctness(lists[0], lists[1], lists[2], similarity, w_f, w_s, beta, probability("threshold", threshold),
                        variant)
+
+
+ENTITY_VARIANTS = ("ragas", "ragas_collections", "ragas_legacy")
+
+
+def context_entity_recall(variant: Any, reference_entities: Any, context_entities: Any, normalize: Any,
+                          threshold: Any) -> tuple[str, list[str], list[str], bool, float | None]:
+    """Context entity recall's variant, the two entity lists, ``normalize`` and the threshold."""
+    variant = choice("variant", variant, ENTITY_VARIANTS)
+    reference = text_list("reference_entities", reference_entities)
+    context = text_list("context_entities", context_entities)
+    return variant, reference, context, flag("normalize", normalize), probability("threshold", threshold)
+
+
+G_EVAL_VARIANTS = ("paper", "deepeval")
+
+
+def scale_of(variant: str, scale: tuple[int, int] | None) -> tuple[int, int]:
+    """The score range of a G-Eval variant: ``scale`` when given, else 1–5 (paper) or 0–10 (DeepEval)."""
+    if scale is None:
+        return (0, 10) if variant == "deepeval" else (1, 5)
+    pair = as_list("scale", scale, "two whole numbers (low, high)")
+    expected = "two whole numbers (low, high) with 0 <= low < high <= 100"
+    if len(pair) != 2:
+        raise InputError("scale", expected, scale)
+    low, high = (integer("scale", v, low=0, high=100, expected=expected) for v in pair)
+    if low >= high:
+        raise InputError("scale", expected, scale)
+    return low, high
+
+
+def score_probabilities(value: Any, low: int, high: int) -> dict[int, float]:
+    """G-Eval's ``probabilities`` checked: score (in range) -> probability."""
+    if not isinstance(value, Mapping):
+        raise InputError("probabilities", "a dict mapping each score to its probability", value)
+    out: dict[int, float] = {}
+    for key, p in value.items():
+        key = integer("probabilities", key, low=low, high=high, expected=f"scores from {low} to {high} as keys")
+        out[key] = number(f"probabilities[{key}]", p, "a probability between 0 and 1", low=0.0, high=1.0)
+    return out
+
+
+def g_eval(variant: Any, scale: Any, threshold: Any, samples: Any, reply_score: Any, probabilities: Any
+           ) -> tuple[str, int, int, dict[int, float] | None, list[int] | None, int | None, float | None]:
+    """G-Eval's variant, scale (low, high), probabilities, samples, reply score and threshold: at least one of
+    the probabilities, the samples and the reply's score."""
+    variant = choice("variant", variant, G_EVAL_VARIANTS)
+    low, high = scale_of(variant, scale)
+    threshold = probability("threshold", threshold)
+    if samples is not None:
+        samples = [integer(f"samples[{i}]", s, low=low, high=high, expected=f"a whole score from {low} to {high}")
+                   for i, s in enumerate(as_list("samples", samples, "a non-empty list of sampled scores"))]
+    if reply_score is not None:
+        reply_score = integer("reply_score", reply_score, low=low, high=high,
+                              expected=f"a whole score from {low} to {high}, or None")
+    probs = None if probabilities is None else score_probabilities(probabilities, low, high)
+    if probs is None and samples is not None and not samples:
+        raise InputError("samples", "a non-empty list of sampled scores", samples)
+    if probs is None and samples is None and reply_score is None:
+        raise InputError("probabilities", "the score tokens' probabilities, sampled scores or the reply's score", None)
+    return variant, low, high, probs, samples, reply_score, threshold
+
+
+def word_overlap(answer: Any, contexts: Any, threshold: Any) -> tuple[str, list[str], float | None]:
+    """Word overlap's answer, contexts and threshold."""
+    return (text("answer", answer), text_list("contexts", contexts),
+            optional_number("threshold", threshold, "a number between 0 and 1, or None", low=0.0, high=1.0))
+
+
+def statements_and_verdicts(field: str, statements: Any, verdicts: Any, allow_idk: bool = False
+                            ) -> tuple[list[str], list[str]]:
+    """A ratio metric's items (named ``field``: statements or claims) and one verdict per item."""
+    items = text_list(field, statements)
+    marks = verdict_list("verdicts", verdicts, allow_idk=allow_idk)
+    same_length(field, items, "verdicts", marks)
+    return items, marks
+
+
+def node_statements_and_verdicts(node_statements: Any, node_verdicts: Any, nodes: Any
+                                 ) -> tuple[list[Any], list[list[str]], list[list[str]], list[str] | None]:
+    """Contextual relevancy's per-node statements and verdicts (and the node texts, when given)."""
+    node_statements = as_list("node_statements", node_statements, "a list with one list of statements per node")
+    node_verdicts = as_list("node_verdicts", node_verdicts, "a list with one list of verdicts per node")
+    same_length("node_statements", node_statements, "node_verdicts", node_verdicts)
+    if nodes is not None:
+        nodes = text_list("nodes", nodes)
+        same_length("node_statements", node_statements, "nodes", nodes)
+    items, marks = [], []
+    for n, (stmts, verdicts) in enumerate(zip(node_statements, node_verdicts, strict=True)):
+        items.append(text_list(f"node_statements[{n}]", stmts))
+        marks.append(verdict_list(f"node_verdicts[{n}]", verdicts))
+        same_length(f"node_statements[{n}]", items[-1], f"node_verdicts[{n}]", marks[-1])
+    return node_statements, items, marks, nodes
+
+
+def context_recall(variant: Any, statements: Any, verdicts: Any, nodes: Any, threshold: Any
+                   ) -> tuple[str, list[str], list[str], list[int | None], float | None]:
+    """Context recall's variant, statements, verdicts, each statement's node (or None) and threshold."""
+    variant = choice("variant", variant, ("deepeval", "ragas"))
+    items, marks = statements_and_verdicts("statements", statements, verdicts)
+    return variant, items, marks, attribution(nodes, marks), probability("threshold", threshold)
+
+
+def contextual_relevancy(variant: Any, node_statements: Any, node_verdicts: Any, nodes: Any, threshold: Any
+                         ) -> tuple[str, list[Any], list[list[str]], list[list[str]], list[str] | None, float | None]:
+    """Contextual relevancy's variant, per-node statements (as given and checked), verdicts, nodes, threshold."""
+    variant = choice("variant", variant, ("deepeval", "ragas_sentences"))
+    given, items, marks, nodes = node_statements_and_verdicts(node_statements, node_verdicts, nodes)
+    return variant, given, items, marks, nodes, probability("threshold", threshold)
+
+
+def faithfulness(variant: Any, penalize_ambiguous: Any, claims: Any, verdicts: Any, context: Any, threshold: Any
+                 ) -> tuple[str, bool, list[str], list[str], list[str] | None, float | None]:
+    """Faithfulness's variant, ``penalize_ambiguous``, claims, verdicts (idk allowed), context and threshold."""
+    variant = choice("variant", variant, ("deepeval", "ragas"))
+    penalize_ambiguous = flag("penalize_ambiguous", penalize_ambiguous)
+    items, marks = statements_and_verdicts("claims", claims, verdicts, allow_idk=True)
+    if context is not None:
+        context = text_list("context", context)
+    return variant, penalize_ambiguous, items, marks, context, probability("threshold", threshold)
