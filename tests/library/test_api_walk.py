@@ -142,9 +142,8 @@ def _judge():
     """A GivenJudge that answers every registered judge step (``judges.STEPS``, read from the registry) with a
     valid made-up reply read from the request's schema (``scripted_server.fake_value``): a new judged design is
     walked with it the day it is registered, with no line here."""
-    from scripted_server import fake_value
-
     from ragmetrics_edu.judges import STEPS, GivenJudge
+    from scripted_server import fake_value
 
     return GivenJudge({step: (lambda request: fake_value(request.schema)) for step in STEPS})
 
