@@ -15,12 +15,11 @@ from ..cores import semantic_similarity as similarity_core
 from ..embeddings.embedders import resolve
 from ..results import MetricResult
 from . import checks
-from .embedding_explained import clamp_cosine, relevancy_result, similarity_result
+from .embedding_explained import clamp_cosine as clamp_cosine  # importable from here as before
+from .embedding_explained import relevancy_result, similarity_result
 
 VARIANTS = checks.EMBEDDING_VARIANTS
 
-#: importable from here as before: the clamp and its note (tests/library/test_bad_inputs.py)
-_EXPLAINED = (clamp_cosine,)
 
 
 #: The most generated questions one call embeds (each is embedded and compared: the work grows with them).
