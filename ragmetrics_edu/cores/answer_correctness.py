@@ -24,14 +24,18 @@ def blend(F_beta, similarity, w_f, w_s):
     return (w_f * F_beta + w_s * similarity) / (w_f + w_s)
 
 
+def apis_part(TP, FP, FN):
+    """Whether Ragas' two APIs part here: TP empty, and only FP or only FN."""
+    return TP == 0 and FP + FN > 0 and (FP == 0 or FN == 0)
+
+
 def answer_correctness(tp, fp, fn, similarity, w_f=0.75, w_s=0.25, beta=1.0, variant="ragas"):
     TP, FP, FN = len(tp), len(fp), len(fn)
     F_beta = f_beta(TP, FP, FN, beta)
-    apis_part = TP == 0 and FP + FN > 0 and (FP == 0 or FN == 0)
-    if apis_part and variant == "ragas_collections":  # ragas/metrics/collections/answer_correctness/metric.py
+    if apis_part(TP, FP, FN) and variant == "ragas_collections":  # ragas/metrics/collections/answer_correctness/metric.py
         F_beta = 1.0
     score = blend(F_beta, similarity, w_f, w_s)
     rows = [{"kind": kind, "statement": s} for kind, statements in (("TP", tp), ("FP", fp), ("FN", fn))
             for s in statements]
     return score, rows, {"tp_count": TP, "fp_count": FP, "fn_count": FN, "f_beta": F_beta, "similarity": similarity,
-                         "weight_factual": w_f, "weight_semantic": w_s, "beta": float(beta), "apis_part": apis_part}
+                         "weight_factual": w_f, "weight_semantic": w_s, "beta": float(beta)}

@@ -17,9 +17,9 @@ COLUMNS = ("i", "generated_question", "dot", "norm_question", "norm_generated", 
 def answer_relevancy_embedding(E_q, E_g, generated, noncommittal, variant="ragas"):
     rows = []
     for i, (g, E_g_i, flag) in enumerate(zip(generated, E_g, noncommittal), start=1):
-        dot, norm_q, norm_g, raw = cosine(E_q, E_g_i)
+        dot, norm_q, norm_g, cos = cosine(E_q, E_g_i)
         rows.append({"i": i, "generated_question": g, "dot": dot, "norm_question": norm_q,
-                     "norm_generated": norm_g, "cosine": clamp(raw), "noncommittal": flag, "raw": raw})
+                     "norm_generated": norm_g, "cosine": clamp(cos), "noncommittal": flag})
     N = len(rows)
     mean = math.fsum(row["cosine"] for row in rows) / N if N else math.nan
     all_noncommittal = N > 0 and all(noncommittal)

@@ -15,13 +15,17 @@ COLUMNS = ("entity", "key", "in_reference", "in_context", "context_form")
 EPSILON = 1e-8
 
 
+def distinct(entities, key):
+    """key -> the entity as the list first wrote it."""
+    found = {}
+    for entity in entities:
+        found.setdefault(key(entity), entity)
+    return found
+
+
 def context_entity_recall(reference, context, key, variant="ragas"):
-    RE = {}  # key -> the entity as the reference first wrote it
-    for entity in reference:
-        RE.setdefault(key(entity), entity)
-    CE = {}
-    for entity in context:
-        CE.setdefault(key(entity), entity)
+    RE = distinct(reference, key)
+    CE = distinct(context, key)
     rows = [{"entity": e, "key": k, "in_reference": 1, "in_context": int(k in CE), "context_form": CE.get(k, "")}
             for k, e in RE.items()]
     rows += [{"entity": e, "key": k, "in_reference": 0, "in_context": 1, "context_form": e}
@@ -30,4 +34,4 @@ def context_entity_recall(reference, context, key, variant="ragas"):
     n_ref = len(reference) if variant == "ragas_legacy" else len(RE)  # |RE|
     score = overlap / (n_ref + EPSILON)
     return score, rows, {"overlap": overlap, "reference_count": n_ref, "context_count": len(CE),
-                         "exact": overlap / n_ref if n_ref else 0.0, "RE": RE, "CE": CE}
+                         "exact": overlap / n_ref if n_ref else 0.0}

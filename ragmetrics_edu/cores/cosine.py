@@ -16,8 +16,11 @@ def cosine(u, v):
     dot = math.fsum(filter(None, map(operator.mul, u, v)))
     norm_u = math.sqrt(math.fsum(filter(None, map(operator.mul, u, u))))
     norm_v = math.sqrt(math.fsum(filter(None, map(operator.mul, v, v))))
-    cos = dot / (norm_u * norm_v) if norm_u and norm_v else 0.0
-    return dot, norm_u, norm_v, cos
+    return dot, norm_u, norm_v, cosine_of(dot, norm_u, norm_v)
+
+
+def cosine_of(dot, norm_u, norm_v):
+    return dot / (norm_u * norm_v) if norm_u and norm_v else 0.0
 
 
 def clamp(cos):

@@ -12,9 +12,9 @@ COLUMNS = ("quantity", "value")
 
 
 def semantic_similarity(E_a, E_g, threshold=None):
-    dot, norm_a, norm_g, raw = cosine(E_a, E_g)
-    sim = clamp(raw)
+    dot, norm_a, norm_g, cos = cosine(E_a, E_g)
+    sim = clamp(cos)
     rows = [{"quantity": "dot product", "value": dot}, {"quantity": "norm of answer", "value": norm_a},
             {"quantity": "norm of ground truth", "value": norm_g}, {"quantity": "cosine", "value": sim}]
     score = sim if threshold is None else (1.0 if sim >= threshold else 0.0)
-    return score, rows, {"cosine": sim, "dot": dot, "norm_answer": norm_a, "norm_ground_truth": norm_g, "raw": raw}
+    return score, rows, {"cosine": sim, "dot": dot, "norm_answer": norm_a, "norm_ground_truth": norm_g}

@@ -21,10 +21,13 @@ from __future__ import annotations
 from typing import Any, Iterable, Mapping, Sequence
 
 from ..cores import computed_by
+from ..cores import context_precision as core
 from ..errors import InputError
-from ..ranking.precision import GENERAL, RAGAS_EPSILON, VARIANTS, per_k_precision
+from ..ranking.precision import GENERAL, RAGAS_EPSILON, VARIANTS
+from ..ranking.precision_explained import precision_result
 from ..results import MetricResult
-from ..validate import YES, as_list, choice, flag, is_list, optional_texts, probability, verdict_list
+from ..validate import YES, as_list, choice, flag, is_list, verdict_list
+from . import checks
 
 
 @computed_by("context_precision")
@@ -43,15 +46,10 @@ def context_precision(
     ``nodes``: the node texts, shown in the step table. ``total_relevant``: only for
     ``variant="average_precision"``; defaults to the relevant nodes retrieved.
     """
-    variant = choice("variant", variant, VARIANTS)
-    flags = [1 if v == YES else 0 for v in verdict_list("verdicts", verdicts)]
-    texts = optional_texts("nodes", nodes, len(flags), "node text")
-    threshold = probability("threshold", threshold)
-    if total_relevant is not None and variant != "average_precision":
-        raise InputError("total_relevant", "None unless variant='average_precision'", total_relevant)
-
-    return per_k_precision(flags, variant, texts=texts, total_relevant=total_relevant, threshold=threshold,
-                           question=question)
+    r, variant, texts, total_relevant, threshold = checks.context_precision(verdicts, variant, nodes, total_relevant,
+                                                                            threshold)
+    score, rows, values = core.context_precision(r, variant, total_relevant)
+    return precision_result(score, rows, values, variant, r, texts, total_relevant, threshold, question)
 
 
 _FAST = {1: 1, 0: 0, "yes": 1, "no": 0}

@@ -23,42 +23,18 @@ when TP is empty and only FP or only FN statements exist:
 from __future__ import annotations
 
 import math
-from typing import Any, Sequence
+from typing import Any, Sequence, cast
 
 from ..cores import answer_correctness as core
 from ..cores import computed_by
 from ..errors import InputError
 from ..results import MetricResult
-from ..validate import as_list, choice, count, is_list, number, plain, probability, text_list
-from .correctness_explained import GENERAL, correctness_formula, correctness_narrative, correctness_notes
+from ..validate import count, number, plain
+from . import checks
+from .correctness_explained import correctness_result
 from .embedding import semantic_similarity
 
-VARIANTS = ("ragas", "ragas_legacy", "ragas_collections")
-
-
-def _weights(value: Any) -> tuple[float, float]:
-    if is_list(value):
-        value = [plain(w) for w in as_list("weights", value, "two non-negative numbers (factual, semantic)")]
-    ok = (isinstance(value, Sequence) and not isinstance(value, (str, bytes)) and len(value) == 2
-          and all(isinstance(w, (int, float)) and not isinstance(w, bool) and _finite(w) and w >= 0 for w in value)
-          and sum(value) > 0)
-    if not ok:
-        raise InputError("weights", "two non-negative numbers (factual, semantic), not both zero", value)
-    return float(value[0]), float(value[1])
-
-
-def _finite(x: Any) -> bool:
-    try:
-        return math.isfinite(x)
-    except OverflowError:
-        return False
-
-
-def _beta(value: Any) -> float:
-    beta = number("beta", value, "a positive finite number (1 gives F1)", low=0.0, low_open=True)
-    if not math.isfinite(beta * beta):
-        raise InputError("beta", "a positive number whose square is finite", value)
-    return beta
+VARIANTS = checks.CORRECTNESS_VARIANTS
 
 
 def _share(field: str, value: Any) -> float:
@@ -111,24 +87,14 @@ def f_beta(tp: int, fp: int, fn: int, beta: float = 1.0) -> float:
 
     Counts are whole numbers from 0 to 10^15, ``beta`` a positive finite number."""
     tp, fp, fn = count("tp", tp), count("fp", fp), count("fn", fn)
-    return core.f_beta(tp, fp, fn, _beta(beta))
+    return core.f_beta(tp, fp, fn, checks.beta_of(beta))
 
 
 @computed_by("answer_correctness")
-def answer_correctness(
-    tp: Sequence[str],
-    fp: Sequence[str],
-    fn: Sequence[str],
-    similarity: float | None = None,
-    weights: Sequence[float] = (0.75, 0.25),
-    *,
-    beta: float = 1.0,
-    answer: str | None = None,
-    ground_truth: str | None = None,
-    embedder: Any = None,
-    threshold: float | None = None,
-    variant: str = "ragas",
-) -> MetricResult:
+def answer_correctness(tp: Sequence[str], fp: Sequence[str], fn: Sequence[str], similarity: float | None = None,
+                       weights: Sequence[float] = (0.75, 0.25), *, beta: float = 1.0, answer: str | None = None,
+                       ground_truth: str | None = None, embedder: Any = None, threshold: float | None = None,
+                       variant: str = "ragas") -> MetricResult:
     """Blend the F-beta of the TP/FP/FN statement lists with a semantic similarity.
 
     ``similarity``: a cosine you already have; else it is computed from ``answer`` and
@@ -136,36 +102,8 @@ def answer_correctness(
     weight is 0 (a similarity given is still checked). ``variant``: see the module notes;
     the two Ragas APIs differ only when TP is empty and only FP or only FN exist.
     """
-    variant = choice("variant", variant, VARIANTS)
-    lists = {name: text_list(name, value) for name, value in (("tp", tp), ("fp", fp), ("fn", fn))}
-    w_f, w_s = _weights(weights)
-    beta = _beta(beta)
-    if similarity is not None:
-        similarity = number("similarity", similarity, "a cosine similarity between -1 and 1", low=-1.0, high=1.0)
-    sim, sim_notes = _similarity(similarity, w_s, answer, ground_truth, embedder)
-    threshold = probability("threshold", threshold)
-
-    score, rows, values = core.answer_correctness(lists["tp"], lists["fp"], lists["fn"], sim, w_f, w_s, beta, variant)
-
-    apis_part = values.pop("apis_part")
-    return MetricResult(
-        metric="answer_correctness", variant="ragas" if variant == "ragas_legacy" else variant, score=score,
-        columns=core.COLUMNS, rows=rows, values=values, formula=correctness_formula(values, score, apis_part, variant),
-        formula_general=GENERAL, narrative=correctness_narrative(values, score),
-        notes=correctness_notes(values, variant, apis_part) + sim_notes, threshold=threshold,
-        inputs={**lists, "answer": answer, "ground_truth": ground_truth},
-    )
-
-
-def _similarity(similarity: float | None, w_s: float, answer: str | None, ground_truth: str | None,
-                embedder: Any) -> tuple[float, list[str]]:
-    """The similarity to blend (given, or computed with the embedder) and what the result notes about it."""
-    if w_s == 0:
-        return (0.0 if similarity is None else similarity), ["The semantic weight is 0, so the similarity does not "
-                                                             "enter the score."]
-    if similarity is not None:
-        return similarity, []
-    if answer is not None and ground_truth is not None:
-        sim_result = semantic_similarity(answer, ground_truth, embedder)
-        return sim_result.values["cosine"], list(sim_result.notes)
-    raise InputError("similarity", "a number, or answer= and ground_truth= to compute it with an embedder", similarity)
+    c = checks.answer_correctness(tp, fp, fn, similarity, weights, beta, answer, ground_truth, threshold, variant)
+    computed = None if c.similarity is not None else semantic_similarity(cast(str, answer), cast(str, ground_truth), embedder)
+    sim = c.similarity if computed is None else computed.values["cosine"]
+    score, rows, values = core.answer_correctness(c.tp, c.fp, c.fn, sim, c.w_f, c.w_s, c.beta, c.variant)
+    return correctness_result(score, rows, values, c, computed, answer, ground_truth)

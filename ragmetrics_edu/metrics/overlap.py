@@ -13,9 +13,10 @@ from typing import Sequence
 
 from ..cores import computed_by
 from ..cores import word_overlap as core
-from ..results import MetricResult, fmt
+from ..results import MetricResult
 from ..text import tokenize
-from ..validate import optional_number, text, text_list
+from . import checks
+from .overlap_explained import overlap_result
 
 __all__ = ["word_overlap", "shared_words"]
 
@@ -29,18 +30,6 @@ def shared_words(item: str, against: str) -> tuple[set[str], set[str]]:
 @computed_by("word_overlap")
 def word_overlap(answer: str, contexts: Sequence[str], *, threshold: float | None = None) -> MetricResult:
     """The share of ``answer``'s content words found anywhere in ``contexts``, with each word's row."""
-    answer_text = text("answer", answer)
-    nodes = text_list("contexts", contexts)
-    threshold = optional_number("threshold", threshold, "a number between 0 and 1, or None", low=0.0, high=1.0)
-
+    answer_text, nodes, threshold = checks.word_overlap(answer, contexts, threshold)
     score, rows, values = core.word_overlap(set(tokenize(answer_text)), set(tokenize("\n".join(nodes))))
-
-    words, found = values["answer_words"], values["found"]
-    notes = [] if words else ["The answer has no content words: nothing can be checked, so it scores 0."]
-    return MetricResult(
-        metric="word_overlap", score=score, variant=None, columns=core.COLUMNS, rows=rows, values=values,
-        formula=rf"\frac{{{found}}}{{{words}}} = {fmt(score)}" if words else "",
-        formula_general=r"\frac{|\text{answer words} \cap \text{context words}|}{|\text{answer words}|}",
-        narrative=[f"The answer has {words} content words; {found} of them occur in the contexts.",
-                   f"Word overlap = {found} / {max(words, 1)} = {fmt(score)}."],
-        notes=notes, threshold=threshold, inputs={"answer": answer_text, "contexts": nodes})
+    return overlap_result(score, rows, values, answer_text, nodes, threshold)

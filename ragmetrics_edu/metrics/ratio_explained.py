@@ -10,6 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ..cores import answer_relevancy as answer_relevancy_core
+from ..cores import context_recall as context_recall_core
+from ..cores import contextual_relevancy as contextual_relevancy_core
+from ..cores import faithfulness as faithfulness_core
 from ..results import MetricResult, fmt
 
 
@@ -26,11 +30,11 @@ class Words:
 
 def ratio_result(metric: str, variant: str | None, core: tuple[float, list[dict[str, Any]], dict[str, Any]],
                  columns: tuple[str, ...], words: Words, narrative: list[str], notes: list[str],
-                 threshold: float | None, inputs: dict[str, Any]) -> MetricResult:
-    """The MetricResult of a ratio core's ``(score, rows, values)``; ``values`` holds the count and ``total``."""
+                 threshold: float | None, inputs: dict[str, Any], counted_as: str) -> MetricResult:
+    """The MetricResult of a ratio core's ``(score, rows, values)``: ``values[counted_as]`` is the count of the
+    items that count, ``values["total"]`` the number of items."""
     score, rows, values = core
-    total = values["total"]
-    counted = next(v for k, v in values.items() if k != "total")
+    total, counted = values["total"], values[counted_as]
     if total == 0:
         notes = [words.empty] + notes
         formula = rf"\text{{no {words.item}s}} \Rightarrow {fmt(score)}"
@@ -110,3 +114,51 @@ def answer_relevancy_text(marks: list[str]) -> tuple[Words, list[str], list[str]
     narrative = [f"Split the answer into {len(marks)} statements.",
                  "Judge each statement: does it address the question (yes, no, idk)?"]
     return words, narrative, notes
+
+
+# -- each metric's result ---------------------------------------------------------------------------------
+
+Rows = list[dict[str, Any]]
+
+
+def context_recall_result(score: float, rows: Rows, values: dict[str, Any], variant: str, items: list[str],
+                          marks: list[str], attributed: list[int | None], given_nodes: bool, threshold: float | None,
+                          question: str | None) -> MetricResult:
+    """Context recall's result: the core's rows with each statement's node beside them."""
+    for row, node in zip(rows, attributed, strict=True):
+        row["node"] = node
+    words, narrative, notes = context_recall_text(variant, len(items), attributed, given_nodes, values["attributable"])
+    return ratio_result("context_recall", variant, (score, rows, values), (*context_recall_core.COLUMNS, "node"),
+                        words, narrative, notes, threshold,
+                        {"statements": items, "verdicts": marks, "nodes": attributed, "question": question},
+                        counted_as="attributable")
+
+
+def contextual_relevancy_result(score: float, rows: Rows, values: dict[str, Any], variant: str, given: list[Any],
+                                marks: list[list[str]], nodes: list[str] | None, threshold: float | None,
+                                question: str | None) -> MetricResult:
+    """Contextual relevancy's result."""
+    words, narrative, notes = contextual_relevancy_text(variant, marks)
+    return ratio_result("contextual_relevancy", variant, (score, rows, values), contextual_relevancy_core.COLUMNS,
+                        words, narrative, notes, threshold,
+                        {"node_statements": [list(s) for s in given], "nodes": nodes, "question": question},
+                        counted_as="relevant")
+
+
+def faithfulness_result(score: float, rows: Rows, values: dict[str, Any], variant: str, penalize_ambiguous: bool,
+                        items: list[str], marks: list[str], context: list[str] | None,
+                        threshold: float | None) -> MetricResult:
+    """Faithfulness's result."""
+    words, narrative, notes = faithfulness_text(variant, penalize_ambiguous, marks)
+    return ratio_result("faithfulness", variant, (score, rows, values), faithfulness_core.COLUMNS, words, narrative,
+                        notes, threshold, {"claims": items, "verdicts": marks, "context": context},
+                        counted_as="faithful")
+
+
+def answer_relevancy_result(score: float, rows: Rows, values: dict[str, Any], items: list[str], marks: list[str],
+                            threshold: float | None, question: str | None) -> MetricResult:
+    """Answer relevancy's (statement form) result."""
+    words, narrative, notes = answer_relevancy_text(marks)
+    return ratio_result("answer_relevancy", "deepeval", (score, rows, values), answer_relevancy_core.COLUMNS, words,
+                        narrative, notes, threshold, {"statements": items, "verdicts": marks, "question": question},
+                        counted_as="relevant")

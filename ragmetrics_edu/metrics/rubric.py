@@ -31,39 +31,17 @@ from ..cores import computed_by
 from ..cores import g_eval as core
 from ..errors import InputError
 from ..results import MetricResult
-from ..validate import as_list, choice, integer, number, probability, text
-from .rubric_explained import G_EVAL_GENERAL, aspect_critic_result, g_eval_formula, g_eval_narrative, g_eval_source
+from ..validate import as_list, integer, probability, text
+from . import checks
+from .checks import scale_of
+from .rubric_explained import aspect_critic_result, g_eval_result
 
 __all__ = ["g_eval_score", "aspect_critic_score", "votes_for", "G_EVAL_VARIANTS", "DEEPEVAL_MIN_PROBABILITY", "scale_of"]
 
-G_EVAL_VARIANTS = ("paper", "deepeval")
+G_EVAL_VARIANTS = checks.G_EVAL_VARIANTS
 
 #: DeepEval's GEval drops score tokens whose probability is under 1 % before weighting
 DEEPEVAL_MIN_PROBABILITY = core.DEEPEVAL_MIN_PROBABILITY
-
-
-def scale_of(variant: str, scale: tuple[int, int] | None) -> tuple[int, int]:
-    """The score range of a G-Eval variant: ``scale`` when given, else 1–5 (paper) or 0–10 (DeepEval)."""
-    if scale is None:
-        return (0, 10) if variant == "deepeval" else (1, 5)
-    pair = as_list("scale", scale, "two whole numbers (low, high)")
-    expected = "two whole numbers (low, high) with 0 <= low < high <= 100"
-    if len(pair) != 2:
-        raise InputError("scale", expected, scale)
-    low, high = (integer("scale", v, low=0, high=100, expected=expected) for v in pair)
-    if low >= high:
-        raise InputError("scale", expected, scale)
-    return low, high
-
-
-def _probabilities(value: Any, low: int, high: int) -> dict[int, float]:
-    if not isinstance(value, Mapping):
-        raise InputError("probabilities", "a dict mapping each score to its probability", value)
-    out: dict[int, float] = {}
-    for key, p in value.items():
-        key = integer("probabilities", key, low=low, high=high, expected=f"scores from {low} to {high} as keys")
-        out[key] = number(f"probabilities[{key}]", p, "a probability between 0 and 1", low=0.0, high=1.0)
-    return out
 
 
 @computed_by("g_eval")
@@ -76,35 +54,13 @@ def g_eval_score(probabilities: Mapping[int, float] | None = None, *, samples: S
     ``reply_score``: the score the reply wrote (shown beside the weighted one). With neither
     probabilities nor samples the reply's own score is used, and the result says so.
     """
-    variant = choice("variant", variant, G_EVAL_VARIANTS)
-    low, high = scale_of(variant, scale)
-    threshold = probability("threshold", threshold)
-    if samples is not None:
-        samples = [integer(f"samples[{i}]", s, low=low, high=high, expected=f"a whole score from {low} to {high}")
-                   for i, s in enumerate(as_list("samples", samples, "a non-empty list of sampled scores"))]
-    if reply_score is not None:
-        reply_score = integer("reply_score", reply_score, low=low, high=high,
-                              expected=f"a whole score from {low} to {high}, or None")
-    probs = None if probabilities is None else _probabilities(probabilities, low, high)
-    if probs is None and samples is not None and not samples:
-        raise InputError("samples", "a non-empty list of sampled scores", samples)
-    if probs is None and samples is None and reply_score is None:
-        raise InputError("probabilities", "the score tokens' probabilities, sampled scores or the reply's score", None)
-
+    variant, low, high, probs, samples, reply_score, threshold = checks.g_eval(
+        variant, scale, threshold, samples, reply_score, probabilities)
     try:
         score, rows, values = core.g_eval(low, high, variant, probs, samples, reply_score)
     except ZeroDivisionError:  # no kept score has a probability above 0
         raise InputError("probabilities", "at least one score with a probability above 0", probabilities) from None
-
-    source, notes = g_eval_source(variant, probs, samples, rows)
-    return MetricResult(
-        metric="g_eval", score=score, variant=variant, columns=core.COLUMNS, rows=rows,
-        values={"weighted": values["weighted"], "most_likely": values["most_likely"], "reply_score": reply_score,
-                "low": low, "high": high, "weights_from": source},
-        formula=g_eval_formula(rows, values, score), formula_general=G_EVAL_GENERAL,
-        narrative=g_eval_narrative(source, values, reply_score, score), notes=notes, threshold=threshold,
-        inputs={"probabilities": None if probabilities is None else dict(probabilities),
-                "samples": None if samples is None else list(samples), "variant": variant, "scale": [low, high]})
+    return g_eval_result(score, rows, values, variant, probs, samples, reply_score, threshold, probabilities)
 
 
 _YES = {"yes": True, "no": False, "1": True, "0": False}

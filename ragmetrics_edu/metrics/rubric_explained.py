@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..cores.aspect_critic import COLUMNS as ASPECT_COLUMNS
+from ..cores.g_eval import COLUMNS as G_EVAL_COLUMNS
 from ..results import MetricResult, fmt
 
 G_EVAL_GENERAL = r"\text{score} = \frac{\sum_s p(s)\, s - \text{low}}{\text{high} - \text{low}}"
@@ -64,3 +65,19 @@ def aspect_critic_result(score: float, rows: list[dict[str, Any]], values: dict[
         narrative=[f"Aspect: {aspect!r}." if aspect else "Aspect: (not given).",
                    f"{yes} of {n} votes say yes (share {fmt(values['yes_share'])}); the majority decides: {fmt(score)}."],
         notes=[], threshold=threshold, inputs={"votes": [row["verdict"] for row in rows], "aspect": aspect})
+
+
+def g_eval_result(score: float, rows: list[dict[str, Any]], values: dict[str, Any], variant: str,
+                  probs: dict[int, float] | None, samples: list[int] | None, reply_score: int | None,
+                  threshold: float | None, probabilities: Any) -> MetricResult:
+    """G-Eval's result (``probabilities``: as the caller gave them, kept in the inputs)."""
+    low, high = values["low"], values["high"]
+    source, notes = g_eval_source(variant, probs, samples, rows)
+    return MetricResult(
+        metric="g_eval", score=score, variant=variant, columns=G_EVAL_COLUMNS, rows=rows,
+        values={"weighted": values["weighted"], "most_likely": values["most_likely"], "reply_score": reply_score,
+                "low": low, "high": high, "weights_from": source},
+        formula=g_eval_formula(rows, values, score), formula_general=G_EVAL_GENERAL,
+        narrative=g_eval_narrative(source, values, reply_score, score), notes=notes, threshold=threshold,
+        inputs={"probabilities": None if probabilities is None else dict(probabilities),
+                "samples": None if samples is None else list(samples), "variant": variant, "scale": [low, high]})

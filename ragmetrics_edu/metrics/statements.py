@@ -18,14 +18,13 @@ from ..cores import context_recall as context_recall_core
 from ..cores import contextual_relevancy as contextual_relevancy_core
 from ..cores import faithfulness as faithfulness_core
 from ..results import MetricResult
-from ..validate import as_list, choice, flag, probability, same_length, text_list, verdict_list
-from .checks import attribution
+from ..validate import probability
+from . import checks
 from .ratio_explained import (
-    answer_relevancy_text,
-    context_recall_text,
-    contextual_relevancy_text,
-    faithfulness_text,
-    ratio_result,
+    answer_relevancy_result,
+    context_recall_result,
+    contextual_relevancy_result,
+    faithfulness_result,
 )
 
 
@@ -44,22 +43,11 @@ def context_recall(
     ``nodes`` optionally names, per statement, the 1-based index of the node it is
     attributed to (None where unsupported). No statements: DeepEval 0, Ragas NaN.
     """
-    variant = choice("variant", variant, ("deepeval", "ragas"))
-    items = text_list("statements", statements)
-    marks = verdict_list("verdicts", verdicts)
-    same_length("statements", items, "verdicts", marks)
-    attributed = attribution(nodes, marks)
-    threshold = probability("threshold", threshold)
-
+    variant, items, marks, attributed, threshold = checks.context_recall(variant, statements, verdicts, nodes,
+                                                                         threshold)
     score, rows, values = context_recall_core.context_recall(items, marks, variant)
-
-    for row, node in zip(rows, attributed, strict=True):
-        row["node"] = node
-    words, narrative, notes = context_recall_text(variant, len(items), attributed, nodes is not None,
-                                                  values["attributable"])
-    return ratio_result("context_recall", variant, (score, rows, values), (*context_recall_core.COLUMNS, "node"),
-                        words, narrative, notes, threshold,
-                        {"statements": items, "verdicts": marks, "nodes": attributed, "question": question})
+    return context_recall_result(score, rows, values, variant, items, marks, attributed, nodes is not None, threshold,
+                                 question)
 
 
 @computed_by("contextual_relevancy")
@@ -78,26 +66,10 @@ def contextual_relevancy(
     pre-0.2 Ragas ``context_relevancy`` did (|relevant sentences| / |sentences|); the
     arithmetic is the same. No statements at all gives 0 in both.
     """
-    variant = choice("variant", variant, ("deepeval", "ragas_sentences"))
-    node_statements = as_list("node_statements", node_statements, "a list with one list of statements per node")
-    node_verdicts = as_list("node_verdicts", node_verdicts, "a list with one list of verdicts per node")
-    same_length("node_statements", node_statements, "node_verdicts", node_verdicts)
-    if nodes is not None:
-        nodes = text_list("nodes", nodes)
-        same_length("node_statements", node_statements, "nodes", nodes)
-    items, marks = [], []
-    for n, (stmts, verdicts) in enumerate(zip(node_statements, node_verdicts, strict=True)):
-        items.append(text_list(f"node_statements[{n}]", stmts))
-        marks.append(verdict_list(f"node_verdicts[{n}]", verdicts))
-        same_length(f"node_statements[{n}]", items[-1], f"node_verdicts[{n}]", marks[-1])
-    threshold = probability("threshold", threshold)
-
-    core = contextual_relevancy_core.contextual_relevancy(items, marks)
-
-    words, narrative, notes = contextual_relevancy_text(variant, marks)
-    return ratio_result("contextual_relevancy", variant, core, contextual_relevancy_core.COLUMNS, words, narrative,
-                        notes, threshold,
-                        {"node_statements": [list(s) for s in node_statements], "nodes": nodes, "question": question})
+    variant, given, items, marks, nodes, threshold = checks.contextual_relevancy(variant, node_statements,
+                                                                                 node_verdicts, nodes, threshold)
+    score, rows, values = contextual_relevancy_core.contextual_relevancy(items, marks)
+    return contextual_relevancy_result(score, rows, values, variant, given, marks, nodes, threshold, question)
 
 
 @computed_by("faithfulness")
@@ -119,20 +91,10 @@ def faithfulness(
     ``penalize_ambiguous``); ``ragas`` counts supported claims only. No claims:
     DeepEval 1.0, Ragas NaN.
     """
-    variant = choice("variant", variant, ("deepeval", "ragas"))
-    penalize_ambiguous = flag("penalize_ambiguous", penalize_ambiguous)
-    items = text_list("claims", claims)
-    marks = verdict_list("verdicts", verdicts, allow_idk=True)
-    same_length("claims", items, "verdicts", marks)
-    if context is not None:
-        context = text_list("context", context)
-    threshold = probability("threshold", threshold)
-
-    core = faithfulness_core.faithfulness(items, marks, variant, penalize_ambiguous)
-
-    words, narrative, notes = faithfulness_text(variant, penalize_ambiguous, marks)
-    return ratio_result("faithfulness", variant, core, faithfulness_core.COLUMNS, words, narrative, notes, threshold,
-                        {"claims": items, "verdicts": marks, "context": context})
+    variant, penalize_ambiguous, items, marks, context, threshold = checks.faithfulness(
+        variant, penalize_ambiguous, claims, verdicts, context, threshold)
+    score, rows, values = faithfulness_core.faithfulness(items, marks, variant, penalize_ambiguous)
+    return faithfulness_result(score, rows, values, variant, penalize_ambiguous, items, marks, context, threshold)
 
 
 @computed_by("answer_relevancy")
@@ -148,13 +110,7 @@ def answer_relevancy(
     ``idk`` (ambiguous) counts as relevant, as in DeepEval; no statements gives 1.0. For
     Ragas' embedding form see :func:`answer_relevancy_embedding`.
     """
-    items = text_list("statements", statements)
-    marks = verdict_list("verdicts", verdicts, allow_idk=True)
-    same_length("statements", items, "verdicts", marks)
+    items, marks = checks.statements_and_verdicts("statements", statements, verdicts, allow_idk=True)
     threshold = probability("threshold", threshold)
-
-    core = answer_relevancy_core.answer_relevancy(items, marks)
-
-    words, narrative, notes = answer_relevancy_text(marks)
-    return ratio_result("answer_relevancy", "deepeval", core, answer_relevancy_core.COLUMNS, words, narrative, notes,
-                        threshold, {"statements": items, "verdicts": marks, "question": question})
+    score, rows, values = answer_relevancy_core.answer_relevancy(items, marks)
+    return answer_relevancy_result(score, rows, values, items, marks, threshold, question)

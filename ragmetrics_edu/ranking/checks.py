@@ -111,3 +111,14 @@ def ndcg_inputs(relevance: Any, k: Any, ideal: Any, gain: Any) -> tuple[list[flo
         raise InputError("ideal", "the grades of every relevant document, covering the list's own grades "
                          f"{[fmt(g) for g in own]}", ideal)
     return grades, ideal_grades, k, gain
+
+
+def precision_total(variant: str, total_relevant: Any, flags: list[int]) -> int | None:
+    """Average precision's ``total_relevant`` checked (at least the relevant nodes retrieved); None stays None
+    (the core then takes the relevant nodes retrieved). Other variants take it as it is."""
+    if variant != "average_precision" or total_relevant is None:
+        return total_relevant
+    total = count("total_relevant", total_relevant)
+    if total < sum(flags):
+        raise InputError("total_relevant", f"at least the {sum(flags)} relevant nodes retrieved", total_relevant)
+    return total

@@ -14,11 +14,9 @@ from typing import Any, Sequence
 
 from ..cores import computed_by
 from ..cores import context_precision as context_precision_core
-from ..errors import InputError
 from ..results import MetricResult
-from ..validate import count
-from .checks import relevance_flags
-from .precision_explained import GENERAL, precision_formula, precision_narrative, precision_notes
+from .checks import precision_total, relevance_flags
+from .precision_explained import GENERAL, precision_result
 
 VARIANTS = ("deepeval", "ragas", "average_precision")
 RAGAS_EPSILON = context_precision_core.RAGAS_EPSILON
@@ -29,34 +27,11 @@ def per_k_precision(flags: list[int], variant: str, *, texts: list[str] | None =
                     total_relevant: int | None = None, threshold: float | None = None,
                     question: str | None = None) -> MetricResult:
     """The per-k terms of ``flags`` (checked 1/0) summed over the ``variant``'s denominator, as a
-    ``context_precision`` result with every step (``variant`` one of :data:`VARIANTS`): the core
-    :mod:`ragmetrics_edu.cores.context_precision` computes it, this function checks ``total_relevant``
-    and explains the result."""
-    relevant = sum(flags)
-    notes: list[str] = []
-    if variant == "average_precision":
-        if total_relevant is None:
-            total_relevant = relevant
-            notes.append("total_relevant not given: assumed every relevant document was retrieved, "
-                         f"so R_total = {relevant} and the score equals the DeepEval variant.")
-        total_relevant = count("total_relevant", total_relevant)
-        if total_relevant < relevant:
-            raise InputError("total_relevant", f"at least the {relevant} relevant nodes retrieved", total_relevant)
-
+    ``context_precision`` result with every step (``variant`` one of :data:`VARIANTS`; ``total_relevant``
+    checked here)."""
+    total_relevant = precision_total(variant, total_relevant, flags)
     score, rows, values = context_precision_core.context_precision(flags, variant, total_relevant)
-
-    if texts is not None:
-        rows = [{"k": row["k"], "node": text, **row} for row, text in zip(rows, texts, strict=True)]
-    total, denominator = values["sum_of_terms"], values["denominator"]
-    notes += precision_notes(variant, flags, relevant, total, score)
-    return MetricResult(
-        metric="context_precision", variant=variant, score=score,
-        columns=tuple(rows[0].keys()) if rows else context_precision_core.COLUMNS, rows=rows, values=values,
-        formula=precision_formula(variant, rows, relevant, denominator, total_relevant, total, score),
-        formula_general=GENERAL[variant], narrative=precision_narrative(variant, flags, rows, relevant, total,
-                                                                         denominator, total_relevant),
-        notes=notes, threshold=threshold, inputs={"verdicts": flags, "nodes": texts, "question": question},
-    )
+    return precision_result(score, rows, values, variant, flags, texts, total_relevant, threshold, question)
 
 
 @computed_by("context_precision")

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..results import fmt
+from ..cores.context_precision import COLUMNS
+from ..results import MetricResult, fmt
 
 GENERAL = {
     "deepeval": r"\frac{1}{R}\sum_{k=1}^{n}\frac{\mathrm{rel}(1..k)}{k}\,r_k",
@@ -58,3 +59,27 @@ def precision_narrative(variant: str, flags: list[int], rows: list[dict[str, Any
          "ragas": f"Divide by the number of relevant nodes retrieved plus 1e-10, R = {relevant}.",
          "average_precision": f"Divide by every relevant document in the corpus, R_total = {d_tex}."}[variant],
     ]
+
+
+def precision_result(score: float, rows: list[dict[str, Any]], values: dict[str, Any], variant: str,
+                     flags: list[int], texts: list[str] | None, total_relevant: int | None, threshold: float | None,
+                     question: str | None) -> MetricResult:
+    """A context precision (or average precision) result with every step; the node texts, when given,
+    join the step table beside k."""
+    relevant, total, denominator = values["relevant_count"], values["sum_of_terms"], values["denominator"]
+    notes: list[str] = []
+    if variant == "average_precision" and total_relevant is None:
+        total_relevant = relevant
+        notes.append("total_relevant not given: assumed every relevant document was retrieved, "
+                     f"so R_total = {relevant} and the score equals the DeepEval variant.")
+    if texts is not None:
+        rows = [{"k": row["k"], "node": text, **row} for row, text in zip(rows, texts, strict=True)]
+    notes += precision_notes(variant, flags, relevant, total, score)
+    return MetricResult(
+        metric="context_precision", variant=variant, score=score,
+        columns=tuple(rows[0].keys()) if rows else COLUMNS, rows=rows, values=values,
+        formula=precision_formula(variant, rows, relevant, denominator, total_relevant, total, score),
+        formula_general=GENERAL[variant],
+        narrative=precision_narrative(variant, flags, rows, relevant, total, denominator, total_relevant),
+        notes=notes, threshold=threshold, inputs={"verdicts": flags, "nodes": texts, "question": question},
+    )

@@ -52,6 +52,7 @@ ALLOWED: dict[tuple[str, str, str], str] = {
     ("course/deck_cases.py", "dispatch on metric names", "self.case.step"): _STEP + "; two entity lists",
     ("course/embedding_texts.py", "dispatch on metric names", "reply.get('step')"): _STEP + ", read from a recording",
     ("ranking/precision.py", "dispatch on metric names", "variant"): _AP,
+    ("ranking/checks.py", "dispatch on metric names", "variant"): _AP,
     ("ranking/precision_explained.py", "dispatch on metric names", "variant"): _AP,
     ("cores/context_precision.py", "dispatch on metric names", "variant"): _AP,
     ("widgets/reorder.py", "dispatch on metric names", "model.variant"): _AP,
