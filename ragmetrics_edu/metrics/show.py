@@ -14,6 +14,9 @@ from __future__ import annotations
 import ast
 import html
 import importlib
+import io
+import keyword
+import tokenize
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -58,16 +61,61 @@ class Code:
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:
+        # JupyterLab shows this HTML rather than the Markdown above: it gets its own colours and a light box,
+        # readable under a light or a dark theme.
         out = [f"<p><b>The code of <code>{html.escape(self.metric)}</code></b>: <code>{html.escape(self.path)}</code></p>"]
         if self.formula:
-            out.append(f"<p>Formula:</p><pre>{html.escape(self.formula)}</pre>")
+            out.append(f"<p>Formula:</p><pre style=\"{_BOX}\">{html.escape(self.formula)}</pre>")
         if self.columns:
             out.append("<p>It fills the step table's columns "
                        + ", ".join(f"<code>{html.escape(c)}</code>" for c in self.columns) + ".</p>")
         for heading, code in self._parts():
-            out.append(f"<p><code>{html.escape(heading)}</code></p><pre><code class=\"language-python\">"
-                       f"{html.escape(code.rstrip())}</code></pre>")
+            out.append(f"<p><code>{html.escape(heading)}</code></p><pre style=\"{_BOX}\"><code>"
+                       f"{highlight(code.rstrip())}</code></pre>")
         return "\n".join(out)
+
+
+_BOX = ("font-family: monospace; background: #f6f8fa; color: #1f2328; padding: 0.6em 0.8em; "
+        "margin: 0.3em 0 1em 0; border-radius: 4px; line-height: 1.35; overflow-x: auto")
+#: Colours for Python's token kinds (on the light box above).
+_COLOURS = {"keyword": "#8250df", "string": "#0a6b2d", "comment": "#6e7781", "number": "#9a4d00"}
+
+
+def highlight(code: str) -> str:
+    """``code`` as HTML with keywords, strings, comments and numbers coloured (Python's own tokenizer)."""
+    lines = code.splitlines(keepends=True)
+    out: list[str] = []
+    row, col = 1, 0
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(code).readline))
+    except (tokenize.TokenError, SyntaxError):
+        return html.escape(code)
+    for token in tokens:
+        (start_row, start_col), (end_row, end_col) = token.start, token.end
+        if token.type == tokenize.ENDMARKER:
+            break
+        out.append(html.escape(_between(lines, (row, col), (start_row, start_col))))
+        text = html.escape(token.string)
+        kind = ("keyword" if token.type == tokenize.NAME and keyword.iskeyword(token.string) else
+                "string" if token.type == tokenize.STRING else
+                "comment" if token.type == tokenize.COMMENT else
+                "number" if token.type == tokenize.NUMBER else "")
+        out.append(f'<span style="color: {_COLOURS[kind]}">{text}</span>' if kind and text else text)
+        row, col = end_row, end_col
+    out.append(html.escape(_between(lines, (row, col), (len(lines) + 1, 0))))
+    return "".join(out)
+
+
+def _between(lines: list[str], start: tuple[int, int], end: tuple[int, int]) -> str:
+    """The text of ``lines`` from ``start`` to ``end`` ((row from 1, column) pairs), white space the tokens skip."""
+    (r0, c0), (r1, c1) = start, end
+    if r0 == r1:
+        return lines[r0 - 1][c0:c1] if r0 <= len(lines) else ""
+    parts = [lines[r0 - 1][c0:]] if r0 <= len(lines) else []
+    parts += lines[r0:r1 - 1]
+    if r1 <= len(lines):
+        parts.append(lines[r1 - 1][:c1])
+    return "".join(parts)
 
 
 def show_code(name: str) -> Code:

@@ -194,3 +194,18 @@ def test_the_batch_loop_equals_the_core_loop(cases, variant):
     flags = [[1 if v in (1, "yes", True) else 0 for v in case] for case in cases]
     assert fast == [context_precision_core.context_precision(f, variant)[0] for f in flags]
     assert fast == [metrics.context_precision(case, variant).score for case in cases]
+
+
+def test_the_coloured_code_is_the_code_itself():
+    """show_code's HTML colours tokens but keeps every character: strip the tags and the source comes back."""
+    import html
+    import re
+
+    from ragmetrics_edu.metrics.show import highlight
+
+    for name in metrics.SPECS:
+        shown = metrics.show_code(name)
+        for code in [shown.source] + [s.source for s in shown.shared]:
+            coloured = highlight(code.rstrip())
+            assert html.unescape(re.sub(r"<[^>]+>", "", coloured)) == code.rstrip(), name
+            assert "<span" in coloured, name  # something was coloured
