@@ -178,3 +178,21 @@ def opened_statements(explorer: Any) -> Browser:
     browser = Browser()
     browser.receive()
     return browser
+
+
+def test_a_cut_shows_its_statements_before_its_score() -> None:
+    # Notebook 02's decomposition explorer: the ✂ merges two statements into one, and back.
+    from ragmetrics_edu.widgets import DecomposeExplorer
+
+    explorer = DecomposeExplorer.from_example("A-cr-what-is-ai")
+    browser = opened_statements(explorer)
+
+    def statements_shown(b: Browser, e: Any) -> int:
+        return b.value(e.statements).count("<li>")
+
+    cut = explorer.cut_buttons[0]
+    for _ in range(2):
+        browser.local(cut, value=not cut.value)
+        check_the_score_arrives_after_its_rows(explorer, browser, lambda: as_if_from_browser(cut, value=not cut.value),
+                                               statements_shown, lambda e: e.model.n)
+    explorer.close()
