@@ -152,7 +152,7 @@ bench: $(VENV)/.dev-installed
 bench-clicks: $(VENV)/.dev-installed chromium
 	RME_CHROMIUM=$(CHROMIUM) $(BIN)/python benchmarks/bench_explorer_clicks.py
 
-# Optional: a local judge for learners without an API key (compiles llama.cpp, ~10 minutes on 2 cores).
+# Optional: a local judge for learners without an API key (compiles llama.cpp: 7-16 minutes on 2 cores).
 judge-server-install: $(VENV)/.notebook-installed
 	CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" $(PIP) install -e ".[llm,judge-server]"
 
