@@ -36,9 +36,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests"))
 
-from lab_server import copy_notebooks, open_and_run_all, running_lab  # noqa: E402
-
 from browser_support import CLICK_TIMINGS, tab, timed_action  # noqa: E402
+from lab_server import copy_notebooks, open_and_run_all, running_lab  # noqa: E402
 
 NOTEBOOK = "01_context_precision.ipynb"
 EXPLORER = ".rme-reorder"

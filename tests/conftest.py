@@ -7,6 +7,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
+
 from lab_server import lab, lab_root, lab_tab  # noqa: F401  (fixtures: one JupyterLab per test process, a tab on it per module)
 
 _STATE = Path(tempfile.mkdtemp(prefix="ragmetrics-tests-"))

@@ -38,7 +38,6 @@ from pathlib import Path
 from typing import Callable
 
 import pytest
-from lab_server import ACTION_TIMEOUT_MS, UI_TIMEOUT_MS, open_and_run_all, open_notebook, show_notebook
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
@@ -51,6 +50,7 @@ from browser_support import (
     timed_action,
     verdict_contrast_faults,
 )
+from lab_server import ACTION_TIMEOUT_MS, UI_TIMEOUT_MS, open_and_run_all, open_notebook, show_notebook
 from ragmetrics_edu import metrics
 from ragmetrics_edu.results import fmt
 from ragmetrics_edu.widgets.decompose_model import CASES, DecomposeModel
