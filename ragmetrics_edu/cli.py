@@ -146,7 +146,7 @@ def _loopback(host: str) -> bool:
 def _judge_server(args: argparse.Namespace) -> int:
     if importlib.util.find_spec("llama_cpp") is None:
         return _fail("llama-cpp-python is not installed: run `make judge-server-install` (compiles llama.cpp: "
-                     "needs a C/C++ compiler and CMake, about 7-15 minutes on 2 cores), or "
+                     "needs a C/C++ compiler and CMake, about 7-16 minutes on 2 cores), or "
                      f"CMAKE_ARGS=\"{PORTABLE_CMAKE_ARGS}\" pip install -e \".[llm,judge-server]\" "
                      "from a clone of the project")
     if not Path(args.model).is_file():

@@ -18,6 +18,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
@@ -107,20 +108,10 @@ def stop_server(proc: subprocess.Popen) -> None:
         proc.wait(timeout=STOP_TIMEOUT)
 
 
-@pytest.fixture(scope="session")
-def lab_root(tmp_path_factory) -> Path:
-    """A temporary copy of ``notebooks/``, the folder the session's JupyterLab serves."""
-    root = tmp_path_factory.mktemp("lab") / "notebooks"
-    shutil.copytree(REPO / "notebooks", root, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
-    return root
-
-
-@pytest.fixture(scope="session")
-def lab(lab_root: Path) -> Iterator[str]:
-    """JupyterLab on 127.0.0.1 serving :func:`lab_root`, one per test process, shared by the browser
-    test modules (each test opens its own browser and resets the workspace); yields its URL, stops it
-    when the session ends."""
-    root = lab_root
+@contextmanager
+def running_lab(root: Path) -> Iterator[str]:
+    """JupyterLab on 127.0.0.1 serving ``root`` (its state in ``root.parent / "state"``); yields its URL
+    and stops it on exit. The tests' :func:`lab` and ``benchmarks/bench_explorer_clicks.py`` use it."""
     state = root.parent / "state"
     env = lab_env(state)
     write_settings(Path(env["JUPYTERLAB_SETTINGS_DIR"]))
@@ -143,6 +134,28 @@ def lab(lab_root: Path) -> Iterator[str]:
         stop_server(proc)
 
 
+def copy_notebooks(folder: Path) -> Path:
+    """A copy of ``notebooks/`` in ``folder`` (JupyterLab autosaves: the committed ones are never served)."""
+    root = folder / "notebooks"
+    shutil.copytree(REPO / "notebooks", root, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+    return root
+
+
+@pytest.fixture(scope="session")
+def lab_root(tmp_path_factory) -> Path:
+    """A temporary copy of ``notebooks/``, the folder the session's JupyterLab serves."""
+    return copy_notebooks(tmp_path_factory.mktemp("lab"))
+
+
+@pytest.fixture(scope="session")
+def lab(lab_root: Path) -> Iterator[str]:
+    """JupyterLab on 127.0.0.1 serving :func:`lab_root`, one per test process, shared by the browser
+    test modules (each test opens its own browser and resets the workspace); yields its URL, stops it
+    when the session ends."""
+    with running_lab(lab_root) as base:
+        yield base
+
+
 @pytest.fixture(scope="module")
 def lab_tab(lab: str) -> Iterator[tuple[object, RequestLog]]:
     """One headless Chromium tab on :func:`lab`, shared by a module's browser tests: JupyterLab's
@@ -155,3 +168,70 @@ def lab_tab(lab: str) -> Iterator[tuple[object, RequestLog]]:
     """
     with tab(viewport=(1440, 900)) as (page, log):
         yield page, log
+
+
+# -- opening and running notebooks in the page -----------------------------------------------------
+#: Milliseconds to wait for JupyterLab (a notebook opened, Run All) and for one action's effect.
+UI_TIMEOUT_MS = 60_000
+ACTION_TIMEOUT_MS = 15_000
+
+#: True once the notebook is open, its file loaded and its kernel connected.
+NOTEBOOK_READY_JS = """path => {
+  const panel = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+  if (!panel || !panel.context || panel.context.path !== path || !panel.context.isReady) return false;
+  const session = panel.sessionContext.session;
+  return !!(session && session.kernel && session.kernel.connectionStatus === 'connected');
+}"""
+
+#: Starts "Run All Cells"; its outcome ("true" when every cell ran without error) lands in window.rmeRunAll.
+RUN_ALL_JS = """() => {
+  window.rmeRunAll = undefined;
+  window.jupyterapp.commands.execute('notebook:run-all-cells').then(
+    ok => { window.rmeRunAll = String(ok); }, err => { window.rmeRunAll = 'error: ' + err; });
+}"""
+
+#: Opens ``path`` in the loaded app; with ``alone``, first closes every document in JupyterLab's main
+#: area without saving (a run notebook is "dirty") and shuts its kernel down: what ``?reset`` on a
+#: reload gives, without reloading the app.
+OPEN_JS = """async ([path, alone]) => {
+  const app = window.jupyterapp;
+  for (const widget of alone ? [...app.shell.widgets('main')] : []) {
+    if (widget.context) widget.context.model.dirty = false;
+    if (widget.sessionContext) await widget.sessionContext.shutdown();
+    widget.dispose();
+  }
+  await app.commands.execute('docmanager:open', {path});
+}"""
+
+#: Brings the open notebook ``path`` to the front; false when it is not open.
+SHOW_JS = """path => {
+  const app = window.jupyterapp;
+  const panel = [...app.shell.widgets('main')].find(w => w.context && w.context.path === path);
+  if (panel) app.shell.activateById(panel.id);
+  return !!panel;
+}"""
+
+
+def open_notebook(page, base: str, notebook: str, *, alone: bool = True) -> None:
+    """Open a notebook in JupyterLab, alone unless ``alone=False`` (loading the app if the tab has not
+    yet), and wait for its kernel."""
+    if page.url.startswith(f"{base}/lab") and page.evaluate("() => !!window.jupyterapp"):
+        page.evaluate(OPEN_JS, [notebook, alone])
+    else:
+        page.goto(f"{base}/lab/tree/{notebook}?reset")  # ?reset: no tabs restored from an earlier session
+    page.wait_for_function(NOTEBOOK_READY_JS, arg=notebook, timeout=UI_TIMEOUT_MS, polling=100)
+
+
+def open_and_run_all(page, base: str, notebook: str, *, alone: bool = True) -> None:
+    """Open a notebook in JupyterLab (alone unless ``alone=False``), wait for its kernel, run all cells
+    and wait until they finished."""
+    open_notebook(page, base, notebook, alone=alone)
+    page.evaluate(RUN_ALL_JS)
+    page.wait_for_function("() => window.rmeRunAll !== undefined", timeout=UI_TIMEOUT_MS, polling=100)
+    assert page.evaluate("() => window.rmeRunAll") == "true", "Run All Cells did not complete without errors"
+
+
+def show_notebook(page, notebook: str) -> None:
+    """Bring an open notebook to the front of JupyterLab and wait until it is the current one."""
+    assert page.evaluate(SHOW_JS, notebook), f"{notebook} is not open"
+    page.wait_for_function(NOTEBOOK_READY_JS, arg=notebook, timeout=ACTION_TIMEOUT_MS, polling=100)

@@ -82,9 +82,11 @@ class EmbedderUnavailable(RagMetricsError, OSError):
     The message says how to get it; it is raised at once instead of after the hub's retries."""
 
 
-#: How a CPU-only machine installs the extra without the multi-GB CUDA build of torch.
-INSTALL_HINT = ('pip install torch --index-url https://download.pytorch.org/whl/cpu, then '
-                'pip install "ragmetrics-edu[embeddings]" (or pip install sentence-transformers)')
+#: How a CPU-only machine installs the extra without the multi-GB CUDA build of torch. The package is
+#: not on PyPI: the extra is installed from a clone (or unpacked download) of the repository.
+INSTALL_HINT = ('pip install torch --index-url https://download.pytorch.org/whl/cpu, then, in your clone of '
+                'ragmetrics-edu (it is not on PyPI), pip install -e ".[embeddings]" (or pip install '
+                'sentence-transformers)')
 
 
 class SentenceTransformerEmbedder:

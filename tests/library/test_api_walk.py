@@ -10,7 +10,8 @@ Each target is called once per (parameter, bad kind): the bad value in that para
 valid values everywhere else. The valid values come from the signature's defaults, then from
 a small table of examples by parameter name (:data:`BY_NAME`) and by target (:data:`VALID`;
 keys match the end of a target's dotted name, so a module that moves keeps its entry), then
-from the annotation. A call passes when, within :data:`TIME_LIMIT` seconds, it
+from the annotation. A call passes when, within its CPU limit (:data:`HANG_UNITS` runs of a
+reference workload timed in the same process, so that load cannot trip it), it
 
 - returns, and a score it returns is in its documented range (or NaN), or
 - raises an error the library raises on purpose: :class:`~ragmetrics_edu.errors.RagMetricsError`
@@ -44,6 +45,7 @@ import os
 import pkgutil
 import shutil
 import signal
+import statistics
 import sys
 import tempfile
 import time
@@ -60,11 +62,19 @@ import pytest
 import ragmetrics_edu
 from ragmetrics_edu.errors import RagMetricsError
 
-#: CPU seconds one call may use (bad input included) before it counts as a hang. CPU time, not
-#: wall time, so a busy machine does not make a quick call look hung; :data:`WALL_LIMIT` catches a
-#: call that waits without computing.
-TIME_LIMIT = float(os.environ.get("API_WALK_TIME_LIMIT", "2.0"))
-WALL_LIMIT = 30.0
+#: A call hangs when it uses more CPU time than this many runs of a reference workload timed in
+#: this process (:func:`reference_seconds`), about 5 CPU seconds on this project's 2-core machine,
+#: where the slowest walked call (``against_people.study.build_log``) takes 0.5-0.9. CPU time, not
+#: wall time, and in units of the reference: a busy machine (whose neighbours also slow a process's
+#: CPU time: shared caches, a hypervisor's stolen time) or a slower laptop slows the reference too,
+#: so load cannot make a quick call look hung, while a loop that never ends still trips it. A fixed
+#: 2 CPU seconds once failed ``build_log(test=<numpy bool>)`` on a quiet 2-core machine.
+HANG_UNITS = float(os.environ.get("API_WALK_HANG_UNITS", "500"))
+#: Never less than this many CPU seconds, however fast the reference ran.
+MIN_CPU_LIMIT = 2.0
+#: :data:`WALL_FACTOR` times the CPU limit (at least 30 s) of wall time catches a call that waits
+#: without computing.
+WALL_FACTOR = 6.0
 
 PACKAGE = ragmetrics_edu.__name__
 REPO = Path(__file__).resolve().parents[2]
@@ -798,6 +808,40 @@ def _invoke(func: Callable[..., Any], params: list[inspect.Parameter], kwargs: d
 
 
 # -- one call -------------------------------------------------------------------------------
+def _reference_work() -> int:
+    """A fixed piece of plain-Python work (dict updates, string keys, a sort), like the library's own."""
+    table: dict[str, int] = {}
+    for i in range(60_000):
+        key = f"k{i % 997}"
+        table[key] = table.get(key, 0) + (i * i) % 7
+    return len(sorted(table, key=lambda k: (table[k], k)))
+
+
+def reference_seconds() -> float:
+    """CPU seconds of one :func:`_reference_work` here and now (the median of five runs; 10 ms here)."""
+    times = []
+    for _ in range(5):
+        start = time.process_time()
+        _reference_work()
+        times.append(time.process_time() - start)
+    return statistics.median(times)
+
+
+#: The CPU limit in force (seconds); :func:`calibrate` sets it, and raises it before a retry.
+_LIMIT: list[float] = []
+
+
+def calibrate() -> float:
+    """Set the CPU limit from the reference timed now (never lower than before); return it."""
+    limit = max(MIN_CPU_LIMIT, HANG_UNITS * reference_seconds(), *_LIMIT)
+    _LIMIT[:] = [limit]
+    return limit
+
+
+def cpu_limit() -> float:
+    return _LIMIT[0] if _LIMIT else calibrate()
+
+
 class Hang(BaseException):
     """Raised by the alarm: a BaseException, so ``except Exception`` in the library cannot hide it."""
 
@@ -808,10 +852,12 @@ def _alarm(signum, frame):
 
 @contextlib.contextmanager
 def time_bound():
-    """Raise :class:`Hang` inside the block after :data:`TIME_LIMIT` CPU seconds or :data:`WALL_LIMIT` seconds."""
+    """Raise :class:`Hang` inside the block after :func:`cpu_limit` CPU seconds, or :data:`WALL_FACTOR`
+    times that (at least 30 s) of wall time."""
+    limit = cpu_limit()
     previous = {sig: signal.signal(sig, _alarm) for sig in (signal.SIGPROF, signal.SIGALRM)}
-    signal.setitimer(signal.ITIMER_PROF, TIME_LIMIT)
-    signal.setitimer(signal.ITIMER_REAL, WALL_LIMIT)
+    signal.setitimer(signal.ITIMER_PROF, limit)
+    signal.setitimer(signal.ITIMER_REAL, max(30.0, WALL_FACTOR * limit))
     try:
         yield
     finally:
@@ -879,7 +925,8 @@ def call_once(target: Target, param: str | None, kind: str | None, *, retry: boo
     """Call ``target`` with valid values, ``param`` (if any) replaced by the ``kind`` bad value.
 
     Only the call is timed (building the valid arguments and the instance is not); a call
-    over the limit is tried once more before it counts as a hang."""
+    over the limit is tried once more, with the limit taken again from the reference (a burst of
+    load may have passed), before it counts as a hang."""
     out = io.StringIO()
     stage = "setup"
     seconds = 0.0
@@ -911,8 +958,9 @@ def call_once(target: Target, param: str | None, kind: str | None, *, retry: boo
                 seconds = time.perf_counter() - start
             except Hang:
                 if retry:
+                    calibrate()
                     return call_once(target, param, kind, retry=False)
-                return outcome("hang", f"over {TIME_LIMIT} CPU s (or {WALL_LIMIT} s) in {stage}")
+                return outcome("hang", f"over {cpu_limit():.1f} CPU s ({HANG_UNITS:g} reference runs) in {stage}")
             except RagMetricsError as exc:
                 return outcome("setup" if stage == "setup" else "error", _short(exc))
             except Exception as exc:  # noqa: BLE001 - what the walk is looking for
@@ -1004,6 +1052,7 @@ def warm_up() -> None:
 def walk(full: bool = False, per_param: int = 0) -> tuple[list[Outcome], list[Outcome]]:
     """(baseline outcomes, bad-value outcomes)."""
     warm_up()
+    calibrate()
     targets = public_targets()
     with _in_tmp_dir():
         baseline = [call_once(t, None, None) for t in targets]
@@ -1089,7 +1138,8 @@ def cli_call(command: str, argv: list[str], option: str, kind: str) -> Outcome:
             warnings.simplefilter("ignore")
             code = main(words)
     except Hang:
-        return Outcome(name, option, kind, "hang", f"over {TIME_LIMIT} CPU s (or {WALL_LIMIT} s)", TIME_LIMIT)
+        return Outcome(name, option, kind, "hang", f"over {cpu_limit():.1f} CPU s ({HANG_UNITS:g} reference runs)",
+                       time.perf_counter() - start)
     except (Exception, SystemExit) as exc:  # noqa: BLE001 - main must return a code, never raise
         return Outcome(name, option, kind, "raw", _short(exc), time.perf_counter() - start)
     seconds = time.perf_counter() - start
@@ -1156,13 +1206,34 @@ def walked():
         cli = [cli_call(*call) for call in cli_plan()]
     seconds = time.perf_counter() - start
     print(f"\napi walk: {len(public_targets())} targets, {len(outcomes)} bad-value calls and {len(cli)} command lines "
-          f"in {seconds:.1f} s; slowest targets (seconds in calls):")
+          f"in {seconds:.1f} s, each held to {cpu_limit():.1f} CPU s; slowest targets (seconds in calls):")
     spent: collections.Counter[str] = collections.Counter()
     for o in baseline + outcomes + cli:
         spent[o.target] += o.seconds
     for name, total in spent.most_common(8):
         print(f"  {total:6.2f}  {name}")
     return baseline, outcomes, cli, seconds
+
+
+def test_a_call_that_never_ends_is_stopped(monkeypatch):
+    # The limit's mechanism, at a tenth of a second (the walk's own limit is about 5 CPU seconds).
+    monkeypatch.setattr(sys.modules[__name__], "_LIMIT", [0.1])
+    start = time.process_time()
+    with pytest.raises(Hang), time_bound():
+        while True:
+            pass
+    assert time.process_time() - start > 0.02  # it ran (the timer's accounting is coarser than process_time's)
+
+
+def test_the_limit_follows_the_reference(monkeypatch):
+    # A machine running the reference three times slower gets three times the limit, never a lower one.
+    monkeypatch.setattr(sys.modules[__name__], "_LIMIT", [])
+    monkeypatch.setattr(sys.modules[__name__], "reference_seconds", lambda: 0.01)
+    assert calibrate() == pytest.approx(HANG_UNITS * 0.01)
+    monkeypatch.setattr(sys.modules[__name__], "reference_seconds", lambda: 0.03)
+    assert calibrate() == pytest.approx(HANG_UNITS * 0.03)
+    monkeypatch.setattr(sys.modules[__name__], "reference_seconds", lambda: 0.001)
+    assert calibrate() == pytest.approx(HANG_UNITS * 0.03) and cpu_limit() >= MIN_CPU_LIMIT
 
 
 def test_the_walk_finds_the_public_api():

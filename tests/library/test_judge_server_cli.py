@@ -107,7 +107,7 @@ def test_without_llama_cpp_the_message_says_what_building_needs(monkeypatch, cap
 def test_readme_says_what_building_the_server_needs_and_how_to_reach_it():
     readme = (REPO / "README.md").read_text()
     section = readme[readme.index("make judge-server-install"):readme.index("### What the judge promises")]
-    assert "C/C++ compiler and CMake" in section and "7–15 minutes on 2 cores" in section
+    assert "C/C++ compiler and CMake" in section and "7–16 minutes on 2 cores" in section
     assert "HOST=" in section and "PORT=" in section and 'mode="json_object_schema"' in section
     assert "`question` and `answer`" in readme
 
