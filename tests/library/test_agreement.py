@@ -195,14 +195,14 @@ def test_match_items_bad_inputs_name_the_field(call, field):
 # -- score level -------------------------------------------------------------------------------
 
 def test_pairwise_accuracy_hand_worked_with_both_tie_rules():
-    human_a, human_b = [1, 1, 1, 1, 1, 0.5], [0, 0, 0, 0, 0, 0.5]
+    labels_a, labels_b = [1, 1, 1, 1, 1, 0.5], [0, 0, 0, 0, 0, 0.5]
     judge_a, judge_b = [1, 0.5, 1, 0, 0.8, 0.9], [0, 0.5, 1, 1, 0.2, 0.1]
-    half = pairwise_accuracy(human_a, human_b, judge_a, judge_b, n_resamples=200)
+    half = pairwise_accuracy(labels_a, labels_b, judge_a, judge_b, n_resamples=200)
     # Pairs 1 and 5 same order, 2 and 3 judge ties, 4 opposite, 6 a human tie (left out): (2 + 0.5*2)/5.
     assert half.score == pytest.approx(0.6)
     assert (half.values["same_order"], half.values["opposite_order"], half.values["judge_ties"],
-            half.values["human_ties"], half.values["counted"]) == (2, 1, 2, 1, 5)
-    strict = pairwise_accuracy(human_a, human_b, judge_a, judge_b, judge_ties="wrong", n_resamples=200)
+            half.values["labels_ties"], half.values["counted"]) == (2, 1, 2, 1, 5)
+    strict = pairwise_accuracy(labels_a, labels_b, judge_a, judge_b, judge_ties="wrong", n_resamples=200)
     assert strict.score == pytest.approx(0.4)
     assert strict.steps["credit"].tolist()[:5] == [1, 0, 0, 0, 1]
     assert half.ci[0] <= 0.6 <= half.ci[1]
@@ -233,14 +233,14 @@ def test_mean_absolute_error_hand_worked_and_its_interval():
 
 @pytest.mark.parametrize("call, field", [
     (lambda: pairwise_accuracy([1], [0], [1], [0, 1]), "judge_b"),
-    (lambda: pairwise_accuracy([1], [0, 1], [1], [0]), "human_b"),
-    (lambda: pairwise_accuracy([True], [0], [1], [0]), "human_a[0]"),
+    (lambda: pairwise_accuracy([1], [0, 1], [1], [0]), "labels_b"),
+    (lambda: pairwise_accuracy([True], [0], [1], [0]), "labels_a[0]"),
     (lambda: pairwise_accuracy([1], [0], ["1"], [0]), "judge_a[0]"),
     (lambda: pairwise_accuracy([1], [0], [1], [math.nan]), "judge_b[0]"),
-    (lambda: pairwise_accuracy([], [], [], []), "human_a"),
+    (lambda: pairwise_accuracy([], [], [], []), "labels_a"),
     (lambda: pairwise_accuracy([1], [0], [1], [0], judge_ties="skip"), "judge_ties"),
     (lambda: mean_absolute_error([1, 0], [1]), "judge"),
-    (lambda: mean_absolute_error({"a": 1}, [1]), "human"),
+    (lambda: mean_absolute_error({"a": 1}, [1]), "labels"),
     (lambda: mean_absolute_error([1], [0], level=0), "level"),
 ])
 def test_score_level_bad_inputs_name_the_field(call, field):
@@ -253,7 +253,7 @@ def test_score_level_bad_inputs_name_the_field(call, field):
 def test_junk_in_every_list_argument_names_it(junk):
     calls = [(lambda: cohen_kappa(junk, ["yes"]), "labels_a"), (lambda: cohen_kappa(["yes"], junk), "labels_b"),
              (lambda: match_items(junk, []), "reference_texts"), (lambda: match_items([], junk), "judged_texts"),
-             (lambda: pairwise_accuracy(junk, [0], [1], [0]), "human_a"),
+             (lambda: pairwise_accuracy(junk, [0], [1], [0]), "labels_a"),
              (lambda: mean_absolute_error([0], junk), "judge")]
     for call, field in calls:
         with pytest.raises(InputError) as err:

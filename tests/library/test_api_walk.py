@@ -399,8 +399,8 @@ VALID: dict[str, Callable[[], dict[str, Any]]] = {
     "AgreementResult.table": lambda: dict(name="steps"),
     # agreement and statistics
     "agreement.match_items": lambda: dict(reference_texts=["a b", "c d"], judged_texts=["a b", "e f"]),
-    "agreement.mean_absolute_error": lambda: dict(human=[0.2, 0.5, 1.0], judge=[0.3, 0.5, 0.8], n_resamples=200),
-    "agreement.pairwise_accuracy": lambda: dict(human_a=[0.2, 0.9, 0.5], human_b=[0.5, 0.1, 0.5],
+    "agreement.mean_absolute_error": lambda: dict(labels=[0.2, 0.5, 1.0], judge=[0.3, 0.5, 0.8], n_resamples=200),
+    "agreement.pairwise_accuracy": lambda: dict(labels_a=[0.2, 0.9, 0.5], labels_b=[0.5, 0.1, 0.5],
                                                 judge_a=[0.3, 0.8, 0.4], judge_b=[0.6, 0.2, 0.4], n_resamples=200),
     "agreement.cohen_kappa": lambda: dict(n_resamples=200),
     "stats.bootstrap_ci": lambda: dict(n_resamples=200),
