@@ -60,16 +60,6 @@ def _unmarked_by_offsets(answer, flags):
     return out
 
 
-def test_the_shown_answers_unmarked_flag_is_the_one_outside_every_span():
-    answer, flagged = figures.flagged_claims(figures.span_example())
-    view = figures.span_view(answer, flagged)
-    expected = _unmarked_by_offsets(answer, flagged)
-    assert view.unmarked_flags() == expected
-    assert expected and all(f.startswith("5.") for f in expected)          # the gas-grill step: in no span
-    printed = f"flags people did not mark: {len(expected)} of {len(flagged)}"
-    assert printed in _outputs(NOTEBOOK)
-
-
 def test_a_flag_sharing_a_word_with_a_span_elsewhere_is_unmarked():
     text = "The grill is hot. Season the steak with salt."
     span = ragtruth.Span(start=18, end=len(text), text=text[18:], label_type="Evident Baseless Info",
@@ -81,23 +71,6 @@ def test_a_flag_sharing_a_word_with_a_span_elsewhere_is_unmarked():
     assert view.flag_offsets("The grill is hot.") == (0, 17) and view.flag_offsets("not there") is None
     with pytest.raises(InputError, match="flag"):
         view.flag_offsets(3)
-
-
-def test_the_sample_counts_are_recomputed_by_offsets():
-    judge = ReplayJudge(study.recording_path("claims", "ragtruth", "dev"))
-    answers = {a.id: a for a in ragtruth.answers("dev")}
-    unmarked = flags = done = 0
-    for item in items("ragtruth", "dev"):
-        result = study.replayed_or_none("claims", judge, item)
-        if result is None:
-            continue
-        found = [row["claim"] for row in result.rows if row["verdict"] != "yes"]
-        unmarked += len(_unmarked_by_offsets(answers[item.id], found))
-        flags += len(found)
-        done += 1
-    line = figures.span_counts()
-    assert f"over the {done} answers" in line and f"{unmarked} of {flags} flagged claims touch no span" in line
-    assert _flat(line) in _outputs(NOTEBOOK)
 
 
 # -- item 1: the corrected pass rate, every model -----------------------------------------------------------------
