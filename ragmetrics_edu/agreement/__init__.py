@@ -16,6 +16,9 @@ arguments named ``human`` take any of them, and a report should say which it was
   interval, P/R/F1 of the failing class at a threshold, calibration, worst misses, a breakdown by group;
   :func:`auc_difference` (paired), :func:`best_threshold` and :func:`corrected_pass_rate` (the share of
   a system's answers that really pass, given the judge's measured TPR and TNR);
+* :func:`estimate_pass_rate` – the share of a system's answers that pass, three ways on the same labels: people's
+  share alone, prediction-powered inference (PPI++) and Rogan–Gladen, each with its interval;
+  :func:`plan_pass_rate` plans the labels each needs, :func:`labels_needed` one method's;
 * :func:`span_agreement` – character-level precision, recall and F1 of marked spans against people's;
 * :func:`fit_combination` – a logistic regression over several signals, cross-validated by source.
 
@@ -30,7 +33,8 @@ from .combine import Combination, fit_combination
 from .figures import plot_roc
 from .kappa import cohen_kappa
 from .matching import match_items
-from .planning import labels_needed
+from .pass_rate import PassRateResult, estimate_pass_rate
+from .planning import labels_needed, plan_pass_rate
 from .result import AgreementResult
 from .scores import mean_absolute_error, pairwise_accuracy
 from .spans import span_agreement
@@ -38,4 +42,5 @@ from .validation import auc_difference, best_threshold, corrected_pass_rate, roc
 
 __all__ = ["AgreementResult", "Combination", "auc_difference", "best_threshold", "cohen_kappa", "corrected_pass_rate",
            "fit_combination", "match_items", "mean_absolute_error", "pairwise_accuracy", "plot_roc", "roc_auc",
-           "span_agreement", "validation_report", "labels_needed"]
+           "span_agreement", "validation_report", "labels_needed", "estimate_pass_rate", "plan_pass_rate",
+           "PassRateResult"]

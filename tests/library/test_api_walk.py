@@ -321,6 +321,13 @@ def _agreement_result():
     return agreement.cohen_kappa(["yes", "no", "yes", "yes"], ["yes", "no", "no", "yes"], n_resamples=200)
 
 
+@functools.lru_cache(maxsize=None)
+def _pass_rate_result():
+    from ragmetrics_edu import agreement
+
+    return agreement.estimate_pass_rate([True, False, True, True], [True, False, False, True], [True, False, True])
+
+
 def _recording_dict():
     import json
 
@@ -380,6 +387,10 @@ VALID: dict[str, Callable[[], dict[str, Any]]] = {
     "agreement.corrected_pass_rate": lambda: dict(system_passes=[True, False, True, True], labelled_failed=_FAILED,
                                                   labelled_passes=[not f for f in _FAILED], n_resamples=200),
     "agreement.best_threshold": lambda: dict(failed=_FAILED, scores=_SCORES),
+    "agreement.estimate_pass_rate": lambda: dict(people=[True, False, True, True], judge_on_labelled=[True, False, False, True],
+                                                 judge_on_all=[True, False, True, True, False, True]),
+    "agreement.plan_pass_rate": lambda: dict(pass_rate=0.7, tpr=0.85, tnr=0.7),
+    "PassRateResult.labels_needed": lambda: dict(half_width=0.1),
     "agreement.roc_auc": lambda: dict(failed=_FAILED, scores=_SCORES),
     "agreement.roc.roc_points": lambda: dict(failed=_FAILED, scores=_SCORES),
     "agreement.span_agreement": lambda: dict(predicted=[[(0, 4)], []], people=[[(2, 6)], [(0, 1)]]),
@@ -440,6 +451,7 @@ INSTANCES: dict[str, Callable[[], Any]] = {
     "MetricResult": _result,
     "stats.StatResult": _stat_result,
     "agreement.AgreementResult": _agreement_result,
+    "agreement.PassRateResult": _pass_rate_result,
     "judges.ReplayJudge": _replay,
     "retrieval.Corpus": lambda: _export("retrieval.load_corpus")(),
     "retrieval.Question": lambda: _export("retrieval.load_corpus")().questions[0],
