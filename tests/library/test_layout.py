@@ -281,8 +281,8 @@ def problems(root: Path, rules: Rules) -> list[str]:
 
 #: The layers of ragmetrics_edu, bottom first (docs/architecture.md draws the same picture).
 LAYERS: tuple[tuple[str, ...], ...] = (
+    ("cores",),
     ("errors",),
-    ("deprecation",),
     ("validate",),
     ("results", "data"),
     ("text",),
