@@ -68,7 +68,8 @@ def pass_rate_by_model(design: str | None = None, log: dict[str, Any] | None = N
                        level: float = 0.95) -> Any:
     """One row per (generating model, estimate of :data:`ESTIMATES`): the labels it rests on, the judged test
     answers, the estimate with its interval at ``level``, its width, and whether it covers people's test share
-    (an undefined estimate, e.g. Rogan–Gladen when TPR + TNR is not above 1, has NaN and covers nothing)."""
+    (an undefined estimate, e.g. Rogan–Gladen when TPR + TNR is not above 1, has NaN and covers nothing), with the
+    standard error ``se`` where the method gives one and PPI's tuned weight ``lam``."""
     import pandas as pd  # lazy
 
     log = checked_log(log)
@@ -84,6 +85,7 @@ def pass_rate_by_model(design: str | None = None, log: dict[str, Any] | None = N
             rows.append({"model": model, "estimate": name, "labels": len(given["people"]),
                          "judged": len(given["judge_on_all"]), "people_share": given["truth"],
                          "value": result.score, "low": low, "high": high, "width": high - low,
+                         "se": result.values.get("se", math.nan), "lam": result.values.get("lam", math.nan),
                          "covers": bool(low <= given["truth"] <= high)})
     return pd.DataFrame(rows)
 
@@ -113,14 +115,18 @@ def pass_rate_reading(table: Any) -> str:
 
     labels, ppi, own, pooled = by["labels"], by["ppi"], by["rogan_gladen"], by["rogan_gladen_pooled"]
     narrower = int((ppi["width"] <= labels["width"] + 1e-12).sum())
+    steadier = int((ppi["se"] <= labels["se"] + 1e-12).sum())
     defined = own[own["value"].notna()]
     undefined = [m for m in own.index if m not in defined.index]
     return (f"People's share of each model's {labels['labels'].min()} to {labels['labels'].max()} labelled dev "
             f"answers, alone, gives intervals {labels['width'].min():.2f} to {labels['width'].max():.2f} wide that "
             f"cover the share people found on that model's test answers for {covered('labels')} of {models} models. "
             f"PPI, which adds the judge's verdicts on the {ppi['judged'].min()} to {ppi['judged'].max()} test "
-            f"answers, covers it for {covered('ppi')} of {models}, with an interval no wider than labels alone for "
-            f"{narrower} of {models} (widths {ppi['width'].min():.2f} to {ppi['width'].max():.2f}). Rogan-Gladen "
+            f"answers, covers it for {covered('ppi')} of {models}. Its tuned weight on the judge, λ, is "
+            f"{ppi['lam'].min():.2f} to {ppi['lam'].max():.2f}; its standard error is at most labels alone's for "
+            f"{steadier} of {models} models, and its interval ({ppi['width'].min():.2f} to "
+            f"{ppi['width'].max():.2f} wide) is no wider than labels alone's Wilson interval for {narrower} of "
+            f"{models}. Rogan–Gladen "
             f"from the same labels (each model's own error rates) gives intervals "
             f"{defined['width'].min():.2f} to {defined['width'].max():.2f} wide where it is defined, and is "
             f"undefined for {', '.join(undefined) or 'no model'} (TPR + TNR not above 1); with every model's "
@@ -134,8 +140,8 @@ def _check(table: Any) -> None:
     expected = "the table pass_rate_by_model() returns (a DataFrame, one row per model and estimate)"
     if not isinstance(table, pd.DataFrame) or table.empty:
         raise InputError("table", expected, table)
-    for column in ("model", "estimate", "labels", "judged", "people_share", "value", "low", "high", "width",
-                   "covers"):
+    for column in ("model", "estimate", "labels", "judged", "people_share", "value", "low", "high", "width", "se",
+                   "lam", "covers"):
         if column not in table.columns:
             raise InputError("table", f"{expected} with the column {column!r}", table)
     missing = set(ESTIMATES) - set(table["estimate"])
@@ -154,6 +160,7 @@ def plot_pass_rates(table: Any, ax: Any = None):
     _check(table)
     models = [m for m in ragtruth.MODELS if m in set(table["model"])]
     fig, ax = figure_and_axes(ax, figsize=(7.0, 0.55 * len(models) + 1.4))
+    named: set[str] = set()   # each estimate labelled once, at its first defined dot
     for row_number, model in enumerate(models):
         rows = table[table["model"] == model].set_index("estimate")
         truth = float(rows["people_share"].iloc[0])
@@ -166,10 +173,11 @@ def plot_pass_rates(table: Any, ax: Any = None):
                 ax.plot([row["low"], row["high"]], [y, y], color=colour, linewidth=1.5)
             if not math.isnan(row["value"]):
                 ax.plot([row["value"]], [y], "o", color=colour, markersize=4,
-                        label=name if row_number == 0 else None)
+                        label=None if name in named else name)
+                named.add(name)
     ax.set_yticks(range(len(models)), models, fontsize=8)
     ax.invert_yaxis()
-    ax.set_xlim(0, 1)
+    ax.set_xlim(-0.02, 1.02)   # dots on 0 or 1 stay whole
     ax.set_xlabel("share of the model's answers that pass (estimate and interval)")
     ax.legend(fontsize=7, loc="lower left", bbox_to_anchor=(0.0, 1.0), ncol=3, frameon=False)
     fig.tight_layout()
