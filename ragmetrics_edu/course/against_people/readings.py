@@ -15,13 +15,13 @@ from ...judges.base import Judge
 from ...judges.replay import ReplayJudge
 from ...metrics import f1_from
 from ...plots import new_figure
-from ...validate import integer, number
+from ...validate import as_list, integer, number
 from .designs import BASELINE, DESIGNS, ask_pass
 from .items import items
 from .study import MIN_SOURCES, checked_log, complete, recording_path, replayed_or_none
 
 __all__ = ["stratified_auc", "stratified_table", "judge_failures",
-           "plot_judge_failures", "flag_all_f1", "untested_designs", "design_claim", "measure_judge"]
+           "plot_judge_failures", "flag_all_f1", "untested_designs", "design_claim", "measure_judge", "pooled_and_within"]
 
 
 def flag_all_f1(base_rate: float) -> float:
@@ -174,3 +174,22 @@ def measure_judge(judge: Any, pass_name: str = "g_eval", *, sources: int = 3) ->
         report = validation_report(failed, values, groups=groups, threshold=0.5) if both else None
         figures[design.name] = {"auc": report.score if report else math.nan, "ci": report.ci if report else None}
     return {"answers": len(chosen), "sources": len(set(groups)), "hallucinated": sum(failed), "designs": figures}
+
+
+def pooled_and_within(designs: list[str], log: dict[str, Any] | None = None) -> str:
+    """How many of ``designs`` rank RAGTruth dev answers significantly worse than word overlap pooled over every
+    generating model, and how many within one model's answers (the stratified AUC), named, as one sentence."""
+    log = checked_log(log)
+    known = log["dev"]["designs"]
+    names = as_list("designs", designs, "a list of design names")
+    for i, name in enumerate(names):
+        if not isinstance(name, str) or name not in known or name == BASELINE:
+            raise InputError(f"designs[{i}]", "a judged design of the log: " + ", ".join(n for n in known if n != BASELINE),
+                             name)
+    pooled = [n for n in names if (known[n].get("ragtruth_vs_overlap") or {}).get("ci") is not None
+              and known[n]["ragtruth_vs_overlap"]["ci"][1] < 0]
+    within = stratified_table(log, "ragtruth-dev").set_index("design")
+    inside = [n for n in names if n in within.index and within.loc[n, "vs_high"] < 0]
+    return (f"Significantly worse than word overlap (paired 95 % interval wholly below 0), pooled over every "
+            f"generating model: {len(pooled)} of {len(names)} ({', '.join(pooled) or 'none'}); within one model's "
+            f"answers (stratified): {len(inside)} of {len(names)} ({', '.join(inside) or 'none'}).")
