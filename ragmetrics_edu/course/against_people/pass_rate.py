@@ -20,7 +20,7 @@ from ...plots import figure_and_axes
 from ...validate import choice, number
 from .study import checked_log, complete, threshold_of
 
-__all__ = ["ESTIMATES", "model_inputs", "pass_rate_by_model", "pass_rate_reading", "pass_rate_display",
+__all__ = ["ESTIMATES", "SHORT", "model_inputs", "pass_rate_by_model", "pass_rate_reading", "pass_rate_display",
            "plot_pass_rates"]
 
 #: the estimates set side by side, each with the method it calls and where its labels come from
@@ -90,18 +90,24 @@ def pass_rate_by_model(design: str | None = None, log: dict[str, Any] | None = N
     return pd.DataFrame(rows)
 
 
+#: the short column names of :func:`pass_rate_display` (a printed row stays within 100 columns)
+SHORT = {"labels": "labels", "ppi": "ppi", "rogan_gladen": "rg_own", "rogan_gladen_pooled": "rg_pooled"}
+
+
 def pass_rate_display(table: Any) -> Any:
-    """:func:`pass_rate_by_model`'s table with one row per model and one column per estimate, each cell the
-    estimate and its interval ("undefined" where the estimate is), beside people's test share."""
+    """:func:`pass_rate_by_model`'s table with one row per model and one column per estimate (short names:
+    :data:`SHORT`), each cell the estimate and its interval ("undefined" where the estimate is), beside the labels
+    it rests on (``n``) and people's share on the model's test answers (``test``)."""
     _check(table)
     shown = table.assign(shown=[("undefined" if v != v else f"{v:.2f} [{lo:.2f}, {hi:.2f}]")
                                 for v, lo, hi in zip(table["value"], table["low"], table["high"], strict=True)])
     wide = shown.pivot(index="model", columns="estimate", values="shown")
     first = shown.drop_duplicates("model").set_index("model")
-    wide.insert(0, "labels_n", first["labels"])
-    wide.insert(1, "test_share", first["people_share"].map(lambda v: f"{v:.2f}"))
+    wide.insert(0, "n", first["labels"])
+    wide.insert(1, "test", first["people_share"].map(lambda v: f"{v:.2f}"))
     order = [m for m in ragtruth.MODELS if m in wide.index]
-    return wide.loc[order, ["labels_n", "test_share", *[e for e in ESTIMATES if e in wide.columns]]].reset_index()
+    return (wide.loc[order, ["n", "test", *[e for e in ESTIMATES if e in wide.columns]]]
+            .rename(columns=SHORT).reset_index())
 
 
 def pass_rate_reading(table: Any) -> str:
@@ -173,7 +179,7 @@ def plot_pass_rates(table: Any, ax: Any = None):
                 ax.plot([row["low"], row["high"]], [y, y], color=colour, linewidth=1.5)
             if not math.isnan(row["value"]):
                 ax.plot([row["value"]], [y], "o", color=colour, markersize=4,
-                        label=None if name in named else name)
+                        label=None if name in named else SHORT[name])
                 named.add(name)
     ax.set_yticks(range(len(models)), models, fontsize=8)
     ax.invert_yaxis()
