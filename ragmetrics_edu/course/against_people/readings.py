@@ -40,17 +40,26 @@ def stratified_auc(failed: list[bool], scores: list[float], strata: list[str], g
     return stratified_auc_of(failed, scores, strata, groups=groups, other=other, n_resamples=n_resamples, seed=seed)
 
 
-def stratified_table(log: dict[str, Any] | None = None, part: str = "ragtruth-dev") -> Any:
+def stratified_table(log: dict[str, Any] | None = None, part: str = "ragtruth-dev",
+                     designs: list[str] | None = None) -> Any:
     """Each design's pooled AUC beside its within-model AUC (pairs of one generating model only), both with their
-    intervals, and the within-model paired difference with word overlap on the same answers."""
+    intervals, and the within-model paired difference with word overlap on the same answers (every design of the
+    part, or only ``designs``)."""
     import pandas as pd  # lazy
 
     log = checked_log(log)
     if not isinstance(part, str) or part not in log["parts"]:
         raise InputError("part", "one of " + ", ".join(log["parts"]), part)
     p = log["parts"][part]
+    if designs is not None:
+        designs = as_list("designs", designs, "a list of design names, or None for every design")
+        for i, name in enumerate(designs):
+            if not isinstance(name, str) or name not in p["scores"]:
+                raise InputError(f"designs[{i}]", "a design scored on this part: " + ", ".join(p["scores"]), name)
     rows = []
     for name in p["scores"]:
+        if designs is not None and name not in designs:
+            continue
         idx = complete(p, [name, "word_overlap"])
         failed = [p["items"][i]["failed"] for i in idx]
         groups = [p["items"][i]["group"] for i in idx]
@@ -188,7 +197,7 @@ def pooled_and_within(designs: list[str], log: dict[str, Any] | None = None) -> 
                              name)
     pooled = [n for n in names if (known[n].get("ragtruth_vs_overlap") or {}).get("ci") is not None
               and known[n]["ragtruth_vs_overlap"]["ci"][1] < 0]
-    within = stratified_table(log, "ragtruth-dev").set_index("design")
+    within = stratified_table(log, "ragtruth-dev", designs=names).set_index("design")
     inside = [n for n in names if n in within.index and within.loc[n, "vs_high"] < 0]
     return (f"Significantly worse than word overlap (paired 95 % interval wholly below 0), pooled over every "
             f"generating model: {len(pooled)} of {len(names)} ({', '.join(pooled) or 'none'}); within one model's "
