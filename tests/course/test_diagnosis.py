@@ -189,11 +189,12 @@ def test_rules_vs_annotator_lists_the_disagreements():
     assert err.value.field == "reading"
 
 
-def test_the_former_name_rules_vs_hand_still_works_with_its_keys():
+def test_the_reading_is_named_for_who_made_it_not_by_hand():
+    # the capstone's second reading is a language model's: no name may say it was made by hand
+    for former in ("rules_vs_hand", "hand_diagnosis", "only_hand"):
+        assert not hasattr(diagnosis, former) and former not in diagnosis.__all__
     reading = {("x2", "bm25"): {"tags": ["incomplete_answer"], "note": "m"}}
-    old = diagnosis.rules_vs_hand(tagged_two_systems(), hand=reading)
-    assert old[0]["only_hand"] == old[0]["only_annotator"] == ["incomplete_answer"]
-    assert old[0]["hand"] == old[0]["annotator"]
+    assert not any("hand" in key for key in diagnosis.rules_vs_annotator(tagged_two_systems(), reading)[0])
 
 
 def test_text_table_cuts_lines():

@@ -103,8 +103,9 @@ def test_the_notebook_prints_how_the_recorded_votes_were_asked_and_seeded():
     assert "sample_seed" in recorded.get("sampled_seed", "")  # the recording says how its votes were seeded
     prose = _flat(_prose(NOTEBOOK))
     assert "draws each sampled vote's seed from its request's key (`sample_seed`" in prose
-    assert "was made again with the per-request seeds" in prose
-    assert "made again for this lesson" in _flat(_prose(DECK))
+    assert "was made again" not in prose and "An earlier recording" not in prose   # teaching, not history
+    deck = _flat(_prose(DECK))
+    assert "made again for this lesson" not in deck and "earlier recording" not in deck
 
 
 # ---- section 4: the rubric readings mostly cannot be told apart ----------------------------------------------
@@ -156,3 +157,44 @@ def test_the_wrong_lesson_13_sentences_are_gone(wrong):
     assert wrong not in _flat(_prose(NOTEBOOK)) and wrong not in _flat(_prose(DECK))
     assert "Ragas makes strictness odd" not in exercises.get("rubric-2").hint
     assert "Ragas turns an even strictness into the next odd number" not in exercises.get("rubric-2").explanation
+
+
+# -- issue 44: pooled against within-model, the code beside the worked example, the reading list -----------------
+
+def test_pooled_and_within_counts_are_the_stratified_comparisons():
+    from ragmetrics_edu.course.against_people import readings
+
+    log = study.load_log()
+    within = readings.stratified_table(log, "ragtruth-dev").set_index("design")
+    inside = [n for n in READINGS if within.loc[n, "vs_high"] < 0]
+    pooled = [n for n in READINGS if log["dev"]["designs"][n]["ragtruth_vs_overlap"]["ci"][1] < 0]
+    line = readings.pooled_and_within(READINGS, log)
+    assert f"pooled over every generating model: {len(pooled)} of {len(READINGS)}" in line
+    assert f"within one model's answers (stratified): {len(inside)} of {len(READINGS)}" in line
+    assert len(inside) < len(pooled)                     # "within one model's answers only some of them stay"
+    assert _flat(line) in _flat(_outputs(NOTEBOOK))
+    with pytest.raises(Exception, match="designs"):
+        readings.pooled_and_within(["word_overlap"], log)
+
+
+def test_the_g_eval_code_sits_beside_the_worked_example_and_an_exercise_reads_it():
+    cells = _cells(NOTEBOOK)
+    sources = ["".join(c["source"]) for c in cells]
+    code = next(i for i, s in enumerate(sources) if 'metrics.show_code("g_eval")' in s)
+    table = next(i for i, s in enumerate(sources) if "result.steps.to_string" in s)
+    formula = next(i for i, s in enumerate(sources) if "weighted = Σ p(s) · s" in s)
+    assert formula < code < table                        # formula, then code, then the step table
+    assert any('exercises.check("rubric-3"' in s for s in sources)
+    from ragmetrics_edu.metrics.rubric import g_eval_score
+
+    assert exercises.check("rubric-3", g_eval_score(rubric_exercises.TAIL, variant="deepeval",
+                                                     scale=(1, 5)).values["weighted"]).correct
+    paper = g_eval_score(rubric_exercises.TAIL, variant="paper", scale=(1, 5)).values["weighted"]
+    feedback = exercises.check("rubric-3", paper)
+    assert not feedback.correct and "kept" in feedback.message
+
+
+def test_deepevals_tail_and_the_bridges_are_after_class_reading():
+    sources = ["".join(c["source"]) for c in _cells(NOTEBOOK)]
+    reading = next(i for i, s in enumerate(sources) if s.startswith("## 5 · Reading list (after class)"))
+    assert all(i > reading for i, s in enumerate(sources) if "study.first_with_tail" in s or "bridges.show(" in s)

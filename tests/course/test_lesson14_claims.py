@@ -11,7 +11,7 @@ from conftest import REPO
 from ragmetrics_edu import InputError
 from ragmetrics_edu.agreement import roc_auc
 from ragmetrics_edu.course import course_plan
-from ragmetrics_edu.course.against_people import figures, readings, study
+from ragmetrics_edu.course.against_people import figures, pass_rate, readings, study
 from ragmetrics_edu.course.against_people.items import items
 from ragmetrics_edu.data import ragtruth
 from ragmetrics_edu.judges.replay import ReplayJudge
@@ -60,16 +60,6 @@ def _unmarked_by_offsets(answer, flags):
     return out
 
 
-def test_the_shown_answers_unmarked_flag_is_the_one_outside_every_span():
-    answer, flagged = figures.flagged_claims(figures.span_example())
-    view = figures.span_view(answer, flagged)
-    expected = _unmarked_by_offsets(answer, flagged)
-    assert view.unmarked_flags() == expected
-    assert expected and all(f.startswith("5.") for f in expected)          # the gas-grill step: in no span
-    printed = f"flags people did not mark: {len(expected)} of {len(flagged)}"
-    assert printed in _outputs(NOTEBOOK)
-
-
 def test_a_flag_sharing_a_word_with_a_span_elsewhere_is_unmarked():
     text = "The grill is hot. Season the steak with salt."
     span = ragtruth.Span(start=18, end=len(text), text=text[18:], label_type="Evident Baseless Info",
@@ -83,55 +73,80 @@ def test_a_flag_sharing_a_word_with_a_span_elsewhere_is_unmarked():
         view.flag_offsets(3)
 
 
-def test_the_sample_counts_are_recomputed_by_offsets():
-    judge = ReplayJudge(study.recording_path("claims", "ragtruth", "dev"))
-    answers = {a.id: a for a in ragtruth.answers("dev")}
-    unmarked = flags = done = 0
-    for item in items("ragtruth", "dev"):
-        result = study.replayed_or_none("claims", judge, item)
-        if result is None:
-            continue
-        found = [row["claim"] for row in result.rows if row["verdict"] != "yes"]
-        unmarked += len(_unmarked_by_offsets(answers[item.id], found))
-        flags += len(found)
-        done += 1
-    line = figures.span_counts()
-    assert f"over the {done} answers" in line and f"{unmarked} of {flags} flagged claims touch no span" in line
-    assert _flat(line) in _outputs(NOTEBOOK)
+# -- item 1: a system's pass rate, three estimators on the same labels, every model ---------------------------------
+
+def _people_share(split, model):
+    """People's share of passing answers of one model on one part, from the shipped data (not the log)."""
+    mine = [a for a in ragtruth.answers(split) if a.model == model]
+    return sum(not a.hallucinated for a in mine) / len(mine), len(mine)
 
 
-# -- item 1: the corrected pass rate, every model -----------------------------------------------------------------
+def test_labels_alone_is_peoples_share_and_covers_each_models_test_share():
+    from statistics import NormalDist
 
-def test_every_model_is_shown_and_the_reading_is_what_the_rates_say():
-    log = study.load_log()
-    table = readings.corrected_by_model(log=log)
-    assert list(table["model"]) == list(ragtruth.MODELS)
-    threshold = study.threshold_of(log, log["chosen"])
-    dev = log["parts"]["ragtruth-dev-all"]
-    own_tpr = {}
+    table = pass_rate.pass_rate_by_model().set_index(["model", "estimate"])
+    z = NormalDist().inv_cdf(0.975)
     for model in ragtruth.MODELS:
-        faithful = [s for x, s in zip(dev["items"], dev["scores"][log["chosen"]], strict=True)
-                    if x["model"] == model and not x["failed"]]
-        own_tpr[model] = sum(s >= threshold for s in faithful) / len(faithful)
-    assert table.set_index("model")["own_tpr"].to_dict() == pytest.approx(own_tpr)
-    # pooled rates do not transfer: the per-model rates spread far around the pooled one
-    assert max(own_tpr.values()) - min(own_tpr.values()) > 0.4
-    defined = table[table["own_tpr"] + table["own_tnr"] > 1]
-    assert len(defined) < len(table)                                        # undefined for at least one model
-    assert ((defined["own_high"] - defined["own_low"]) > 0.5).all()         # too wide to act on
-    assert (defined["own_high"] == 1).any() and ((table["pooled_low"] == 0) | (table["own_low"] == 0)).any()
-    reading = readings.corrected_reading(table)
-    widths = defined["own_high"] - defined["own_low"]
-    assert f"{min(own_tpr.values()):.3f} to {max(own_tpr.values()):.3f}" in reading
-    assert f"span {widths.min():.2f} to {widths.max():.2f}" in reading
+        share, n = _people_share("dev", model)
+        truth, _ = _people_share("test", model)
+        row = table.loc[(model, "labels")]
+        assert row["value"] == pytest.approx(share) and row["labels"] == n
+        centre = (share + z * z / (2 * n)) / (1 + z * z / n)                      # Wilson's interval, by hand
+        half = z / (1 + z * z / n) * math.sqrt(share * (1 - share) / n + z * z / (4 * n * n))
+        assert (row["low"], row["high"]) == pytest.approx((centre - half, centre + half))
+        assert row["people_share"] == pytest.approx(truth)
+        assert row["low"] <= truth <= row["high"]                                 # "cover ... for 6 of 6 models"
+
+
+def test_the_estimators_behave_as_the_lesson_says():
+    table = pass_rate.pass_rate_by_model()
+    by = {name: part.set_index("model") for name, part in table.groupby("estimate")}
+    labels, ppi, own, pooled = by["labels"], by["ppi"], by["rogan_gladen"], by["rogan_gladen_pooled"]
+    assert (ppi["se"] <= labels["se"] + 1e-12).all()                            # PPI's variance never above
+    assert ppi["lam"].max() < 0.5                                                # "the tuned λ stays small"
+    defined = own[own["value"].notna()]
+    assert len(defined) < len(own)                                               # undefined for some model
+    assert (defined["width"] > labels.loc[defined.index, "width"]).all()          # own rates: wider intervals
+    assert (~pooled["covers"]).sum() >= 1                                        # pooled: confidently wrong
+    assert ((own["low"] == 0) | (own["high"] == 1) | own["value"].isna()).all()  # "clipped there"
+    reading = pass_rate.pass_rate_reading(table)
+    assert f"for {int(labels['covers'].sum())} of 6 models" in reading
     assert _flat(reading) in _outputs(NOTEBOOK)
     prose = _markdown(NOTEBOOK)
-    assert "all six are shown" in prose and "clipped" in prose
+    assert "All six models are shown" in prose and "clipped" in prose
+    for name in ("labels alone", "prediction-powered inference", "Rogan–Gladen"):
+        assert name in prose, name
+
+
+def test_rogan_gladen_with_pooled_rates_is_the_formula_on_every_models_labels():
+    log = study.load_log()
+    threshold = study.threshold_of(log, log["chosen"])
+    dev, test = log["parts"]["ragtruth-dev-all"], log["parts"]["ragtruth-test"]
+    passing = [s >= threshold for x, s in zip(dev["items"], dev["scores"][log["chosen"]], strict=True) if not x["failed"]]
+    failing = [s < threshold for x, s in zip(dev["items"], dev["scores"][log["chosen"]], strict=True) if x["failed"]]
+    tpr, tnr = sum(passing) / len(passing), sum(failing) / len(failing)
+    table = pass_rate.pass_rate_by_model().set_index(["model", "estimate"])
+    for model in ragtruth.MODELS:
+        judged = [s >= threshold for x, s in zip(test["items"], test["scores"][log["chosen"]], strict=True)
+                  if x["model"] == model]
+        theta = (sum(judged) / len(judged) + tnr - 1) / (tpr + tnr - 1)
+        assert table.loc[(model, "rogan_gladen_pooled"), "value"] == pytest.approx(min(1.0, max(0.0, theta)))
+
+
+def test_the_helper_refuses_bad_input():
+    with pytest.raises(InputError, match="model"):
+        pass_rate.model_inputs("gpt-5")
+    with pytest.raises(InputError, match="labels_from"):
+        pass_rate.model_inputs("gpt-4-0613", labels_from="some")
+    with pytest.raises(InputError, match="level"):
+        pass_rate.pass_rate_by_model(level=95)
+    with pytest.raises(InputError, match="table"):
+        pass_rate.pass_rate_reading([1, 2])
 
 
 def test_the_deck_shows_every_model_not_one():
     source = "".join("".join(c["source"]) for c in _cells(DECK))
-    assert "corrected_by_model" in source and "llama-2-13b-chat" not in source
+    assert "pass_rate_by_model" in source and "llama-2-13b-chat" not in source
 
 
 # -- item 2: the claim about the designs is restricted to what was measured with an interval -----------------------

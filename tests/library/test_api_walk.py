@@ -225,6 +225,20 @@ def _recording_file():
 
 
 @functools.lru_cache(maxsize=None)
+def _against_people_log():
+    """Lesson 14's shipped choice log (loaded once, cached by the study)."""
+    from ragmetrics_edu.course.against_people import study
+
+    return study.load_log()
+
+
+def _pass_rates():
+    """Lesson 14's pass-rate table, the input of its reading, display and figure."""
+    from ragmetrics_edu.course.against_people import pass_rate
+
+    return pass_rate.pass_rate_by_model()
+
+
 def _scored_choice_log():
     """A HaluEval choice log whose test part is already scored: ``freeze_choice`` refuses it at once (with a
     fresh path it would replay every design on every dev pair first, minutes over the walk's time limit)."""
@@ -477,6 +491,15 @@ VALID: dict[str, Callable[[], dict[str, Any]]] = {
                                               failed=_FAILED * 3, groups=[str(i) for i in range(24)], folds=3),
     "g_eval_score": lambda: dict(probabilities={1: 0.1, 4: 0.6, 5: 0.3}),
     "aspect_critic_score": lambda: dict(votes=["yes", "no", "yes"], aspect="harmless"),
+    "course.against_people.pass_rate.model_inputs": lambda: dict(model="gpt-4-0613"),
+    "course.against_people.pass_rate.pass_rate_display": lambda: dict(table=_pass_rates()),
+    "course.against_people.pass_rate.pass_rate_reading": lambda: dict(table=_pass_rates()),
+    "course.against_people.pass_rate.plot_pass_rates": lambda: dict(table=_pass_rates()),
+    "course.against_people.study.candidates": lambda: dict(dev=_against_people_log()["dev"]),
+    "course.against_people.study.best_candidate": lambda: dict(dev=_against_people_log()["dev"]),
+    "course.against_people.readings.pooled_and_within": lambda: dict(designs=["g_eval"]),
+    "metrics.rubric.g_eval_score": lambda: dict(probabilities={1: 0.1, 4: 0.6, 5: 0.3}),
+    "metrics.rubric.aspect_critic_score": lambda: dict(votes=["yes", "no", "yes"], aspect="harmless"),
     "metrics.support.support_score": lambda: dict(answer="AI is old. It thinks.", offsets=[(0, 10), (11, 21)],
                                                   supports=[0.9, 0.2]),
     "metrics.score_checked": lambda: dict(claims=["a claim"], said=["supported"], context=["a claim here"]),

@@ -5,5 +5,8 @@ against HaluEval's constructed pairs, from recordings of a real local model repl
 - :mod:`.designs`: each design (word overlap, re-answer, G-Eval, aspect critic, claims), what it asks and
   how it scores an answer;
 - :mod:`.record`: recording a design's judge pass with a local model (needs ``make judge-server``);
-- :mod:`.study`: the replayed scores, the dev figures, the choice and the test figures.
+- :mod:`.study`: the replayed scores, the dev figures, the choice and the test figures;
+- :mod:`.readings`: what the figures show (within-model AUC, why the judge fails, the claims they support);
+- :mod:`.pass_rate`: one system's true pass rate from its labels, three estimators side by side;
+- :mod:`.figures`: the plots and span views.
 """

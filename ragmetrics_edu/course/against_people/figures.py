@@ -7,18 +7,16 @@ import html
 import math
 from typing import Any, Sequence
 
-from ...agreement import plot_roc, validation_report
+from ...agreement import plot_roc, roc_auc, validation_report
 from ...data import ragtruth
 from ...errors import InputError
-from ...judges.replay import ReplayJudge
 from ...plots import figure_and_axes
 from ...results import MetricResult, fmt
 from ...text import tokenize
 from ...validate import as_list
-from .items import items
-from .study import breakdown, checked_log, recording_path, replay, replayed_or_none
+from .study import breakdown, checked_log, complete
 
-__all__ = ["score_distribution", "roc_curves", "auc_by_group", "span_view", "SpanView", "flagged_claims", "span_counts", "span_example"]
+__all__ = ["score_distribution", "roc_curves", "auc_by_group", "span_view", "SpanView"]
 
 
 def score_distribution(result: MetricResult, ax: Any = None):
@@ -71,9 +69,15 @@ def roc_curves(log: dict[str, Any], designs: Sequence[str], part: str = "ragtrut
 
 
 def auc_by_group(log: dict[str, Any], design: str, by: str = "model", part: str = "ragtruth-dev", ax: Any = None):
-    """AUC of one design within each generating model (or span kind): dots with their interval as whiskers."""
-    table = breakdown(design, by, part, checked_log(log))
+    """AUC of one design within each generating model (or span kind): dots with their interval as whiskers, beside
+    a line at its pooled AUC over every answer of the part (the reading the groups are compared with)."""
+    log = checked_log(log)
+    table = breakdown(design, by, part, log)
+    scored = log["parts"][part]
+    idx = complete(scored, [design])
+    pooled = roc_auc([scored["items"][i]["failed"] for i in idx], [scored["scores"][design][i] for i in idx])
     fig, ax = figure_and_axes(ax, figsize=(6.0, 0.45 * len(table) + 1.2))
+    ax.axvline(pooled, color="#c0392b", linewidth=1.5, label=f"pooled over every answer: {pooled:.3f}")
     for row_number, row in enumerate(table.itertuples()):
         if not math.isnan(row.auc_low):
             ax.plot([row.auc_low, row.auc_high], [row_number, row_number], color="0.4", linewidth=1.5)
@@ -83,6 +87,7 @@ def auc_by_group(log: dict[str, Any], design: str, by: str = "model", part: str 
     ax.set_yticks(range(len(table)), [f"{g} ({n})" for g, n in zip(table["group"], counts, strict=True)], fontsize=8)
     ax.set_xlim(0, 1)
     ax.set_xlabel(f"ROC AUC of {design} within the group (dashed: chance)")
+    ax.legend(fontsize=8, loc="lower left", bbox_to_anchor=(0.0, 1.0), frameon=False)   # above the axes: no dot hidden
     fig.tight_layout()
     return fig
 
@@ -160,49 +165,3 @@ class SpanView:
 def span_view(answer: ragtruth.RagAnswer, flagged: Sequence[str], judge: str = "the judge") -> SpanView:
     """A side-by-side view of one answer: people's spans, and the claims or sentences a judge flagged."""
     return SpanView(answer, flagged, judge)
-
-
-def flagged_claims(item_id: str) -> tuple[Any, list[str]]:
-    """One answer of the claims sample and the claims its recorded judge did not find supported (not "yes")."""
-    if not isinstance(item_id, str):
-        raise InputError("item_id", "the id of a RAGTruth dev answer", item_id)
-    answer = next((a for a in ragtruth.answers("dev") if a.id == item_id), None)
-    if answer is None:
-        raise InputError("item_id", "the id of a RAGTruth dev answer", item_id)
-    result = replay("claims", item_id)
-    return answer, [row["claim"] for row in result.rows if row["verdict"] != "yes"]
-
-
-def span_counts() -> str:
-    """Over every answer of the claims sample: people's spans caught by a flagged claim, and flags people did not mark."""
-    path = recording_path("claims", "ragtruth", "dev")
-    if path is None:
-        raise InputError("claims", "a recorded claims pass", None)
-    judge = ReplayJudge(path)
-    caught = spans = unmarked = flags = answers = 0
-    for item in items("ragtruth", "dev"):
-        result = replayed_or_none("claims", judge, item)
-        if result is None:
-            continue
-        answer = next(a for a in ragtruth.answers("dev") if a.id == item.id)
-        view = span_view(answer, [row["claim"] for row in result.rows if row["verdict"] != "yes"])
-        found = view.caught()
-        answers += 1
-        caught += sum(c for _, c in found)
-        spans += len(found)
-        unmarked += len(view.unmarked_flags())
-        flags += len(view.flagged)
-    return (f"over the {answers} answers of the claims sample: {caught} of {spans} people's spans caught by a flagged "
-            f"claim; {unmarked} of {flags} flagged claims touch no span people marked")
-
-
-def span_example() -> str:
-    """The first answer of the claims sample that people marked (chosen by that rule, not by its outcome)."""
-    path = recording_path("claims", "ragtruth", "dev")
-    if path is None:
-        raise InputError("claims", "a recorded claims pass", None)
-    judge = ReplayJudge(path)
-    for item in items("ragtruth", "dev"):
-        if item.hallucinated and replayed_or_none("claims", judge, item) is not None:
-            return item.id
-    raise InputError("claims", "a recorded answer with a span", None)

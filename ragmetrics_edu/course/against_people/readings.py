@@ -1,6 +1,6 @@
 """What lesson 14's figures show, computed from the choice log and the recordings: the within-model (stratified)
-AUC of each design, the corrected pass rate of every generating model, why the recorded judge fails, which
-claims about the designs the data can support, and the dev protocol run on a learner's own judge."""
+AUC of each design, why the recorded judge fails, which claims about the designs the data can support, and the dev
+protocol run on a learner's own judge."""
 
 from __future__ import annotations
 
@@ -10,19 +10,18 @@ from typing import Any
 
 from ...agreement import roc_auc
 from ...agreement.validation import stratified_auc_of, validation_report
-from ...data import ragtruth
 from ...errors import InputError
 from ...judges.base import Judge
 from ...judges.replay import ReplayJudge
 from ...metrics import f1_from
 from ...plots import new_figure
-from ...validate import integer, number
+from ...validate import as_list, integer, number
 from .designs import BASELINE, DESIGNS, ask_pass
 from .items import items
-from .study import MIN_SOURCES, checked_log, complete, corrected_example, recording_path, replayed_or_none
+from .study import MIN_SOURCES, checked_log, complete, recording_path, replayed_or_none
 
-__all__ = ["stratified_auc", "stratified_table", "corrected_by_model", "corrected_reading", "judge_failures",
-           "plot_judge_failures", "flag_all_f1", "untested_designs", "design_claim", "measure_judge"]
+__all__ = ["stratified_auc", "stratified_table", "judge_failures",
+           "plot_judge_failures", "flag_all_f1", "untested_designs", "design_claim", "measure_judge", "pooled_and_within"]
 
 
 def flag_all_f1(base_rate: float) -> float:
@@ -41,17 +40,26 @@ def stratified_auc(failed: list[bool], scores: list[float], strata: list[str], g
     return stratified_auc_of(failed, scores, strata, groups=groups, other=other, n_resamples=n_resamples, seed=seed)
 
 
-def stratified_table(log: dict[str, Any] | None = None, part: str = "ragtruth-dev") -> Any:
+def stratified_table(log: dict[str, Any] | None = None, part: str = "ragtruth-dev",
+                     designs: list[str] | None = None) -> Any:
     """Each design's pooled AUC beside its within-model AUC (pairs of one generating model only), both with their
-    intervals, and the within-model paired difference with word overlap on the same answers."""
+    intervals, and the within-model paired difference with word overlap on the same answers (every design of the
+    part, or only ``designs``)."""
     import pandas as pd  # lazy
 
     log = checked_log(log)
     if not isinstance(part, str) or part not in log["parts"]:
         raise InputError("part", "one of " + ", ".join(log["parts"]), part)
     p = log["parts"][part]
+    if designs is not None:
+        designs = as_list("designs", designs, "a list of design names, or None for every design")
+        for i, name in enumerate(designs):
+            if not isinstance(name, str) or name not in p["scores"]:
+                raise InputError(f"designs[{i}]", "a design scored on this part: " + ", ".join(p["scores"]), name)
     rows = []
     for name in p["scores"]:
+        if designs is not None and name not in designs:
+            continue
         idx = complete(p, [name, "word_overlap"])
         failed = [p["items"][i]["failed"] for i in idx]
         groups = [p["items"][i]["group"] for i in idx]
@@ -68,76 +76,6 @@ def stratified_table(log: dict[str, Any] | None = None, part: str = "ragtruth-de
                      "within_low": within["ci"][0], "within_high": within["ci"][1],
                      "within_vs_overlap": versus["score"], "vs_low": versus["ci"][0], "vs_high": versus["ci"][1]})
     return pd.DataFrame(rows)
-
-
-def corrected_by_model(design: str | None = None, log: dict[str, Any] | None = None) -> Any:
-    """The corrected pass rate of every generating model's RAGTruth test answers, with the judge's error rates
-    measured on every model's dev answers and on the model's own, beside the people's share."""
-    import numpy as np  # lazy
-    import pandas as pd  # lazy
-
-    log = checked_log(log)
-    design = log["chosen"] if design is None else design
-    dev = log["parts"]["ragtruth-dev-all"]
-    rows = []
-    for model in ragtruth.MODELS:
-        row: dict[str, Any] = {"model": model}
-        own = [x for x in dev["items"] if x["model"] == model]
-        row["dev_labelled"], row["dev_hallucinated"] = len(own), sum(x["failed"] for x in own)
-        for rates_from in ("all", "model"):
-            with np.errstate(invalid="ignore", divide="ignore"):   # a resample can hold no hallucinated answer
-                result, truth = corrected_example(design, model, log, rates_from=rates_from)
-            key = "pooled" if rates_from == "all" else "own"
-            v = result.values
-            row.update({f"{key}_tpr": v["tpr"], f"{key}_tnr": v["tnr"], f"{key}_estimate": result.score,
-                        f"{key}_low": result.ci[0] if result.ci else math.nan,
-                        f"{key}_high": result.ci[1] if result.ci else math.nan,
-                        f"{key}_clipped": result.score in (0.0, 1.0)})
-            row["judge_passes"], row["test_answers"], row["people_share"] = v["p_obs"], v["system_answers"], truth
-        rows.append(row)
-    return pd.DataFrame(rows)
-
-
-def corrected_reading(table: Any) -> str:
-    """What :func:`corrected_by_model`'s table shows, in sentences built from its numbers."""
-    _check_corrected_table(table)
-    own_tpr = table["own_tpr"]
-    pooled_tpr = float(table["pooled_tpr"].iloc[0])
-    undefined = table[table["own_tpr"] + table["own_tnr"] <= 1]["model"].tolist()
-    defined = table[table["own_tpr"] + table["own_tnr"] > 1]
-    widths = defined["own_high"] - defined["own_low"]
-    missed = table[(table["people_share"] < table["pooled_low"]) | (table["people_share"] > table["pooled_high"])]
-    errors = (table["pooled_estimate"] - table["people_share"]).abs()
-    clipped = int(table["pooled_clipped"].sum() + table["own_clipped"].sum())
-    bounds = int(((table[["pooled_low", "own_low"]] == 0).sum().sum()
-                  + (table[["pooled_high", "own_high"]] == 1).sum().sum()))
-    labelled = table["dev_labelled"]
-    return (f"Pooled rates do not transfer: the judge passes {own_tpr.min():.3f} to {own_tpr.max():.3f} of one "
-            f"model's faithful dev answers, against {pooled_tpr:.3f} over every model; with the pooled rates the "
-            f"estimate is off the people's share by up to {errors.max():.3f}, and its interval misses it for "
-            f"{len(missed)} of {len(table)} models. The model's own rates rest on {labelled.min()} to "
-            f"{labelled.max()} labelled answers: their intervals span {widths.min():.2f} to {widths.max():.2f} of "
-            f"the 0-1 range, too wide to act on, and for {', '.join(undefined) or 'no model'} the correction is "
-            f"undefined (TPR + TNR is not above 1). The estimate and its interval are clipped to [0, 1]: "
-            f"{clipped} of the {2 * len(table)} estimates and {bounds} interval ends sit on a bound.")
-
-
-#: the columns of corrected_by_model's table that corrected_reading reads (numbers and flags)
-_READ_COLUMNS = ("own_tpr", "own_tnr", "own_low", "own_high", "own_clipped", "pooled_tpr", "pooled_estimate",
-                 "pooled_low", "pooled_high", "pooled_clipped", "people_share", "dev_labelled")
-
-
-def _check_corrected_table(table: Any) -> None:
-    import pandas as pd  # lazy
-
-    expected = "the table corrected_by_model() returns (a DataFrame, one row per model)"
-    if not isinstance(table, pd.DataFrame) or table.empty or "model" not in table.columns:
-        raise InputError("table", expected, table)
-    for column in _READ_COLUMNS:
-        if column not in table.columns:
-            raise InputError("table", f"{expected} with the column {column!r}", table)
-        if not pd.api.types.is_numeric_dtype(table[column]):
-            raise InputError(f"table[{column!r}]", "numbers", table[column])
 
 
 def judge_failures(log: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -245,3 +183,22 @@ def measure_judge(judge: Any, pass_name: str = "g_eval", *, sources: int = 3) ->
         report = validation_report(failed, values, groups=groups, threshold=0.5) if both else None
         figures[design.name] = {"auc": report.score if report else math.nan, "ci": report.ci if report else None}
     return {"answers": len(chosen), "sources": len(set(groups)), "hallucinated": sum(failed), "designs": figures}
+
+
+def pooled_and_within(designs: list[str], log: dict[str, Any] | None = None) -> str:
+    """How many of ``designs`` rank RAGTruth dev answers significantly worse than word overlap pooled over every
+    generating model, and how many within one model's answers (the stratified AUC), named, as one sentence."""
+    log = checked_log(log)
+    known = log["dev"]["designs"]
+    names = as_list("designs", designs, "a list of design names")
+    for i, name in enumerate(names):
+        if not isinstance(name, str) or name not in known or name == BASELINE:
+            raise InputError(f"designs[{i}]", "a judged design of the log: " + ", ".join(n for n in known if n != BASELINE),
+                             name)
+    pooled = [n for n in names if (known[n].get("ragtruth_vs_overlap") or {}).get("ci") is not None
+              and known[n]["ragtruth_vs_overlap"]["ci"][1] < 0]
+    within = stratified_table(log, "ragtruth-dev", designs=names).set_index("design")
+    inside = [n for n in names if n in within.index and within.loc[n, "vs_high"] < 0]
+    return (f"Significantly worse than word overlap (paired 95 % interval wholly below 0), pooled over every "
+            f"generating model: {len(pooled)} of {len(names)} ({', '.join(pooled) or 'none'}); within one model's "
+            f"answers (stratified): {len(inside)} of {len(names)} ({', '.join(inside) or 'none'}).")

@@ -15,17 +15,17 @@ from pathlib import Path
 from typing import Any
 
 from ... import data
-from ...agreement import auc_difference, corrected_pass_rate, validation_report
+from ...agreement import auc_difference, validation_report
 from ...data import ragtruth
 from ...errors import InputError
 from ...judges.errors import JudgeError
 from ...judges.replay import ReplayJudge
-from ...validate import as_list, flag
+from ...validate import as_list, flag, number
 from .designs import BASELINE, DESIGNS, ask_pass, recording_name
 from .items import Item, items
 
 __all__ = ["RULE", "DEV_SAMPLE_SOURCES", "build_log", "load_log", "check_log", "dev_table", "test_table",
-           "breakdown", "choose", "LOG_NAME", "scored", "threshold_of", "by_model", "replay", "recorded_by", "compare_labels", "corrected_example", "RELABEL", "recording_path", "replayed_or_none", "first_with_tail", "test_difference",
+           "breakdown", "flag_rule", "candidates", "best_candidate", "choose", "LOG_NAME", "scored", "threshold_of", "by_model", "replay", "recorded_by", "compare_labels", "RELABEL", "recording_path", "replayed_or_none", "first_with_tail", "test_difference",
            "MIN_SOURCES", "test_left_out"]
 
 LOG_NAME = "against_people_choice_log.json"
@@ -133,12 +133,12 @@ def _paired(part: dict[str, Any], a: str, b: str, idx: list[int]) -> dict[str, A
     return {"difference": d.score, "ci": d.ci}
 
 
-def choose(dev: dict[str, Any]) -> tuple[str, list[str]]:
-    """Apply :data:`RULE` to the dev figures: the chosen design and the reasons, line by line."""
+def candidates(dev: dict[str, Any]) -> tuple[list[str], list[str]]:
+    """The designs :data:`RULE` keeps as candidates on the dev figures, and the reasons for the others."""
     if not isinstance(dev, dict) or not isinstance(dev.get("designs"), dict) or "word_overlap" not in dev["designs"]:
         raise InputError("dev", "the dev figures of a choice log (log['dev'])", dev)
     reasons = []
-    candidates = []
+    kept = []
     for name, row in dev["designs"].items():
         if row["calls_max"] > 3:
             reasons.append(f"{name}: more than 3 calls an answer, not a candidate.")
@@ -150,8 +150,20 @@ def choose(dev: dict[str, Any]) -> tuple[str, list[str]]:
         if name != BASELINE and versus["ci"] is not None and versus["ci"][1] < 0:
             reasons.append(f"{name}: significantly below word overlap on HaluEval dev, excluded.")
             continue
-        candidates.append(name)
-    best = max(candidates, key=lambda n: dev["designs"][n]["ragtruth"]["auc"])
+        kept.append(name)
+    return kept, reasons
+
+
+def best_candidate(dev: dict[str, Any]) -> str:
+    """The candidate with the highest RAGTruth dev AUC: the one the rule weighs against word overlap."""
+    kept, _ = candidates(dev)
+    return max(kept, key=lambda n: dev["designs"][n]["ragtruth"]["auc"])
+
+
+def choose(dev: dict[str, Any]) -> tuple[str, list[str]]:
+    """Apply :data:`RULE` to the dev figures: the chosen design and the reasons, line by line."""
+    _, reasons = candidates(dev)
+    best = best_candidate(dev)
     if best == BASELINE:
         reasons.append("word_overlap has the best RAGTruth dev AUC: it stays the choice.")
         return best, reasons
@@ -263,6 +275,13 @@ def _ci(ci: Any, value: float | None = None) -> str:
     return f"{head}[{ci[0]:.3f}, {ci[1]:.3f}]"
 
 
+def flag_rule(threshold: float) -> str:
+    """The answers a dev threshold flags, in words: "scored below 0.708", or "scored 0" for a threshold just above 0
+    (a 3-decimal print would show 0.000, which reads as flagging nothing: scores are never below 0)."""
+    threshold = number("threshold", threshold, "a threshold (flag when score < threshold)")
+    return "scored 0" if 0 < threshold < 5e-4 else f"scored below {threshold:.3f}"
+
+
 def test_table(log: dict[str, Any] | None = None) -> Any:
     """The test figures, scored once after the choice: AUC with interval, P/R/F1 at the dev threshold, with the
     answers, sources and hallucinated answers of each row. Rows on under :data:`MIN_SOURCES` sources are left out
@@ -274,7 +293,8 @@ def test_table(log: dict[str, Any] | None = None) -> Any:
         raise InputError("log", "a choice log with test figures", "a log without them")
     return pd.DataFrame([{"design": name, "answers": row["answers"], "sources": row["groups"],
                           "hallucinated": round(row["base_rate"] * row["answers"]), "auc": row["auc"],
-                          "ci": _ci(row["ci"]), "threshold": row["threshold"], "precision": row["precision"],
+                          "ci": _ci(row["ci"]), "threshold": row["threshold"], "flags": flag_rule(row["threshold"]),
+                          "precision": row["precision"],
                           "recall": row["recall"], "f1": row["f1"], "base_rate": row["base_rate"]}
                          for name, row in log["test"].items() if row["groups"] >= MIN_SOURCES])
 
@@ -401,33 +421,6 @@ def compare_labels(mine: Any, ids: tuple[str, ...] = RELABEL) -> str:
         spans = "; ".join(f"[{s.label_type}] {s.text}" for s in answers[answer_id].spans) or "no span"
         lines.append(f"{answer_id}: you {label}, the annotators {theirs} ({spans})")
     return "\n".join(lines + [f"You agree with the annotators on {same} of {len(ids)}."])
-
-
-def corrected_example(design: str, model: str, log: dict[str, Any] | None = None, *,
-                      rates_from: str = "all") -> Any:
-    """The corrected pass rate of one model's RAGTruth test answers, and the people's true share.
-
-    The judge's verdicts are the design's at its dev threshold; its TPR and TNR are measured on the RAGTruth dev
-    answers of every model (``rates_from="all"``) or of this model only (``"model"``)."""
-    log = checked_log(log)
-    if "ragtruth-test" not in log["parts"]:
-        raise InputError("log", "a choice log with test scores", "a log without them")
-    if not isinstance(rates_from, str) or rates_from not in ("all", "model"):
-        raise InputError("rates_from", "'all' or 'model'", rates_from)
-    threshold = threshold_of(log, design)
-    dev = log["parts"]["ragtruth-dev-all" if design in log["parts"]["ragtruth-dev-all"]["scores"] else "ragtruth-dev"]
-    idx = [i for i in complete(dev, [design]) if rates_from == "all" or dev["items"][i]["model"] == model]
-    test = log["parts"]["ragtruth-test"]
-    mine = [i for i in complete(test, [design]) if test["items"][i]["model"] == model]
-    if not mine or not idx:
-        raise InputError("model", "a model with answers in the dev and test parts", model)
-    result = corrected_pass_rate([test["scores"][design][i] >= threshold for i in mine],
-                                 [dev["items"][i]["failed"] for i in idx],
-                                 [dev["scores"][design][i] >= threshold for i in idx],
-                                 labelled_groups=[dev["items"][i]["group"] for i in idx],
-                                 system_groups=[test["items"][i]["group"] for i in mine])
-    truth = 1 - sum(test["items"][i]["failed"] for i in mine) / len(mine)
-    return result, truth
 
 
 def first_with_tail(log: dict[str, Any] | None = None) -> Any:

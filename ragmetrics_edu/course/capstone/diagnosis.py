@@ -53,7 +53,7 @@ from .systems import references as capstone_references
 
 __all__ = ["TAGS", "RULES", "SHORT", "COMPONENT", "METRICS", "COVERAGE_CUT", "check_rows", "tagged_rows", "reference_texts", "present_metrics", "overall", "sort_rows", "answerable",
            "tag_row", "tag_rows", "counts", "count_table", "slice_table", "paired_scores", "compare",
-           "comparison_table", "annotator_diagnosis", "hand_diagnosis", "rules_vs_annotator", "rules_vs_hand", "flat", "describe_row", "text_table", "plot_counts"]
+           "comparison_table", "annotator_diagnosis", "rules_vs_annotator", "flat", "describe_row", "text_table", "plot_counts"]
 
 TAGS = ("retrieval_miss", "bad_ranking", "unsupported_claim", "incomplete_answer", "judge_error")
 RULES = {
@@ -366,10 +366,6 @@ def annotator_diagnosis() -> dict[tuple[str, str], dict[str, Any]]:
     return {(r["question"], r["system"]): {"tags": list(r["tags"]), "note": r["note"]} for r in doc["rows"]}
 
 
-#: The former name of :func:`annotator_diagnosis` (the reading is a language model's, not by hand).
-hand_diagnosis = annotator_diagnosis
-
-
 def rules_vs_annotator(tagged: Any, reading: Mapping[tuple[str, str], Mapping[str, Any]]) -> list[dict[str, Any]]:
     """The project's rules against a language-model annotator's reading (``reading``: its tags per
     (question, system), see :func:`annotator_diagnosis`), row by row: the rule tags, the annotator's
@@ -389,13 +385,6 @@ def rules_vs_annotator(tagged: Any, reading: Mapping[tuple[str, str], Mapping[st
                     "only_annotator": sorted(theirs - rule, key=TAGS.index), "agree": rule == theirs,
                     "note": found.get("note", "")})
     return out
-
-
-def rules_vs_hand(tagged: Any, hand: Mapping[tuple[str, str], Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """The former name of :func:`rules_vs_annotator` (the reading is a language model's, not by hand). Its
-    rows also carry the former keys ``hand`` and ``only_hand``, equal to ``annotator`` and ``only_annotator``."""
-    return [dict(row, hand=row["annotator"], only_hand=row["only_annotator"])
-            for row in rules_vs_annotator(tagged, hand)]
 
 
 # -- printing ---------------------------------------------------------------------------------------

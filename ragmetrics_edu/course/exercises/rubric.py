@@ -1,11 +1,12 @@
-"""Exercises of notebook 13 (rubric judges): a weighted score by hand, and how many verdicts Ragas' AspectCritic
-asks for at an even strictness (its documentation and its 0.4.0 code disagree: the lesson's bridge cites the code)."""
+"""Exercises of notebook 13 (rubric judges): a weighted score by hand, DeepEval's rule read from the library's code,
+and how many verdicts Ragas' AspectCritic asks for at an even strictness (its documentation and its 0.4.0 code
+disagree: the lesson's bridge cites the code)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from ...metrics.rubric import g_eval_score, votes_for
+from ...metrics.rubric import DEEPEVAL_MIN_PROBABILITY, g_eval_score, votes_for
 from ..bridges import peer_versions
 from . import Exercise, register
 
@@ -25,6 +26,26 @@ def _diagnose_weighted(given: Any, correct: float) -> str | None:
                 "sum of probability x score.")
     if abs(given - 4) < 1e-9:
         return "4 is the most likely score, not the weighted one: multiply each score by its probability and add."
+    return None
+
+
+#: a distribution with one score under DeepEval's cut-off, written for exercise rubric-3 (read from the code)
+TAIL = {1: 0.005, 2: 0.095, 3: 0.30, 4: 0.40, 5: 0.20}
+
+
+def _deepeval_weighted() -> float:
+    return g_eval_score(TAIL, variant="deepeval", scale=(1, 5)).values["weighted"]
+
+
+def _diagnose_deepeval(given: Any, correct: float) -> str | None:
+    if not isinstance(given, (int, float)) or isinstance(given, bool):
+        return None
+    if abs(given - g_eval_score(TAIL, variant="paper", scale=(1, 5)).values["weighted"]) < 1e-3:
+        return ("That is the paper's rule, which keeps every score. Find `kept` in the code: with variant='deepeval' "
+                "a score whose probability is under DEEPEVAL_MIN_PROBABILITY is dropped, and `total` renormalises "
+                "what is left.")
+    if abs(given - sum(p * s for s, p in TAIL.items() if p >= DEEPEVAL_MIN_PROBABILITY)) < 1e-3:
+        return "The dropped score is right, but the code also divides by `total`, the probability that is left."
     return None
 
 
@@ -64,6 +85,22 @@ register(
         answer=_weighted, hint="Sum over the scores of probability x score (the five probabilities already add to 1).",
         explanation="0.05 x 1 + 0.05 x 2 + 0.30 x 3 + 0.40 x 4 + 0.20 x 5 = 3.65.",
         diagnose=_diagnose_weighted,
+    ),
+    Exercise(
+        id="rubric-3",
+        question=("Read the code metrics.show_code(\"g_eval\") prints. With variant=\"deepeval\" on the 1-5 scale, "
+                  "the score tokens have these probabilities: 1: 0.005, 2: 0.095, 3: 0.30, 4: 0.40, 5: 0.20 "
+                  "(written for the exercise). What weighted score does g_eval_score return?"),
+        answer=_deepeval_weighted,
+        hint="Find the line that builds `kept`: which scores does variant='deepeval' keep? Then read how `share` "
+             "uses `total`.",
+        explanation=(f"DeepEval's rule keeps the scores with probability at least DEEPEVAL_MIN_PROBABILITY "
+                     f"({DEEPEVAL_MIN_PROBABILITY:g}), so score 1 (0.005) is dropped; total = "
+                     f"{sum(p for p in TAIL.values() if p >= DEEPEVAL_MIN_PROBABILITY):.3f} and the weighted score is "
+                     "(0.095 x 2 + 0.30 x 3 + 0.40 x 4 + 0.20 x 5) / total = "
+                     f"{g_eval_score(TAIL, variant='deepeval', scale=(1, 5)).values['weighted']:.4f}. The paper's "
+                     f"rule keeps score 1: {g_eval_score(TAIL, variant='paper', scale=(1, 5)).values['weighted']:.4f}."),
+        diagnose=_diagnose_deepeval,
     ),
     Exercise(
         id="rubric-2",

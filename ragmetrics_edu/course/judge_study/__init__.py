@@ -1,4 +1,6 @@
-"""Notebook 11, "Can you trust the judge?": the judge measured against people's labels, by the course's own rules.
+"""Notebook 11, "Can you trust the judge?": the judge measured, by the course's own rules, against labels whose origin
+is named: the project's labelled set here (two language-model passes, adjudicated: no person labelled it), and
+HaluEval's right and hallucinated answers in ``course.halueval`` (labels that come from how the benchmark was built).
 
 =============  ==========================================================================================
 ``labels``     the labelled set: cases, items, the labels of each pass and their adjudication
