@@ -6,6 +6,8 @@
     no statements: DeepEval scores 0, Ragas NaN (0 / 0)
 """
 
+import math
+
 from .ratio import count_verdicts
 
 #: the step table's columns this core fills
@@ -15,7 +17,7 @@ ATTRIBUTABLE = {"yes": 1, "no": 0}
 
 
 def context_recall(statements, verdicts, variant="deepeval"):
-    empty = 0.0 if variant == "deepeval" else float("nan")  # ragas: 0 / 0
+    empty = 0.0 if variant == "deepeval" else math.nan  # ragas: 0 / 0
     score, attributable, counted = count_verdicts(verdicts, ATTRIBUTABLE, empty)
     rows = [{"i": i, "statement": statement, "verdict": verdict, "attributable": a}
             for i, (statement, verdict, a) in enumerate(zip(statements, verdicts, attributable), start=1)]

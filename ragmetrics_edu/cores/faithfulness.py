@@ -7,6 +7,8 @@
     ragas:    counts_i = 1 only for "yes" (the context supports it).       no claims: NaN (0 / 0)
 """
 
+import math
+
 from .ratio import count_verdicts
 
 #: the step table's columns this core fills
@@ -19,7 +21,7 @@ def faithfulness(claims, verdicts, variant="deepeval", penalize_ambiguous=False)
         empty = 1.0
     else:  # ragas: a claim is supported (1) or not (0)
         counts = {"yes": 1, "idk": 0, "no": 0}
-        empty = float("nan")
+        empty = math.nan
     score, c, counted = count_verdicts(verdicts, counts, empty)
     rows = [{"i": i, "claim": claim, "verdict": verdict, "counts": c_i}
             for i, (claim, verdict, c_i) in enumerate(zip(claims, verdicts, c), start=1)]
