@@ -470,7 +470,7 @@ VALID: dict[str, Callable[[], dict[str, Any]]] = {
     "alignment.labelled.labelled": lambda: dict(items=_labelled_items(), split="dev"),
     "alignment.labels_report.labels_report": lambda: dict(design="support_min", chosen=_labelled_items()[:4],
                                                           results=[None] * 4, say=lambda line: None),
-    "alignment.validate_judge.served_name": lambda: dict(asked="qwen", served=["/models/qwen.gguf"]),
+    "judges.served.served_name": lambda: dict(asked="qwen", served=["/models/qwen.gguf"]),
     "alignment.validate_judge.recording_out": lambda: dict(model="m", design="g_eval", data="mine", out=None),
     "agreement.estimate_pass_rate": lambda: dict(people=[True, False, True, True], judge_on_labelled=[True, False, False, True],
                                                  judge_on_all=[True, False, True, True, False, True]),
@@ -1240,7 +1240,10 @@ _CLOSED = ("takes a name or an id from a closed set (a design, a pass, an exampl
            "the corpus, a metric added with register(), a recorded reply) that the walk's guess is not in")
 _MISFIT = ("the walk's guess from the parameter's name or annotation does not fit what it takes (a list where one "
            "value goes, a count or length that must agree with another argument, an empty table)")
+_LIVE = ("asks a live server which models it serves (an OpenAIJudge's endpoint; the walk starts none): "
+         "tests/library/test_served.py drives it against a scripted server")
 NO_RESULT_BY_REASON: dict[str, list[str]] = {
+    _LIVE: ["judges.served.check_served", "judges.served.served_models"],
     _BUILT: [
         "MetricResult.plot", "agreement.plot_roc", "agreement.roc.checked_curve", "agreement.spans.marked_characters",
         "course.against_people.figures.SpanView", "course.against_people.figures.SpanView.caught",
