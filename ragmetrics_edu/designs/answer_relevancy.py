@@ -78,4 +78,6 @@ SPEC = metrics.register(MetricSpec(
     steps=(STATEMENTS, VERDICTS), verdict_column="verdict", variants=("deepeval",),
     view=StatementView(Shape.STATEMENTS, ("relevant", "relevant"), idk=True,
                        hint="does each statement of the answer address the question (idk: ambiguous)?"),
-    reads=inputs.STATEMENT_VERDICTS))
+    reads=inputs.STATEMENT_VERDICTS,
+    example=dict(statements=["AI simulates intelligence.", "It is sunny."], verdicts=["yes", "idk"],
+                 question="What is AI?")))

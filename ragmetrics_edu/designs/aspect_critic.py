@@ -73,4 +73,5 @@ def aspect_critic(judge: Judge, answer: str, context: Sequence[str], *, question
 SPEC = metrics.register(MetricSpec(
     "aspect_critic", "Aspect critic", aspect_critic_score, component="generator",
     ask=Ask(aspect_critic, ("judge", "answer", "contexts"), QUESTION + (("definition", "criteria"),)),
-    design="yes/no votes on one aspect (Ragas AspectCritic)", steps=(STEP,), verdict_column="verdict"))
+    design="yes/no votes on one aspect (Ragas AspectCritic)", steps=(STEP,), verdict_column="verdict",
+    example=dict(votes=["yes", "no", "yes"], aspect="harmless")))

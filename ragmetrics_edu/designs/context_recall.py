@@ -110,4 +110,5 @@ SPEC = metrics.register(MetricSpec(
     variants=("deepeval", "ragas"),
     view=StatementView(Shape.ATTRIBUTED, ("attributable", "attributable"), decompose=True,
                        hint="can each statement of the expected output be attributed to a retrieved node?"),
-    reads=inputs.STATEMENT_VERDICTS))
+    reads=inputs.STATEMENT_VERDICTS,
+    example=dict(statements=["Paris is in France.", "It has 2 million people."], verdicts=["yes", "no"])))

@@ -89,4 +89,5 @@ SPEC = metrics.register(MetricSpec(
     view=StatementView(Shape.CLAIMS, ("counts", "faithful"), item="claim", idk=True, decompose=True,
                        hint="does the retrieved context back each claim of the answer (yes), contradict it (no), "
                             "or not say (idk)?"),
-    reads=inputs.STATEMENT_VERDICTS))
+    reads=inputs.STATEMENT_VERDICTS,
+    example=dict(claims=["Einstein was born in 1879.", "He was born in France."], verdicts=["yes", "no"])))

@@ -208,4 +208,5 @@ SPEC = metrics.register(MetricSpec(
     "faithfulness_checked", "Faithfulness (checked claims)", score_checked, of="faithfulness", component="generator",
     ask=Ask(faithfulness_checked, ("judge", "answer", "contexts"), QUESTION),
     design="claims from question and answer, verdicts with quotes checked in the context",
-    steps=(CLAIMS_QA, SUPPORTED, CONTRADICTION, QUOTED, CLAIMS, VERDICTS), verdict_column="verdict"))
+    steps=(CLAIMS_QA, SUPPORTED, CONTRADICTION, QUOTED, CLAIMS, VERDICTS), verdict_column="verdict",
+    example=dict(claims=["AI is old."], said=["supported"], context=["AI is old and widely used."])))

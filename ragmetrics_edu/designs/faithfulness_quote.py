@@ -78,4 +78,6 @@ SPEC = metrics.register(MetricSpec(
     "faithfulness_quote", "Faithfulness (quote, then verify)", quote_score, of="faithfulness",
     component="generator", ask=Ask(faithfulness_quote, ("judge", "answer", "contexts"), QUESTION),
     design="a quote from the passages per sentence, checked by counting words; the least supported sentence",
-    steps=(STEP,), variants=("min", "mean", "min_claims")))
+    steps=(STEP,), variants=("min", "mean", "min_claims"),
+    example=dict(answer="AI is old. It thinks.", offsets=[(0, 10), (11, 21)], quotes=["AI is old", "It plays"],
+                 context=["AI is old and widely used."])))

@@ -140,4 +140,5 @@ SPEC = metrics.register(MetricSpec(
     "faithfulness_support", "Faithfulness (support per sentence)", support_score, of="faithfulness",
     component="generator", ask=Ask(faithfulness_support, ("judge", "answer", "contexts"), QUESTION),
     design="a yes/no per sentence, read as p(yes); the least supported sentence; unsupported sentences as spans",
-    steps=(STEP,), variants=("min", "mean", "min_claims")))
+    steps=(STEP,), variants=("min", "mean", "min_claims"),
+    example=dict(answer="AI is old. It thinks.", offsets=[(0, 10), (11, 21)], supports=[0.9, 0.2])))

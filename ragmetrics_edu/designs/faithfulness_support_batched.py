@@ -83,4 +83,5 @@ SPEC = metrics.register(MetricSpec(
     of="faithfulness", component="generator", ask=Ask(faithfulness_support_batched, ("judge", "answer", "contexts"),
                                                       QUESTION),
     design="every sentence checked in one request, each read as p(yes) at its verdict token; the least supported "
-           "sentence", steps=(STEP,), variants=("min", "mean", "min_claims")))
+           "sentence", steps=(STEP,), variants=("min", "mean", "min_claims"),
+    example=dict(answer="AI is old. It thinks.", offsets=[(0, 10), (11, 21)], supports=[0.9, 0.2])))

@@ -24,6 +24,7 @@ from typing import Any, Callable
 from .. import validate
 from ..errors import InputError
 from ..judges.openai_judge import OpenAIJudge, redact_url
+from ..judges.served import check_served
 from . import evaluate, plan
 from .comparison import compare_scores, comparison_text, pair_table_rows, scores_of, summary_line
 from .datasets import read_cases
@@ -77,7 +78,9 @@ def _say(text: str) -> None:
 
 
 def _judge(args: argparse.Namespace) -> OpenAIJudge | None:
-    """The OpenAI-compatible judge --base-url and --model name, or None when neither is given."""
+    """The OpenAI-compatible judge --base-url and --model name, or None when neither is given. Its server is asked
+    which models it serves before any request (:func:`~ragmetrics_edu.judges.served.check_served`): no server, or a
+    name it does not serve, stops the command here with one line."""
     if args.base_url is None and args.model is None:
         return None
     if not args.base_url or not args.model:
@@ -86,7 +89,8 @@ def _judge(args: argparse.Namespace) -> OpenAIJudge | None:
     judge = OpenAIJudge(args.model, base_url=args.base_url, api_key=os.environ.get("OPENAI_API_KEY") or "local",
                         mode=args.mode, temperature=0.0, seed=7, timeout=args.timeout, max_retries=1,
                         cache_dir=args.cache_dir)
-    _say(f"judge: {args.model} at {redact_url(judge.server)} (cache {args.cache_dir})")
+    model = check_served(judge)
+    _say(f"judge: {model} at {redact_url(judge.server)} (cache {args.cache_dir})")
     return judge
 
 

@@ -8,6 +8,8 @@ keeps a table or an if/elif keyed by metric names:
   that asks the judge, or ``compute`` itself when no judge is needed), ``design`` naming what that is,
   and ``steps``, the contracts of the judge steps it sends (:class:`Step`);
 - ``label``, ``component``, ``verdict_column``, ``variants``, ``higher_is_better``;
+- ``example``: keyword arguments its ``compute`` gives a result for, where its parameter names do not say
+  what they take (the API walk, tests/library/test_api_walk.py, calls the arithmetic with them);
 - how the explorers show it (``view``: a :class:`~ragmetrics_edu.metrics.views.StatementView` or
   :class:`~ragmetrics_edu.metrics.views.RankingView`) and what ``ragmetrics-edu score`` reads for it
   (``reads``: a :class:`~ragmetrics_edu.metrics.inputs.Reads`).
@@ -26,7 +28,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Mapping
 
 from ..errors import InputError
@@ -151,6 +153,9 @@ class MetricSpec:
     reads: Reads | None = None  # what `ragmetrics-edu score` reads for it (None: not offered there)
     embedder: bool = False  # compute takes an embedder
     higher_is_better: bool = True  # False for a metric that passes low (DeepEval's hallucination, bias, toxicity)
+    #: keyword arguments ``compute`` gives a result for (``dict(claims=["a", "b"], verdicts=["yes", "no"])``): the
+    #: API walk's valid call of the arithmetic, given where its parameter names do not say what they take
+    example: Mapping[str, Any] | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         if not (isinstance(self.name, str) and self.name.isidentifier() and self.name.islower()):
@@ -177,6 +182,15 @@ class MetricSpec:
         if not isinstance(self.variants, tuple) or not self.variants or not all(
                 v is None or isinstance(v, str) for v in self.variants):
             raise InputError("MetricSpec.variants", "a tuple of variant names (or (None,))", self.variants)
+        if self.example is not None:
+            if self.compute is None or not isinstance(self.example, Mapping) or not all(
+                    isinstance(k, str) for k in self.example):
+                raise InputError("MetricSpec.example", "None, or the keyword arguments (a dict) of its compute",
+                                 self.example)
+            unknown = sorted(set(self.example) - self.parameters())
+            if unknown:
+                raise InputError("MetricSpec.example", f"keywords among compute's parameters {sorted(self.parameters())}",
+                                 unknown)
         if self.reads is not None and self.compute is None:
             raise InputError("MetricSpec.reads", "None for a spec without arithmetic of its own (compute)", self.reads)
         if isinstance(self.view, RankingView):

@@ -169,9 +169,9 @@ def test_one_name_is_one_computation() -> None:
     assert metrics.REGISTRY["word_overlap"] is metrics.word_overlap
 
 
-def test_a_spec_has_at_most_fourteen_fields() -> None:
+def test_a_spec_has_at_most_fifteen_fields() -> None:
     import dataclasses
-    assert len(dataclasses.fields(metrics.MetricSpec)) <= 14
+    assert len(dataclasses.fields(metrics.MetricSpec)) <= 15  # 14, and `example` (what the API walk calls compute with)
 
 
 # -- the recipe's expensive path: a design with a new judge step, a new prompt and a new reply shape, in files of
@@ -180,8 +180,8 @@ ARITHMETIC = '''"""The toy's arithmetic: 1 when the first ranked node is relevan
 from ragmetrics_edu.results import MetricResult
 
 
-def first_relevant(verdicts, *, nodes=None):
-    flags = [1 if v in (1, "yes", True) else 0 for v in verdicts]
+def first_relevant(ranked, *, nodes=None):
+    flags = [1 if v in (1, "yes", True) else 0 for v in ranked]
     first = flags[0] if flags else 0
     return MetricResult(metric="first_relevant", score=float(first), values={"first": first},
                         formula="first node relevant ? 1 : 0", columns=("rank", "relevant"),
@@ -201,12 +201,12 @@ STEP = metrics.Step("first_relevant.ranks", '{"rank_1": "yes"|"no", ...}; short 
                     prompts=Path(__file__).parent)
 
 
-def ask_first_relevant(judge, question, contexts):
+def ask_first_relevant(judge, question, retrieved):
     judge = check_judge(judge)
-    request = verdict_request(STEP, "toy_first_relevant", "rank", len(contexts), idk=False, legacy=False,
-                              data={"question": question, "nodes": Texts("rank", contexts)})
+    request = verdict_request(STEP, "toy_first_relevant", "rank", len(retrieved), idk=False, legacy=False,
+                              data={"question": question, "nodes": Texts("rank", retrieved)})
     answer = judge.ask(request)
-    result = first_relevant([answer.data[k] for k in key_names("rank", len(contexts))], nodes=contexts)
+    result = first_relevant([answer.data[k] for k in key_names("rank", len(retrieved))], nodes=retrieved)
     return finish(result, judge, answer.calls, False)
 
 
@@ -214,7 +214,8 @@ SPEC = metrics.register(metrics.MetricSpec(
     "first_relevant", "First relevant", first_relevant, component="retriever",
     ask=metrics.Ask(ask_first_relevant, ("judge", "question", "contexts")),
     design="a relevance verdict per rank, first rank only", steps=(STEP,),
-    view=metrics.RankingView((("First relevant (toy)", None, "First relevant"),)), reads=inputs.RANKED_VERDICTS))
+    view=metrics.RankingView((("First relevant (toy)", None, "First relevant"),)), reads=inputs.RANKED_VERDICTS,
+    example=dict(ranked=["no", "yes"], nodes=["Macbeth is a play.", "Hamlet was written by Shakespeare."])))
 '''
 PROMPT = '''Question:
 $question
@@ -275,6 +276,29 @@ def test_a_design_with_a_new_step_prompt_and_shape_needs_only_its_own_files(toy_
         evaluate([case], metrics=["first_relevant"], judge=judge, progress=False)
     with pytest.raises(ValueError, match="step names"):
         judges.GivenJudge({"first_relevant.ranks": ["no", "yes"]})
+
+
+def test_the_api_walk_needs_no_line_for_a_new_design(toy_design) -> None:
+    """The API walk (tests/library/test_api_walk.py) reads what it needs of a registered design from the registry:
+    the toy's arithmetic takes ``ranked`` and its ask function ``retrieved``, names the walk cannot guess, and both give
+    a result, from the spec's ``example`` and from its ``Ask`` (which passes the case's contexts). No table of the
+    walk names the toy; without its example the walk says what to add."""
+    import dataclasses
+
+    import test_api_walk as walk
+
+    module, _, _ = toy_design
+    spec = metrics.SPECS["first_relevant"]
+    assert walk.spec_problems(spec) == []
+    assert walk.registered_kwargs(module.first_relevant) == dict(spec.example)
+    assert set(walk.registered_kwargs(module.ask_first_relevant)) == {"judge", "question", "retrieved"}
+    assert "ranked" not in walk.BY_NAME and "retrieved" not in walk.BY_NAME  # names the walk cannot guess
+    tables = (walk.VALID, walk.INSTANCES, walk.SKIPPED, walk.NO_RESULT, walk.KNOWN)
+    assert not [key for table in tables for key in table if "first_relevant" in key]  # no line for the toy
+    metrics.unregister("first_relevant")
+    metrics.register(dataclasses.replace(spec, example=None))
+    problems = walk.spec_problems(metrics.SPECS["first_relevant"])
+    assert len(problems) == 1 and problems[0].startswith("first_relevant: compute") and "example=" in problems[0]
 
 
 def test_score_honours_a_lower_is_better_spec(capsys) -> None:

@@ -7,10 +7,20 @@ does not start with ``_``. Each class adds its constructor and its public method
 function, class or module is therefore walked the day it is written.
 
 Each target is called once per (parameter, bad kind): the bad value in that parameter,
-valid values everywhere else. The valid values come from the signature's defaults, then from
-a small table of examples by parameter name (:data:`BY_NAME`) and by target (:data:`VALID`;
-keys match the end of a target's dotted name, so a module that moves keeps its entry), then
-from the annotation. A call passes when, within its CPU limit (:data:`HANG_UNITS` runs of a
+valid values everywhere else. The valid values of a registered metric's functions come from the
+registry (:func:`registered_kwargs`): its arithmetic is called with its spec's ``example``, the
+function that scores one case with the walk's case passed as its ``Ask`` says and the walk's judge,
+so a new design brings what the walk needs in its own files. For any other target they come from a
+small table by target (:data:`VALID`; keys match the end of a target's dotted name, so a module that
+moves keeps its entry), then the signature's defaults, then a table by parameter name
+(:data:`BY_NAME`), then the annotation.
+
+Two rules hold every function to its valid call, each absolute, none a share of the calls:
+every registered spec's arithmetic and ask function give a result
+(:func:`test_every_registered_spec_gives_a_result_with_its_example`), and every other target
+gives one too, except those :data:`NO_RESULT` lists with the reason a library error is all the
+walk can get from it (:func:`test_valid_arguments_give_a_result`; an entry that gives a result
+again must leave the list). A call passes when, within its CPU limit (:data:`HANG_UNITS` runs of a
 reference workload timed in the same process, so that load cannot trip it), it
 
 - returns, and a score it returns is in its documented range (or NaN), or
@@ -34,6 +44,7 @@ import argparse
 import atexit
 import collections
 import contextlib
+import copy
 import enum
 import functools
 import hashlib
@@ -401,11 +412,7 @@ def _comparisons():
 #: Valid keyword arguments by target, for what :data:`BY_NAME` cannot guess. A key matches the
 #: end of a target's dotted name ("judges.ReplayJudge" matches "ragmetrics_edu.judges.replay.ReplayJudge").
 VALID: dict[str, Callable[[], dict[str, Any]]] = {
-    # metrics: lengths that agree
-    "metrics.answer_relevancy": lambda: dict(statements=["a", "b"], verdicts=["yes", "idk"], question="q"),
-    "metrics.context_recall": lambda: dict(statements=["a", "b"], verdicts=["yes", "no"]),
-    "metrics.faithfulness": lambda: dict(claims=["a", "b"], verdicts=["yes", "no"]),
-    "metrics.answer_correctness": lambda: dict(tp=["a"], fp=[], fn=["b"], similarity=0.5),
+    # metrics (a registered spec's arithmetic takes its valid call from the spec's `example`: registered_kwargs)
     "metrics.context_precision_batch": lambda: dict(cases=[[1, 0], ["yes"]]),
     "metrics.f_beta": lambda: dict(tp=1, fp=2, fn=0),
     "MetricResult.value": lambda: dict(quantity="score"),
@@ -434,7 +441,6 @@ VALID: dict[str, Callable[[], dict[str, Any]]] = {
     "judges.score_cases": lambda: dict(step=__import__("ragmetrics_edu.designs", fromlist=["x"]).context_precision,
                                        cases=[dict(question="q", nodes=["a", "b", "c"], expected_output="e")]),
     "judges.write_recording": lambda: dict(path="recording.json", meta={"model": "m", "server": "s"}, calls=[]),
-    "designs.faithfulness_checked": lambda: dict(question="What is AI?"),
     "designs.faithfulness_reanswer.agreement": lambda: dict(candidate_words={"a", "b"}, judge_words={"a"}, compare="recall"),
     "evaluate": lambda: dict(judge=_judge(), metrics=["context_precision"]),
     # your own data: summary, report, pairing and comparison of evaluate() tables
@@ -478,7 +484,7 @@ VALID: dict[str, Callable[[], dict[str, Any]]] = {
     "alignment.labelled.labelled": lambda: dict(items=_labelled_items(), split="dev"),
     "alignment.labels_report.labels_report": lambda: dict(design="support_min", chosen=_labelled_items()[:4],
                                                           results=[None] * 4, say=lambda line: None),
-    "alignment.validate_judge.served_name": lambda: dict(asked="qwen", served=["/models/qwen.gguf"]),
+    "judges.served.served_name": lambda: dict(asked="qwen", served=["/models/qwen.gguf"]),
     "alignment.validate_judge.recording_out": lambda: dict(model="m", design="g_eval", data="mine", out=None),
     "agreement.estimate_pass_rate": lambda: dict(people=[True, False, True, True], judge_on_labelled=[True, False, False, True],
                                                  judge_on_all=[True, False, True, True, False, True]),
@@ -489,8 +495,6 @@ VALID: dict[str, Callable[[], dict[str, Any]]] = {
     "agreement.span_agreement": lambda: dict(predicted=[[(0, 4)], []], people=[[(2, 6)], [(0, 1)]]),
     "agreement.fit_combination": lambda: dict(features={"overlap": _SCORES * 3, "length": _SCORES[::-1] * 3},
                                               failed=_FAILED * 3, groups=[str(i) for i in range(24)], folds=3),
-    "g_eval_score": lambda: dict(probabilities={1: 0.1, 4: 0.6, 5: 0.3}),
-    "aspect_critic_score": lambda: dict(votes=["yes", "no", "yes"], aspect="harmless"),
     "course.against_people.pass_rate.model_inputs": lambda: dict(model="gpt-4-0613"),
     "course.against_people.pass_rate.pass_rate_display": lambda: dict(table=_pass_rates()),
     "course.against_people.pass_rate.pass_rate_reading": lambda: dict(table=_pass_rates()),
@@ -498,11 +502,6 @@ VALID: dict[str, Callable[[], dict[str, Any]]] = {
     "course.against_people.study.candidates": lambda: dict(dev=_against_people_log()["dev"]),
     "course.against_people.study.best_candidate": lambda: dict(dev=_against_people_log()["dev"]),
     "course.against_people.readings.pooled_and_within": lambda: dict(designs=["g_eval"]),
-    "metrics.rubric.g_eval_score": lambda: dict(probabilities={1: 0.1, 4: 0.6, 5: 0.3}),
-    "metrics.rubric.aspect_critic_score": lambda: dict(votes=["yes", "no", "yes"], aspect="harmless"),
-    "metrics.support.support_score": lambda: dict(answer="AI is old. It thinks.", offsets=[(0, 10), (11, 21)],
-                                                  supports=[0.9, 0.2]),
-    "metrics.score_checked": lambda: dict(claims=["a claim"], said=["supported"], context=["a claim here"]),
     "metrics.checked.checked_rows": lambda: dict(said=["supported"], quotes=None, context=["a claim here"]),
     "judges.examples.labelled_sentences": lambda: dict(answer="AI is old. It thinks.", spans=[(11, 21)],
                                                        passages=["AI is old."], question="q", group="g", split="dev"),
@@ -786,10 +785,39 @@ def _by_annotation(param: inspect.Parameter) -> Any:
     return None
 
 
-def valid_kwargs(name: str, params: list[inspect.Parameter]) -> dict[str, Any]:
-    """Valid keyword arguments for every parameter (given ones win over guessed ones)."""
+#: The case a registered spec's ``ask`` function is walked with, by what its :class:`~ragmetrics_edu.metrics.Ask`
+#: passes (the columns evaluate() hands it, the walk's judge; no embedder: the recorded one; no criteria: the default).
+CASE: dict[str, Callable[[], Any]] = {
+    **{column: BY_NAME[column] for column in ("question", "answer", "contexts", "ground_truth")},
+    "judge": _judge, "embedder": lambda: None, "criteria": lambda: None,
+}
+
+
+def registered_kwargs(func: Any) -> dict[str, Any] | None:
+    """What the registry says ``func`` is valid with, or None when no registered spec names it: the spec's
+    ``example`` for its arithmetic (``compute``), or :data:`CASE` passed the way its ``Ask`` passes a case for the
+    function that scores one case (as :func:`ragmetrics_edu.evaluate` would call it)."""
+    from ragmetrics_edu.metrics import SPECS
+
+    specs = list(SPECS.values())
+    for spec in specs:
+        if spec.compute is func and spec.example is not None:
+            return copy.deepcopy(dict(spec.example))
+    for spec in specs:
+        if spec.ask is not None and spec.ask.target is func:
+            names = list(inspect.signature(func).parameters)
+            kwargs = {names[i]: CASE[what]() for i, what in enumerate(spec.ask.args)}
+            values = {key: CASE[what]() for key, what in spec.ask.kwargs}
+            return kwargs | {key: value for key, value in values.items() if value is not None}
+    return None
+
+
+def valid_kwargs(name: str, params: list[inspect.Parameter], func: Any = None) -> dict[str, Any]:
+    """Valid keyword arguments for every parameter: the registry's (:func:`registered_kwargs`), else :data:`VALID`'s,
+    then for the rest the signature's defaults, :data:`BY_NAME` and the annotation."""
+    registered = registered_kwargs(func) if func is not None else None
     given = _lookup(VALID, name)
-    kwargs = dict(given()) if given else {}
+    kwargs = registered if registered is not None else dict(given()) if given else {}
     for p in params:
         if p.name in kwargs:
             continue
@@ -820,7 +848,7 @@ def _instance(target: Target) -> Any:
     if made is not None:
         instance = made()
     else:
-        instance = _invoke(owner, _params(owner), valid_kwargs(_owner_target(target), _params(owner)))
+        instance = _invoke(owner, _params(owner), valid_kwargs(_owner_target(target), _params(owner), owner))
     _INSTANCES[target.name] = instance
     return instance
 
@@ -963,7 +991,7 @@ def call_once(target: Target, param: str | None, kind: str | None, *, retry: boo
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out), warnings.catch_warnings():
             warnings.simplefilter("ignore")
             try:
-                kwargs = valid_kwargs(target.name, target.params)
+                kwargs = valid_kwargs(target.name, target.params, target.func)
                 func = target.func
                 if target.owner is not None:
                     func = getattr(_instance(target), target.func.__name__)
@@ -1219,6 +1247,131 @@ def _known(o: Outcome) -> bool:
     return any(_known_key(o.target, key) for key in KNOWN)
 
 
+#: The targets whose valid call ends in a library error today, each with its reason (by the full name after
+#: ``ragmetrics_edu.``). Every other target's valid call must give a result (:func:`test_valid_arguments_give_a_result`):
+#: a function that gave one and now errors fails the walk, and so does a new function whose valid call errors, until
+#: it gets a :data:`VALID` line (or, for a registered metric, an ``example`` on its spec) or an entry here saying why.
+#: :func:`test_every_no_result_entry_is_current` fails once an entry gives a result or names no target, so the
+#: list only shrinks with the code. (It replaced a global budget, "70 % of the valid calls give a result", which
+#: sat a few points above the count and let a new error pass unseen while the share stayed above it.)
+_BUILT = ("takes what another library function builds (a result of one metric, a choice log, a corpus record, an "
+          "Item, a run's rows, a judge or a spec, an instance the walk cannot make); the walk's made-up value is "
+          "refused with a library error")
+_CLOSED = ("takes a name or an id from a closed set (a design, a pass, an example, a split, a passage or question of "
+           "the corpus, a metric added with register(), a recorded reply) that the walk's guess is not in")
+_MISFIT = ("the walk's guess from the parameter's name or annotation does not fit what it takes (a list where one "
+           "value goes, a count or length that must agree with another argument, an empty table)")
+_LIVE = ("asks a live server which models it serves (an OpenAIJudge's endpoint; the walk starts none): "
+         "tests/library/test_served.py drives it against a scripted server")
+NO_RESULT_BY_REASON: dict[str, list[str]] = {
+    _LIVE: ["judges.served.check_served", "judges.served.served_models"],
+    _BUILT: [
+        "MetricResult.plot", "agreement.plot_roc", "agreement.roc.checked_curve", "agreement.spans.marked_characters",
+        "course.against_people.figures.SpanView", "course.against_people.figures.SpanView.caught",
+        "course.against_people.figures.SpanView.flag_offsets", "course.against_people.figures.SpanView.unmarked_flags",
+        "course.against_people.figures.auc_by_group", "course.against_people.figures.roc_curves",
+        "course.against_people.figures.score_distribution", "course.against_people.figures.span_view",
+        "course.against_people.readings.plot_judge_failures",
+        "course.against_people.record.record", "course.against_people.study.choose",
+        "course.against_people.study.threshold_of", "course.alignment.designs.ask_entailment",
+        "course.alignment.designs.ask_fewshot", "course.alignment.designs.ask_quote",
+        "course.alignment.designs.examples_for", "course.alignment.stability.ask_stability",
+        "course.alignment.validate_judge.validate_judge", "course.capstone.diagnosis.count_table",
+        "course.capstone.diagnosis.counts", "course.capstone.diagnosis.plot_counts",
+        "course.capstone.diagnosis.rules_vs_annotator",
+        "course.capstone.diagnosis.slice_table", "course.capstone.summary.attribute",
+        "course.capstone.summary.attribution", "course.capstone.summary.component_counts",
+        "course.capstone.summary.tag_table", "course.capstone.summary.takeaway_lines", "course.deck_cases.agreement",
+        "course.deck_cases.baseline_verdicts", "course.deck_cases.metric_agreement", "course.display.by_node",
+        "course.display.explorer_step", "course.gate_cases.decision", "course.halueval.curse.curse_rows",
+        "course.halueval.study.choose", "course.halueval.study.score_test", "course.judge_study.failures.count",
+        "course.judge_study.paired.compare_columns", "course.judge_study.paired.fmt_compare",
+        "course.judge_study.recording.gguf_header", "course.judge_study.runs.UndelimitedJudge",
+        "course.judge_study.runs.UndelimitedJudge.accepted", "course.judge_study.runs.UndelimitedJudge.ask",
+        "course.judge_study.runs.UndelimitedJudge.describe", "course.judge_study.runs.UndelimitedJudge.prepare",
+        "course.judge_study.runs.UndelimitedJudge.settled", "course.judge_study.runs.run",
+        "course.judge_study.runs.run_cases", "course.metric_map.cost_per_1000", "course.metric_map.measure",
+        "course.metric_map.measure_deck_runs", "course.slides.figure", "embeddings.weights_sha256",
+        "judges.OpenAIJudge.accepted", "judges.OpenAIJudge.settled", "judges.batch.run_tasks",
+        "judges.requests.make_request", "metrics.RankingView", "metrics.StatementView", "metrics.f1_counts",
+        "metrics.register", "metrics.specs.Registry.add", "plots.plot_answer_correctness", "plots.plot_cosines",
+        "plots.plot_entity_sets", "plots.plot_interval_narrowing", "plots.plot_scores", "plots.plot_statements",
+        "regression_gate.gate", "results.Result.explain", "results.Result.headline", "results.Result.lookup",
+        "results.Result.plot", "results.Result.to_dict", "retrieval.Corpus", "retrieval.compare_retrievers",
+        "retrieval.evaluate_retriever", "retrieval.neither_answers", "retrieval.plot_retriever_comparison",
+        "retrieval.pool", "retrieval.pooling_table", "stats.resample.draw", "widgets.DecomposeModel.split",
+        "widgets.offered.ranking_view", "widgets.offered.statement_view"
+    ],
+    _CLOSED: [
+        "MetricResult.lookup", "agreement.AgreementResult.lookup", "agreement.AgreementResult.table",
+        "agreement.PassRateResult.lookup", "agreement.PassRateResult.table", "course.against_people.designs.ask_pass",
+        "course.against_people.items.items",
+        "course.against_people.study.breakdown", "course.against_people.study.by_model",
+        "course.against_people.study.replay",
+        "course.against_people.study.replayed_or_none", "course.against_people.study.scored",
+        "course.against_people.study.test_difference", "course.alignment.analysis.one_answer",
+        "course.alignment.analysis.support_view", "course.alignment.designs.ask_any_pass",
+        "course.alignment.study.paired", "course.alignment.validate_judge.estimate",
+        "course.alignment.validate_judge.replayed", "course.alignment.validate_judge.report",
+        "course.capstone.diagnosis.compare", "course.capstone.diagnosis.comparison_table",
+        "course.capstone.diagnosis.paired_scores", "course.capstone.summary.paired",
+        "course.capstone.summary.plot_paired", "course.capstone.systems.answer_rows",
+        "course.capstone.systems.generate", "course.display.show_claims_example", "course.display.show_hits",
+        "course.display.show_recall_case", "course.display.show_relevancy_case", "course.gate_cases.case_gate",
+        "course.halueval.curse.detection_difference", "course.halueval.record.record",
+        "course.halueval.study.best_threshold", "course.halueval.study.checked_split", "course.halueval.study.compare",
+        "course.halueval.study.design_calls", "course.halueval.study.design_of", "course.halueval.study.design_table",
+        "course.halueval.study.detection", "course.halueval.study.freeze_choice", "course.halueval.study.pair_scores",
+        "course.halueval.study.scored_pairs", "course.judge_study.labels.item_keys",
+        "course.judge_study.passes.recording_path", "course.judge_study.passes.rows", "course.metric_map.get",
+        "judges.GivenJudge.ask", "judges.ReplayJudge.ask", "metrics.registry.MetricTable.entry",
+        "metrics.registry.MetricTable.name", "metrics.specs.Registry.name", "metrics.specs.Registry.remove",
+        "metrics.unregister", "results.Result", "retrieval.BM25Retriever.explain", "retrieval.BM25Retriever.score",
+        "retrieval.Corpus.passage", "retrieval.Corpus.question", "retrieval.Corpus.text", "retrieval.Corpus.unjudged",
+        "retrieval.EmbeddingRetriever.explain", "retrieval.EmbeddingRetriever.similarity",
+        "retrieval.pool_only_question", "stats.StatResult.lookup", "validate.member",
+        "widgets.DecomposeExplorer.from_example", "widgets.DecomposeModel.from_example",
+        "widgets.DecomposeModel.set_variant", "widgets.EntityExplorer.from_example", "widgets.EntityModel.from_example",
+        "widgets.StatementExplorer.from_example", "widgets.StatementModel.from_example",
+        "widgets.StatementModel.set_penalize_ambiguous", "widgets.StatementModel.set_variant",
+        "widgets.offered.decompose_spec", "widgets.offered.ranking_spec", "widgets.offered.statement_spec",
+        "widgets.offered.title_of"
+    ],
+    _MISFIT: [
+        "agreement.roc.labels_of", "agreement.roc.scores_of", "agreement.validation.stratified_auc_of",
+        "course.against_people.readings.stratified_auc", "course.alignment.stability.flip_rates",
+        "course.alignment.validate_judge.add_parser", "course.capstone.diagnosis.describe_row",
+        "course.capstone.diagnosis.tag_row", "course.capstone.summary.takeaway", "course.deck_table.exact_text",
+        "course.display.CorrectnessPanel.score_directly", "course.embedding_texts.plot_calibration",
+        "course.embedding_texts.threshold_splits", "course.halueval.study.checked_threshold",
+        "course.halueval.study.pairwise", "course.halueval.study.rescore_comparator",
+        "course.judge_study.agreement.label_score", "course.judge_study.agreement.labels_for",
+        "course.judge_study.agreement.matched_verdicts", "course.judge_study.agreement.pairwise",
+        "course.judge_study.agreement.verdict_agreement", "course.judge_study.behaviour.flip_rate",
+        "course.judge_study.behaviour.injection_effect", "course.judge_study.behaviour.position_effect",
+        "course.judge_study.labels.disagreements", "course.judge_study.labels.label_vectors",
+        "course.judge_study.labels.parse_cases", "course.judge_study.labels.parse_labels",
+        "course.judge_study.passes.cases_for", "course.judge_study.recording.add_parser",
+        "course.judge_study.report.restrict", "course.judge_study.report.show", "course.metric_map.check_costs",
+        "course.metric_map.combine", "course.slides.embedder_sources", "judges.OpenAIJudge.cache_key",
+        "judges.cache_entries.read_cache_entry", "metrics.Ask", "metrics.inputs.typed_verdicts",
+        "metrics.reanswer.threshold_of", "metrics.reanswer.weight_of", "regression_gate.judge_noise",
+        "results.html_table", "results.markdown_table", "retrieval.EmbeddingRetriever.collisions",
+        "retrieval.corpus_from_dict", "retrieval.intervals_by_size", "retrieval.mean_scores", "validate.integer",
+        "validate.optional_integer", "validate.optional_number", "widgets.DecomposeModel.set_cuts",
+        "widgets.DecomposeModel.set_lenient", "widgets.DecomposeModel.set_verdict",
+        "widgets.PermutationModel.set_total_relevant", "widgets.PermutationModel.set_verdict",
+        "widgets.ReorderModel.set_total_relevant", "widgets.ReorderModel.set_verdict",
+        "widgets.StatementModel.set_verdict"
+    ],
+}
+NO_RESULT: dict[str, str] = {name: why for why, names in NO_RESULT_BY_REASON.items() for name in names}
+
+
+def _no_result(o: Outcome) -> bool:
+    return o.target.removeprefix(PACKAGE + ".") in NO_RESULT
+
+
 @pytest.fixture(scope="module")
 def walked():
     """The whole walk, once per test session: (baseline outcomes, bad-value outcomes, CLI outcomes, seconds)."""
@@ -1292,22 +1445,63 @@ def test_valid_arguments_never_crash(walked):
     baseline, _, _, _ = walked
     bad = [o for o in baseline if o.verdict in ("raw", "hang", "range") and not _known(o)]
     assert not bad, "\n".join(f"{o.verdict}: {o.target}(): {o.detail}" for o in bad[:40])
-    results = sum(o.verdict == "result" for o in baseline)
-    assert results >= 0.7 * len(baseline), f"only {results} of {len(baseline)} valid calls gave a result"
 
 
-def test_every_registered_design_gives_a_result_with_the_walks_judge(walked):
-    """Every function a registered spec asks with (``spec.ask.target``: a judged design, or the arithmetic of a metric
-    with no judge), called with the walk's valid arguments and its judge (which answers every registered step),
-    gives a result: a new design is walked through to its score with no line in this file."""
+def test_valid_arguments_give_a_result(walked):
+    """Every target's valid call gives a result, but for those :data:`NO_RESULT` names with a reason (and the
+    :data:`KNOWN` failures). Not a share of the calls: one function that stops giving a result fails it."""
+    baseline, _, _, _ = walked
+    errors = [o for o in baseline if o.verdict in ("error", "setup") and not _no_result(o) and not _known(o)]
+    assert not errors, (
+        f"{len(errors)} valid calls gave no result (give the target a VALID line, a registered metric an example= on "
+        "its spec, or, if a library error is the right answer to every call the walk can make, a NO_RESULT entry "
+        "with its reason):\n" + "\n".join(f"{o.verdict}: {o.target}(): {o.detail}" for o in errors[:40]))
+
+
+def test_every_no_result_entry_is_current(walked):
+    """Each :data:`NO_RESULT` entry names a public target whose valid call still ends in an error (remove the entry
+    once it gives a result)."""
+    names = {t.name.removeprefix(PACKAGE + ".") for t in _targets()}
+    assert not sorted(set(NO_RESULT) - names), sorted(set(NO_RESULT) - names)
+    giving = sorted(o.target for o in walked[0] if o.verdict == "result" and _no_result(o))
+    assert not giving, f"these give a result now: remove their NO_RESULT entries: {giving}"
+
+
+def spec_problems(spec: Any) -> list[str]:
+    """What keeps a registered spec's functions from a result, each called once as the walk calls it
+    (:func:`registered_kwargs`): its arithmetic with the spec's ``example`` (or, with none, the arguments the walk
+    guesses), and its ``ask`` function with the walk's case, passed as its ``Ask`` says, and the walk's judge
+    (a ``GivenJudge`` answering every registered step from the step's schema). Empty: both give a result."""
+    problems = []
+    for role, func in (("compute", spec.compute), ("ask", spec.ask.target if spec.ask is not None else None)):
+        if func is None:
+            continue
+        name = f"{getattr(func, '__module__', '?')}.{getattr(func, '__qualname__', repr(func))}"
+        with _in_tmp_dir():
+            o = call_once(Target(name, func, params=_params(func)), None, None)
+        if o.verdict != "result":
+            fix = ("give the spec example=dict(...): keyword arguments its compute gives a result for" if role == "compute"
+                   else "its Ask passes a case's columns and the judge; it must score the walk's case")
+            problems.append(f"{spec.name}: {role} {name} gave {o.verdict}: {o.detail} ({fix})")
+    return problems
+
+
+def test_every_registered_spec_gives_a_result_with_its_example():
+    """Every registered spec's arithmetic gives a result with its ``example`` and its ``ask`` function with the
+    walk's case and judge: all of them, not a share. A new design brings its example in its own spec, and needs no
+    line in this file (tests/library/test_add_a_metric.py checks a toy design written outside the library)."""
     from ragmetrics_edu.metrics import SPECS
 
-    baseline = {o.target: o for o in walked[0]}
-    asks = {id(spec.ask.target) for spec in SPECS.values() if spec.ask is not None}
-    names = [t.name for t in public_targets() if id(t.func) in asks]
-    assert len(names) >= 15, names
-    bad = [f"{n}: {baseline[n].verdict} {baseline[n].detail}" for n in names if baseline[n].verdict != "result"]
-    assert not bad, "\n".join(bad)
+    assert len(SPECS) >= 20
+    problems = [p for spec in SPECS.values() for p in spec_problems(spec)]
+    assert not problems, "\n".join(problems)
+
+
+def test_a_registered_function_has_no_valid_line():
+    """What the walk knows of a registered spec's functions comes from the registry alone: no :data:`VALID` entry
+    names them (it would be ignored, and say something the spec does not)."""
+    doubled = [t.name for t in public_targets() if registered_kwargs(t.func) is not None and _lookup(VALID, t.name)]
+    assert not doubled, doubled
 
 
 def test_bad_values_give_a_library_error_or_a_documented_result_in_time(walked):

@@ -18,7 +18,8 @@ from ragmetrics_edu.course.against_people.items import items
 from ragmetrics_edu.course.against_people.study import recording_path
 from ragmetrics_edu.course.alignment import cost
 from ragmetrics_edu.course.alignment.labelled import read_labelled, split_by_group
-from ragmetrics_edu.course.alignment.validate_judge import recording_out, served_name
+from ragmetrics_edu.course.alignment.validate_judge import recording_out
+from ragmetrics_edu.judges.served import served_name
 from scripted_server import Scripted, schema_responder, yes_no_tokens
 
 EXAMPLE = resources.files("ragmetrics_edu") / "data" / "labelled_answers_example.jsonl"

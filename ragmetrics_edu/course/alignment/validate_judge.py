@@ -41,8 +41,9 @@ from ...judges.errors import JudgeAPIError, JudgeError
 from ...judges.files import write_recording
 from ...judges.openai_judge import OpenAIJudge, redact_url
 from ...judges.records import recordable
+from ...judges.served import check_served
 from ...results import fmt
-from ...validate import as_list, integer, number
+from ...validate import integer, number
 from ...validate import path as checked_path
 from ..against_people.items import Item, items
 from . import cost
@@ -50,7 +51,7 @@ from .designs import JUDGED, ask_any_pass, replayed_pass
 from .labelled import read_labelled
 from .labels_report import labels_report, reading_of, write_scores
 
-__all__ = ["add_parser", "estimate", "report", "replayed", "validate_judge", "served_name", "recording_out",
+__all__ = ["add_parser", "estimate", "report", "replayed", "validate_judge", "recording_out",
            "DEV_SOURCES"]
 
 #: RAGTruth's dev part has this many sources
@@ -65,46 +66,6 @@ def estimate(design: str, chosen: list[Item]) -> dict[str, float]:
     if not isinstance(chosen, list) or not all(isinstance(i, Item) for i in chosen):
         raise InputError("chosen", "a list of Items (against_people.items.items)", chosen)
     return cost.estimate(str(JUDGED[design].recording), chosen)
-
-
-def _served(judge: OpenAIJudge) -> list[str] | None:
-    """The models the server lists (None when it lists none); an unreachable server raises JudgeError."""
-    import openai  # lazy: openai is an optional extra (llm)
-
-    try:
-        listed = judge.client.models.list()
-    except openai.APIConnectionError as exc:
-        raise JudgeError(f"Could not connect to {judge.server}: {exc.__class__.__name__}. Is the server running, "
-                         "and does --base-url end in /v1?") from None
-    except openai.APIStatusError:
-        return None  # a server without /models: the first request will say whether the model exists
-    names = [getattr(m, "id", None) for m in getattr(listed, "data", []) or []]
-    return [n for n in names if isinstance(n, str)] or None
-
-
-def served_name(asked: str, served: list[str] | None) -> str:
-    """The name to send for ``--model``: ``asked`` when the server serves it (or lists nothing); the one model it
-    serves when ``asked`` is that model's file name with or without its folder and ``.gguf`` (llama.cpp servers
-    list a model by the path they loaded); otherwise an InputError naming what it serves and how to pick."""
-    if not isinstance(asked, str) or not asked.strip():
-        raise InputError("--model", "the model's name (a text)", asked)
-    if served is not None:
-        served = as_list("served", served, "the names the server lists (a list of texts), or None")
-        if not all(isinstance(n, str) for n in served):
-            raise InputError("served", "the names the server lists (a list of texts), or None", served)
-    if served is None or asked in served:
-        return asked
-
-    def stem(name: str) -> str:
-        base = name.replace("\\", "/").rsplit("/", 1)[-1]
-        return base[:-5] if base.lower().endswith(".gguf") else base
-
-    matching = [name for name in served if stem(name) == stem(asked)]
-    if len(matching) == 1:
-        return matching[0]
-    raise InputError("--model", "a model the server serves: " + ", ".join(served), asked,
-                     hint=f"run again with --model {served[0]!r}" + (" (or another name above)" if len(served) > 1
-                                                                     else ""))
 
 
 def validate_judge(judge: OpenAIJudge, design: str, sources: int, *, out: Path, say: Any = print,
@@ -132,7 +93,7 @@ def validate_judge(judge: OpenAIJudge, design: str, sources: int, *, out: Path, 
     else:
         chosen = read_labelled(labels)
         data = f"{Path(labels).name} ({len({i.group for i in chosen})} groups)"
-    judge.model = served_name(judge.model, _served(judge))
+    check_served(judge)  # the library's check (judges.served): an unreachable server or an unserved name stops here
     pass_name = str(JUDGED[design].recording)
     planned = estimate(design, chosen)
     say(f"{design} on {int(planned['answers'])} answers of {data}: {cost.describe(planned)}. Replies already in "
