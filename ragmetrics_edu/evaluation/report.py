@@ -65,6 +65,11 @@ footer { color: #5b6b77; font-size: 13px; margin-top: 20px; }
 """
 
 
+def _count(n: int, noun: str) -> str:
+    """``n`` and its noun, singular for one: 1 metric, 2 metrics."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def _esc(value: Any) -> str:
     return html.escape("" if value is None else str(value))
 
@@ -256,7 +261,7 @@ def render_report(frame: Any, *, summaries: list[MetricSummary] | None = None, w
     when = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     out = [f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{_esc(heading)}</title>'
            f'<meta name="viewport" content="width=device-width, initial-scale=1"><style>{STYLE}</style></head><body><main>',
-           f"<header><h1>{_esc(heading)}</h1><p>{len(frame)} cases · {len(names)} metrics · judge: {_esc(judge)} · "
+           f"<header><h1>{_esc(heading)}</h1><p>{_count(len(frame), 'case')} · {_count(len(names), 'metric')} · judge: {_esc(judge)} · "
            f"ragmetrics-edu {__version__} · {when}</p></header>", '<section class="cards">']
     for s in found:
         if s.mean is None:
