@@ -26,7 +26,7 @@ from ..errors import InputError
 from ..results import MetricResult, fmt
 from ..validate import number, optional_integer
 
-__all__ = ["labels_needed", "plan_pass_rate", "METHODS"]
+__all__ = ["labels_needed", "plan_pass_rate", "METHODS", "MAX_ANSWERS"]
 
 #: the three estimators of a pass rate, and what each assumes
 METHODS = {
@@ -38,6 +38,8 @@ METHODS = {
 }
 
 _LARGEST = 10**9  # no plan asks for more labels than this; beyond it the answer is "no number suffices" (inf)
+#: the most system answers a plan takes (N): far beyond any real system, and small enough for float arithmetic
+MAX_ANSWERS = 10**15
 
 
 def _method(value: Any) -> str:
@@ -98,7 +100,8 @@ def labels_needed(tpr: float, tnr: float, pass_rate: float, *, half_width: float
                         low_open=True, high_open=True)
     level = number("level", level, "a confidence level strictly between 0 and 1", low=0.0, high=1.0,
                    low_open=True, high_open=True)
-    m = optional_integer("system_answers", system_answers, low=1, expected="a whole number of answers, 1 or more")
+    m = optional_integer("system_answers", system_answers, low=1, high=MAX_ANSWERS,
+                         expected=f"None, or a whole number of answers from 1 to {MAX_ANSWERS:.0e}")
     method = _method(method)
     z = NormalDist().inv_cdf(0.5 + level / 2)
     target = (half_width / z) ** 2

@@ -36,9 +36,13 @@ def scores_of(field: str, value: Any, n: int) -> list[float]:
 
 def checked_curve(index: int, curve: Any) -> tuple[str, list[bool], list[float], Any]:
     """One ROC curve's (label, failed, scores, interval or None), checked (for :func:`.figures.plot_roc`)."""
-    if not isinstance(curve, (tuple, list)) or len(curve) != 4:
-        raise InputError(f"curves[{index}]", "a (label, failed, scores, interval or None) tuple", curve)
-    label, failed, scores, ci = curve
+    expected = "a (label, failed, scores, interval or None) tuple"
+    if not isinstance(curve, (tuple, list)):
+        raise InputError(f"curves[{index}]", expected, curve)
+    items = as_list(f"curves[{index}]", curve, expected)
+    if len(items) != 4:
+        raise InputError(f"curves[{index}]", expected, curve)
+    label, failed, scores, ci = items
     labels = labels_of(failed)
     if ci is not None and not (isinstance(ci, (tuple, list)) and len(ci) == 2):
         raise InputError(f"curves[{index}]", "an interval (low, high) or None as its fourth item", ci)

@@ -40,11 +40,13 @@ RULE = (f"words read (prose and printed output) at {WORDS_PER_MINUTE} a minute, 
 _WORD = re.compile(r"[A-Za-z0-9][\w'.,%-]*")
 _FIGURES = ("image/png", "image/svg+xml", "application/vnd.jupyter.widget-view+json")
 FIELDS = ("words", "exercises", "figures", "code_cells")
+#: the largest count :func:`minutes` takes: far beyond any notebook, and small enough for float arithmetic
+MAX_COUNT = 10**12
 
 
 def minutes(words: int, exercises: int, figures: int, code_cells: int) -> int:
     """The class minutes :data:`RULE` gives these counts (0 for an empty notebook)."""
-    found = {name: integer(name, value, low=0, expected="a count, 0 or more")
+    found = {name: integer(name, value, low=0, high=MAX_COUNT, expected=f"a count from 0 to {MAX_COUNT:.0e}")
              for name, value in zip(FIELDS, (words, exercises, figures, code_cells), strict=True)}
     raw = (found["words"] / WORDS_PER_MINUTE + PER_EXERCISE * found["exercises"] + PER_FIGURE * found["figures"]
            + PER_CODE_CELL * found["code_cells"])

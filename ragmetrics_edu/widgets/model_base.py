@@ -72,8 +72,12 @@ class Observable(ABC):
         """Score the current state (each model defines how)."""
 
 
+#: the most items a list widget holds (far beyond any lesson's list)
+MAX_ITEMS = 10**6
+
+
 def _size(n: Any) -> int:
-    return integer("n", n, low=0, expected="the number of items (a whole number >= 0)")
+    return integer("n", n, low=0, high=MAX_ITEMS, expected=f"the number of items (a whole number from 0 to {MAX_ITEMS:,})")
 
 
 def check_index(field: str, value: Any, n: int) -> int:
@@ -88,7 +92,8 @@ def check_permutation(field: str, order: Any, n: int) -> list[int]:
     """Check that ``order`` lists each of 0..n-1 exactly once."""
     n = _size(n)
     items = [plain(i) for i in as_list(field, order, f"a list holding each of 0..{n - 1} once")]
-    if any(isinstance(i, bool) or not isinstance(i, int) for i in items) or sorted(items) != list(range(n)):
+    if (len(items) != n  # first: a huge n is refused before range(n) is built
+            or any(isinstance(i, bool) or not isinstance(i, int) for i in items) or sorted(items) != list(range(n))):
         raise InputError(field, f"a permutation of 0..{n - 1} (each original index exactly once)", order)
     return items
 

@@ -40,11 +40,16 @@ def stratified_auc(failed: list[bool], scores: list[float], strata: list[str], g
     return stratified_auc_of(failed, scores, strata, groups=groups, other=other, n_resamples=n_resamples, seed=seed)
 
 
+#: the columns of :func:`stratified_table`, one row per design
+STRATIFIED_COLUMNS = ("design", "answers", "sources", "hallucinated", "pooled_auc", "within_model_auc", "within_low",
+                      "within_high", "within_vs_overlap", "vs_low", "vs_high")
+
+
 def stratified_table(log: dict[str, Any] | None = None, part: str = "ragtruth-dev",
                      designs: list[str] | None = None) -> Any:
     """Each design's pooled AUC beside its within-model AUC (pairs of one generating model only), both with their
     intervals, and the within-model paired difference with word overlap on the same answers (every design of the
-    part, or only ``designs``)."""
+    part, or only ``designs``); a table with these columns and no row when no design has enough sources."""
     import pandas as pd  # lazy
 
     log = checked_log(log)
@@ -75,7 +80,7 @@ def stratified_table(log: dict[str, Any] | None = None, part: str = "ragtruth-de
                      "hallucinated": sum(failed), "pooled_auc": pooled.score, "within_model_auc": within["score"],
                      "within_low": within["ci"][0], "within_high": within["ci"][1],
                      "within_vs_overlap": versus["score"], "vs_low": versus["ci"][0], "vs_high": versus["ci"][1]})
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows, columns=list(STRATIFIED_COLUMNS))  # the columns even when no design has a row
 
 
 def judge_failures(log: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -187,7 +192,8 @@ def measure_judge(judge: Any, pass_name: str = "g_eval", *, sources: int = 3) ->
 
 def pooled_and_within(designs: list[str], log: dict[str, Any] | None = None) -> str:
     """How many of ``designs`` rank RAGTruth dev answers significantly worse than word overlap pooled over every
-    generating model, and how many within one model's answers (the stratified AUC), named, as one sentence."""
+    generating model, and how many within one model's answers (the stratified AUC), named, as one sentence (no
+    designs: "0 of 0 (none)")."""
     log = checked_log(log)
     known = log["dev"]["designs"]
     names = as_list("designs", designs, "a list of design names")

@@ -411,11 +411,12 @@ def compare_labels(mine: Any, ids: tuple[str, ...] = RELABEL) -> str:
         raise InputError("ids", "answer ids of the RAGTruth dev part", ids)
     if mine is None:
         return f"Write one True/False per answer ({len(ids)}) in `mine` and run the cell again."
-    if isinstance(mine, (str, bytes)) or not hasattr(mine, "__len__") or len(mine) != len(ids) or not all(
-            isinstance(m, bool) for m in mine):
-        raise InputError("mine", f"a list of {len(ids)} True/False labels (True: hallucinated)", mine)
+    expected = f"a list of {len(ids)} True/False labels (True: hallucinated)"
+    labels = as_list("mine", mine, expected)
+    if len(labels) != len(ids) or not all(isinstance(m, bool) for m in labels):
+        raise InputError("mine", expected, mine)
     lines, same = [], 0
-    for label, answer_id in zip(mine, ids, strict=True):
+    for label, answer_id in zip(labels, ids, strict=True):
         theirs = answers[answer_id].hallucinated
         same += label == theirs
         spans = "; ".join(f"[{s.label_type}] {s.text}" for s in answers[answer_id].spans) or "no span"

@@ -25,7 +25,7 @@ from functools import lru_cache
 
 from ...errors import InputError
 from ...text import sentence_spans
-from ...validate import as_list
+from ...validate import as_list, number
 from ..against_people.items import Item, items
 from ..against_people.study import recording_path
 from .designs import JUDGED
@@ -152,6 +152,5 @@ def describe(found: dict[str, float]) -> str:
 
 def minutes(seconds: float) -> str:
     """Seconds as "N s" under 90 s, else "N min"."""
-    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not math.isfinite(seconds):
-        raise InputError("seconds", "a finite number of seconds", seconds)
+    seconds = number("seconds", seconds, "a finite number of seconds")
     return f"{seconds:.0f} s" if seconds < 90 else f"{seconds / 60:.0f} min"

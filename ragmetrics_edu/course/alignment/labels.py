@@ -19,7 +19,7 @@ import math
 from typing import Any
 
 from ...agreement import plan_pass_rate
-from ...agreement.planning import METHODS
+from ...agreement.planning import MAX_ANSWERS, METHODS
 from ...errors import InputError
 from ...validate import integer
 from ..against_people import study as people_study
@@ -73,7 +73,8 @@ def labels_plan(log: Any = None, system_answers: int = SYSTEM_ANSWERS) -> Any:
     import pandas as pd  # lazy: pandas loads with the first table
 
     log = checked_log(log)
-    system_answers = integer("system_answers", system_answers, low=1, expected="a whole number of answers, 1 or more")
+    system_answers = integer("system_answers", system_answers, low=1, high=MAX_ANSWERS,
+                             expected=f"a whole number of answers from 1 to {MAX_ANSWERS:.0e}")
     models = sorted({row["model"] for row in log["parts"]["ragtruth-dev"]["items"]})
     rows = []
     for design in PLANNED:

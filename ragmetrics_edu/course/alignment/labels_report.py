@@ -27,8 +27,8 @@ from ...agreement import auc_difference, best_threshold, estimate_pass_rate, val
 from ...baselines import answer_overlap
 from ...errors import InputError
 from ...metrics.correctness import f1_from
-from ...results import fmt
-from ...validate import as_list, number
+from ...results import MetricResult, fmt
+from ...validate import as_list, instance, number
 from ..against_people.items import Item
 from .designs import JUDGED
 
@@ -39,11 +39,12 @@ def reading_of(result: Any) -> str:
     """How a result read its judge: "token probabilities", "the written digit" (G-Eval), "sampled votes" or ""."""
     if result is None:
         return ""
-    source = getattr(result, "values", {}).get("weights_from")
+    result = instance("result", result, MetricResult, "a design's MetricResult, or None (unscored)")
+    source = result.values.get("weights_from")
     if source is not None:
         return ("token probabilities" if source == "probabilities" else "the written digit"
                 if source == "the reply's own score" else str(source))
-    rows = getattr(result, "rows", None) or []
+    rows = result.rows or []
     if rows and isinstance(rows[0], dict) and "from" in rows[0]:
         return "token probabilities" if rows[0]["from"] == "logprobs" else "sampled votes"
     return ""
@@ -66,8 +67,9 @@ def labels_report(design: str, chosen: list[Item], results: list[Any], say: Any 
         raise InputError("say", "a function that prints a line", say)
     half_width = number("half_width", half_width, "a half-width above 0 and below 1", low=0.0, high=1.0,
                         low_open=True, high_open=True)
-    if not isinstance(results, list) or len(results) != len(chosen):
-        raise InputError("results", f"one result (or None) per answer ({len(chosen)})", results)
+    expected = f"a list of one result (or None) per answer ({len(chosen)})"
+    if not isinstance(results, list) or len(as_list("results", results, expected)) != len(chosen):
+        raise InputError("results", expected, results)
     scores = [math.nan if r is None else float(JUDGED[design].score(r, i)) for r, i in zip(results, chosen, strict=True)]
     overlap = [answer_overlap(i.answer, list(i.context)) for i in chosen]
     part = {s: [k for k, i in enumerate(chosen) if i.split == s and not math.isnan(scores[k])] for s in ("dev", "test")}

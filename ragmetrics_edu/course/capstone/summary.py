@@ -108,6 +108,9 @@ def reading_rows(reading: Mapping[tuple[str, str], Mapping[str, Any]]) -> list[d
     """The annotator's reading (:func:`~ragmetrics_edu.course.capstone.diagnosis.annotator_diagnosis`) as tagged
     rows, so :func:`attribution` applies the same rule to it."""
     reading = mapping("reading", reading, "diagnosis.annotator_diagnosis()")
+    for key in reading:
+        if not (isinstance(key, tuple) and len(key) == 2 and all(isinstance(k, str) for k in key)):
+            raise InputError("reading", "diagnosis.annotator_diagnosis(): keys (question, system)", key)
     return [{"question": q, "system": s, "tags": list(mapping(f"reading[{q!r}, {s!r}]", v, keys=("tags",))["tags"])}
             for (q, s), v in reading.items()]
 
