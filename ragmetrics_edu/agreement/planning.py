@@ -37,7 +37,6 @@ METHODS = {
                     "the labels hold for every answer (they transfer)",
 }
 
-_LARGEST = 10**9  # no plan asks for more labels than this; beyond it the answer is "no number suffices" (inf)
 #: the most system answers a plan takes (N): far beyond any real system, and small enough for float arithmetic
 MAX_ANSWERS = 10**15
 
