@@ -14,6 +14,12 @@ For a binary judge all the moments follow from θ, TPR and TNR: p = θ·TPR + (1
 Var(f) = p(1 − p), Cov(Y, f) = θ·TPR − θp. :func:`labels_needed` finds the smallest n whose half-width
 z·√Var is at most the target, for one method; :func:`plan_pass_rate` plans all three side by side. These are
 planning figures (normal approximation, labels a random draw from the system), not measurements.
+
+The normal approximation fails near θ = 0 or 1, where few labels fall on one side: there people's share alone
+is read with Wilson's interval (as :func:`~ragmetrics_edu.agreement.estimate_pass_rate` gives it), so
+``labels_needed(..., method="labels", interval="wilson")`` plans with Wilson's half-width instead,
+z/(1 + z²/n)·√(θ(1 − θ)/n + z²/(4n²)), taken at the share the labels are expected to show (k/n = θ). It asks for
+more labels than the normal plan near 0 or 1 and slightly fewer near 0.5.
 """
 
 from __future__ import annotations
@@ -27,6 +33,9 @@ from ..results import MetricResult, fmt
 from ..validate import number, optional_integer
 
 __all__ = ["labels_needed", "plan_pass_rate", "METHODS", "MAX_ANSWERS"]
+
+#: how the labels-alone half-width is planned: the normal approximation, or Wilson's interval (better near 0 or 1)
+INTERVALS = ("normal", "wilson")
 
 #: the three estimators of a pass rate, and what each assumes
 METHODS = {
@@ -68,6 +77,11 @@ def ppi_variance(n: float, big_n: int | None, var_y: float, var_f: float, cov: f
     return imputed + (var_y + lam * lam * var_f - 2 * lam * cov) / n
 
 
+def wilson_half_width(theta: float, n: float, z: float) -> float:
+    """Half the width of Wilson's interval for a share θ observed on n labels: z/(1 + z²/n)·√(θ(1 − θ)/n + z²/(4n²))."""
+    return z / (1 + z * z / n) * math.sqrt(theta * (1 - theta) / n + z * z / (4 * n * n))
+
+
 def _smallest_n(variance: Any, target: float, upper: int) -> float:
     """The smallest n in [1, upper] with variance(n) <= target (variance decreasing in n); inf when none."""
     if variance(upper) > target:
@@ -83,14 +97,18 @@ def _smallest_n(variance: Any, target: float, upper: int) -> float:
 
 
 def labels_needed(tpr: float, tnr: float, pass_rate: float, *, half_width: float = 0.05, level: float = 0.95,
-                  system_answers: int | None = None, method: str = "rogan_gladen") -> MetricResult:
+                  system_answers: int | None = None, method: str = "rogan_gladen",
+                  interval: str = "normal") -> MetricResult:
     """The labelled answers (per system) an estimate of the pass rate needs for an interval of ± ``half_width``.
 
     ``tpr``/``tnr``: the judge's rates as measured (e.g. on dev; TPR: passing answers it passes, TNR: failing
     answers it flags); ``pass_rate``: the system's true pass rate you expect (θ); ``system_answers``: the
     answers the judge scores (N; None: so many that their noise is 0); ``method``: ``"labels"``, ``"ppi"`` or
-    ``"rogan_gladen"`` (see the module). The score is the number of labels (inf when no number suffices: a
-    Rogan–Gladen judge no better than chance, or a target the judged answers' own noise already exceeds)."""
+    ``"rogan_gladen"`` (see the module); ``interval``: ``"normal"`` (z·√Var, every method) or ``"wilson"``
+    (people's share alone read with Wilson's interval at k/n = θ: the plan to use near a pass rate of 0 or 1, where
+    the normal approximation asks for too few labels; ``method="labels"`` only). The score is the number of labels
+    (inf when no number suffices: a Rogan–Gladen judge no better than chance, or a target the judged answers' own
+    noise already exceeds)."""
     tpr = number("tpr", tpr, "a rate from 0 to 1", low=0.0, high=1.0)
     tnr = number("tnr", tnr, "a rate from 0 to 1", low=0.0, high=1.0)
     theta = number("pass_rate", pass_rate, "a pass rate strictly between 0 and 1", low=0.0, high=1.0,
@@ -102,14 +120,28 @@ def labels_needed(tpr: float, tnr: float, pass_rate: float, *, half_width: float
     m = optional_integer("system_answers", system_answers, low=1, high=MAX_ANSWERS,
                          expected=f"None, or a whole number of answers from 1 to {MAX_ANSWERS:.0e}")
     method = _method(method)
+    if not isinstance(interval, str) or interval not in INTERVALS:
+        raise InputError("interval", "'normal' or 'wilson'", interval)
+    if interval == "wilson" and method != "labels":
+        raise InputError("interval", f"'normal' for method {method!r} ('wilson' plans people's share alone only)",
+                         interval)
     z = NormalDist().inv_cdf(0.5 + level / 2)
     target = (half_width / z) ** 2
     p_obs, var_y, var_f, cov = _moments(theta, tpr, tnr)
     j = tpr + tnr - 1
     values: dict[str, Any] = {"j": j, "z": z, "p_obs": p_obs, "tpr": tpr, "tnr": tnr, "pass_rate": theta,
-                              "method": method, "half_width": half_width, "level": level, "system_answers": m}
+                              "method": method, "half_width": half_width, "level": level, "system_answers": m,
+                              "interval": interval}
     head = f"Target: z·sqrt(Var) <= {half_width:g}, with z = {z:.3f} for a {level:.0%} interval."
-    if method == "labels":
+    if method == "labels" and interval == "wilson":
+        n = _smallest_n(lambda k: wilson_half_width(theta, k, z), half_width, _LARGEST)
+        steps = [f"People's share alone, read with Wilson's interval at k/n = θ = {theta:.4f}.",
+                 f"Target: Wilson's half-width z/(1 + z²/n)·sqrt(θ(1-θ)/n + z²/(4n²)) <= {half_width:g}, with "
+                 f"z = {z:.3f} for a {level:.0%} interval.",
+                 f"The smallest such n: {fmt(n)} labels (the normal approximation: "
+                 f"{math.ceil(var_y / target)})."]
+        formula = r"\frac{z}{1 + z^2/n}\sqrt{\frac{\theta(1-\theta)}{n} + \frac{z^2}{4n^2}} \le h"
+    elif method == "labels":
         n = float(math.ceil(var_y / target))
         steps = [f"People's share alone: Var = θ(1-θ)/n = {var_y:.4f}/n.", head,
                  f"n >= {var_y:.4f} / ({half_width:g}/{z:.3f})² = {n:.0f} labels."]

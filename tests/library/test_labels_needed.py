@@ -40,3 +40,25 @@ def test_a_better_judge_needs_fewer_labels_and_chance_needs_infinitely_many():
         labels_needed(0.9, 0.9, 1.0)
     with pytest.raises(ValueError, match="tpr"):
         labels_needed(True, 0.9, 0.5)
+
+
+def test_wilsons_plan_for_labels_alone_is_the_smallest_n_statsmodels_interval_allows():
+    from statsmodels.stats.proportion import proportion_confint
+
+    for theta, half in ((0.959, 0.10), (0.65, 0.05), (0.02, 0.05)):
+        n = int(labels_needed(0.8, 0.8, theta, half_width=half, method="labels", interval="wilson").score)
+
+        def width(k):   # statsmodels' Wilson interval at the share the plan expects (k/n = θ)
+            low, high = proportion_confint(theta * k, k, alpha=0.05, method="wilson")
+            return (high - low) / 2
+
+        assert width(n) <= half + 1e-12 < width(n - 1)
+    # near 0 or 1 the normal approximation asks for too few labels; near one half Wilson asks for slightly fewer
+    assert labels_needed(0.8, 0.8, 0.959, half_width=0.1, method="labels", interval="wilson").score > \
+        labels_needed(0.8, 0.8, 0.959, half_width=0.1, method="labels").score
+    assert labels_needed(0.8, 0.8, 0.5, half_width=0.1, method="labels", interval="wilson").score < \
+        labels_needed(0.8, 0.8, 0.5, half_width=0.1, method="labels").score
+    with pytest.raises(ValueError, match="interval"):
+        labels_needed(0.8, 0.8, 0.5, method="ppi", interval="wilson")
+    with pytest.raises(ValueError, match="interval"):
+        labels_needed(0.8, 0.8, 0.5, method="labels", interval="exact")

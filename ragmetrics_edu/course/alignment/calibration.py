@@ -6,8 +6,13 @@ p(yes) and counts, in each bin, the share people left unmarked. **Platt scaling*
 that label on p(yes) (one signal: the combination code of :mod:`ragmetrics_edu.agreement.combine`), scored
 leaving each source out so no sentence is calibrated by a fit that saw it. The expected calibration error (the
 bins' gaps between mean p and the supported share, weighted by their sentences) is printed before and after.
-Platt scaling keeps the order of the sentences, so it cannot change an AUC: it changes what a number means, not
-which answers rank first.
+
+Calibration alone is easy: predicting dev's share of supported sentences for every sentence (the **base rate**,
+each source's sentences given the share over the other sources, as the Platt fit is evaluated) is calibrated and
+tells no sentence from another. So each row also has the **Brier score** (the mean squared gap between p and the
+label, which rewards telling sentences apart as well as calibration) and its **skill** against the base rate,
+1 − Brier / Brier(base rate): 0 is no better than the constant, below 0 worse. One Platt fit is monotone, so it
+keeps the order of the sentences it scales: it changes what a number means, not which sentences rank first.
 """
 
 from __future__ import annotations
@@ -65,7 +70,20 @@ def reliability(p: list[float], supported: list[bool], bins: int = BINS) -> dict
             rows.append({"low": low, "high": high, "sentences": len(ks), "mean_p": sum(p[k] for k in ks) / len(ks),
                          "supported_share": sum(supported[k] for k in ks) / len(ks)})
     ece = sum(r["sentences"] * abs(r["mean_p"] - r["supported_share"]) for r in rows) / len(p)
-    return {"rows": rows, "ece": ece, "sentences": len(p), "supported_share": sum(supported) / len(p)}
+    brier = sum((v - y) ** 2 for v, y in zip(p, supported, strict=True)) / len(p)
+    return {"rows": rows, "ece": ece, "brier": brier, "sentences": len(p), "supported_share": sum(supported) / len(p)}
+
+
+def _base_rate(supported: list[bool], groups: list[str]) -> list[float]:
+    """Each sentence's prediction by the constant base rate, left one source out: the share supported over the
+    sentences of every other source (how the Platt fit is evaluated)."""
+    total: dict[str, int] = {}
+    kept: dict[str, int] = {}
+    for y, g in zip(supported, groups, strict=True):
+        total[g] = total.get(g, 0) + 1
+        kept[g] = kept.get(g, 0) + y
+    n, k = sum(total.values()), sum(kept.values())
+    return [(k - kept[g]) / (n - total[g]) for g in groups]
 
 
 def platt_scaled(log: Any) -> dict[str, Any]:
@@ -79,20 +97,27 @@ def platt_scaled(log: Any) -> dict[str, Any]:
 
 
 def platt(log: Any) -> dict[str, Any]:
-    """The recorded p(yes) and its Platt-scaled value (cross-validated by source; stored in the log when it holds
-    them, else fitted here), each with its reliability."""
+    """The recorded p(yes), its Platt-scaled value (cross-validated by source; stored in the log when it holds
+    them, else fitted here) and the constant base rate (left one source out), each with its reliability, Brier
+    score and Brier skill against the base rate (``skill``)."""
     _dev_part(log)
     found = sentences(log)
     fitted = log.get("calibration") or platt_scaled(log)
     if len(fitted["scaled"]) != len(found["p_yes"]):
         raise InputError("log", f"one scaled value per dev sentence ({len(found['p_yes'])})", len(fitted["scaled"]))
-    return {"sentences": len(found["p_yes"]), "sources": len(set(found["group"])), "steps": fitted["steps"],
-            "raw": reliability(found["p_yes"], found["supported"]),
-            "scaled": reliability(fitted["scaled"], found["supported"])}
+    out = {"sentences": len(found["p_yes"]), "sources": len(set(found["group"])), "steps": fitted["steps"],
+           "raw": reliability(found["p_yes"], found["supported"]),
+           "scaled": reliability(fitted["scaled"], found["supported"]),
+           "base_rate": reliability(_base_rate(found["supported"], found["group"]), found["supported"])}
+    reference = out["base_rate"]["brier"]
+    for key in ("raw", "scaled", "base_rate"):
+        out[key]["skill"] = 1 - out[key]["brier"] / reference if reference > 0 else float("nan")
+    return out
 
 
 def plot_reliability(found: dict[str, Any]):
-    """The reliability diagram: each bin's share supported against its mean p, before and after Platt scaling."""
+    """The reliability diagram: each bin's share supported against its mean p, before and after Platt scaling, with
+    the constant base rate (one point: every sentence gets it)."""
     if not isinstance(found, dict) or "raw" not in found or "scaled" not in found:
         raise InputError("found", "the dict platt() returns", found)
     fig = new_figure(figsize=(5.2, 4.0))
@@ -102,6 +127,10 @@ def plot_reliability(found: dict[str, Any]):
         rows = found[key]["rows"]
         ax.plot([r["mean_p"] for r in rows], [r["supported_share"] for r in rows], marker="o", color=colour,
                 label=f"{label} (ECE {found[key]['ece']:.3f})")
+    if "base_rate" in found:
+        rows = found["base_rate"]["rows"]
+        ax.plot([r["mean_p"] for r in rows], [r["supported_share"] for r in rows], marker="s", linestyle="none",
+                color="#264653", label=f"base rate, every sentence (ECE {found['base_rate']['ece']:.4f})")
     ax.set_xlim(0, 1)
     ax.set_ylim(0, 1)
     ax.set_xlabel("mean p in the bin")

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import copy
 import math
+from statistics import NormalDist
 from typing import Any
 
 from ...agreement import auc_difference, fit_combination, roc_auc
@@ -149,13 +150,22 @@ def cv_word_overlap(log: Any = None) -> dict[str, Any]:
             "combination_auc": roc_auc(failed, combo), "combination_minus_cv": _paired(failed, combo, cv, groups)}
 
 
-def sources_needed(half_widths: tuple[float, ...] = (0.05, 0.025), log: Any = None) -> dict[str, Any]:
-    """From each candidate's paired interval against word overlap on all dev sources: its half-width, and the
-    sources an interval of each of ``half_widths`` would need (a half-width shrinks as one over the square root of
-    the sources: n = sources * (half-width now / wanted)^2, a normal approximation)."""
+def sources_needed(half_widths: tuple[float, ...] = (0.05, 0.025), log: Any = None, power: float = 0.8
+                   ) -> dict[str, Any]:
+    """From each candidate's paired interval against word overlap on all dev sources: its half-width h, and for
+    each d of ``half_widths``
+
+    - ``needed``: the sources an interval of half-width d would need (a half-width shrinks as one over the square
+      root of the sources: n = sources · (h / d)², a normal approximation);
+    - ``for_power``: the sources that see a true difference of d (its interval clears 0) in ``power`` of studies:
+      the standard error must reach d / (z₁₋α/₂ + z_power), so n = sources · (h · (z₁₋α/₂ + z_power) / (z₁₋α/₂ · d))²
+      (about twice ``needed`` at 80 % power; at 50 % power the two counts agree)."""
     half_widths = tuple(number(f"half_widths[{i}]", h, "a half-width above 0 and below 1", low=0.0, high=1.0,
                                low_open=True, high_open=True)
                         for i, h in enumerate(as_list("half_widths", half_widths, "a list of half-widths")))
+    power = number("power", power, "a power from 0.5 to below 1", low=0.5, high=1.0, high_open=True)
+    z_level = NormalDist().inv_cdf(0.5 + LEVEL / 2)
+    inflate = ((z_level + NormalDist().inv_cdf(power)) / z_level) ** 2
     figures = candidate_figures(log)
     rows = {}
     for name, fig in figures.items():
@@ -164,10 +174,12 @@ def sources_needed(half_widths: tuple[float, ...] = (0.05, 0.025), log: Any = No
         low, high = fig["vs_overlap_ci"]
         half = (high - low) / 2
         rows[name] = {"sources": fig["sources"], "half_width": half,
-                      "needed": {h: math.ceil(fig["sources"] * (half / h) ** 2) for h in half_widths}}
+                      "needed": {h: math.ceil(fig["sources"] * (half / h) ** 2) for h in half_widths},
+                      "for_power": {h: math.ceil(fig["sources"] * inflate * (half / h) ** 2) for h in half_widths}}
     if not rows:
         raise InputError("log", "a log with paired intervals on every dev source", None)
     halves = sorted(r["half_width"] for r in rows.values())
     return {"designs": rows, "median_half_width": halves[len(halves) // 2] if len(halves) % 2 else
             (halves[len(halves) // 2 - 1] + halves[len(halves) // 2]) / 2,
-            "sources": next(iter(rows.values()))["sources"]}
+            "sources": next(iter(rows.values()))["sources"], "power": power, "z_level": z_level,
+            "z_power": NormalDist().inv_cdf(power), "power_factor": inflate}

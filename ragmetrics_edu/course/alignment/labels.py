@@ -10,7 +10,10 @@ dev (lesson 14 never scored them). The rates are taken over every model's dev an
 answering model's own (about 50 each): lesson 14 shows they differ, so the plan gives both.
 
 The plan assumes the judge scores :data:`SYSTEM_ANSWERS` answers of the system (its own noise enters PPI and
-Rogan–Gladen), and labels drawn at random from the system's answers.
+Rogan–Gladen), and labels drawn at random from the system's answers. Each plan is a normal approximation, which
+asks for too few labels where a pass rate is near 0 or 1; people's share alone is also planned with Wilson's
+interval (method ``"labels_wilson"``: ``labels_needed(..., method="labels", interval="wilson")``), the interval
+lesson 14 reads it with.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ...agreement import plan_pass_rate
+from ...agreement import labels_needed, plan_pass_rate
 from ...agreement.planning import MAX_ANSWERS, METHODS
 from ...errors import InputError
 from ...validate import integer
@@ -69,7 +72,8 @@ def rates(design: str, log: Any = None, model: str | None = None) -> dict[str, A
 
 def labels_plan(log: Any = None, system_answers: int = SYSTEM_ANSWERS) -> Any:
     """One row per (design, whose rates, method): the rates, and the labels each of :data:`HALF_WIDTHS` needs
-    (inf: no number of labels reaches it). ``rates_from`` is "pooled" or an answering model."""
+    (inf: no number of labels reaches it). ``rates_from`` is "pooled" or an answering model; ``method`` is one of
+    the three estimators, or ``"labels_wilson"``: people's share alone planned with Wilson's half-width."""
     import pandas as pd  # lazy: pandas loads with the first table
 
     log = checked_log(log)
@@ -84,11 +88,14 @@ def labels_plan(log: Any = None, system_answers: int = SYSTEM_ANSWERS) -> Any:
                 continue   # a model with no failing (or passing) dev answer: its rates are not measured
             plans = {h: plan_pass_rate(r["pass_rate"], r["tpr"], r["tnr"], half_width=h,
                                        system_answers=system_answers) for h in HALF_WIDTHS}
-            for method in METHODS:
+            wilson = {h: labels_needed(r["tpr"], r["tnr"], r["pass_rate"], half_width=h, method="labels",
+                                       interval="wilson").score for h in HALF_WIDTHS}
+            for method in (*METHODS, "labels_wilson"):
                 row = {"design": design, "rates_from": model or "pooled", "labels": r["labels"],
                        "threshold": r["threshold"], "tpr": r["tpr"], "tnr": r["tnr"], "j": r["tpr"] + r["tnr"] - 1,
                        "pass_rate": r["pass_rate"], "method": method}
-                row.update({f"labels_pm_{h:.2f}": plans[h].values[method] for h in HALF_WIDTHS})
+                row.update({f"labels_pm_{h:.2f}": wilson[h] if method == "labels_wilson" else plans[h].values[method]
+                            for h in HALF_WIDTHS})
                 rows.append(row)
     return pd.DataFrame(rows)
 
