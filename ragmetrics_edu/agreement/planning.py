@@ -48,6 +48,7 @@ METHODS = {
 
 #: the most system answers a plan takes (N): far beyond any real system, and small enough for float arithmetic
 MAX_ANSWERS = 10**15
+_LARGEST = 10**9  # no plan asks for more labels than this; beyond it the answer is "no number suffices" (inf)
 
 
 def _method(value: Any) -> str:
