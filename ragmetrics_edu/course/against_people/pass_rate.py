@@ -191,7 +191,8 @@ _STYLE = {"labels": ("#2b6f9e", -0.27), "ppi": ("#2e8b57", -0.09), "rogan_gladen
 
 def plot_pass_rates(table: Any, ax: Any = None):
     """Each model's estimates as dots with their intervals as whiskers, one colour per estimate, beside a black
-    tick at the share people found on the model's test answers (the check)."""
+    tick at the share people found on the model's test answers (the check); an estimate clipped to [0, 1] is an
+    open dot."""
     _check(table)
     models = [m for m in ragtruth.MODELS if m in set(table["model"])]
     fig, ax = figure_and_axes(ax, figsize=(7.0, 0.55 * len(models) + 1.4))
@@ -206,14 +207,15 @@ def plot_pass_rates(table: Any, ax: Any = None):
             y = row_number + offset
             if not math.isnan(row["low"]):
                 ax.plot([row["low"], row["high"]], [y, y], color=colour, linewidth=1.5)
-            if not math.isnan(row["value"]):
+            if not math.isnan(row["value"]):   # an estimate clipped to [0, 1] is drawn open: not a certain 0 or 1
                 ax.plot([row["value"]], [y], "o", color=colour, markersize=4,
+                        markerfacecolor="white" if row["clipped"] else colour,
                         label=None if name in named else SHORT[name])
                 named.add(name)
     ax.set_yticks(range(len(models)), models, fontsize=8)
     ax.invert_yaxis()
     ax.set_xlim(-0.02, 1.02)   # dots on 0 or 1 stay whole
-    ax.set_xlabel("share of the model's answers that pass (estimate and interval)")
+    ax.set_xlabel("share of the model's answers that pass (estimate and interval; open dot: clipped to [0, 1])")
     ax.legend(fontsize=7, loc="lower left", bbox_to_anchor=(0.0, 1.0), ncol=3, frameon=False)
     fig.tight_layout()
     return fig
