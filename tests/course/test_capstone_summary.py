@@ -185,8 +185,9 @@ def test_notebook_15_deck_15_and_the_course_plan_tell_the_same_take_away():
         course_plan.get("16").mistakes)
 
 
-def test_the_attribution_counts_notebook_15_quotes_are_recomputed():
-    """The reading of 4.4 quotes counts; each is recomputed from the recorded rows and the annotator's tags."""
+def test_the_reading_of_the_blame_says_what_the_counts_show():
+    """The reading of 4.4 quotes no count (the take-away prints them); each claim it makes is recomputed from the
+    recorded rows and the annotator's tags."""
     from ragmetrics_edu.course.capstone import diagnosis
     from ragmetrics_edu.course.capstone import systems as capstone
 
@@ -194,23 +195,17 @@ def test_the_attribution_counts_notebook_15_quotes_are_recomputed():
     prose = " ".join(" ".join("".join(c["source"]).split()) for c in notebook["cells"] if c["cell_type"] == "markdown")
     tagged = diagnosis.tag_rows(capstone.scored())
     blamed = [(r, cs.attribute(r)) for r in tagged]
-    failing = [(r, b) for r, b in blamed if b != "no failure"]
-    retriever = [r for r, b in failing if b == "retriever"]
-    generator = [r for r, b in failing if b == "generator"]
+    retriever = [r for r, b in blamed if b == "retriever"]
+    generator = [r for r, b in blamed if b == "generator"]
     reading = [cs.attribute(r) for r in cs.reading_rows(diagnosis.annotator_diagnosis())]
     unanswerable = [r for r in generator if r["question"] not in diagnosis.answerable()]
-    quoted = [
-        f"By the rules, {len(retriever)} of the {len(failing)} failing rows are the retriever's, "
-        f"{sum(r['system'] == 'bm25' for r in retriever)} of them BM25's",
-        f"the annotator's reading agrees ({reading.count('retriever')} of its "
-        f"{sum(b != 'no failure' for b in reading)} failing rows)",
-        f"the generator alone failed on {len(generator)} rows, and {len(unanswerable)} of those are "
-        f"{unanswerable[0]['question']}",
-        f"On {sum(b == 'generator or judge' for _, b in blamed)} more rows the generator or the judge failed",
-        f"{sum(b == 'judge' for _, b in blamed)} rows are the judge's alone",
-    ]
-    for phrase in quoted:
-        assert phrase in prose, phrase
-    assert max(cs.BLAME[:-1], key=[b for _, b in blamed].count) == "retriever" == max(cs.BLAME[:-1],
-                                                                                     key=reading.count)
+    assert "Most of the retriever's rows are BM25's misses" in prose
+    assert sum(r["system"] == "bm25" for r in retriever) > len(retriever) / 2
+    assert "part of the generator's rows are q51" in prose
+    assert 0 < len(unanswerable) < len(generator) and {r["question"] for r in unanswerable} == {"q51"}
+    assert "On these picked rows they decide the order, so no single component is named" in prose
+    for counts in ([b for _, b in blamed], reading):     # the ambiguous rows decide, by the rules and the reading
+        shared = counts.count("generator or judge")
+        assert counts.count("generator") <= counts.count("retriever") <= counts.count("generator") + shared
+    assert "most of the failing" not in prose and "the largest single cause, and" not in prose
 
