@@ -269,11 +269,11 @@ def takeaway_lines(summary: Mapping[str, Any]) -> list[str]:
     low, high = hit["interval"]
     return [
         f"{lead}: of the {failing} rows that failed, {blame['retriever']} lost the answer at retrieval "
-        f"({summary['retriever_bm25']} of them BM25's); where retrieval succeeded (or had nothing to find) the generator alone failed on "
-        f"{blame['generator']} ({summary['unanswerable']} of them rows of a question the corpus cannot answer, answered from memory), "
+        f"({summary['retriever_bm25']} of them BM25's); where retrieval succeeded the generator alone failed on "
+        f"{blame['generator']} ({summary['unanswerable']} of them on a question the corpus cannot answer), "
         f"{blame['generator or judge']} could be the generator or the judge, and {blame['judge']} were the judge's "
-        f"alone: by the rules {_ranges(blame)} (the rows that could be the generator or the judge counted either "
-        f"way). The annotator's reading, by the same rule: {_ranges(reading)} of its {failing_read} failing rows.",
+        f"alone. Counting those either way, by the rules {_ranges(blame)}; by the annotator's reading "
+        f"{_ranges(reading)} of its {failing_read} failing rows.",
         f"On all {hit['n']} answerable questions (none chosen by outcome) MiniLM retrieved a passage that answers "
         f"on {hit['mean minilm']:.0%} against BM25's {hit['mean bm25']:.0%} (it gained {hit['better']} questions, "
         f"lost {hit['worse']}; sign test p = {hit['p sign']:.3f}; difference {low:+.2f} to {high:+.2f}): "
