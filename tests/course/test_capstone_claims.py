@@ -46,15 +46,19 @@ def test_the_judged_comparison_prints_its_higher_lower_same_column():
         assert f"{t['better']} / {t['worse']} / {t['same']}" in lines[metric], metric
 
 
-def test_the_largest_single_cause_is_said_of_the_picked_rows_only():
+def test_no_single_largest_cause_is_named_when_the_ambiguous_rows_decide():
     lines = capstone_summary.takeaway_lines(capstone_summary.takeaway(capstone.scored()))
-    assert lines[0].startswith("The retriever is the largest single cause on these picked rows: ")
-    assert "on these picked rows the largest single cause" in _prose(NOTEBOOK)
+    blame = {b["blame"]: b["all"] for b in capstone_summary.attribution(dg.tag_rows(capstone.scored()))}
+    either = blame["generator or judge"]
+    # recomputed here: the retriever does not beat the generator with the ambiguous rows given to the generator
+    assert blame["retriever"] <= blame["generator"] + either
+    assert lines[0].startswith("No single largest cause on these picked rows: ")
+    assert (f"by the rules retriever {blame['retriever']}, generator {blame['generator']}–"
+            f"{blame['generator'] + either}") in lines[0]
+    prose = _prose(NOTEBOOK)
+    assert "calls a component the largest single cause only when it wins with them counted against it" in prose
     deck = "".join("".join(c["source"]) for c in json.loads(DECK.read_text(encoding="utf-8"))["cells"])
-    blame = capstone_summary.attribution(dg.tag_rows(capstone.scored()))
-    top = max((b for b in blame if b["blame"] != "no failure"), key=lambda b: b["all"])
-    assert top["blame"] == "retriever"                   # the deck's computed title names it, of the picked rows
-    assert "is blamed for {top['all']} of {sum(share.values())} picked rows" in deck
+    assert "{share['generator']} to {share['generator'] + either}" in deck   # the deck's title gives the range
 
 
 def _by_kind_from_the_corpus():
@@ -82,7 +86,10 @@ def test_minilm_is_better_on_this_corpus_and_the_counts_per_question_kind_hold()
     # "MiniLM's gains are on paraphrase and synonym questions ... on lexical questions both find the answer alike"
     assert mine["paraphrase"]["better"] > 0 and mine["synonym"]["better"] > 0
     assert mine["lexical"]["better"] == mine["lexical"]["worse"] == 0
-    assert "gains are on paraphrase and synonym questions" in _prose(NOTEBOOK)
+    shown_net = _output_of("capstone_summary.retriever_by_kind()")
+    assert "net gain by kind" in shown_net and all(
+        f"{k} {r['better'] - r['worse']:+d}" in shown_net for k, r in mine.items())   # computed, not typed
+    assert "gains are on paraphrase and synonym questions" not in _prose(NOTEBOOK)
     assert "on lexical questions both retrievers find the answer alike" in _prose(NOTEBOOK)
     shown = _output_of("capstone_summary.retriever_by_kind()")
     for kind, r in table.items():
@@ -134,6 +141,9 @@ def test_q22_the_judge_erred_yet_the_answer_is_still_off_topic():
     "the judge failing, not the generator",
     "the p-values of section 5 count only",
     "BM25's: the largest single cause",
+    "on these picked rows the largest single cause",
+    "it is where most of the failing",
+    "the reading catches what the rules cannot",
     "On every answerable question, MiniLM retrieves",
 ])
 def test_the_wrong_lesson_15_sentences_are_gone(wrong):

@@ -82,22 +82,36 @@ def test_takeaway_lines_print_every_number_of_the_summary():
     blame = {"retriever": 5, "generator": 4, "generator or judge": 2, "judge": 2, "no failure": 3}
     reading = {"retriever": 5, "generator": 3, "generator or judge": 2, "judge": 2, "no failure": 4}
     lines = cs.takeaway_lines(_summary(blame, reading))
-    assert lines[0].startswith("The retriever is the largest single cause on these picked rows: of the 13 rows that "
-                               "failed, 5 lost")
+    # 5 against the generator's 4 to 6: the ambiguous rows can make it the larger, so no single largest cause
+    assert lines[0].startswith("No single largest cause on these picked rows: of the 13 rows that failed, 5 lost")
     assert "(4 of them BM25's)" in lines[0] and "failed on 4 (2 of them" in lines[0]
     assert "2 could be the generator or the judge, and 2 were the judge's alone" in lines[0]
-    assert "5 of 12 the retriever's, 3 the generator's" in lines[0]
+    assert "by the rules retriever 5, generator 4–6, judge 2–4" in lines[0]
+    assert "retriever 5, generator 3–5, judge 2–4 of its 12 failing rows" in lines[0]
+    assert "most" not in lines[0]
     assert "On all 50 answerable questions" in lines[1] and "96% against BM25's 80%" in lines[1]
     assert "gained 9 questions, lost 1" in lines[1] and "+0.04 to +0.28" in lines[1] and "p = 0.022" in lines[1]
     assert "16 of 16 rows" in lines[2] and "a language model" in lines[3] and "11 of 16 rows" in lines[3]
 
 
-def test_the_counts_decide_which_component_leads_the_take_away():
+def test_a_cause_is_largest_only_when_it_wins_with_the_ambiguous_rows_against_it():
     generator_first = {"retriever": 1, "generator": 6, "generator or judge": 0, "judge": 1, "no failure": 0}
     assert cs.takeaway_lines(_summary(generator_first, generator_first))[0].startswith(
-        "The generator is the largest single cause")
+        "The generator is the largest single cause on these picked rows, by the rules and by the reading")
     reading = dict(generator_first, retriever=7)
-    assert cs.takeaway_lines(_summary(generator_first, reading))[0].startswith("No component is the largest")
+    assert cs.takeaway_lines(_summary(generator_first, reading))[0].startswith(
+        "No component is the largest single cause by both")
+    # the retriever's 6 beats the generator's 4 to 5 and the judge's 0 to 1: largest
+    retriever_first = {"retriever": 6, "generator": 4, "generator or judge": 1, "judge": 0, "no failure": 0}
+    assert cs.takeaway_lines(_summary(retriever_first, retriever_first))[0].startswith("The retriever is the largest")
+    # a tie is not a win, and max() must not break it in the retriever's favour
+    tie = {"retriever": 4, "generator": 4, "generator or judge": 0, "judge": 0, "no failure": 0}
+    assert cs.takeaway_lines(_summary(tie, tie))[0].startswith("No single largest cause")
+    # the retriever's 5 against the generator's 3 to 5 (two ambiguous rows): the ambiguous rows decide, so none
+    edge = {"retriever": 5, "generator": 3, "generator or judge": 2, "judge": 0, "no failure": 0}
+    assert cs.takeaway_lines(_summary(edge, edge))[0].startswith("No single largest cause")
+    nothing = {b: 0 for b in cs.BLAME}
+    assert cs.takeaway_lines(_summary(nothing, nothing))[0].startswith("No single largest cause")
     with pytest.raises(InputError, match="summary.blame"):
         cs.takeaway_lines(_summary({"retriever": 1}, generator_first))
 
@@ -171,8 +185,9 @@ def test_notebook_15_deck_15_and_the_course_plan_tell_the_same_take_away():
         course_plan.get("16").mistakes)
 
 
-def test_the_attribution_counts_notebook_15_quotes_are_recomputed():
-    """The reading of 4.4 quotes counts; each is recomputed from the recorded rows and the annotator's tags."""
+def test_the_reading_of_the_blame_says_what_the_counts_show():
+    """The reading of 4.4 quotes no count (the take-away prints them); each claim it makes is recomputed from the
+    recorded rows and the annotator's tags."""
     from ragmetrics_edu.course.capstone import diagnosis
     from ragmetrics_edu.course.capstone import systems as capstone
 
@@ -180,23 +195,17 @@ def test_the_attribution_counts_notebook_15_quotes_are_recomputed():
     prose = " ".join(" ".join("".join(c["source"]).split()) for c in notebook["cells"] if c["cell_type"] == "markdown")
     tagged = diagnosis.tag_rows(capstone.scored())
     blamed = [(r, cs.attribute(r)) for r in tagged]
-    failing = [(r, b) for r, b in blamed if b != "no failure"]
-    retriever = [r for r, b in failing if b == "retriever"]
-    generator = [r for r, b in failing if b == "generator"]
+    retriever = [r for r, b in blamed if b == "retriever"]
+    generator = [r for r, b in blamed if b == "generator"]
     reading = [cs.attribute(r) for r in cs.reading_rows(diagnosis.annotator_diagnosis())]
     unanswerable = [r for r in generator if r["question"] not in diagnosis.answerable()]
-    quoted = [
-        f"By the rules, {len(retriever)} of the {len(failing)} failing rows are the retriever's, "
-        f"{sum(r['system'] == 'bm25' for r in retriever)} of them BM25's",
-        f"the annotator's reading agrees ({reading.count('retriever')} of its "
-        f"{sum(b != 'no failure' for b in reading)} failing rows)",
-        f"the generator alone failed on {len(generator)} rows, and {len(unanswerable)} of those are "
-        f"{unanswerable[0]['question']}",
-        f"On {sum(b == 'generator or judge' for _, b in blamed)} more rows the generator or the judge failed",
-        f"{sum(b == 'judge' for _, b in blamed)} rows are the judge's alone",
-    ]
-    for phrase in quoted:
-        assert phrase in prose, phrase
-    assert max(cs.BLAME[:-1], key=[b for _, b in blamed].count) == "retriever" == max(cs.BLAME[:-1],
-                                                                                     key=reading.count)
+    assert "Most of the retriever's rows are BM25's misses" in prose
+    assert sum(r["system"] == "bm25" for r in retriever) > len(retriever) / 2
+    assert "part of the generator's rows are q51" in prose
+    assert 0 < len(unanswerable) < len(generator) and {r["question"] for r in unanswerable} == {"q51"}
+    assert "On these picked rows they decide the order, so no single component is named" in prose
+    for counts in ([b for _, b in blamed], reading):     # the ambiguous rows decide, by the rules and the reading
+        shared = counts.count("generator or judge")
+        assert counts.count("generator") <= counts.count("retriever") <= counts.count("generator") + shared
+    assert "most of the failing" not in prose and "the largest single cause, and" not in prose
 

@@ -196,5 +196,5 @@ def test_the_g_eval_code_sits_beside_the_worked_example_and_an_exercise_reads_it
 
 def test_deepevals_tail_and_the_bridges_are_after_class_reading():
     sources = ["".join(c["source"]) for c in _cells(NOTEBOOK)]
-    reading = next(i for i, s in enumerate(sources) if s.startswith("## 5 · Reading list (after class)"))
+    reading = next(i for i, s in enumerate(sources) if s.startswith("## Appendix · Reading list (after class)"))
     assert all(i > reading for i, s in enumerate(sources) if "study.first_with_tail" in s or "bridges.show(" in s)

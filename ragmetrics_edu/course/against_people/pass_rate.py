@@ -20,7 +20,7 @@ from ...plots import figure_and_axes
 from ...validate import choice, number
 from .study import checked_log, complete, threshold_of
 
-__all__ = ["ESTIMATES", "SHORT", "model_inputs", "pass_rate_by_model", "pass_rate_reading", "pass_rate_display",
+__all__ = ["ESTIMATES", "NORMAL_MIN", "SHORT", "model_inputs", "pass_rate_by_model", "pass_rate_reading", "pass_rate_display",
            "plot_pass_rates"]
 
 #: the estimates set side by side, each with the method it calls and where its labels come from
@@ -30,6 +30,11 @@ ESTIMATES = {
     "rogan_gladen": ("rogan_gladen", "model"),
     "rogan_gladen_pooled": ("rogan_gladen", "all"),
 }
+
+#: PPI's interval is the normal (CLT) one, which fails near 0 or 1: with fewer than this many labelled answers on
+#: the rarer side (passing or failing, n·min(θ̂, 1 − θ̂)), read labels alone's Wilson interval instead (a common
+#: rule of thumb for the normal approximation of a share; written before the lesson's figures)
+NORMAL_MIN = 10
 
 
 def _dev_part(log: dict[str, Any], design: str) -> dict[str, Any]:
@@ -69,7 +74,10 @@ def pass_rate_by_model(design: str | None = None, log: dict[str, Any] | None = N
     """One row per (generating model, estimate of :data:`ESTIMATES`): the labels it rests on, the judged test
     answers, the estimate with its interval at ``level``, its width, and whether it covers people's test share
     (an undefined estimate, e.g. Rogan–Gladen when TPR + TNR is not above 1, has NaN and covers nothing), with the
-    standard error ``se`` where the method gives one and PPI's tuned weight ``lam``."""
+    standard error ``se`` where the method gives one and PPI's tuned weight ``lam``. ``clipped`` says the estimate
+    fell outside [0, 1] and was clipped (``raw`` is the unclipped estimate); ``rarer`` is how many labelled answers
+    fall on the rarer side (passing or failing), and ``wilson_instead`` marks the PPI rows whose normal interval is
+    not trusted there (``rarer`` under :data:`NORMAL_MIN`, or λ = 0, which is labels alone)."""
     import pandas as pd  # lazy
 
     log = checked_log(log)
@@ -82,11 +90,16 @@ def pass_rate_by_model(design: str | None = None, log: dict[str, Any] | None = N
             result = estimate_pass_rate(given["people"], given["judge_on_labelled"], given["judge_on_all"],
                                         method=method, level=level)
             low, high = result.ci if result.ci else (math.nan, math.nan)
+            raw = result.values.get("estimate_unclipped", result.score)
+            rarer = min(sum(given["people"]), len(given["people"]) - sum(given["people"]))
+            lam = result.values.get("lam", math.nan)
             rows.append({"model": model, "estimate": name, "labels": len(given["people"]),
                          "judged": len(given["judge_on_all"]), "people_share": given["truth"],
                          "value": result.score, "low": low, "high": high, "width": high - low,
-                         "se": result.values.get("se", math.nan), "lam": result.values.get("lam", math.nan),
-                         "covers": bool(low <= given["truth"] <= high)})
+                         "se": result.values.get("se", math.nan), "lam": lam,
+                         "covers": bool(low <= given["truth"] <= high),
+                         "raw": raw, "clipped": bool(raw == raw and raw != result.score), "rarer": rarer,
+                         "wilson_instead": bool(method == "ppi" and (rarer < NORMAL_MIN or lam == 0))})
     return pd.DataFrame(rows)
 
 
@@ -97,10 +110,17 @@ SHORT = {"labels": "labels", "ppi": "ppi", "rogan_gladen": "rg_own", "rogan_glad
 def pass_rate_display(table: Any) -> Any:
     """:func:`pass_rate_by_model`'s table with one row per model and one column per estimate (short names:
     :data:`SHORT`), each cell the estimate and its interval ("undefined" where the estimate is), beside the labels
-    it rests on (``n``) and people's share on the model's test answers (``test``)."""
+    it rests on (``n``) and people's share on the model's test answers (``test``). An estimate that fell outside
+    [0, 1] shows as clipped with its raw value, not as a certain 0 or 1."""
     _check(table)
-    shown = table.assign(shown=[("undefined" if v != v else f"{v:.2f} [{lo:.2f}, {hi:.2f}]")
-                                for v, lo, hi in zip(table["value"], table["low"], table["high"], strict=True)])
+
+    def cell(v: float, lo: float, hi: float, raw: float, clipped: bool) -> str:
+        if v != v:
+            return "undefined"
+        return f"clipped, raw {raw:.2f}" if clipped else f"{v:.2f} [{lo:.2f}, {hi:.2f}]"
+
+    shown = table.assign(shown=[cell(*r) for r in zip(table["value"], table["low"], table["high"], table["raw"],
+                                                       table["clipped"], strict=True)])
     wide = shown.pivot(index="model", columns="estimate", values="shown")
     first = shown.drop_duplicates("model").set_index("model")
     wide.insert(0, "n", first["labels"])
@@ -120,24 +140,33 @@ def pass_rate_reading(table: Any) -> str:
         return int(by[name]["covers"].sum())
 
     labels, ppi, own, pooled = by["labels"], by["ppi"], by["rogan_gladen"], by["rogan_gladen_pooled"]
-    narrower = int((ppi["width"] <= labels["width"] + 1e-12).sum())
     steadier = int((ppi["se"] <= labels["se"] + 1e-12).sum())
+    fall = 1 - ppi["se"] / labels["se"]
+    most = fall.idxmax()
+    wilson = [m for m in ppi.index if ppi.loc[m, "wilson_instead"]]
     defined = own[own["value"].notna()]
     undefined = [m for m in own.index if m not in defined.index]
+    clipped = [f"{m}'s {SHORT[name]} ({table_raw:.2f})" for name, part in by.items()
+               for m, table_raw in part.loc[part["clipped"], "raw"].items()]
     return (f"People's share of each model's {labels['labels'].min()} to {labels['labels'].max()} labelled dev "
             f"answers, alone, gives intervals {labels['width'].min():.2f} to {labels['width'].max():.2f} wide that "
             f"cover the share people found on that model's test answers for {covered('labels')} of {models} models. "
             f"PPI, which adds the judge's verdicts on the {ppi['judged'].min()} to {ppi['judged'].max()} test "
             f"answers, covers it for {covered('ppi')} of {models}. Its tuned weight on the judge, λ, is "
-            f"{ppi['lam'].min():.2f} to {ppi['lam'].max():.2f}; its standard error is at most labels alone's for "
-            f"{steadier} of {models} models, and its interval ({ppi['width'].min():.2f} to "
-            f"{ppi['width'].max():.2f} wide) is no wider than labels alone's Wilson interval for {narrower} of "
-            f"{models}. Rogan–Gladen "
+            f"{ppi['lam'].min():.2f} to {ppi['lam'].max():.2f} (λ = 0 is labels alone). Compare standard errors, "
+            f"not a normal interval with a Wilson one: PPI++'s variance is asymptotically never above labels "
+            f"alone's, and here its standard error is at most labels alone's for {steadier} of {models} models, "
+            f"lower by at most {fall.max():.1%} ({most}). PPI's interval is the normal one, which fails near 0 or 1: "
+            + (f"for {', '.join(wilson)} (λ = 0, or under {NORMAL_MIN} labelled answers on the rarer side) read "
+               f"labels alone's Wilson interval instead. " if wilson else "no model here is that close. ")
+            + f"Rogan–Gladen "
             f"from the same labels (each model's own error rates) gives intervals "
             f"{defined['width'].min():.2f} to {defined['width'].max():.2f} wide where it is defined, and is "
             f"undefined for {', '.join(undefined) or 'no model'} (TPR + TNR not above 1); with every model's "
             f"error rates instead it misses people's test share for {models - covered('rogan_gladen_pooled')} of "
-            f"{models} models (largest gap {(pooled['value'] - pooled['people_share']).abs().max():.2f}).")
+            f"{models} models (largest gap {(pooled['value'] - pooled['people_share']).abs().max():.2f}). "
+            + (f"Clipped to [0, 1], so shown with the raw estimate: {', '.join(clipped)}; an interval ending at 0 or "
+               "1 was clipped there too." if clipped else "An interval ending at 0 or 1 was clipped there."))
 
 
 def _check(table: Any) -> None:
@@ -147,7 +176,7 @@ def _check(table: Any) -> None:
     if not isinstance(table, pd.DataFrame) or table.empty:
         raise InputError("table", expected, table)
     for column in ("model", "estimate", "labels", "judged", "people_share", "value", "low", "high", "width", "se",
-                   "lam", "covers"):
+                   "lam", "covers", "raw", "clipped", "rarer", "wilson_instead"):
         if column not in table.columns:
             raise InputError("table", f"{expected} with the column {column!r}", table)
     missing = set(ESTIMATES) - set(table["estimate"])
@@ -162,7 +191,8 @@ _STYLE = {"labels": ("#2b6f9e", -0.27), "ppi": ("#2e8b57", -0.09), "rogan_gladen
 
 def plot_pass_rates(table: Any, ax: Any = None):
     """Each model's estimates as dots with their intervals as whiskers, one colour per estimate, beside a black
-    tick at the share people found on the model's test answers (the check)."""
+    tick at the share people found on the model's test answers (the check); an estimate clipped to [0, 1] is an
+    open dot."""
     _check(table)
     models = [m for m in ragtruth.MODELS if m in set(table["model"])]
     fig, ax = figure_and_axes(ax, figsize=(7.0, 0.55 * len(models) + 1.4))
@@ -177,14 +207,15 @@ def plot_pass_rates(table: Any, ax: Any = None):
             y = row_number + offset
             if not math.isnan(row["low"]):
                 ax.plot([row["low"], row["high"]], [y, y], color=colour, linewidth=1.5)
-            if not math.isnan(row["value"]):
+            if not math.isnan(row["value"]):   # an estimate clipped to [0, 1] is drawn open: not a certain 0 or 1
                 ax.plot([row["value"]], [y], "o", color=colour, markersize=4,
+                        markerfacecolor="white" if row["clipped"] else colour,
                         label=None if name in named else SHORT[name])
                 named.add(name)
     ax.set_yticks(range(len(models)), models, fontsize=8)
     ax.invert_yaxis()
     ax.set_xlim(-0.02, 1.02)   # dots on 0 or 1 stay whole
-    ax.set_xlabel("share of the model's answers that pass (estimate and interval)")
+    ax.set_xlabel("share of the model's answers that pass (estimate and interval; open dot: clipped to [0, 1])")
     ax.legend(fontsize=7, loc="lower left", bbox_to_anchor=(0.0, 1.0), ncol=3, frameon=False)
     fig.tight_layout()
     return fig

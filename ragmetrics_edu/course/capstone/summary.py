@@ -18,7 +18,10 @@ so the two cannot say different things; every number in it is computed from the 
 * :func:`component_counts` - the failure tags counted by the component they point at.
 * :func:`tag_table` - :func:`ragmetrics_edu.course.capstone.diagnosis.count_table` turned on its side: one row
   per tag (then "untagged" and "rows"), one column per system and "all", so it fits 100 columns.
-* :func:`takeaway` / :func:`takeaway_lines` - the numbers and the sentences of the take-away.
+* :func:`takeaway` / :func:`takeaway_lines` - the numbers and the sentences of the take-away. A component is
+  called the largest single cause only when it beats every other with the ambiguous rows ("generator or
+  judge") counted against it: its fewest rows above each other's most; else the take-away says there is no single
+  largest cause and gives each component's range.
 * :func:`plot_paired` - each question's two scores joined by a line, one panel per metric.
 """
 
@@ -221,19 +224,47 @@ def _failing(counts: Mapping[str, Any], field: str) -> int:
     return sum(counts[b] for b in BLAME if b != "no failure")
 
 
+def _range(counts: Mapping[str, int], component: str) -> tuple[int, int]:
+    """The fewest and most failing rows a component can be blamed for: "generator or judge" rows may be either."""
+    shared = counts["generator or judge"] if component in ("generator", "judge") else 0
+    return counts[component], counts[component] + shared
+
+
+def _largest(counts: Mapping[str, int]) -> str | None:
+    """The component whose fewest rows exceed every other component's most, or None (no single largest)."""
+    components = ("retriever", "generator", "judge")
+    for component in components:
+        fewest = _range(counts, component)[0]
+        if fewest > 0 and all(fewest > _range(counts, other)[1] for other in components if other != component):
+            return component
+    return None
+
+
+def _ranges(counts: Mapping[str, int]) -> str:
+    shown = []
+    for component in ("retriever", "generator", "judge"):
+        low, high = _range(counts, component)
+        shown.append(f"{component} {low}" if low == high else f"{component} {low}–{high}")
+    return ", ".join(shown)
+
+
 def takeaway_lines(summary: Mapping[str, Any]) -> list[str]:
-    """The take-away in four sentences, every number from ``summary`` (see :func:`takeaway`); which
-    component comes first is decided by the counts."""
+    """The take-away in four sentences, every number from ``summary`` (see :func:`takeaway`). A component is
+    named the largest single cause only when, by the rules and by the reading, its fewest rows beat every other
+    component's most ("generator or judge" rows counted against it); else the line says there is none."""
     expected = "the take-away's numbers (takeaway(rows))"
     summary = mapping("summary", summary, expected, keys=("rows", "blame", "retriever_bm25", "unanswerable",
                                                           "blame_reading", "retrievers", "ar_rows", "ar_full",
                                                           "read", "agree"))
     blame, reading = summary["blame"], summary["blame_reading"]
     failing, failing_read = _failing(blame, "summary.blame"), _failing(reading, "summary.blame_reading")
-    top = max(BLAME[:-1], key=lambda b: blame[b])
-    top_read = max(BLAME[:-1], key=lambda b: reading[b])
-    lead = (f"The {top} is the largest single cause on these picked rows" if top == top_read and blame[top] > 0
-            else "No component is the largest cause by both the rules and the reading")
+    top, top_read = _largest(blame), _largest(reading)
+    if top is not None and top == top_read:
+        lead = f"The {top} is the largest single cause on these picked rows, by the rules and by the reading"
+    elif top is None and top_read is None:
+        lead = "No single largest cause on these picked rows"
+    else:
+        lead = "No component is the largest single cause by both the rules and the reading"
     hit = mapping("summary.retrievers", summary["retrievers"], "retriever_comparison() by measure",
                   keys=("answer retrieved",))["answer retrieved"]
     hit = mapping("summary.retrievers['answer retrieved']", hit, "a row of retriever_comparison()",
@@ -241,11 +272,11 @@ def takeaway_lines(summary: Mapping[str, Any]) -> list[str]:
     low, high = hit["interval"]
     return [
         f"{lead}: of the {failing} rows that failed, {blame['retriever']} lost the answer at retrieval "
-        f"({summary['retriever_bm25']} of them BM25's); where retrieval succeeded (or had nothing to find) the generator alone failed on "
-        f"{blame['generator']} ({summary['unanswerable']} of them rows of a question the corpus cannot answer, answered from memory), "
+        f"({summary['retriever_bm25']} of them BM25's); where retrieval succeeded the generator alone failed on "
+        f"{blame['generator']} ({summary['unanswerable']} of them on a question the corpus cannot answer), "
         f"{blame['generator or judge']} could be the generator or the judge, and {blame['judge']} were the judge's "
-        f"alone. The annotator's reading, by the same rule: {reading['retriever']} of {failing_read} the "
-        f"retriever's, {reading['generator']} the generator's.",
+        f"alone. Counting those either way, by the rules {_ranges(blame)}; by the annotator's reading "
+        f"{_ranges(reading)} of its {failing_read} failing rows.",
         f"On all {hit['n']} answerable questions (none chosen by outcome) MiniLM retrieved a passage that answers "
         f"on {hit['mean minilm']:.0%} against BM25's {hit['mean bm25']:.0%} (it gained {hit['better']} questions, "
         f"lost {hit['worse']}; sign test p = {hit['p sign']:.3f}; difference {low:+.2f} to {high:+.2f}): "

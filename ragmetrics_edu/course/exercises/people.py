@@ -1,11 +1,11 @@
-"""Exercises of notebook 14 (judges against people): a corrected pass rate, and what the base rate does to
-precision."""
+"""Exercises of notebook 14 (judges against people): a system's pass rate from labels alone (Wilson's interval), and
+Rogan–Gladen's correction with its assumption."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from ...agreement import corrected_pass_rate
+from ...agreement import corrected_pass_rate, estimate_pass_rate
 from . import Exercise, register
 
 #: rates written for the exercise (not measured): TPR = passing answers the judge passes, TNR = failing ones it flags
@@ -30,17 +30,68 @@ def _diagnose_share(given: Any, correct: float) -> str | None:
     return None
 
 
+#: people-2's labelled sample and the judge's pass rate on every answer (written for the exercise, not measured)
+LABELLED, PASSED, JUDGE_SHARE, JUDGED = 60, 51, 0.95, 1000
+
+
+def _labels_alone() -> tuple[list[bool], list[bool], list[bool]]:
+    people = [True] * PASSED + [False] * (LABELLED - PASSED)
+    judged = [True] * round(JUDGE_SHARE * JUDGED) + [False] * (JUDGED - round(JUDGE_SHARE * JUDGED))
+    return people, people, judged   # labels alone ignores the judge; its verdicts are only there to call the function
+
+
+def _wilson_low() -> float:
+    ci = estimate_pass_rate(*_labels_alone(), method="labels", level=0.95).ci
+    assert ci is not None
+    return ci[0]
+
+
+def _diagnose_wilson(given: Any, correct: float) -> str | None:
+    if not isinstance(given, (int, float)) or isinstance(given, bool):
+        return None
+    share = PASSED / LABELLED
+    wald = share - 1.959964 * (share * (1 - share) / LABELLED) ** 0.5
+    if abs(given - share) < 1e-3:
+        return "That is the estimate itself (people's share). The question asks for the low end of its interval."
+    if abs(given - wald) < 2e-3:
+        return ("That is the normal (Wald) interval, share ± 1.96·sqrt(share·(1 - share)/n). Near 0 or 1 it is too "
+                "narrow; labels alone uses Wilson's interval: call agreement.estimate_pass_rate(..., method='labels').")
+    if abs(given - JUDGE_SHARE) < 1e-3:
+        return ("That is the judge's pass rate. Labels alone reads only people's verdicts on the random sample; the "
+                "judge's share is not an estimate of the true pass rate.")
+    return None
+
+
 register(
+    Exercise(
+        id="people-2",
+        question=(f"People label a random sample of {LABELLED} of a system's answers and pass {PASSED} of them. The "
+                  f"judge passes {JUDGE_SHARE:.0%} of all {JUDGED} of the system's answers (numbers written for the "
+                  "exercise). Estimate the system's pass rate by labels alone: what is the low end of its 95% "
+                  "interval? Use agreement.estimate_pass_rate(people, judge_on_labelled, judge_on_all, "
+                  "method='labels'). (a number between 0 and 1)"),
+        answer=_wilson_low,
+        hint=(f"people = [True] * {PASSED} + [False] * {LABELLED - PASSED}; labels alone ignores the judge, so judge_on_labelled and "
+              "judge_on_all can be any lists of True/False; read .ci[0]."),
+        explanation=(f"Labels alone estimates {PASSED}/{LABELLED} = {PASSED / LABELLED:.2f}, and its interval is "
+                     "Wilson's, which stays inside [0, 1] and keeps its level near 0 or 1; the normal interval, "
+                     "share ± 1.96·sqrt(share·(1 - share)/n), would be narrower and too sure of itself. The judge's "
+                     f"{JUDGE_SHARE:.0%} is not used: it is what the judge passes, not what passes."),
+        diagnose=_diagnose_wilson, tolerance=2e-3,
+    ),
     Exercise(
         id="people-1",
         question=(f"Your judge flags {FLAGGED:.0%} of a system's answers as unfaithful. On a labelled set it passed "
                   f"{TPR:.0%} of the faithful answers (TPR) and flagged {TNR:.0%} of the unfaithful ones (TNR); "
-                  "these rates are written for the exercise. What share of the system's answers is really "
-                  "unfaithful? (a number between 0 and 1)"),
+                  "these rates are written for the exercise. Correct the judge's share by Rogan–Gladen, assuming "
+                  "(as the correction must) that those error rates hold on this system's answers: what share of "
+                  "the system's answers is really unfaithful? (a number between 0 and 1)"),
         answer=_really_unfaithful,
         hint="p_obs = 1 - 0.30 is the share passed; theta = (p_obs + TNR - 1) / (TPR + TNR - 1) is the share faithful.",
         explanation=("theta = (0.70 + 0.70 - 1) / (0.85 + 0.70 - 1) = 0.40 / 0.55 = 0.727 really faithful, so "
-                     "0.273 unfaithful: a little under the 0.30 flagged, because the judge flags faithful answers too."),
+                     "0.273 unfaithful: a little under the 0.30 flagged, because the judge flags faithful answers too. The "
+                     "figure is only as good as the assumption that TPR and TNR transfer to this system; lesson 14 "
+                     "shows rates pooled over other systems missing, and labels alone needs no such assumption."),
         diagnose=_diagnose_share, tolerance=2e-3,
     ),
 )

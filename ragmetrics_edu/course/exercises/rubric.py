@@ -70,10 +70,10 @@ def _diagnose_verdicts(given: Any, correct: int) -> str | None:
     if given == documented:
         return (f"{documented} is what Ragas documents: strictness {STRICTNESS} made odd, one vote each, the majority "
                 f"wins (this library's designs.aspect_critic does that). The question is about the code of {RAGAS}: "
-                "read the Ragas row of the aspect-critic bridge in section 5.")
+                "read the Ragas row of the aspect-critic bridge in the appendix.")
     if given == STRICTNESS:
         return (f"strictness {STRICTNESS} is not the number of calls at {RAGAS}, and the documented rule would make "
-                f"it odd ({documented}) anyway. Read the Ragas row of the aspect-critic bridge in section 5.")
+                f"it odd ({documented}) anyway. Read the Ragas row of the aspect-critic bridge in the appendix.")
     return None
 
 
@@ -105,7 +105,7 @@ register(
     Exercise(
         id="rubric-2",
         question=(f"You build Ragas' AspectCritic ({RAGAS}) with strictness={STRICTNESS}. How many verdicts "
-                  "does it ask the LLM for on one sample? (Section 5's bridge cites its code.)"),
+                  "does it ask the LLM for on one sample? (The appendix's bridge cites its code.)"),
         answer=_verdicts, hint="Read the Ragas row of the aspect-critic bridge: what does _ascore do at 0.4.0?",
         explanation=("Once. Ragas documents strictness as the number of votes, made odd so that a "
                      f"majority exists (strictness {STRICTNESS} would give {votes_for(STRICTNESS)}), and its "
