@@ -25,7 +25,7 @@ from .. import validate
 from ..errors import InputError
 from ..judges.openai_judge import OpenAIJudge, redact_url
 from ..judges.served import check_served
-from . import evaluate, plan
+from . import evaluate, judge_free, plan
 from .comparison import compare_scores, comparison_text, pair_table_rows, scores_of, summary_line
 from .datasets import read_cases
 from .pairing import pair_rows
@@ -42,6 +42,13 @@ def _judge_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--timeout", type=float, default=600.0, help="seconds per request")
 
 
+class _Names(argparse.Action):
+    """``--metrics a b`` or ``--metrics a,b``: both give ``["a", "b"]``."""
+
+    def __call__(self, parser: Any, namespace: argparse.Namespace, values: Any, option_string: Any = None) -> None:
+        setattr(namespace, self.dest, [name for value in values for name in str(value).split(",") if name.strip()])
+
+
 def add_parsers(sub: Any) -> None:
     """Add the three subcommands to ``sub`` (what argparse's ``add_subparsers()`` returns)."""
     if not callable(getattr(sub, "add_parser", None)):
@@ -49,7 +56,7 @@ def add_parsers(sub: Any) -> None:
     ev = sub.add_parser("evaluate", help="score your own JSONL/CSV/Parquet file; summary, flat table, HTML report")
     ev.add_argument("file", help="cases: question, answer, contexts, reference, optional id (Ragas' and DeepEval's "
                                  "names work too)")
-    ev.add_argument("--metrics", nargs="+", help="metric names (default: those needing no judge, plus the judged "
+    ev.add_argument("--metrics", nargs="+", action=_Names, help="metric names (default: those needing no judge, plus the judged "
                                                  "defaults when --model is given)")
     _judge_options(ev)
     ev.add_argument("--out", help="write one flat row per case: results.csv or results.jsonl")
@@ -62,7 +69,7 @@ def add_parsers(sub: Any) -> None:
         p = sub.add_parser(name, help=helptext)
         p.add_argument("a", help="the accepted version's file")
         p.add_argument("b", help="the candidate's file (rows paired by id, else by text; never by position)")
-        p.add_argument("--metrics", nargs="+", required=name == "stats",
+        p.add_argument("--metrics", nargs="+", action=_Names, required=name == "stats",
                        help="score columns to compare" if name == "stats" else "metric names (default as evaluate)")
         if name == "compare":
             _judge_options(p)
@@ -109,7 +116,14 @@ def _out_path(field: str, value: Any, suffixes: tuple[str, ...]) -> Path | None:
 def _score(path: Any, metrics: Any, judge: Any) -> Any:
     data = read_cases(path)
     path = data.source
-    names, left_out = plan(data, metrics, judge)  # every check before the first line of progress
+    try:
+        names, left_out = plan(data, metrics, judge)  # every check before the first line of progress
+    except InputError as exc:
+        if judge is None and exc.field == "judge":  # say it in the command's own words, not the Python API's
+            raise InputError("--metrics", "metrics this command can score without a judge", metrics,
+                             hint=f"{exc.expected.split(':')[0].removeprefix('a judge for ')} need a judge: add "
+                                  f"--base-url URL --model NAME, or ask only for {', '.join(judge_free())}") from None
+        raise
     _say(f"{path}: {len(data)} case{'' if len(data) == 1 else 's'}" + (" with ids" if data.has_ids else "")
          + f"; metrics: {', '.join(names)}")
     for name, why in left_out.items():

@@ -98,6 +98,7 @@ def test_a_judged_metric_without_a_judge_is_refused_naming_those_that_need_none(
     assert main(["evaluate", str(path), "--metrics", "faithfulness"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "word_overlap, semantic_similarity" in err
+    assert "--base-url URL --model NAME" in err and "faithfulness need a judge" in err  # the command's words
     assert main(["evaluate", str(path), "--base-url", "http://127.0.0.1:9/v1"]) == 2
     assert "--model" in capsys.readouterr().err
 
@@ -149,3 +150,12 @@ def test_a_metric_that_scores_no_case_exits_1_and_says_why_per_case(server, tmp_
     assert re.search(r"context_precision\s+no case scored\s+0 scored, 3 failed", printed)
     assert summary_numbers(printed, "word_overlap")[3:] == (3, 0)      # the judge-free metric still scored
     assert printed.count("failed: context_precision: ") == 3 and "not found" in printed
+
+
+def test_metrics_may_be_listed_with_spaces_or_commas(tmp_path, capsys):
+    path = tmp_path / "mine.jsonl"
+    path.write_text("".join(json.dumps(case) + "\n" for case in CASES))
+    assert main(["evaluate", str(path), "--metrics", "word_overlap,semantic_similarity"]) == 0
+    by_commas = capsys.readouterr().out
+    assert main(["evaluate", str(path), "--metrics", "word_overlap", "semantic_similarity"]) == 0
+    assert capsys.readouterr().out == by_commas and "semantic_similarity" in by_commas
