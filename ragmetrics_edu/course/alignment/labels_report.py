@@ -113,12 +113,11 @@ def labels_report(design: str, chosen: list[Item], results: list[Any], say: Any 
     on_all = list(passes.values())
     rates = {m: estimate_pass_rate(people, on_labelled, on_all, method=m) for m in ("labels", "ppi", "rogan_gladen")}
     say(textwrap.fill(f"Pass rate ({len(test)} test labels; the judge's verdicts at the dev threshold on all "
-                      f"{len(on_all)} scored answers): " + "; ".join(
-                          f"{m} {fmt(r.score, 3)}" + (f" [{fmt(r.ci[0], 3)}, {fmt(r.ci[1], 3)}]" if r.ci else "")
-                          for m, r in rates.items()) + ". Rogan-Gladen assumes the judge's error rates on these labels "
-                      "hold for every answer.", 100))
+                      f"{len(on_all)} scored answers): " + "; ".join(_estimate(m, r) for m, r in rates.items())
+                      + ". Rogan-Gladen assumes the judge's error rates on these labels hold for every answer.", 100))
     needed = {m: r.labels_needed(half_width) for m, r in rates.items()}
-    say(f"Labels for ±{fmt(half_width)}: " + "; ".join(f"{m} {fmt(n)}" for m, n in needed.items())
+    say(f"Labels for ±{fmt(half_width)}: " + "; ".join(
+        f"{m} {fmt(n) if math.isfinite(n) else 'no number suffices'}" for m, n in needed.items())
         + " (planned from these estimates).")
     found.update({"threshold": threshold, "overlap_threshold": overlap_threshold, "report": report,
                   "overlap_report": words, "paired": paired, "flag_everything_f1": flag_all,
@@ -140,3 +139,17 @@ def write_scores(path: Path, chosen: list[Item], results: list[Any], scores: lis
             verdict = "" if threshold is None or math.isnan(score) or math.isnan(threshold) else score >= threshold
             writer.writerow([item.id, item.group, item.split, label, "" if math.isnan(score) else score, words,
                              verdict, reading_of(result)])
+
+
+def _estimate(method: str, result: Any) -> str:
+    """One estimate as the report prints it: the value and interval, a clipped one with its raw value, and
+    Rogan-Gladen's J when the judge is no better than chance on these labels."""
+    if math.isnan(result.score):
+        j = result.values.get("j")
+        return f"{method} undefined" + (f" (J = TPR + TNR - 1 = {fmt(j, 3)}: the judge is no better than chance here)"
+                                        if j is not None and not math.isnan(j) else "")
+    text = f"{method} {fmt(result.score, 3)}" + (f" [{fmt(result.ci[0], 3)}, {fmt(result.ci[1], 3)}]" if result.ci else "")
+    raw = result.values.get("estimate_unclipped")
+    if raw is not None and not math.isnan(raw) and raw != result.score:
+        text += f" (clipped to [0, 1]; raw {fmt(raw, 3)}, J = {fmt(result.values['j'], 3)})"
+    return text
