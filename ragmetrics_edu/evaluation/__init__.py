@@ -152,8 +152,11 @@ def _defaults(data: Dataset, judged: bool) -> tuple[list[str], dict[str, str]]:
         else:
             names.append(name)
     if not names:
-        raise InputError(f"{data.source} fields", "what a default metric reads: " + "; ".join(
-            f"{n} {why}" for n, why in left_out.items()), sorted({k for c in data.cases for k in c}))
+        absent = list(dict.fromkeys(c for n in left_out for c in SPECS[n].needs
+                                    if all(case.get(c) is None for case in data.cases)))
+        present = sorted({SHOWN.get(k, k) for case in data.cases for k, v in case.items() if v is not None})
+        raise InputError(f"{data.source}: " + " and ".join(field_names(c) for c in absent),
+                         f"a field of the rows (the default metrics {' and '.join(left_out)} read it)", present)
     return names, left_out
 
 

@@ -132,6 +132,15 @@ def test_a_bad_row_is_refused_naming_the_row_and_field(tmp_path, row, field):
         read_labelled(path)
 
 
+def test_a_file_with_no_label_column_says_so(tmp_path):
+    """Not 'fewer than 2 groups', which is what counting the labelled groups alone would say."""
+    path = tmp_path / "nolabels.jsonl"
+    path.write_text("".join(json.dumps({"question": f"q{i}", "answer": "a", "contexts": ["c"], "group": f"g{i}"})
+                            + "\n" for i in range(4)), encoding="utf-8")
+    with pytest.raises(InputError, match=r"^nolabels.jsonl: label: expected a label column"):
+        read_labelled(path)
+
+
 def test_model_names_the_server_serves_by_its_path_are_accepted_and_others_say_what_to_pick():
     assert served_name("qwen", ["/models/qwen.gguf"]) == "/models/qwen.gguf"
     assert served_name("judge-m", ["judge-m", "other"]) == "judge-m"

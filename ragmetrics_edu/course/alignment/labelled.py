@@ -124,6 +124,9 @@ def read_labelled(path: Any) -> list[Item]:
                            model=str(row.get("model") or ""), span_kind="none" if failed is False else "label"),
                       failed, split if own_split else None))
     labelled_groups = list(dict.fromkeys(item.group for item, failed, _ in items if failed is not None))
+    if not any("label" in row for row in rows):
+        raise InputError(f"{path.name}: label", "a label column: faithful/hallucinated or pass/fail, people's verdict "
+                         "on each answer", sorted({k for row in rows for k in row}))
     if len(labelled_groups) < 2:
         raise InputError("--labels", "labelled answers in at least 2 groups (dev and test need one each)",
                          f"{len(labelled_groups)} group(s)")
