@@ -80,6 +80,12 @@ def add_parsers(sub: Any) -> None:
                                                    "(needed to gate a judged metric)")
 
 
+def _need_a_judge(expected: str) -> str:
+    """'faithfulness needs' or 'faithfulness, answer_relevancy need', from evaluate()'s 'a judge for ...: ...'."""
+    names = expected.split(":")[0].removeprefix("a judge for ")
+    return names + (" need" if "," in names else " needs")
+
+
 def _say(text: str) -> None:
     print(text, file=sys.stderr, flush=True)
 
@@ -121,7 +127,7 @@ def _score(path: Any, metrics: Any, judge: Any) -> Any:
     except InputError as exc:
         if judge is None and exc.field == "judge":  # say it in the command's own words, not the Python API's
             raise InputError("--metrics", "metrics this command can score without a judge", metrics,
-                             hint=f"{exc.expected.split(':')[0].removeprefix('a judge for ')} need a judge: add "
+                             hint=f"{_need_a_judge(exc.expected)} a judge: add "
                                   f"--base-url URL --model NAME, or ask only for {', '.join(judge_free())}") from None
         raise
     _say(f"{path}: {len(data)} case{'' if len(data) == 1 else 's'}" + (" with ids" if data.has_ids else "")
@@ -165,7 +171,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
         raise InputError("--explain", f"a case number from 0 to {len(data) - 1}", args.explain)
     _, table = _score(data, args.metrics, _judge(args))
     summaries = summarize(table)
-    print(f"{len(table)} cases from {table.attrs['source']}" + (f", judge {table.attrs['judge']}"
+    print(f"{len(table)} case{'' if len(table) == 1 else 's'} from {table.attrs['source']}" + (f", judge {table.attrs['judge']}"
                                                                   if table.attrs["judge"] else ", no judge"))
     print(summary_text(summaries))
     if "calls" in table.columns:

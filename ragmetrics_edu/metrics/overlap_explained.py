@@ -19,6 +19,6 @@ def overlap_result(score: float, rows: list[dict[str, Any]], values: dict[str, A
         metric="word_overlap", score=score, variant=None, columns=COLUMNS, rows=rows, values=values,
         formula=rf"\frac{{{found}}}{{{words}}} = {fmt(score)}" if words else "",
         formula_general=r"\frac{|\text{answer words} \cap \text{context words}|}{|\text{answer words}|}",
-        narrative=[f"The answer has {words} content words; {found} of them occur in the contexts.",
+        narrative=[f"The answer has {words} content word{'' if words == 1 else 's'}; {found} of them occur in the contexts.",
                    f"Word overlap = {found} / {max(words, 1)} = {fmt(score)}."],
         notes=notes, threshold=threshold, inputs={"answer": answer, "contexts": contexts})

@@ -98,7 +98,7 @@ def test_a_judged_metric_without_a_judge_is_refused_naming_those_that_need_none(
     assert main(["evaluate", str(path), "--metrics", "faithfulness"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "word_overlap, semantic_similarity" in err
-    assert "--base-url URL --model NAME" in err and "faithfulness need a judge" in err  # the command's words
+    assert "--base-url URL --model NAME" in err and "faithfulness needs a judge" in err  # the command's words
     assert main(["evaluate", str(path), "--base-url", "http://127.0.0.1:9/v1"]) == 2
     assert "--model" in capsys.readouterr().err
 
