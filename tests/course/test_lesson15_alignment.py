@@ -119,11 +119,18 @@ def test_the_plans_take_aways_hold_on_the_log(log):
 
     text = " ".join(course_plan.get("15").takeaways)
     figures = study.candidate_figures(log)
-    assert "the judged candidates rank answers significantly worse, pooled" in text
+    assert "the judge-only candidates (the four support designs) rank answers significantly worse, pooled" in text
     assert "within one model for most but not all of them" in text
     both = comparisons.pooled_and_within(log)
-    judged = [n for n in comparisons._JUDGED if figures.get(n) and figures[n]["all_dev"]]
-    assert both["pooled"] == judged and len(judged) / 2 < len(both["within"]) < len(judged)
+    judge_only = [n for n in comparisons.JUDGE_ONLY if figures.get(n) and figures[n]["all_dev"]]
+    assert len(judge_only) == 4 and all(n.startswith("support_") for n in judge_only)
+    assert both["pooled"] == judge_only and len(judge_only) / 2 < len(both["within"]) < len(judge_only)
+    assert "The judge combination cannot be told from word overlap" in text
+    low, high = figures["judge_combination"]["vs_overlap_ci"]
+    assert low <= 0 <= high
+    assert "slightly but significantly worse than the cheap combination" in text
+    added = study.paired("judge_combination", "cheap_combination", log)
+    assert added["ci"][1] < 0 and -0.02 < added["score"] < 0 and added["sources"] == 50
     assert "beats rating the whole answer (G-Eval) only where both were measured" in text
     old = comparisons.against_old_designs("support_min", log)
     assert old["g_eval"]["ci"][0] > 0 and old["word_overlap"]["score"] < 0

@@ -3,7 +3,8 @@
 - :func:`against_old_designs`: the smaller question (support per sentence) paired with lesson 14's big ones on
   lesson 14's own dev sample;
 - :func:`by_sources`: an AUC on the first dev sources and on the rest (a sample of sources can be kind to a design);
-- :func:`pooled_and_within`: which "significantly worse" verdicts hold within one answering model too;
+- :func:`pooled_and_within`: which of the support designs' "significantly worse" verdicts hold within one answering
+  model too;
 - :func:`halueval_table` and :func:`halueval_sentences`: the HaluEval dev column the rule reads, and why the
   support aggregates coincide there;
 - :func:`without_late_figure`: the rule's choice without a figure defined after the dev figures;
@@ -28,14 +29,16 @@ from ..against_people.designs import BASELINE
 from .protocol import LEVEL, RESAMPLES, SEED
 from .study import candidate_figures, checked_log, choose
 
-__all__ = ["OLD_JUDGED", "against_old_designs", "by_sources", "pooled_and_within", "halueval_table",
+__all__ = ["OLD_JUDGED", "JUDGE_ONLY", "against_old_designs", "by_sources", "pooled_and_within", "halueval_table",
            "halueval_sentences", "without_late_figure", "cv_word_overlap", "sources_needed"]
 
 #: lesson 14's judged designs that asked the judge about a whole answer, paired here with support per sentence
 OLD_JUDGED = ("g_eval", "critic_p_yes")
 
-#: the judged candidates of lesson 15 (the support design's aggregates and its few-shot variant)
-_JUDGED = ("support_min", "support_mean", "support_min_claims", "support_fewshot_min")
+#: the judge-only candidates of lesson 15: the four support designs (its three aggregates and its few-shot variant),
+#: which rank answers by the judge's p(yes) alone. judge_combination is judged too by the rule (:func:`.study.choose`)
+#: but mixes p(yes) with the cheap signals, so it is not counted here: the notebook reads it separately.
+JUDGE_ONLY = ("support_min", "support_mean", "support_min_claims", "support_fewshot_min")
 
 
 def _paired(failed: list[bool], first: list[float], second: list[float], groups: list[str]) -> dict[str, Any]:
@@ -84,10 +87,10 @@ def by_sources(names: tuple[str, ...] = ("support_min", BASELINE), first: int = 
 
 
 def pooled_and_within(log: Any = None) -> dict[str, list[str]]:
-    """The judged candidates whose paired interval against word overlap lies wholly below 0 over all answers
+    """The judge-only candidates (:data:`JUDGE_ONLY`, the four support designs) whose paired interval against word overlap lies wholly below 0 over all answers
     (pooled), and those of them for which it does within one answering model too."""
     figures = {n: f for n, f in candidate_figures(log).items() if f is not None}
-    pooled = [n for n in _JUDGED if n in figures and figures[n]["vs_overlap_ci"] and figures[n]["vs_overlap_ci"][1] < 0]
+    pooled = [n for n in JUDGE_ONLY if n in figures and figures[n]["vs_overlap_ci"] and figures[n]["vs_overlap_ci"][1] < 0]
     within = [n for n in pooled if figures[n]["within_vs_overlap_ci"] and figures[n]["within_vs_overlap_ci"][1] < 0]
     return {"pooled": pooled, "within": within}
 
