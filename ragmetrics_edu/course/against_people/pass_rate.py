@@ -153,7 +153,7 @@ def pass_rate_reading(table: Any) -> str:
             f"cover the share people found on that model's test answers for {covered('labels')} of {models} models. "
             f"That is a consistency check, not a coverage test: the test share is itself an estimate from "
             f"{labels['judged'].min()} to {labels['judged'].max()} answers (standard error up to "
-            f"{check_share_se(labels).max():.2f}). "
+            f"{check_share_se(table).max():.2f}). "
             f"PPI, which adds the judge's verdicts on the {ppi['judged'].min()} to {ppi['judged'].max()} test "
             f"answers, covers it for {covered('ppi')} of {models}. Its tuned weight on the judge, λ, is "
             f"{ppi['lam'].min():.2f} to {ppi['lam'].max():.2f} (λ = 0 is labels alone). Compare standard errors, "
@@ -173,9 +173,11 @@ def pass_rate_reading(table: Any) -> str:
                "1 was clipped there too." if clipped else "An interval ending at 0 or 1 was clipped there."))
 
 
-def check_share_se(rows: Any) -> Any:
-    """The standard error of people's share on each row's test answers, sqrt(p(1 - p)/n): how far that share, the
-    check the intervals are held against, is itself from the model's true pass rate."""
+def check_share_se(table: Any) -> Any:
+    """For each model of :func:`pass_rate_by_model`'s table, the standard error sqrt(p(1 - p)/n) of people's share
+    p on its n test answers: that share, the check the intervals are held against, is itself an estimate."""
+    _check(table)
+    rows = table.drop_duplicates("model").set_index("model")
     return (rows["people_share"] * (1 - rows["people_share"]) / rows["judged"]) ** 0.5
 
 
