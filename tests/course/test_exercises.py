@@ -78,3 +78,35 @@ def test_an_unknown_exercise_names_the_valid_ids_and_near_matches():
     assert "judge-1" in str(info.value)
     with pytest.raises(InputError, match="exercise_id"):
         exercises.get(["cp-1"])
+
+
+def _binomial_coverage(n: int, theta: float, interval) -> float:
+    """Exact probability, over k ~ Binomial(n, theta), that interval(k, n) holds theta."""
+    from math import comb
+    return sum(comb(n, k) * theta ** k * (1 - theta) ** (n - k) for k in range(n + 1)
+               if interval(k, n)[0] <= theta <= interval(k, n)[1])
+
+
+def test_people_2s_solution_says_only_what_holds_of_wilson_against_the_normal_interval():
+    from ragmetrics_edu import agreement
+    from ragmetrics_edu.course.exercises import people
+
+    def wilson(k: int, n: int) -> tuple[float, float]:
+        verdicts = [True] * k + [False] * (n - k)
+        return agreement.estimate_pass_rate(verdicts, verdicts, verdicts, method="labels").ci
+
+    def normal(k: int, n: int) -> tuple[float, float]:
+        share = k / n
+        half = 1.959964 * (share * (1 - share) / n) ** 0.5
+        return share - half, share + half
+
+    n, k = people.LABELLED, people.PASSED
+    (w_lo, w_hi), (n_lo, n_hi) = wilson(k, n), normal(k, n)
+    assert abs((w_hi - w_lo) - (n_hi - n_lo)) < 0.01 * (n_hi - n_lo)       # "about equally wide" here
+    assert k / n > (w_lo + w_hi) / 2 > 0.5                                   # Wilson's centre shifted toward 0.5
+    assert normal(n, n)[1] - normal(n, n)[0] == 0 < wilson(n, n)[1] - wilson(n, n)[0]   # every label agrees
+    # near 1 with few labels on the rarer side the normal interval covers less often than its level, Wilson's not
+    assert _binomial_coverage(n, 0.97, normal) < 0.90 < _binomial_coverage(n, 0.97, wilson)
+    solution = exercises.get("people-2").explanation
+    assert "narrower" not in solution and f"width {w_hi - w_lo:.3f}" in solution and f"width {n_hi - n_lo:.3f}" in solution
+    assert "about as wide" in exercises.check("people-2", n_lo).message

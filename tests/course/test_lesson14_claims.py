@@ -111,6 +111,12 @@ def test_the_estimators_behave_as_the_lesson_says():
     assert ((own["low"] == 0) | (own["high"] == 1) | own["value"].isna()).all()  # "clipped there"
     reading = pass_rate.pass_rate_reading(table)
     assert f"for {int(labels['covers'].sum())} of 6 models" in reading
+    # the test share the intervals are held against is itself an estimate: its SE by hand, from people's labels
+    se = max(math.sqrt(t * (1 - t) / n) for t, n in (_people_share("test", m) for m in ragtruth.MODELS))
+    assert "consistency check, not a coverage test" in reading and f"standard error up to {se:.2f}" in reading
+    assert se > 0.05                                                             # too loose to be a coverage test
+    drop = (1 - ppi["se"] / labels["se"]).max()
+    assert "guaranteed by construction" in reading and f"the size of the drop: at most {drop:.1%}" in reading
     assert _flat(reading) in _outputs(NOTEBOOK)
     prose = _markdown(NOTEBOOK)
     assert "All six models are shown" in prose and "clipped" in prose

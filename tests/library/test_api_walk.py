@@ -498,6 +498,7 @@ VALID: dict[str, Callable[[], dict[str, Any]]] = {
     "course.against_people.pass_rate.model_inputs": lambda: dict(model="gpt-4-0613"),
     "course.against_people.pass_rate.pass_rate_display": lambda: dict(table=_pass_rates()),
     "course.against_people.pass_rate.pass_rate_reading": lambda: dict(table=_pass_rates()),
+    "course.against_people.pass_rate.check_share_se": lambda: dict(table=_pass_rates()),
     "course.against_people.pass_rate.plot_pass_rates": lambda: dict(table=_pass_rates()),
     "course.against_people.study.candidates": lambda: dict(dev=_against_people_log()["dev"]),
     "course.against_people.study.best_candidate": lambda: dict(dev=_against_people_log()["dev"]),

@@ -20,7 +20,7 @@ from ...plots import figure_and_axes
 from ...validate import choice, number
 from .study import checked_log, complete, threshold_of
 
-__all__ = ["ESTIMATES", "NORMAL_MIN", "SHORT", "model_inputs", "pass_rate_by_model", "pass_rate_reading", "pass_rate_display",
+__all__ = ["ESTIMATES", "check_share_se", "NORMAL_MIN", "SHORT", "model_inputs", "pass_rate_by_model", "pass_rate_reading", "pass_rate_display",
            "plot_pass_rates"]
 
 #: the estimates set side by side, each with the method it calls and where its labels come from
@@ -151,12 +151,16 @@ def pass_rate_reading(table: Any) -> str:
     return (f"People's share of each model's {labels['labels'].min()} to {labels['labels'].max()} labelled dev "
             f"answers, alone, gives intervals {labels['width'].min():.2f} to {labels['width'].max():.2f} wide that "
             f"cover the share people found on that model's test answers for {covered('labels')} of {models} models. "
+            f"That is a consistency check, not a coverage test: the test share is itself an estimate from "
+            f"{labels['judged'].min()} to {labels['judged'].max()} answers (standard error up to "
+            f"{check_share_se(table).max():.2f}). "
             f"PPI, which adds the judge's verdicts on the {ppi['judged'].min()} to {ppi['judged'].max()} test "
             f"answers, covers it for {covered('ppi')} of {models}. Its tuned weight on the judge, λ, is "
             f"{ppi['lam'].min():.2f} to {ppi['lam'].max():.2f} (λ = 0 is labels alone). Compare standard errors, "
-            f"not a normal interval with a Wilson one: PPI++'s variance is asymptotically never above labels "
-            f"alone's, and here its standard error is at most labels alone's for {steadier} of {models} models, "
-            f"lower by at most {fall.max():.1%} ({most}). PPI's interval is the normal one, which fails near 0 or 1: "
+            f"not a normal interval with a Wilson one. That PPI++'s standard error is at most labels alone's (here "
+            f"for {steadier} of {models} models) is close to guaranteed by construction, since λ is tuned to make "
+            f"the estimated variance smallest; the informative figure is the size of the drop: at most "
+            f"{fall.max():.1%} ({most}). PPI's interval is the normal one, which fails near 0 or 1: "
             + (f"for {', '.join(wilson)} (λ = 0, or under {NORMAL_MIN} labelled answers on the rarer side) read "
                f"labels alone's Wilson interval instead. " if wilson else "no model here is that close. ")
             + f"Rogan–Gladen "
@@ -167,6 +171,14 @@ def pass_rate_reading(table: Any) -> str:
             f"{models} models (largest gap {(pooled['value'] - pooled['people_share']).abs().max():.2f}). "
             + (f"Clipped to [0, 1], so shown with the raw estimate: {', '.join(clipped)}; an interval ending at 0 or "
                "1 was clipped there too." if clipped else "An interval ending at 0 or 1 was clipped there."))
+
+
+def check_share_se(table: Any) -> Any:
+    """For each model of :func:`pass_rate_by_model`'s table, the standard error sqrt(p(1 - p)/n) of people's share
+    p on its n test answers: that share, the check the intervals are held against, is itself an estimate."""
+    _check(table)
+    rows = table.drop_duplicates("model").set_index("model")
+    return (rows["people_share"] * (1 - rows["people_share"]) / rows["judged"]) ** 0.5
 
 
 def _check(table: Any) -> None:

@@ -40,22 +40,42 @@ def _labels_alone() -> tuple[list[bool], list[bool], list[bool]]:
     return people, people, judged   # labels alone ignores the judge; its verdicts are only there to call the function
 
 
-def _wilson_low() -> float:
+def _wilson() -> tuple[float, float]:
     ci = estimate_pass_rate(*_labels_alone(), method="labels", level=0.95).ci
     assert ci is not None
-    return ci[0]
+    return ci
+
+
+def _wilson_low() -> float:
+    return _wilson()[0]
+
+
+def _normal() -> tuple[float, float]:
+    """The normal (Wald) interval, share ± 1.96·sqrt(share·(1 - share)/n), for comparison with Wilson's."""
+    share = PASSED / LABELLED
+    half = 1.959964 * (share * (1 - share) / LABELLED) ** 0.5
+    return share - half, share + half
+
+
+def _compare() -> str:
+    """Wilson's and the normal interval on the exercise's numbers, both computed: about as wide, centred apart."""
+    (w_lo, w_hi), (n_lo, n_hi) = _wilson(), _normal()
+    return (f"Wilson's [{w_lo:.3f}, {w_hi:.3f}] (width {w_hi - w_lo:.3f}, centre {(w_lo + w_hi) / 2:.3f}) against "
+            f"the normal [{n_lo:.3f}, {n_hi:.3f}] (width {n_hi - n_lo:.3f}, centre {(n_lo + n_hi) / 2:.3f})")
 
 
 def _diagnose_wilson(given: Any, correct: float) -> str | None:
     if not isinstance(given, (int, float)) or isinstance(given, bool):
         return None
     share = PASSED / LABELLED
-    wald = share - 1.959964 * (share * (1 - share) / LABELLED) ** 0.5
     if abs(given - share) < 1e-3:
         return "That is the estimate itself (people's share). The question asks for the low end of its interval."
-    if abs(given - wald) < 2e-3:
-        return ("That is the normal (Wald) interval, share ± 1.96·sqrt(share·(1 - share)/n). Near 0 or 1 it is too "
-                "narrow; labels alone uses Wilson's interval: call agreement.estimate_pass_rate(..., method='labels').")
+    if abs(given - _normal()[0]) < 2e-3:
+        return ("That is the normal (Wald) interval, share ± 1.96·sqrt(share·(1 - share)/n). With "
+                f"{LABELLED - PASSED} of {LABELLED} labels on the rarer side it is about as wide as Wilson's, but "
+                "centred on the share, where Wilson's is pulled toward 0.5; with only a few labels on the rarer "
+                "side (near 0 or 1) it grows too narrow and covers less often than it claims. Labels alone uses "
+                "Wilson's interval: call agreement.estimate_pass_rate(..., method='labels').")
     if abs(given - JUDGE_SHARE) < 1e-3:
         return ("That is the judge's pass rate. Labels alone reads only people's verdicts on the random sample; the "
                 "judge's share is not an estimate of the true pass rate.")
@@ -74,9 +94,12 @@ register(
         hint=(f"people = [True] * {PASSED} + [False] * {LABELLED - PASSED}; labels alone ignores the judge, so judge_on_labelled and "
               "judge_on_all can be any lists of True/False; read .ci[0]."),
         explanation=(f"Labels alone estimates {PASSED}/{LABELLED} = {PASSED / LABELLED:.2f}, and its interval is "
-                     "Wilson's, which stays inside [0, 1] and keeps its level near 0 or 1; the normal interval, "
-                     "share ± 1.96·sqrt(share·(1 - share)/n), would be narrower and too sure of itself. The judge's "
-                     f"{JUDGE_SHARE:.0%} is not used: it is what the judge passes, not what passes."),
+                     f"Wilson's. Here the two intervals are about equally wide: {_compare()}; Wilson's is shifted "
+                     "toward 0.5. They part near 0 or 1 with few labels on the rarer side: there the normal "
+                     "interval, share ± 1.96·sqrt(share·(1 - share)/n), shrinks (to zero width when every label "
+                     "agrees) and covers the true rate less often than its level, while Wilson's stays inside "
+                     f"[0, 1] and keeps close to its level. The judge's {JUDGE_SHARE:.0%} is not used: it is what "
+                     "the judge passes, not what passes."),
         diagnose=_diagnose_wilson, tolerance=2e-3,
     ),
     Exercise(
