@@ -61,6 +61,53 @@ def test_no_single_largest_cause_is_named_when_the_ambiguous_rows_decide():
     assert "{share['generator']} to {share['generator'] + either}" in deck   # the deck's title gives the range
 
 
+def _blame_from_the_data(row, reference):
+    """One row's blame recomputed from its grades, its faithfulness score and a word count, not from its tags."""
+    from ragmetrics_edu.baselines import coverage
+
+    if row["question"] in dg.answerable() and dg.RELEVANT not in row["grades"]:
+        return "retriever"
+    if reference is not None and coverage(reference, row["answer"]) < dg.COVERAGE_CUT:
+        return "generator"       # a word count: no judge involved
+    if row["scores"].get("faithfulness", 1.0) < 1:
+        return "generator or judge"  # only the judge's faithfulness verdict says so
+    return None
+
+
+@pytest.mark.parametrize("question, system, expected", [
+    ("q01", "minilm", "generator"), ("q25", "minilm", "generator"), ("q09", "minilm", "generator or judge")])
+def test_the_generator_or_judge_rows_rest_on_the_faithfulness_verdict_alone(question, system, expected):
+    rows = {(r["question"], r["system"]): r for r in capstone.scored()}
+    references = dg.reference_texts()
+    row = rows[question, system]
+    assert _blame_from_the_data(row, references.get(question)) == expected
+    tagged = next(r for r in dg.tag_rows(list(rows.values())) if (r["question"], r["system"]) == (question, system))
+    assert capstone_summary.attribute(tagged) == expected
+    # the judge's error recorded on the row is never a faithfulness verdict: it cannot settle the doubt either way
+    assert "faithfulness" not in tagged["reasons"].get("judge_error", "")
+    if expected == "generator or judge":
+        assert tagged["tags"] == ["unsupported_claim"]
+        # the annotator read the answer: on q09 minilm it blames the judge's faithfulness verdict, not the generator
+        read = dg.annotator_diagnosis()[question, system]
+        assert "unsupported_claim" not in read["tags"] and "judge_error" in read["tags"]
+
+
+def test_the_blame_counts_are_recomputed_from_the_data():
+    rows = capstone.scored()
+    references = dg.reference_texts()
+    mine = [_blame_from_the_data(r, references.get(r["question"])) for r in rows]
+    tagged = dg.tag_rows(rows)
+    for found, row in zip(mine, tagged, strict=True):
+        if found is None:
+            found = "judge" if "judge_error" in row["tags"] else "no failure"
+        assert capstone_summary.attribute(row) == found, (row["question"], row["system"])
+    either = mine.count("generator or judge")
+    line = capstone_summary.takeaway_lines(capstone_summary.takeaway(rows))[0]
+    judge = sum(b is None and "judge_error" in r["tags"] for b, r in zip(mine, tagged, strict=True))
+    assert (f"by the rules retriever {mine.count('retriever')}, generator {mine.count('generator')}–"
+            f"{mine.count('generator') + either}, judge {judge}–{judge + either}") in line
+
+
 def _by_kind_from_the_corpus():
     """Answer retrieved per question kind, recomputed from the corpus and the two retrievers."""
     questions = [q for q in load_corpus().questions if q.id in dg.answerable()]

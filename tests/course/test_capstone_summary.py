@@ -79,15 +79,16 @@ def _summary(blame, reading):
 
 
 def test_takeaway_lines_print_every_number_of_the_summary():
-    blame = {"retriever": 5, "generator": 4, "generator or judge": 2, "judge": 2, "no failure": 3}
-    reading = {"retriever": 5, "generator": 3, "generator or judge": 2, "judge": 2, "no failure": 4}
+    blame = {"retriever": 5, "generator": 3, "generator or judge": 3, "judge": 2, "no failure": 3}
+    reading = {"retriever": 5, "generator": 5, "generator or judge": 0, "judge": 2, "no failure": 4}
     lines = cs.takeaway_lines(_summary(blame, reading))
-    # 5 against the generator's 4 to 6: the ambiguous rows can make it the larger, so no single largest cause
+    # 5 against the generator's 3 to 6 and a 5-5 tie in the reading: no single largest cause
     assert lines[0].startswith("No single largest cause on these picked rows: of the 13 rows that failed, 5 lost")
-    assert "(4 of them BM25's)" in lines[0] and "failed on 4 (2 of them" in lines[0]
-    assert "2 could be the generator or the judge, and 2 were the judge's alone" in lines[0]
-    assert "by the rules retriever 5, generator 4–6, judge 2–4" in lines[0]
-    assert "retriever 5, generator 3–5, judge 2–4 of its 12 failing rows" in lines[0]
+    assert "(4 of them BM25's)" in lines[0] and "failed on 3 (a word count" in lines[0]
+    assert "3 could be the generator or the judge (only the judge's faithfulness verdict" in lines[0]
+    assert "and 2 were the judge's alone; 2 of the rows that may be the generator's" in lines[0]
+    assert "by the rules retriever 5, generator 3–6, judge 2–5" in lines[0]
+    assert "retriever 5, generator 5, judge 2 of its 12 failing rows" in lines[0]
     assert "most" not in lines[0]
     assert "On all 50 answerable questions" in lines[1] and "96% against BM25's 80%" in lines[1]
     assert "gained 9 questions, lost 1" in lines[1] and "+0.04 to +0.28" in lines[1] and "p = 0.022" in lines[1]
@@ -120,7 +121,11 @@ def test_a_cause_is_largest_only_when_it_wins_with_the_ambiguous_rows_against_it
     (["retrieval_miss", "unsupported_claim", "incomplete_answer", "judge_error"], "retriever"),
     (["retrieval_miss"], "retriever"),
     (["bad_ranking", "incomplete_answer"], "generator"),
-    (["unsupported_claim"], "generator"),
+    # an incomplete answer is a word count: the generator's, whatever the judge did on the row
+    (["incomplete_answer", "judge_error"], "generator"),
+    (["unsupported_claim", "incomplete_answer", "judge_error"], "generator"),
+    # an unsupported claim alone is the judge's faithfulness verdict, which no rule checks
+    (["unsupported_claim"], "generator or judge"),
     (["unsupported_claim", "judge_error"], "generator or judge"),
     (["judge_error"], "judge"),
     (["bad_ranking"], "no failure"),
@@ -130,13 +135,21 @@ def test_each_row_is_blamed_once_and_a_miss_is_the_retrievers_whatever_follows(t
     assert cs.attribute({"tags": tags}) == blame
 
 
+def test_a_read_row_s_unsupported_claim_is_the_generator_s_and_read_is_a_flag():
+    assert cs.attribute({"tags": ["unsupported_claim"], "read": True}) == "generator"
+    assert cs.attribute({"tags": ["unsupported_claim"], "read": False}) == "generator or judge"
+    assert all(r["read"] is True for r in cs.reading_rows({("q1", "bm25"): {"tags": ["unsupported_claim"]}}))
+    with pytest.raises(InputError, match="read"):
+        cs.attribute({"tags": ["unsupported_claim"], "read": "yes"})
+
+
 def test_attribution_counts_rows_not_tags_and_refuses_unknown_tags():
     tagged = [{"system": "bm25", "tags": ["retrieval_miss", "unsupported_claim"]},
               {"system": "bm25", "tags": ["unsupported_claim"]}, {"system": "minilm", "tags": []}]
     table = {r["blame"]: r for r in cs.attribution(tagged)}
     assert [r["blame"] for r in cs.attribution(tagged)] == list(cs.BLAME)
     assert table["retriever"] == {"blame": "retriever", "bm25": 1, "minilm": 0, "all": 1}
-    assert table["generator"]["all"] == 1 and table["no failure"]["minilm"] == 1
+    assert table["generator or judge"]["all"] == 1 and table["no failure"]["minilm"] == 1
     assert sum(r["all"] for r in table.values()) == len(tagged)
     with pytest.raises(InputError, match="tags"):
         cs.attribute({"tags": ["retriever_missed"]})
@@ -197,15 +210,23 @@ def test_the_reading_of_the_blame_says_what_the_counts_show():
     blamed = [(r, cs.attribute(r)) for r in tagged]
     retriever = [r for r, b in blamed if b == "retriever"]
     generator = [r for r, b in blamed if b == "generator"]
-    reading = [cs.attribute(r) for r in cs.reading_rows(diagnosis.annotator_diagnosis())]
-    unanswerable = [r for r in generator if r["question"] not in diagnosis.answerable()]
+    either = [r for r, b in blamed if b == "generator or judge"]
+    read = {(r["question"], r["system"]): cs.attribute(r) for r in cs.reading_rows(diagnosis.annotator_diagnosis())}
+    reading = list(read.values())
     assert "Most of the retriever's rows are BM25's misses" in prose
     assert sum(r["system"] == "bm25" for r in retriever) > len(retriever) / 2
-    assert "part of the generator's rows are q51" in prose
-    assert 0 < len(unanswerable) < len(generator) and {r["question"] for r in unanswerable} == {"q51"}
-    assert "On these picked rows they decide the order, so no single component is named" in prose
-    for counts in ([b for _, b in blamed], reading):     # the ambiguous rows decide, by the rules and the reading
+    assert "the rules blame the generator alone only for an incomplete answer" in prose
+    assert all("incomplete_answer" in r["tags"] for r in generator)
+    assert "on q51, which the corpus cannot answer, the generator answered from memory on both systems" in prose
+    q51 = [r for r in either if r["question"] not in diagnosis.answerable()]
+    assert {r["question"] for r in q51} == {"q51"} and {r["system"] for r in q51} == set(capstone.SYSTEMS)
+    assert all(read[r["question"], r["system"]] == "generator" for r in q51)
+    assert "on q09 minilm the annotator calls the low faithfulness the judge's" in prose
+    assert read["q09", "minilm"] == "judge"
+    assert "no single component comes out ahead on these picked rows" in prose
+    for counts in ([b for _, b in blamed], reading):     # no component wins by the rules nor by the reading
         shared = counts.count("generator or judge")
-        assert counts.count("generator") <= counts.count("retriever") <= counts.count("generator") + shared
+        assert counts.count("retriever") <= counts.count("generator") + shared
+        assert counts.count("generator") <= counts.count("retriever")
     assert "most of the failing" not in prose and "the largest single cause, and" not in prose
 

@@ -10,8 +10,9 @@ so the two cannot say different things; every number in it is computed from the 
 * :func:`attribute` / :func:`attribution` - each row's failure blamed on one component: the
   retriever where the answer never reached the generator (no grade-2 passage retrieved for an
   answerable question), whatever else the row carries; the generator only where retrieval
-  succeeded; "generator or judge" where the judge that found the generator's fault also erred on
-  the row. Counting tags is not attribution: a retrieval miss drags generator tags behind it.
+  succeeded; "generator or judge" where the rules' only evidence against the generator is the
+  judge's own faithfulness verdict, which no rule checks. Counting tags is not attribution: a
+  retrieval miss drags generator tags behind it.
 * :func:`retriever_comparison` - BM25 against MiniLM on every answerable question of the lab (a
   rule that does not look at the outcome), judged by the corpus's grades, no judge; its verdict is
   about this corpus. :func:`retriever_by_kind` - the same "answer retrieved" counts per question kind.
@@ -35,7 +36,7 @@ from ... import stats
 from ...errors import InputError
 from ...plots import new_figure
 from ...retrieval import compare_retrievers, evaluate_retriever, load_corpus
-from ...validate import as_list, integer, mapping, text
+from ...validate import as_list, flag, integer, mapping, text
 from . import diagnosis as dg
 from . import systems as capstone
 
@@ -46,7 +47,6 @@ __all__ = ["MIN_UNITS", "BLAME", "paired", "attribute", "attribution", "reading_
 MIN_UNITS = 10
 #: where :func:`attribute` puts a row, in the order its rule tries them
 BLAME = ("retriever", "generator", "generator or judge", "judge", "no failure")
-_GENERATOR_TAGS = {"unsupported_claim", "incomplete_answer"}
 
 
 def paired(rows: Any, metric: str, a: str = "minilm", b: str = "bm25", seed: int = 0) -> dict[str, Any]:
@@ -83,18 +83,26 @@ def attribute(row: Mapping[str, Any]) -> str:
 
     The retriever, when the question is answerable and no grade-2 passage was retrieved: the
     answer never reached the generator, so whatever the generator did next is not its fault. Else
-    the generator, when a generator tag fires; "generator or judge" when the judge also erred on the
-    row (its verdicts gave the generator tag, so the two cannot be told apart); the judge, when only
-    its tag fires; "no failure" otherwise (a badly ranked answer passage still reached the generator).
+    the generator, when ``incomplete_answer`` fires (a word count against the reference, no judge
+    involved), or when ``unsupported_claim`` fires on a row someone read (``row["read"]`` True: the
+    annotator's tag is its own judgement, see :func:`reading_rows`). "Generator or judge" when the
+    rules' only generator tag is ``unsupported_claim``: it is the judge's faithfulness verdict, and
+    no rule checks that verdict (``judge_error`` reads recorded failures, context precision and
+    context recall, never faithfulness), so a wrong verdict and a wrong answer look the same. The
+    judge, when only its tag fires; "no failure" otherwise (a badly ranked answer passage still
+    reached the generator).
     """
     row = mapping("row", row, "a tagged row (diagnosis.tag_rows)", keys=("tags",))
     tags = set(as_list("row['tags']", row["tags"], "a list of tag names"))
     if unknown := tags - set(dg.TAGS):
         raise InputError("row['tags']", f"tag names from {', '.join(dg.TAGS)}", sorted(unknown))
+    read = flag("row['read']", row.get("read", False))
     if "retrieval_miss" in tags:
         return "retriever"
-    if tags & _GENERATOR_TAGS:
-        return "generator or judge" if "judge_error" in tags else "generator"
+    if "incomplete_answer" in tags:
+        return "generator"
+    if "unsupported_claim" in tags:
+        return "generator" if read else "generator or judge"
     return "judge" if "judge_error" in tags else "no failure"
 
 
@@ -109,12 +117,14 @@ def attribution(tagged: Any, by: str = "system") -> list[dict[str, Any]]:
 
 def reading_rows(reading: Mapping[tuple[str, str], Mapping[str, Any]]) -> list[dict[str, Any]]:
     """The annotator's reading (:func:`~ragmetrics_edu.course.capstone.diagnosis.annotator_diagnosis`) as tagged
-    rows, so :func:`attribution` applies the same rule to it."""
+    rows, so :func:`attribution` applies the same rule to it. Each is marked ``read``: the annotator's
+    ``unsupported_claim`` is its own reading of the answer, not the judge's verdict, so it is the generator's."""
     reading = mapping("reading", reading, "diagnosis.annotator_diagnosis()")
     for key in reading:
         if not (isinstance(key, tuple) and len(key) == 2 and all(isinstance(k, str) for k in key)):
             raise InputError("reading", "diagnosis.annotator_diagnosis(): keys (question, system)", key)
-    return [{"question": q, "system": s, "tags": list(mapping(f"reading[{q!r}, {s!r}]", v, keys=("tags",))["tags"])}
+    return [{"question": q, "system": s, "read": True,
+             "tags": list(mapping(f"reading[{q!r}, {s!r}]", v, keys=("tags",))["tags"])}
             for (q, s), v in reading.items()]
 
 
@@ -210,7 +220,8 @@ def takeaway(rows: Any, reading: Any = None, retrievers: Any = None) -> dict[str
     found = retriever_comparison() if retrievers is None else retrievers
     return {"rows": len(tagged), "blame": _blame_counts(by_rules),
             "retriever_bm25": next(r.get("bm25", 0) for r in by_rules if r["blame"] == "retriever"),
-            "unanswerable": sum(r["question"] not in known and attribute(r) == "generator" for r in tagged),
+            "unanswerable": sum(r["question"] not in known and attribute(r) in ("generator", "generator or judge")
+                                for r in tagged),
             "blame_reading": _blame_counts(attribution(reading_rows(reading))),
             "retrievers": {r["measure"]: r for r in found},
             "ar_rows": len(scored_ar), "ar_full": sum(v == 1.0 for v in scored_ar),
@@ -273,10 +284,12 @@ def takeaway_lines(summary: Mapping[str, Any]) -> list[str]:
     return [
         f"{lead}: of the {failing} rows that failed, {blame['retriever']} lost the answer at retrieval "
         f"({summary['retriever_bm25']} of them BM25's); where retrieval succeeded the generator alone failed on "
-        f"{blame['generator']} ({summary['unanswerable']} of them on a question the corpus cannot answer), "
-        f"{blame['generator or judge']} could be the generator or the judge, and {blame['judge']} were the judge's "
-        f"alone. Counting those either way, by the rules {_ranges(blame)}; by the annotator's reading "
-        f"{_ranges(reading)} of its {failing_read} failing rows.",
+        f"{blame['generator']} (a word count found the answer incomplete), {blame['generator or judge']} "
+        f"could be the generator or the judge (only the judge's faithfulness verdict, which no rule checks, blames "
+        f"the generator), and {blame['judge']} were the judge's alone; {summary['unanswerable']} of the rows that "
+        f"may be the generator's ask what the corpus cannot answer. Counting the uncertain rows either way, by the "
+        f"rules {_ranges(blame)}; by the annotator's reading (its own reading of each answer, so no row is "
+        f"uncertain) {_ranges(reading)} of its {failing_read} failing rows.",
         f"On all {hit['n']} answerable questions (none chosen by outcome) MiniLM retrieved a passage that answers "
         f"on {hit['mean minilm']:.0%} against BM25's {hit['mean bm25']:.0%} (it gained {hit['better']} questions, "
         f"lost {hit['worse']}; sign test p = {hit['p sign']:.3f}; difference {low:+.2f} to {high:+.2f}): "
