@@ -262,8 +262,13 @@ def test_the_prose_of_notebook_15_states_the_comparison_and_the_noise_as_compute
     assert f"under {_words(capstone_summary.MIN_UNITS)} questions no interval is given" in prose
     cp = capstone_summary.paired(rows, "context_precision")
     assert cp["interval"] is None and cp["better"] > cp["n"] / 2 and min(cp["p perm"], cp["p sign"]) > 0.1
-    assert (f"higher on most, yet {_words(cp['n'])} questions are too few for an interval and both p-values are "
-            "far above 0.05") in prose
+    assert (f"higher on most, yet {_words(cp['n'])} questions are too few for an interval, and its two p-values, "
+            "printed under the table, are set against 0.05 there") in prose
+    shown = "".join("".join(o.get("text", "")) for c in json.loads(NOTEBOOK.read_text("utf-8"))["cells"]
+                    if c["cell_type"] == "code" for o in c.get("outputs", []))
+    assert (f"context_precision: p perm = {cp['p perm']:.3f}, p sign = {cp['p sign']:.3f} (both above 0.05)"
+            in shown)
+    assert "far above 0.05" not in prose
     # every answerable question of the lab, top 3, by the grades: the comparison the picked questions cannot make
     answerable = [q for q in load_corpus().questions if q.total_relevant]
     found = {r["measure"]: r for r in capstone_summary.retriever_comparison()}

@@ -84,9 +84,9 @@ def test_takeaway_lines_print_every_number_of_the_summary():
     lines = cs.takeaway_lines(_summary(blame, reading))
     # 5 against the generator's 3 to 6 and a 5-5 tie in the reading: no single largest cause
     assert lines[0].startswith("No single largest cause on these picked rows: of the 13 rows that failed, 5 lost")
-    assert "(4 of them BM25's)" in lines[0] and "failed on 3 (a word count" in lines[0]
-    assert "3 could be the generator or the judge (only the judge's faithfulness verdict" in lines[0]
-    assert "and 2 were the judge's alone; 2 of the rows that may be the generator's" in lines[0]
+    assert "(4 of them BM25's)" in lines[0] and "3 were the generator's (an incomplete answer" in lines[0]
+    assert "3 the generator's or the judge's (only the judge's unchecked faithfulness verdict)" in lines[0]
+    assert "2 of those 6 on a question the corpus cannot answer; 2 were the judge's alone" in lines[0]
     assert "by the rules retriever 5, generator 3–6, judge 2–5" in lines[0]
     assert "retriever 5, generator 5, judge 2 of its 12 failing rows" in lines[0]
     assert "most" not in lines[0]

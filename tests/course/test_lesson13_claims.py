@@ -17,6 +17,7 @@ from ragmetrics_edu.agreement import auc_difference
 from ragmetrics_edu.course import bridges, course_plan, exercises
 from ragmetrics_edu.course.against_people import study
 from ragmetrics_edu.course.exercises import rubric as rubric_exercises
+from ragmetrics_edu.errors import InputError
 from ragmetrics_edu.judges.openai_judge import sample_seed
 from ragmetrics_edu.metrics.rubric import votes_for
 from scripted_server import good, scripted_judge
@@ -120,6 +121,29 @@ def _pairwise():
             for a, b in itertools.combinations(READINGS, 2)}
 
 
+def _dense_ranks(design):
+    """Each answer's dense rank under ``design`` on the rows every reading scored (ties share a rank)."""
+    part = study.load_log()["parts"]["ragtruth-dev"]
+    rows = [i for i in range(len(part["items"])) if all(not math.isnan(part["scores"][d][i]) for d in READINGS)]
+    values = [part["scores"][design][i] for i in rows]
+    levels = sorted(set(values))
+    return [levels.index(v) for v in values]
+
+
+def test_same_ranking_says_when_two_readings_order_the_answers_alike():
+    from ragmetrics_edu.course.against_people import readings
+
+    assert readings.same_ranking([0.1, 0.5, 0.5], [3, 7, 7]) is True
+    assert readings.same_ranking([0.1, 0.5, 0.5], [3, 7, 8]) is False      # a tie broken in one only
+    assert readings.same_ranking([0.1, 0.5], [0.5, 0.1]) is False
+    assert readings.same_ranking([float("nan"), 1.0], [float("nan"), 2.0]) is True
+    assert readings.same_ranking([float("nan"), 1.0], [0.0, 2.0]) is False
+    with pytest.raises(InputError, match="b"):
+        readings.same_ranking([0.1], [0.1, 0.2])
+    with pytest.raises(InputError, match=r"a\[0\]"):
+        readings.same_ranking(["x"], [0.1])
+
+
 def test_only_the_critics_p_yes_against_its_own_votes_is_told_apart():
     found = _pairwise()
     assert len(found) == math.comb(len(READINGS), 2)
@@ -129,13 +153,20 @@ def test_only_the_critics_p_yes_against_its_own_votes_is_told_apart():
     assert all(found[pair].ci[1] < 0 for pair in apart)
     assert found[("g_eval", "g_eval_reply")].ci[0] <= 0 <= found[("g_eval", "g_eval_reply")].ci[1]
     shown = _outputs(NOTEBOOK)
-    assert f"intervals that include 0: {len(found) - len(apart)} of {len(found)}" in shown
+    same = {pair for pair in found if _dense_ranks(pair[0]) == _dense_ranks(pair[1])}
+    assert same == {("g_eval", "g_eval_deepeval_rule")}      # equal AUCs by construction: not informative
+    assert all(found[pair].ci == (0.0, 0.0) for pair in same)
+    informative = len(found) - len(same)
+    assert f"rank the answers identically (equal AUCs by construction): {len(same)} of {len(found)}" in shown
+    assert f"intervals that include 0: {informative - len(apart)} of the {informative} informative pairs" in shown
     d = found[("critic_majority", "critic_p_yes")]
     assert f"{d.score:+.3f}  [{d.ci[0]:+.3f}, {d.ci[1]:+.3f}]" in shown
     prose = _flat(_prose(NOTEBOOK))
     assert "the rubric readings can **mostly not be told apart** on these answers" in prose
     assert "both put the critic's p(yes), a continuous number from one call, above the same critic's own votes" in prose
     assert "about one interval in twenty would miss zero by chance alone" in prose
+    assert "has equal AUCs by construction, so its zero interval says nothing; it is left out of the count" in prose
+    assert "With fifteen pairs" not in prose
 
 
 def test_the_dev_table_prints_formatted_floats():

@@ -298,3 +298,29 @@ def test_the_wrong_sentences_are_gone():
     for where, text in texts.items():
         for sentence in WRONG:
             assert sentence not in text, (where, sentence)
+
+
+def test_rg_pooled_s_labels_are_not_independent_and_the_notebook_says_so():
+    """rg_pooled takes its error rates from every model's labelled dev answers: several models answered each
+    source, so the labels are not one per source (recounted here from the log), and the notebook prints it."""
+    log = study.load_log()
+    given = pass_rate.model_inputs(ragtruth.MODELS[0], log=log, labels_from="all")
+    every = log["parts"]["ragtruth-dev-all"]   # the chosen design's labelled dev answers (pass_rate.model_inputs)
+    dev = every if log["chosen"] in every["scores"] else log["parts"]["ragtruth-dev"]
+    per_source: dict[str, int] = {}
+    for item, score in zip(dev["items"], dev["scores"][log["chosen"]], strict=True):
+        if not math.isnan(score):
+            per_source[item["group"]] = per_source.get(item["group"], 0) + 1
+    found = pass_rate.pooled_labels(log=log)
+    assert found["labels"] == len(given["people"]) == sum(per_source.values())
+    assert found["most_per_source"] == max(per_source.values()) > 1 and found["sources"] == len(per_source)
+    notebook = json.loads((REPO / "notebooks" / "14_judges_against_people.ipynb").read_text("utf-8"))
+    cells = notebook["cells"]
+    prose = " ".join(" ".join("".join(c["source"]).split()) for c in cells if c["cell_type"] == "markdown")
+    shown = "".join("".join(o.get("text", "")) for c in cells if c["cell_type"] == "code" for o in c.get("outputs", []))
+    assert "Those pooled labels are **not** independent" in prose
+    assert "delta-method standard error treats them as if they were" in prose
+    assert (f"{found['labels']} labels from {found['sources']} sources, up to {found['most_per_source']} per "
+            "source") in " ".join(shown.split())
+    with pytest.raises(InputError, match="design"):
+        pass_rate.pooled_labels({"x": 1}, log=log)

@@ -11,6 +11,7 @@ people found passing among the model's test answers, a fresh sample of the same 
 from __future__ import annotations
 
 import math
+from collections import Counter
 from typing import Any
 
 from ...agreement import estimate_pass_rate
@@ -21,7 +22,7 @@ from ...validate import choice, number
 from .study import checked_log, complete, threshold_of
 
 __all__ = ["ESTIMATES", "check_share_se", "NORMAL_MIN", "SHORT", "model_inputs", "pass_rate_by_model", "pass_rate_reading", "pass_rate_display",
-           "plot_pass_rates"]
+           "pooled_labels", "plot_pass_rates"]
 
 #: the estimates set side by side, each with the method it calls and where its labels come from
 ESTIMATES = {
@@ -67,6 +68,19 @@ def model_inputs(model: str, design: str | None = None, log: dict[str, Any] | No
             "judge_on_all": [test["scores"][design][i] >= threshold for i in system],
             "truth": 1 - sum(test["items"][i]["failed"] for i in system) / len(system),
             "threshold": threshold}
+
+
+def pooled_labels(design: str | None = None, log: dict[str, Any] | None = None) -> dict[str, int]:
+    """The labelled dev answers ``rogan_gladen_pooled`` takes its error rates from (every model's): how many, from
+    how many sources, and the most from one source. Answers to one source share its passages, so they are not
+    independent, while the delta-method standard error treats every label as if it were."""
+    log = checked_log(log)
+    design = log["chosen"] if design is None else design
+    threshold_of(log, design)   # checks the design: one with RAGTruth dev figures
+    dev = _dev_part(log, design)
+    per_source = Counter(dev["items"][i]["group"] for i in complete(dev, [design]))
+    return {"labels": sum(per_source.values()), "sources": len(per_source),
+            "most_per_source": max(per_source.values(), default=0)}
 
 
 def pass_rate_by_model(design: str | None = None, log: dict[str, Any] | None = None, *,

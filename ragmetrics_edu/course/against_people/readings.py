@@ -21,7 +21,29 @@ from .items import items
 from .study import MIN_SOURCES, checked_log, complete, recording_path, replayed_or_none
 
 __all__ = ["stratified_auc", "stratified_table", "judge_failures",
-           "plot_judge_failures", "flag_all_f1", "untested_designs", "design_claim", "measure_judge", "pooled_and_within"]
+           "plot_judge_failures", "flag_all_f1", "untested_designs", "design_claim", "measure_judge", "pooled_and_within",
+           "same_ranking"]
+
+
+def same_ranking(a: list[float], b: list[float]) -> bool:
+    """True when two readings order the same answers identically (ties included, NaN where the other is NaN):
+    then any rank measure, AUC included, is equal on both by construction, and comparing them says nothing."""
+    def scores(field: str, values: Any) -> list[float]:
+        out = []
+        for i, v in enumerate(as_list(field, values, "a list of scores")):
+            if isinstance(v, bool) or not isinstance(v, (int, float)):
+                raise InputError(f"{field}[{i}]", "a score or NaN", v)
+            out.append(float(v))
+        return out
+
+    xs, ys = scores("a", a), scores("b", b)
+    if len(xs) != len(ys):
+        raise InputError("b", f"one score per answer ({len(xs)})", len(ys))
+    if any(math.isnan(x) != math.isnan(y) for x, y in zip(xs, ys, strict=True)):
+        return False
+    pairs = sorted((x, y) for x, y in zip(xs, ys, strict=True) if not math.isnan(x))
+    # sorted by a: b must rise when a rises and stay put when a does
+    return all((y1 < y2) if x1 < x2 else (y1 == y2) for (x1, y1), (x2, y2) in zip(pairs, pairs[1:], strict=False))
 
 
 def flag_all_f1(base_rate: float) -> float:

@@ -283,13 +283,12 @@ def takeaway_lines(summary: Mapping[str, Any]) -> list[str]:
     low, high = hit["interval"]
     return [
         f"{lead}: of the {failing} rows that failed, {blame['retriever']} lost the answer at retrieval "
-        f"({summary['retriever_bm25']} of them BM25's); where retrieval succeeded the generator alone failed on "
-        f"{blame['generator']} (a word count found the answer incomplete), {blame['generator or judge']} "
-        f"could be the generator or the judge (only the judge's faithfulness verdict, which no rule checks, blames "
-        f"the generator), and {blame['judge']} were the judge's alone; {summary['unanswerable']} of the rows that "
-        f"may be the generator's ask what the corpus cannot answer. Counting the uncertain rows either way, by the "
-        f"rules {_ranges(blame)}; by the annotator's reading (its own reading of each answer, so no row is "
-        f"uncertain) {_ranges(reading)} of its {failing_read} failing rows.",
+        f"({summary['retriever_bm25']} of them BM25's); where retrieval succeeded, {blame['generator']} were the "
+        f"generator's (an incomplete answer, by a word count) and {blame['generator or judge']} the generator's or "
+        f"the judge's (only the judge's unchecked faithfulness verdict), {summary['unanswerable']} of those "
+        f"{blame['generator'] + blame['generator or judge']} on a question the corpus cannot answer; {blame['judge']} "
+        f"were the judge's alone. Counted either way: by the rules {_ranges(blame)}; by the annotator's own reading "
+        f"{_ranges(reading)} of its {failing_read} failing rows.",
         f"On all {hit['n']} answerable questions (none chosen by outcome) MiniLM retrieved a passage that answers "
         f"on {hit['mean minilm']:.0%} against BM25's {hit['mean bm25']:.0%} (it gained {hit['better']} questions, "
         f"lost {hit['worse']}; sign test p = {hit['p sign']:.3f}; difference {low:+.2f} to {high:+.2f}): "
