@@ -20,13 +20,11 @@ from __future__ import annotations
 import ast
 import importlib
 import inspect
-import io
 import sys
-import textwrap
-import tokenize
 import types
 
 from ragmetrics_edu import metrics
+from ragmetrics_edu.metrics.show import code_lines
 
 SEEDS = ("context_precision", "context_recall", "contextual_relevancy", "context_entity_recall", "faithfulness",
          "answer_relevancy", "answer_relevancy_embedding", "answer_correctness", "semantic_similarity", "ndcg_at_k",
@@ -83,21 +81,6 @@ def path_of(function: types.FunctionType) -> tuple[dict[str, int], set[str]]:
                     cores.add(full)
                     stack.append(full)
     return seen, cores
-
-
-def code_lines(source: str) -> int:
-    """Lines holding code: not blank, not a comment, not part of a docstring (``tests/library/test_cores.py``'s rule)."""
-    source = textwrap.dedent(source)
-    docstrings = set()
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, (ast.Module, ast.FunctionDef, ast.ClassDef)) and ast.get_docstring(node) is not None:
-            docstrings.update(range(node.body[0].lineno, node.body[0].end_lineno + 1))
-    lines = set()
-    for tok in tokenize.generate_tokens(io.StringIO(source).readline):
-        if tok.type not in (tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT,
-                            tokenize.ENDMARKER):
-            lines.update(range(tok.start[0], tok.end[0] + 1))
-    return len(lines - docstrings)
 
 
 def _sources(functions: dict[str, int], cores: set[str]) -> tuple[list[str], list[str]]:

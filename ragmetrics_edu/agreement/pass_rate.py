@@ -45,7 +45,7 @@ from typing import Any, ClassVar, Sequence
 from ..errors import InputError
 from ..results import fmt
 from ..validate import as_list, number, optional_number, plain
-from .planning import METHODS, labels_needed
+from .planning import METHODS, labels_needed, wilson_half_width
 from .result import AgreementResult
 
 __all__ = ["estimate_pass_rate", "PassRateResult", "METHODS"]
@@ -164,7 +164,7 @@ def _labels(y: list[bool], f: list[bool], f_all: list[bool], z: float, level: fl
     n, k = len(y), sum(y)
     theta = k / n
     centre = (theta + z * z / (2 * n)) / (1 + z * z / n)
-    half = z / (1 + z * z / n) * math.sqrt(theta * (1 - theta) / n + z * z / (4 * n * n))
+    half = wilson_half_width(theta, n, z)
     ci = (_clip(centre - half), _clip(centre + half))
     se = math.sqrt(theta * (1 - theta) / n)
     rows = [{"step": 1, "quantity": "labelled answers people passed", "value": f"{k} of {n}"},

@@ -25,6 +25,7 @@ from .. import validate
 from ..errors import InputError
 from ..judges.openai_judge import OpenAIJudge, redact_url
 from ..judges.served import check_served
+from ..metrics import SPECS
 from . import evaluate, judge_free, plan
 from .comparison import compare_scores, comparison_text, pair_table_rows, scores_of, summary_line
 from .datasets import read_cases
@@ -80,12 +81,6 @@ def add_parsers(sub: Any) -> None:
                                                    "(needed to gate a judged metric)")
 
 
-def _need_a_judge(expected: str) -> str:
-    """'faithfulness needs' or 'faithfulness, answer_relevancy need', from evaluate()'s 'a judge for ...: ...'."""
-    names = expected.split(":")[0].removeprefix("a judge for ")
-    return names + (" need" if "," in names else " needs")
-
-
 def _say(text: str) -> None:
     print(text, file=sys.stderr, flush=True)
 
@@ -122,14 +117,12 @@ def _out_path(field: str, value: Any, suffixes: tuple[str, ...]) -> Path | None:
 def _score(path: Any, metrics: Any, judge: Any) -> Any:
     data = read_cases(path)
     path = data.source
-    try:
-        names, left_out = plan(data, metrics, judge)  # every check before the first line of progress
-    except InputError as exc:
-        if judge is None and exc.field == "judge":  # say it in the command's own words, not the Python API's
-            raise InputError("--metrics", "metrics this command can score without a judge", metrics,
-                             hint=f"{_need_a_judge(exc.expected)} a judge: add "
-                                  f"--base-url URL --model NAME, or ask only for {', '.join(judge_free())}") from None
-        raise
+    judged = [m for m in metrics or () if m in SPECS and SPECS[m].judged]
+    if judge is None and judged:  # evaluate() would name the Python API's judges: say it in the command's words
+        raise InputError("--metrics", "metrics this command can score without a judge", metrics,
+                         hint=f"{', '.join(judged)} need{'' if len(judged) > 1 else 's'} a judge: add "
+                              f"--base-url URL --model NAME, or ask only for {', '.join(judge_free())}")
+    names, left_out = plan(data, metrics, judge)  # every check before the first line of progress
     _say(f"{path}: {len(data)} case{'' if len(data) == 1 else 's'}" + (" with ids" if data.has_ids else "")
          + f"; metrics: {', '.join(names)}")
     for name, why in left_out.items():

@@ -16,16 +16,20 @@ import html
 import importlib
 import io
 import keyword
+import textwrap
 import tokenize
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ..errors import InputError
+from ..validate import text
 from .specs import SPECS
 
-__all__ = ["Code", "show_code"]
+__all__ = ["Code", "code_lines", "show_code"]
 
+#: The longest source :func:`code_lines` reads (a core is a few hundred characters).
+MAX_SOURCE = 1_000_000
 #: The package of the cores.
 CORES = "ragmetrics_edu.cores"
 
@@ -167,3 +171,29 @@ def _path(file: Any) -> str:
     """``file`` from the package's folder on (ragmetrics_edu/...)."""
     parts = Path(str(file)).parts
     return "/".join(parts[parts.index("ragmetrics_edu"):]) if "ragmetrics_edu" in parts else str(file)
+
+
+def code_lines(source: str) -> int:
+    """How many lines of ``source`` hold code: not blank, not a comment, not part of a docstring. The measure of
+    a core's size (at most 45: tests/library/test_cores.py) and of a path in benchmarks/path_table.py."""
+    source = textwrap.dedent(text("source", source))
+    if len(source) > MAX_SOURCE:
+        raise InputError("source", f"Python source of at most {MAX_SOURCE:,} characters", f"{len(source):,} characters")
+    try:
+        tree = ast.parse(source)
+    except SyntaxError as exc:
+        raise InputError("source", "Python source that parses", source[:60], hint=str(exc.msg)) from None
+    except (MemoryError, RecursionError):  # what Python's parser raises for a line it cannot hold, not memory
+        raise InputError("source", "Python source the parser can hold (not one enormous line or nesting)",
+                         source[:60]) from None
+    docstrings: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.FunctionDef, ast.ClassDef)) and ast.get_docstring(node) is not None:
+            first = node.body[0]
+            docstrings.update(range(first.lineno, (first.end_lineno or first.lineno) + 1))
+    skipped = (tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT, tokenize.ENDMARKER)
+    lines: set[int] = set()
+    for token in tokenize.generate_tokens(io.StringIO(source).readline):
+        if token.type not in skipped:
+            lines.update(range(token.start[0], token.end[0] + 1))
+    return len(lines - docstrings)

@@ -12,9 +12,7 @@ from __future__ import annotations
 import ast
 import importlib
 import inspect
-import io
 import math
-import tokenize
 from pathlib import Path
 
 import pytest
@@ -23,26 +21,12 @@ from hypothesis import strategies as st
 
 from ragmetrics_edu import InputError, metrics
 from ragmetrics_edu.cores import context_precision as context_precision_core
+from ragmetrics_edu.metrics.show import code_lines
 
 CORES = Path(__file__).resolve().parents[2] / "ragmetrics_edu" / "cores"
 CORE_FILES = sorted(p for p in CORES.glob("*.py") if p.name != "__init__.py")
 #: what a core must not hold: the checks, the result classes, the registry and the LaTeX live above it
 FORBIDDEN = ("InputError", "validate", "MetricResult", "SPECS", "register", "\\frac", "\\text")
-
-
-def code_lines(source: str) -> int:
-    """Lines holding code: not blank, not a comment, not part of a docstring."""
-    docstrings = set()
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, (ast.Module, ast.FunctionDef, ast.ClassDef)) and ast.get_docstring(node) is not None:
-            first = node.body[0]
-            docstrings.update(range(first.lineno, first.end_lineno + 1))
-    lines = set()
-    for tok in tokenize.generate_tokens(io.StringIO(source).readline):
-        if tok.type not in (tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT,
-                            tokenize.ENDMARKER):
-            lines.update(range(tok.start[0], tok.end[0] + 1))
-    return len(lines - docstrings)
 
 
 def test_show_code_exists_for_every_registered_metric():
