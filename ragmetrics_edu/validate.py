@@ -37,10 +37,12 @@ import sys
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 
+from .cores.ratio import VERDICT_WORDS
 from .errors import InputError
 
 YES, NO, IDK = "yes", "no", "idk"
-_WORDS = {"yes": YES, "no": NO, "idk": IDK, "borderline": IDK, "y": YES, "n": NO}
+#: the verdict words (borderline read as idk) live in the counting rule's core, which show_code shows
+_WORDS = VERDICT_WORDS
 
 
 #: The longest path accepted, and the longest part of one (Linux's PATH_MAX and NAME_MAX).

@@ -22,12 +22,16 @@ __all__: list[str] = []
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def computed_by(core: str) -> Callable[[F], F]:
+def computed_by(core: str, *, runs: tuple[str, ...] = ()) -> Callable[[F], F]:
     """Mark a public function as computed by the core module ``core`` (``ragmetrics_edu.cores.<core>``, or a
-    dotted module name for a core outside the package); ``metrics.show_code`` shows that module."""
+    dotted module name for a core outside the package); ``metrics.show_code`` shows that module.
+
+    ``runs``: the dotted names of functions the call runs that show_code cannot find by reading the code (a
+    method called on an object, such as the default embedder's ``embed``); they are shown with it."""
 
     def mark(function: F) -> F:
         function.__core__ = core  # type: ignore[attr-defined]
+        function.__runs__ = tuple(runs)  # type: ignore[attr-defined]
         return function
 
     return mark

@@ -13,6 +13,8 @@
 #: the step table's columns this core fills
 COLUMNS = ("score", "probability", "kept", "share", "share_x_score")
 
+#: each variant's score range (low, high) when the caller gives none
+SCALES = {"paper": (1, 5), "deepeval": (0, 10)}
 DEEPEVAL_MIN_PROBABILITY = 0.01
 NAN = float("nan")
 

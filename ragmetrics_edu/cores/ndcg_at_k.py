@@ -3,6 +3,7 @@
     discount(i) = 1 / log2(i + 1)
     DCG@k  = Σ_{i<=k} gain(r_i) · discount(i)
     IDCG@k = Σ_{i<=k} gain(r*_i) · discount(i)        r*: the ideal grades, sorted from high to low
+                                                      (no ideal given: the list's own grades)
     nDCG@k = DCG@k / IDCG@k                           no gain at all (IDCG = 0): 0
 
     linear:      gain(r) = r             (trec_eval m_ndcg_cut.c)
@@ -20,8 +21,9 @@ def gain_of(r, gain="linear"):
 
 
 def ndcg_at_k(grades, ideal_grades, k, gain="linear"):
+    r_star = sorted(grades if ideal_grades is None else ideal_grades, reverse=True)  # no ideal given: the list's own
     gains = [gain_of(r, gain) for r in grades]
-    ideal_gains = [gain_of(r, gain) for r in sorted(ideal_grades, reverse=True)]
+    ideal_gains = [gain_of(r, gain) for r in r_star]
     rows, dcg, idcg = [], 0.0, 0.0
     for i in range(1, max(len(gains), min(k, len(ideal_gains))) + 1):
         g_i = gains[i - 1] if i <= len(gains) else 0.0

@@ -8,6 +8,10 @@ and what a list with no items scores (``empty``).
 """
 
 
+#: how a judge's verdict word is read: "borderline" (DeepEval's newer word for "the context does not say") is idk
+VERDICT_WORDS = {"yes": "yes", "no": "no", "idk": "idk", "borderline": "idk", "y": "yes", "n": "no"}
+
+
 def count_verdicts(verdicts, counts, empty):
     c = [counts[verdict] for verdict in verdicts]  # c_i, one per item
     n = len(c)

@@ -12,6 +12,7 @@ import math
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
+from ..cores import g_eval as g_eval_core
 from ..errors import InputError
 from ..ranking.checks import precision_total
 from ..ranking.precision import VARIANTS as PRECISION_VARIANTS
@@ -180,12 +181,14 @@ def context_entity_recall(variant: Any, reference_entities: Any, context_entitie
 
 
 G_EVAL_VARIANTS = ("paper", "deepeval")
+#: the default scales live in the core, which show_code shows (they change the score)
+G_EVAL_SCALES = g_eval_core.SCALES
 
 
 def scale_of(variant: str, scale: tuple[int, int] | None) -> tuple[int, int]:
     """The score range of a G-Eval variant: ``scale`` when given, else 1–5 (paper) or 0–10 (DeepEval)."""
     if scale is None:
-        return (0, 10) if variant == "deepeval" else (1, 5)
+        return G_EVAL_SCALES[variant]
     pair = as_list("scale", scale, "two whole numbers (low, high)")
     expected = "two whole numbers (low, high) with 0 <= low < high <= 100"
     if len(pair) != 2:

@@ -26,7 +26,12 @@ VARIANTS = checks.EMBEDDING_VARIANTS
 MAX_GENERATED = checks.MAX_GENERATED
 
 
-@computed_by("answer_relevancy_embedding")
+#: what the call runs on the default embedder (a method of an object: show_code cannot find it by reading)
+EMBEDDER = ("ragmetrics_edu.embeddings.embedders.HashingEmbedder.embed",
+            "ragmetrics_edu.embeddings.embedders.HashingEmbedder.tokens")
+
+
+@computed_by("answer_relevancy_embedding", runs=EMBEDDER)
 def answer_relevancy_embedding(question: str, generated_questions: Sequence[str], embedder: Any = None,
                                noncommittal: bool | Sequence[bool] = False, *, threshold: float | None = None,
                                variant: str = "ragas") -> MetricResult:
@@ -47,7 +52,7 @@ def answer_relevancy_embedding(question: str, generated_questions: Sequence[str]
     return relevancy_result(score, rows, values, emb, question, generated, flags, threshold, variant)
 
 
-@computed_by("semantic_similarity")
+@computed_by("semantic_similarity", runs=EMBEDDER)
 def semantic_similarity(answer: str, ground_truth: str, embedder: Any = None, *,
                         threshold: float | None = None) -> MetricResult:
     """Cosine similarity of the answer's and the ground truth's embeddings (a bi-encoder).

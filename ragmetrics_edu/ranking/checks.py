@@ -96,15 +96,16 @@ def gains_of(relevance: Any, field: str, gain: str) -> list[float]:
     return gains
 
 
-def ndcg_inputs(relevance: Any, k: Any, ideal: Any, gain: Any) -> tuple[list[float], list[float], int, str]:
-    """nDCG's grades, the ideal's grades (the list's own when ``ideal`` is None), the cut-off and the gain.
+def ndcg_inputs(relevance: Any, k: Any, ideal: Any, gain: Any) -> tuple[list[float], list[float] | None, int, str]:
+    """nDCG's grades, the ideal's grades (None when ``ideal`` is None: the core then sorts the list's own), the
+    cut-off and the gain.
 
     The ideal must hold, rank by rank, at least the list's own grades (else nDCG exceeds 1)."""
     gain = choice("gain", gain, GAINS)
     grades = gains_of(relevance, "relevance", gain)
     k = cutoff(k, len(grades))
     if ideal is None:
-        return grades, grades, k, gain
+        return grades, None, k, gain
     ideal_grades = gains_of(ideal, "ideal", gain)
     best, own = sorted(ideal_grades, reverse=True), sorted((g for g in grades if g > 0), reverse=True)
     if len(best) < len(own) or any(i < g for i, g in zip(best, own, strict=False)):

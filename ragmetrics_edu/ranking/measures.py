@@ -141,4 +141,5 @@ def ndcg_at_k(relevance: Sequence[Any], k: int | None = None, ideal: Sequence[An
     sums stay finite."""
     grades, ideal_grades, cut, gain = checks.ndcg_inputs(relevance, k, ideal, gain)
     score, rows, values = ndcg_core.ndcg_at_k(grades, ideal_grades, cut, gain)
-    return explained.ndcg_at_k_result(score, rows, values, grades, ideal_grades, gain, uncut_k=k is None)
+    ideal_shown = grades if ideal_grades is None else ideal_grades  # for the step table's notes
+    return explained.ndcg_at_k_result(score, rows, values, grades, ideal_shown, gain, uncut_k=k is None)

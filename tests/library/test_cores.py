@@ -58,10 +58,10 @@ def test_every_registered_metric_has_a_real_core(monkeypatch):
 
 def test_the_ranking_measures_share_one_walk_and_one_dcg():
     assert [s.path for s in metrics.show_code("precision_at_k").shared] == ["ragmetrics_edu/cores/cumulative.py"]
-    assert [s.path for s in metrics.show_code("mean_reciprocal_rank").shared] == [
-        "ragmetrics_edu/cores/reciprocal_rank.py"]
+    assert [s.path for s in metrics.show_code("mean_reciprocal_rank").shared] == [  # every level down
+        "ragmetrics_edu/cores/reciprocal_rank.py", "ragmetrics_edu/cores/cumulative.py"]
     assert [s.path for s in metrics.show_code("mean_average_precision").shared] == [
-        "ragmetrics_edu/cores/context_precision.py"]
+        "ragmetrics_edu/cores/context_precision.py", "ragmetrics_edu/cores/per_k.py"]
     assert metrics.show_code("faithfulness_support_batched").path == "ragmetrics_edu/cores/faithfulness_support.py"
     assert [s.path for s in metrics.show_code("faithfulness_quote").shared] == [
         "ragmetrics_edu/cores/faithfulness_support.py"]
