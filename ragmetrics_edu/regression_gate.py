@@ -100,6 +100,10 @@ class JudgeNoise:
 def judge_noise(runs: Any, *, source: str = "") -> JudgeNoise:
     """The judge's run-to-run noise from repeat runs of one version on the same questions.
 
+        w = mean over questions of a score's variance across runs   (σ² + τ²)
+        V = variance of the run means                                 (τ² + σ²/n)
+        shift_sd² = τ² = max(0, (V − w/n) · n/(n − 1)),   per_question_sd² = σ² = w − τ²
+
     ``runs`` holds two or more runs, each a list of per-question scores in the same question
     order (the same answers judged again). ``source`` says where the runs come from."""
     items = as_list("runs", runs, "two or more repeat runs, each a list of per-question scores")
@@ -302,6 +306,10 @@ def gate(candidate: Any, accepted: Any, *, noise: Any, margin: float = 0.05, met
          ids: Sequence[Any] | None = None, level: float = 0.95, n_resamples: int = 2000, seed: int = 0,
          groups: Sequence[Any] | None = None) -> GateResult:
     """Compare the candidate's per-question scores with the last accepted version's (see the module).
+
+        d_i = candidate_i − accepted_i;  bootstrap interval [lo, hi] of mean(d)
+        band = z · shift_sd · √2;  interval = [d̄ − √((d̄ − lo)² + band²), d̄ + √((hi − d̄)² + band²)]
+        FAIL when interval < −margin, PASS when interval > −margin, else CANNOT TELL
 
     ``noise`` is required: :func:`judge_noise` of repeat runs, or a per-run shift sd measured elsewhere
     (a number >= 0). ``margin`` is the largest drop accepted as no regression (0 to 1). ``groups``: one

@@ -74,6 +74,8 @@ def fit_combination(features: Mapping[str, Sequence[float]], failed: Sequence[bo
                     folds: int | None = None, c: float = 1.0) -> Combination:
     """Fit a logistic regression of people's ``failed`` on the signals; cross-validate it by ``groups``.
 
+        p(failed) = 1 / (1 + exp(−(b_0 + Σ_j b_j · signal_j))),  fitted on all but one fold, scored on it
+
     ``folds``: the number of group folds (None: leave one group out)."""
     import numpy as np  # lazy: numpy and scikit-learn load only when a combination is fitted
     from sklearn.linear_model import LogisticRegression  # lazy: as numpy

@@ -48,6 +48,10 @@ def cohen_kappa(labels_a: Any, labels_b: Any, level: float | None = 0.95, seed: 
                 raters: tuple[str, str] = ("a", "b"), groups: Any = None, min_groups: int = 10) -> AgreementResult:
     """Cohen's kappa of two raters over the same items, with every intermediate and a bootstrap interval.
 
+        p_o = 1 − Σ_ij cost_ij · n_ij / n              n_ij: the items a puts in class i and b in j
+        p_e = 1 − Σ_ij cost_ij · (row_i / n) · (col_j / n)
+        κ   = (p_o − p_e) / (1 − p_e)               cost_ij: 1 off the diagonal (or linear, quadratic)
+
     ``labels_a``/``labels_b``: one label per item (yes/no, yes/idk/no, grades, any hashable).
     ``weights``: None (every disagreement costs 1), ``"linear"`` or ``"quadratic"`` for ordered
     classes. The class order is ``labels`` when given (labels outside it are refused); else
@@ -55,8 +59,8 @@ def cohen_kappa(labels_a: Any, labels_b: Any, level: float | None = 0.95, seed: 
     weighted kappa on other labels needs ``labels``. Only classes present (or listed) count.
     ``raters`` names the two raters in the tables (e.g. ``("human", "judge")``). ``level=None`` gives
     the value and its tables without an interval (``.ci`` is None; nothing is resampled).
-``groups``: one label per item (e.g. the pair each item belongs to); the bootstrap then draws
-whole groups with replacement, and gives no interval under ``min_groups`` distinct groups.
+    ``groups``: one label per item (e.g. the pair each item belongs to); the bootstrap then draws
+    whole groups with replacement, and gives no interval under ``min_groups`` distinct groups.
 
     Edge case: when both raters put every item in one and the same class, p_e = 1 and κ is
     0/0: the value is NaN with a note (scikit-learn also returns NaN there, with a warning).

@@ -45,6 +45,9 @@ def match_items(reference_texts: Any, judged_texts: Any, threshold: float = 0.5,
                 similarity: str = "jaccard") -> AgreementResult:
     """Match judged items to reference items one to one by content; report precision, recall and F1.
 
+        pairs: one to one, most similar first;  precision = matched / judged,  recall = matched / reference
+        F1 = 2PR / (P + R)
+
     ``value`` is the F1 of the extraction. Tables: ``similarity matrix`` (reference rows,
     judged columns; ``steps``), ``pairs`` (matched pairs with their similarity), ``unmatched``.
     Edge cases: an empty judged list gives precision NaN (nothing to check) and recall 0; an

@@ -118,6 +118,11 @@ def estimate_pass_rate(people: Sequence[bool], judge_on_labelled: Sequence[bool]
                        method: str = "ppi", level: float = 0.95, *, lam: float | None = None) -> PassRateResult:
     """The share of a system's answers that pass, with an interval at ``level`` (see the module for each method).
 
+        labels:       θ̂ = mean(people),  Wilson's interval
+        ppi:          θ̂ = λ·mean(judge_on_all) + mean(people − λ·judge_on_labelled)
+                      Var = λ²·Var(judge_on_all)/N + Var(people − λ·judge_on_labelled)/n;  λ = None: PPI++'s tuned λ
+        rogan_gladen: θ̂ = (p_obs + TNR − 1)/(TPR + TNR − 1), delta-method interval
+
     ``people``: people's verdicts on the labelled answers (True: the answer passes); ``judge_on_labelled``: the
     judge's verdicts on those same answers, in the same order; ``judge_on_all``: the judge's verdicts on every
     answer of the system. ``method``: ``"labels"``, ``"ppi"`` (the default) or ``"rogan_gladen"``. ``lam``

@@ -102,6 +102,8 @@ def labels_needed(tpr: float, tnr: float, pass_rate: float, *, half_width: float
                   interval: str = "normal") -> MetricResult:
     """The labelled answers (per system) an estimate of the pass rate needs for an interval of ± ``half_width``.
 
+        n = the smallest n with z · √(Var_method(n)) ≤ half_width   (Wilson: its half-width at k/n = θ)
+
     ``tpr``/``tnr``: the judge's rates as measured (e.g. on dev; TPR: passing answers it passes, TNR: failing
     answers it flags); ``pass_rate``: the system's true pass rate you expect (θ); ``system_answers``: the
     answers the judge scores (N; None: so many that their noise is 0); ``method``: ``"labels"``, ``"ppi"`` or
@@ -179,6 +181,8 @@ def labels_needed(tpr: float, tnr: float, pass_rate: float, *, half_width: float
 def plan_pass_rate(pass_rate: float, tpr: float, tnr: float, *, half_width: float = 0.05, level: float = 0.95,
                    system_answers: int | None = None) -> MetricResult:
     """The labels each of the three estimators needs for ± ``half_width``, side by side (see the module).
+
+        for each method: n = labels_needed(method)   (the smallest n whose interval is ± half_width)
 
     The score is the prediction-powered figure (it assumes no more than labels alone and never needs more);
     ``values`` holds each method's (``"labels"``, ``"ppi"``, ``"rogan_gladen"``); the step table (``steps``) has

@@ -50,7 +50,10 @@ def checked_curve(index: int, curve: Any) -> tuple[str, list[bool], list[float],
 
 
 def roc_auc(failed: Sequence[bool], scores: Sequence[float]) -> float:
-    """P(a passing answer scores above a failing one), ties counting half; NaN when a class is empty."""
+    """P(a passing answer scores above a failing one), ties counting half; NaN when a class is empty.
+
+        AUC = (1 / (P · F)) Σ_{p passing} Σ_{f failing} ([s_p > s_f] + ½ [s_p = s_f])
+    """
     failed = labels_of(failed)
     values = scores_of("scores", scores, len(failed))
     passing = [s for s, f in zip(values, failed, strict=True) if not f]

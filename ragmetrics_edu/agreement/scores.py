@@ -43,6 +43,8 @@ def pairwise_accuracy(labels_a: Any, labels_b: Any, judge_a: Any, judge_b: Any, 
                       seed: int | None = 0, n_resamples: int = 2000, judge_ties: str = "half") -> AgreementResult:
     """The share of answer pairs the judge orders the same way as the labels, with a bootstrap interval.
 
+        accuracy = (pairs ordered as the labels order them + ½ · judge ties) / pairs the labels do not tie
+
     Entry i of the four lists is one pair: two answers (a and b) to the same question, with the
     labels' score (people's, a benchmark's or your annotators') and the judge's score for each. When
     the labels always prefer a (a correct and a hallucinated answer, say), pass
@@ -123,6 +125,8 @@ def pairwise_accuracy(labels_a: Any, labels_b: Any, judge_a: Any, judge_b: Any, 
 def mean_absolute_error(labels: Any, judge: Any, level: float = 0.95, seed: int | None = 0,
                         n_resamples: int = 2000) -> AgreementResult:
     """The mean |labels − judge| score difference over items, with a percentile bootstrap interval.
+
+        MAE = (1/n) Σ_i |labels_i − judge_i|,  with a percentile bootstrap interval over the items
 
     The table also shows the signed difference judge − labels, and ``values["mean_difference"]``
     its mean: a judge can have a small error yet lean one way (score too high, say).

@@ -39,7 +39,11 @@ def marked_characters(spans: Any, field: str = "spans") -> set[int]:
 
 def span_agreement(predicted: Sequence[Any], people: Sequence[Any], *, ids: Sequence[str] | None = None
                    ) -> AgreementResult:
-    """Character-level P/R/F1 of ``predicted`` spans against ``people``'s, one list of spans per answer."""
+    """Character-level P/R/F1 of ``predicted`` spans against ``people``'s, one list of spans per answer.
+
+        P = |predicted ∩ people| / |predicted|,  R = |predicted ∩ people| / |people|   (in characters)
+        F1 = 2PR / (P + R)
+    """
     pred = as_list("predicted", predicted, "one list of spans per answer")
     gold = as_list("people", people, "one list of spans per answer")
     if len(pred) != len(gold):

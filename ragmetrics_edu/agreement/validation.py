@@ -55,6 +55,7 @@ def _resamples(value: Any) -> int:
 
 
 def _pair_matrix(failed: list[bool], scores: list[float]) -> tuple[Any, list[int], list[int]]:
+    """matrix[p, n]: 1 when passing answer p scores above failing answer n, ½ when tied, else 0 (and p's, n's)."""
     import numpy as np  # lazy
 
     pos = [i for i, f in enumerate(failed) if not f]
@@ -77,11 +78,19 @@ def _draw_weights(groups: list[Hashable], n_resamples: int, seed: int | None) ->
     return counts[:, member]
 
 
+def weighted_pair_sum(wp: Any, matrix: Any, wn: Any) -> Any:
+    """Per resample r: Σ_p Σ_n wp[r, p] · matrix[p, n] · wn[r, n], each (passing p, failing n) pair's entry
+    counted as often as its two answers were drawn (``wp``, ``wn``: resamples x passing / failing answers)."""
+    per_failing = wp @ matrix  # resamples x failing answers: Σ_p wp[r, p] · matrix[p, n]
+    return (per_failing * wn).sum(axis=1)  # then Σ_n of that times wn[r, n]
+
+
 def _resampled_auc(matrix: Any, pos: list[int], neg: list[int], weights: Any) -> Any:
+    """The AUC on each resample: the drawn pairs' scores (matrix: 1 ordered right, ½ tied) over their count."""
     import numpy as np  # lazy
 
     wp, wn = weights[:, pos], weights[:, neg]
-    num = np.einsum("rp,pn,rn->r", wp, matrix, wn)
+    num = weighted_pair_sum(wp, matrix, wn)
     den = wp.sum(axis=1) * wn.sum(axis=1)
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(den > 0, num / np.where(den > 0, den, 1), np.nan)
@@ -110,7 +119,10 @@ def _confusion(failed: list[bool], scores: list[float], threshold: float) -> dic
 
 
 def best_threshold(failed: Sequence[bool], scores: Sequence[float]) -> float:
-    """The threshold (flag when score < threshold) that maximises the failing class's F1; ties: the lowest."""
+    """The threshold (flag when score < threshold) that maximises the failing class's F1; ties: the lowest.
+
+        threshold* = argmax_t F1(failing class, flagged when score < t),  t = each score seen + 1e-12
+    """
     labels = labels_of(failed)
     values = scores_of("scores", scores, len(labels))
     candidates = sorted(set(values))
@@ -128,6 +140,10 @@ def validation_report(failed: Sequence[bool], scores: Sequence[float], *, thresh
                       texts: Sequence[str] | None = None, bins: int = 5, worst: int = 5, level: float = 0.95,
                       n_resamples: int = 2000, seed: int | None = 0) -> AgreementResult:
     """A judge's scores against people's labels, in one call (see the module for the conventions).
+
+        AUC = share of (passing, failing) pairs the scores order right, ties ½   (roc_auc)
+        flagged = score < threshold;  precision = TP/(TP + FP), recall = TP/(TP + FN) of the failing class
+        interval: the AUC on resamples of the groups (a cluster bootstrap), each pair weighted by its answers' draws
 
     ``threshold``: flag an answer as failing when its score is below it (None: the F1-best threshold on
     these very labels, which flatters the judge: choose it on dev and pass it here for test). ``by``: a
@@ -251,7 +267,11 @@ def _breakdown(labels: list[bool], values: list[float], groups: list[Hashable], 
 def auc_difference(failed: Sequence[bool], scores_a: Sequence[float], scores_b: Sequence[float], *,
                    groups: Sequence[Hashable] | None = None, names: tuple[str, str] = ("A", "B"),
                    level: float = 0.95, n_resamples: int = 2000, seed: int | None = 0) -> AgreementResult:
-    """AUC(A) − AUC(B) on the same answers, with a paired cluster-bootstrap interval (the same draws for both)."""
+    """AUC(A) − AUC(B) on the same answers, with a paired cluster-bootstrap interval (the same draws for both).
+
+        Δ = AUC(A) − AUC(B) on the same answers
+        interval: Δ on the same cluster-bootstrap resamples of the groups for both judges
+    """
     names_ = as_list("names", names, "two names (A, B)")
     if len(names_) != 2 or not all(isinstance(x, str) for x in names_):
         raise InputError("names", "two names (A, B)", names)
@@ -315,8 +335,8 @@ def stratified_auc_of(failed: Sequence[bool], scores: Sequence[float], strata: S
     if len(set(groups_)) >= MIN_GROUPS:
         w = _draw_weights(groups_, n_resamples, seed)
         wp, wn = w[:, pos], w[:, neg]
-        num = np.einsum("rp,pn,rn->r", wp, matrix * same, wn)
-        den = np.einsum("rp,pn,rn->r", wp, same, wn)
+        num = weighted_pair_sum(wp, matrix * same, wn)  # only the pairs within a stratum
+        den = weighted_pair_sum(wp, same, wn)
         with np.errstate(invalid="ignore", divide="ignore"):
             dist = np.where(den > 0, num / np.where(den > 0, den, 1), np.nan)
         if np.isfinite(dist).any():
@@ -329,6 +349,8 @@ def corrected_pass_rate(system_passes: Sequence[bool], labelled_failed: Sequence
                         system_groups: Sequence[Hashable] | None = None, level: float = 0.95,
                         n_resamples: int = 2000, seed: int | None = 0) -> AgreementResult:
     """The share of a system's answers that really pass, corrected for the judge's measured errors.
+
+        θ = (p_obs + TNR − 1) / (TPR + TNR − 1), clipped to [0, 1]   (Rogan and Gladen, 1978)
 
     ``system_passes``: the judge's verdict (True: passes) on each of the system's answers (unlabelled).
     ``labelled_failed`` / ``labelled_passes``: people's labels and the judge's verdicts on a labelled set,

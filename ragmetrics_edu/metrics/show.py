@@ -180,7 +180,9 @@ def show_code(what: Any) -> Code:
     walked = _walk(function)
     if core is None:  # a function with no core (stats, agreement...): its docstring's formula, then its lines
         main = walked.parts[0]
-        return Code(label, main.heading, main.source, _formula(inspect.getdoc(function)), (),
+        first_line = inspect.getsourcelines(function)[0][0]
+        body = len(first_line) - len(first_line.lstrip()) + 4  # the docstring's indentation
+        return Code(label, main.heading, main.source, _formula(function.__doc__, body), (),
                     _cores(walked.cores, set()), tuple(walked.parts[1:]), main.file, main.lines)
     module_name = core if "." in core else f"{CORES}.{core}"
     code = _core(label, module_name)

@@ -60,6 +60,10 @@ def bootstrap_ci(values: Any, level: float = 0.95, n_resamples: int = 10_000, se
                  ids: Sequence[Any] | None = None) -> StatResult:
     """A percentile bootstrap confidence interval for the mean of ``values`` (one score per question).
 
+        mean = (1/n) Σ_i x_i
+        x*_b = n values drawn from x with replacement, b = 1..B;  mean*_b = their mean
+        interval = the (1 − level)/2 and (1 + level)/2 quantiles of mean*_1..mean*_B
+
     With one value every resample is that value, so the interval collapses to it (a single
     question says nothing about spread; a note says so). ``seed=None`` draws fresh randomness.
     """
@@ -102,6 +106,10 @@ def bootstrap_ci(values: Any, level: float = 0.95, n_resamples: int = 10_000, se
 def paired_bootstrap(a: Any, b: Any, level: float = 0.95, n_resamples: int = 10_000, seed: int | None = 0,
                      labels: tuple[str, str] = ("a", "b"), ids: Sequence[Any] | None = None) -> StatResult:
     """A percentile bootstrap interval for the mean difference a − b over the same questions.
+
+        d_i = a_i − b_i;  estimate = mean(d)
+        d*_b = n differences drawn with replacement (a question's two scores travel together)
+        interval = quantiles (1 − level)/2, (1 + level)/2 of mean(d*_b);  p = min(1, 2 · min(share ≤ 0, share ≥ 0))
 
     Questions are resampled as pairs (both systems' scores travel together), which keeps the
     pairing that makes the comparison fair. The two-sided p-value is read off the same

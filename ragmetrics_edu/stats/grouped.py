@@ -51,6 +51,10 @@ def grouped_bootstrap_ci(values: Any, groups: Any, level: float = 0.95, n_resamp
                          seed: int | None = 0, min_groups: int = 10) -> StatResult:
     """A percentile interval for the mean of ``values`` that resamples ``groups`` (one label per value).
 
+        estimate = mean of all items
+        resample b: G groups drawn from the G groups with replacement;  mean*_b = mean of the items they hold
+        interval = quantiles (1 − level)/2, (1 + level)/2 of mean*_1..mean*_B   (no interval under min_groups)
+
     The estimate is the mean over all items; each resample draws as many groups as there are,
     with replacement, and averages the items they hold. ``interval`` is None under ``min_groups``.
     """

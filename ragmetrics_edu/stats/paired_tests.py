@@ -57,6 +57,10 @@ def permutation_test(a: Any, b: Any, n_resamples: int = 10_000, seed: int | None
                      ids: Sequence[Any] | None = None) -> StatResult:
     """Paired sign-flip permutation test of the mean difference a − b (two-sided).
 
+        d_i = a_i − b_i;  T = |mean(d)|
+        null: each d_i's sign flipped at random;  p = share of flips with |mean(±d)| ≥ T
+        exact (all 2^m flips of the m non-zero d_i), else (count + 1)/(n_resamples + 1)
+
     ``exact=None`` enumerates all flips when at most ``exact_max`` differences are non-zero and
     uses ``n_resamples`` random flips otherwise; ``True``/``False`` force one way (exact allows
     at most 22 non-zero differences). The Monte Carlo p-value is (count + 1)/(n_resamples + 1)
@@ -133,6 +137,9 @@ def permutation_test(a: Any, b: Any, n_resamples: int = 10_000, seed: int | None
 def sign_test(a: Any, b: Any, level: float = 0.95, labels: tuple[str, str] = ("a", "b"),
               ids: Sequence[Any] | None = None) -> StatResult:
     """Exact two-sided sign test: does a win more questions than b, ignoring by how much?
+
+        m = questions where a ≠ b;  k = those a wins
+        p = min(1, 2 · min(P(K ≤ k), P(K ≥ k))),   K ~ Binomial(m, 1/2)
 
     Ties (difference 0, including questions both systems score 0) are dropped and counted.
     The effect size is a's share of wins among the m non-tied questions, with its exact
