@@ -51,7 +51,6 @@ SPEC = metrics.register(MetricSpec(
     "context_precision", "Context precision", metrics.context_precision, component="retriever",
     ask=Ask(context_precision, ("judge", "question", "contexts", "ground_truth")),
     design="a relevance verdict per node", steps=(STEP,), verdict_column="relevant",
-    variants=("deepeval", "ragas", "average_precision"),
     view=RankingView((RankingChoice("Context precision (DeepEval)", "deepeval", "Context precision (DeepEval)"),
                       RankingChoice("Context precision (Ragas)", "ragas", "Context precision (Ragas)"),
                       RankingChoice("Context precision (average precision)", "average_precision", "Average precision"))),

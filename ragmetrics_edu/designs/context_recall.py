@@ -107,7 +107,6 @@ SPEC = metrics.register(MetricSpec(
     "context_recall", "Context recall", metrics.context_recall, component="retriever",
     ask=Ask(context_recall, ("judge", "ground_truth", "contexts"), QUESTION),
     design="an attribution per reference statement", steps=(STEP, ATTRIBUTION), verdict_column="verdict",
-    variants=("deepeval", "ragas"),
     view=StatementView(Shape.ATTRIBUTED, ("attributable", "attributable"), decompose=True,
                        hint="can each statement of the expected output be attributed to a retrieved node?"),
     reads=inputs.STATEMENT_VERDICTS,

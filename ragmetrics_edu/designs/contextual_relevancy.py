@@ -64,7 +64,7 @@ def contextual_relevancy(
 SPEC = metrics.register(MetricSpec(
     "contextual_relevancy", "Contextual relevancy", metrics.contextual_relevancy, component="retriever",
     ask=Ask(contextual_relevancy, ("judge", "question", "contexts")), design="relevant statements per node",
-    steps=(STEP,), verdict_column="verdict", variants=("deepeval", "ragas_sentences"),
+    steps=(STEP,), verdict_column="verdict",
     view=StatementView(Shape.PER_NODE, ("relevant", "relevant"),
                        hint="is each statement extracted from the retrieved nodes relevant to the question?"),
     reads=inputs.VERDICTS_PER_NODE))

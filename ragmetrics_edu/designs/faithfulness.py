@@ -85,7 +85,7 @@ SPEC = metrics.register(MetricSpec(
     "faithfulness", "Faithfulness", metrics.faithfulness, component="generator",
     ask=Ask(faithfulness, ("judge", "answer", "contexts"), QUESTION),
     design="claims, then a verdict per claim (DeepEval, Ragas)",
-    steps=(CLAIMS, VERDICTS), verdict_column="verdict", variants=("deepeval", "ragas"),
+    steps=(CLAIMS, VERDICTS), verdict_column="verdict",
     view=StatementView(Shape.CLAIMS, ("counts", "faithful"), item="claim", idk=True, decompose=True,
                        hint="does the retrieved context back each claim of the answer (yes), contradict it (no), "
                             "or not say (idk)?"),

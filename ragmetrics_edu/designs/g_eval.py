@@ -134,5 +134,5 @@ SPEC = metrics.register(MetricSpec(
     "g_eval", "G-Eval", g_eval_score, component="generator",
     ask=Ask(g_eval, ("judge", "answer", "contexts"), QUESTION + (("criteria", "criteria"),),
             once=("steps", Ask(evaluation_steps, ("judge",), (("criteria", "criteria"),)))),
-    design="a rubric score from evaluation steps (G-Eval)", steps=(STEPS, SCORE), variants=("paper", "deepeval"),
+    design="a rubric score from evaluation steps (G-Eval)", steps=(STEPS, SCORE),
     example=dict(probabilities={1: 0.1, 4: 0.6, 5: 0.3})))

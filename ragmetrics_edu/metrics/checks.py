@@ -15,7 +15,6 @@ from typing import Any, Mapping, Sequence
 from ..cores import g_eval as g_eval_core
 from ..errors import InputError
 from ..ranking.checks import precision_total
-from ..ranking.precision import VARIANTS as PRECISION_VARIANTS
 from ..validate import (
     YES,
     as_list,
@@ -33,6 +32,7 @@ from ..validate import (
     text_list,
     verdict_list,
 )
+from .variants import VARIANTS
 
 
 def attribution(nodes: Any, marks: list[str]) -> list[int | None]:
@@ -60,7 +60,7 @@ def context_precision(verdicts: Any, variant: Any, nodes: Any, total_relevant: A
                       ) -> tuple[list[int], str, list[str] | None, int | None, float | None]:
     """Context precision's arguments: the 1/0 flags, the variant, the node texts, ``total_relevant`` (only
     with average precision) and the threshold."""
-    variant = choice("variant", variant, PRECISION_VARIANTS)
+    variant = choice("variant", variant, VARIANTS["context_precision"])
     flags = [1 if v == YES else 0 for v in verdict_list("verdicts", verdicts)]
     texts = optional_texts("nodes", nodes, len(flags), "node text")
     threshold = probability("threshold", threshold)
@@ -69,7 +69,7 @@ def context_precision(verdicts: Any, variant: Any, nodes: Any, total_relevant: A
     return flags, variant, texts, precision_total(variant, total_relevant, flags), threshold
 
 
-EMBEDDING_VARIANTS = ("ragas", "ragas_legacy", "ragas_collections")
+EMBEDDING_VARIANTS = VARIANTS["answer_relevancy_embedding"]
 #: The most generated questions one call embeds (each is embedded and compared: the work grows with them).
 MAX_GENERATED = 100
 
@@ -104,7 +104,7 @@ def answer_relevancy_embedding(variant: Any, question: Any, generated_questions:
     return variant, question, generated, flags, probability("threshold", threshold)
 
 
-CORRECTNESS_VARIANTS = ("ragas", "ragas_legacy", "ragas_collections")
+CORRECTNESS_VARIANTS = VARIANTS["answer_correctness"]
 
 
 @dataclass(frozen=True)
@@ -168,7 +168,7 @@ def answer_correctness(tp: Any, fp: Any, fn: Any, similarity: Any, weights: Any,
                        variant)
 
 
-ENTITY_VARIANTS = ("ragas", "ragas_collections", "ragas_legacy")
+ENTITY_VARIANTS = VARIANTS["context_entity_recall"]
 
 
 def context_entity_recall(variant: Any, reference_entities: Any, context_entities: Any, normalize: Any,
@@ -180,7 +180,7 @@ def context_entity_recall(variant: Any, reference_entities: Any, context_entitie
     return variant, reference, context, flag("normalize", normalize), probability("threshold", threshold)
 
 
-G_EVAL_VARIANTS = ("paper", "deepeval")
+G_EVAL_VARIANTS = VARIANTS["g_eval"]
 #: the default scales live in the core, which show_code shows (they change the score)
 G_EVAL_SCALES = g_eval_core.SCALES
 
@@ -266,7 +266,7 @@ def node_statements_and_verdicts(node_statements: Any, node_verdicts: Any, nodes
 def context_recall(variant: Any, statements: Any, verdicts: Any, nodes: Any, threshold: Any
                    ) -> tuple[str, list[str], list[str], list[int | None], float | None]:
     """Context recall's variant, statements, verdicts, each statement's node (or None) and threshold."""
-    variant = choice("variant", variant, ("deepeval", "ragas"))
+    variant = choice("variant", variant, VARIANTS["context_recall"])
     items, marks = statements_and_verdicts("statements", statements, verdicts)
     return variant, items, marks, attribution(nodes, marks), probability("threshold", threshold)
 
@@ -274,7 +274,7 @@ def context_recall(variant: Any, statements: Any, verdicts: Any, nodes: Any, thr
 def contextual_relevancy(variant: Any, node_statements: Any, node_verdicts: Any, nodes: Any, threshold: Any
                          ) -> tuple[str, list[Any], list[list[str]], list[list[str]], list[str] | None, float | None]:
     """Contextual relevancy's variant, per-node statements (as given and checked), verdicts, nodes, threshold."""
-    variant = choice("variant", variant, ("deepeval", "ragas_sentences"))
+    variant = choice("variant", variant, VARIANTS["contextual_relevancy"])
     given, items, marks, nodes = node_statements_and_verdicts(node_statements, node_verdicts, nodes)
     return variant, given, items, marks, nodes, probability("threshold", threshold)
 
@@ -282,7 +282,7 @@ def contextual_relevancy(variant: Any, node_statements: Any, node_verdicts: Any,
 def faithfulness(variant: Any, penalize_ambiguous: Any, claims: Any, verdicts: Any, context: Any, threshold: Any
                  ) -> tuple[str, bool, list[str], list[str], list[str] | None, float | None]:
     """Faithfulness's variant, ``penalize_ambiguous``, claims, verdicts (idk allowed), context and threshold."""
-    variant = choice("variant", variant, ("deepeval", "ragas"))
+    variant = choice("variant", variant, VARIANTS["faithfulness"])
     penalize_ambiguous = flag("penalize_ambiguous", penalize_ambiguous)
     items, marks = statements_and_verdicts("claims", claims, verdicts, allow_idk=True)
     if context is not None:

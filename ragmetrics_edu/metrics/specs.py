@@ -34,6 +34,7 @@ from typing import Any, Callable, Iterator, Mapping
 from ..errors import InputError
 from ..validate import choice
 from .inputs import Reads, call_with, parameter_names
+from .variants import VARIANTS
 from .views import RankingView, StatementView
 
 __all__ = ["Ask", "MetricSpec", "Registry", "SPECS", "Step", "register", "unregister", "call_with", "COLUMNS",
@@ -182,6 +183,12 @@ class MetricSpec:
         if not isinstance(self.variants, tuple) or not self.variants or not all(
                 v is None or isinstance(v, str) for v in self.variants):
             raise InputError("MetricSpec.variants", "a tuple of variant names (or (None,))", self.variants)
+        home = VARIANTS.get(self.name)  # the variant names' one home (metrics/variants.py)
+        if home is not None and self.variants == (None,):
+            object.__setattr__(self, "variants", home)
+        elif home is not None and self.variants != home:
+            raise InputError("MetricSpec.variants", f"the names metrics/variants.py holds for {self.name}, {home} "
+                             "(leave variants out to read them)", self.variants)
         if self.example is not None:
             if self.compute is None or not isinstance(self.example, Mapping) or not all(
                     isinstance(k, str) for k in self.example):

@@ -133,11 +133,49 @@ def test_a_wrong_closed_value_is_refused_when_the_spec_is_built(build, field) ->
     ["score", "ndcg_at_k", "3", "0", "1", "--variant", "hamming"],      # no variants at all
     ["score", "answer_relevancy", "yes", "no", "--variant", "deepeval"],  # one definition: nothing to choose
     ["score", "context_precision", "yes", "no", "--variant", "hamming"],  # not one of its variants
-    ["score", "context_entity_recall", "--reference", "a", "--context", "a", "--variant", "ragas"],
+    ["score", "answer_correctness", "--tp", "1", "--variant", "deepeval"],  # not one of its variants
 ])
 def test_a_variant_the_command_does_not_honour_is_refused(argv, capsys) -> None:
     assert cli.main(argv) == 2
     assert "--variant" in capsys.readouterr().err
+
+
+def test_variant_names_have_one_home() -> None:
+    """metrics/variants.py: every function that takes a ``variant`` has its names there, its spec reads them,
+    its check refuses any other, and the command line honours each."""
+    import inspect
+
+    from ragmetrics_edu.metrics import checks
+    from ragmetrics_edu.metrics.variants import VARIANTS
+
+    for name, spec in metrics.SPECS.items():
+        if spec.compute is not None and "variant" in inspect.signature(spec.compute).parameters:
+            assert spec.named_variants == VARIANTS[name], name
+            default = inspect.signature(spec.compute).parameters["variant"].default
+            assert default in VARIANTS[name], name
+    assert 'choice("variant", variant, ("' not in inspect.getsource(checks)  # no second copy of the names
+    with pytest.raises(ValueError, match="variants.py"):
+        metrics.MetricSpec("answer_correctness", "X", top_relevant, variants=("ragas", "other"))
+
+
+@pytest.mark.parametrize(("argv", "variant", "expected"), [
+    (["score", "answer_correctness", "--fp", "1", "--similarity", "0.5"], "ragas_collections",
+     lambda: metrics.answer_correctness([], ["FP 1"], [], 0.5, variant="ragas_collections").score),
+    (["score", "context_entity_recall", "--reference", "a;a;b", "--context", "a"], "ragas_legacy",
+     lambda: metrics.context_entity_recall(["a", "a", "b"], ["a"], variant="ragas_legacy").score),
+    (["score", "answer_relevancy_embedding"], None, None),
+])
+def test_each_variant_the_function_takes_is_honoured_by_score(argv, variant, expected, capsys) -> None:
+    if variant is None:  # not offered by score: nothing to honour
+        assert "answer_relevancy_embedding" not in cli.score_metrics()
+        return
+    assert cli.main(argv + ["--variant", variant]) == 0
+    out = capsys.readouterr().out
+    default = cli.main(argv)
+    assert default == 0 and capsys.readouterr().out != out  # the variant changed the result
+    from ragmetrics_edu.results import fmt
+
+    assert any(line.split("  (")[0] == f"score: {fmt(expected())}" for line in out.splitlines())
 
 
 def test_a_variant_is_honoured_for_statements_per_node(capsys) -> None:
