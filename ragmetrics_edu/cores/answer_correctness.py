@@ -8,16 +8,31 @@
     When TP is empty and only FP or only FN exist, Ragas' two APIs part:
       ragas (legacy ragas.metrics):  classifies anyway, F_beta = 0
       ragas_collections:             classifies only when both sides gave statements, else F_beta = 1
+
+    F-beta's rules (f_beta's ``rule``), each a peer's:
+      counts:                    the formula above on the counts; no statements: 1            (answer correctness)
+      ragas:                     Ragas' fbeta_score, from P = TP/(TP + FP) and R = TP/(TP + FN) (0 when empty):
+                                 (1 + beta²)·P·R / (beta²·P + R); P = R = 0 (no claims too): 0
+      ragas_factual_correctness: ragas, then rounded to 2 decimals as numpy does (FactualCorrectness):
+                                 TP 1, FP 4, FN 10 gives 0.12500000000000003 there, so 0.13 (counts: 0.125 -> 0.12)
 """
 
 #: the step table's columns this core fills
 COLUMNS = ("kind", "statement")
 
 
-def f_beta(TP, FP, FN, beta=1.0):
+RULES = ("counts", "ragas", "ragas_factual_correctness")
+
+
+def f_beta(TP, FP, FN, beta=1.0, rule="counts"):
     b2 = beta * beta
-    denominator = (1 + b2) * TP + b2 * FN + FP
-    return 1.0 if denominator == 0 else (1 + b2) * TP / denominator
+    if rule == "counts":
+        denominator = (1 + b2) * TP + b2 * FN + FP
+        return 1.0 if denominator == 0 else (1 + b2) * TP / denominator
+    P = TP / (TP + FP) if TP + FP else 0.0  # ragas/metrics/utils.py, fbeta_score
+    R = TP / (TP + FN) if TP + FN else 0.0
+    F = 0.0 if P == 0 and R == 0 else (1 + b2) * (P * R) / (b2 * P + R)  # in its order, so its rounding
+    return F if rule == "ragas" else round(F * 100) / 100  # np.round(F, 2): ragas/metrics/_factual_correctness.py
 
 
 def blend(F_beta, similarity, w_f, w_s):

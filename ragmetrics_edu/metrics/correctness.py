@@ -29,7 +29,7 @@ from ..cores import answer_correctness as core
 from ..cores import computed_by
 from ..errors import InputError
 from ..results import MetricResult
-from ..validate import count, number, plain
+from ..validate import choice, count, number, plain
 from . import checks
 from .correctness_explained import correctness_result
 from .embedding import semantic_similarity
@@ -81,13 +81,23 @@ def f1_counts(tp: Any, fp: Any, fn: Any) -> Any:
     return np.where(denominator > 0, 2 * tp / np.where(denominator > 0, denominator, 1.0), 1.0)
 
 
+#: F-beta's rules, each a peer's (see the core): "counts" (answer correctness), "ragas" (Ragas' fbeta_score),
+#: "ragas_factual_correctness" (that, rounded to 2 decimals as Ragas' FactualCorrectness returns it)
+F_BETA_RULES = core.RULES
+
+
 @computed_by("answer_correctness")
-def f_beta(tp: int, fp: int, fn: int, beta: float = 1.0) -> float:
-    """F-beta from counts; no statements at all gives 1.0.
+def f_beta(tp: int, fp: int, fn: int, beta: float = 1.0, *, rule: str = "counts") -> float:
+    """F-beta from counts, by one peer's ``rule``: ``"counts"`` (no statements at all gives 1.0), ``"ragas"``
+    (Ragas' ``fbeta_score`` in ``ragas/metrics/utils.py``: from precision and recall, 0.0 when both are 0,
+    no claims included) or ``"ragas_factual_correctness"`` (that, then ``np.round(score, 2)`` as
+    ``ragas/metrics/_factual_correctness.py`` and ``ragas/metrics/collections/factual_correctness/metric.py`` return
+    it: TP 1, FP 4, FN 10 gives 0.13 there, where the exact 0.125 would round to 0.12).
 
     Counts are whole numbers from 0 to 10^15, ``beta`` a positive finite number."""
     tp, fp, fn = count("tp", tp), count("fp", fp), count("fn", fn)
-    return core.f_beta(tp, fp, fn, checks.beta_of(beta))
+    rule = choice("rule", rule, F_BETA_RULES)
+    return core.f_beta(tp, fp, fn, checks.beta_of(beta), rule)
 
 
 @computed_by("answer_correctness")
