@@ -237,12 +237,14 @@ def word_overlap(answer: Any, contexts: Any, threshold: Any) -> tuple[str, list[
             optional_number("threshold", threshold, "a number between 0 and 1, or None", low=0.0, high=1.0))
 
 
-def statements_and_verdicts(field: str, statements: Any, verdicts: Any, allow_idk: bool = False
-                            ) -> tuple[list[str], list[str]]:
-    """A ratio metric's items (named ``field``: statements or claims) and one verdict per item."""
+def statements_and_verdicts(field: str, statements: Any, verdicts: Any, allow_idk: bool = False,
+                            verdicts_field: str = "verdicts") -> tuple[list[str], list[str]]:
+    """A ratio metric's items (named ``field``: statements or claims) and one verdict per item (named
+    ``verdicts_field``: a metric with two such lists names each, e.g. ``response_verdicts`` and
+    ``reference_verdicts``, so an error says which list is wrong)."""
     items = text_list(field, statements)
-    marks = verdict_list("verdicts", verdicts, allow_idk=allow_idk)
-    same_length(field, items, "verdicts", marks)
+    marks = verdict_list(verdicts_field, verdicts, allow_idk=allow_idk)
+    same_length(field, items, verdicts_field, marks)
     return items, marks
 
 

@@ -386,3 +386,28 @@ def test_a_design_module_in_the_designs_folder_registers_without_an_edit(tmp_pat
         if hasattr(designs, "first_relevant"):
             delattr(designs, "first_relevant")
     assert _package_files() == before
+
+
+def test_a_metric_with_two_verdict_lists_names_the_wrong_one() -> None:
+    from ragmetrics_edu.metrics import checks
+
+    with pytest.raises(ValueError, match=r"^reference_verdicts\[0\]"):
+        checks.statements_and_verdicts("reference_claims", ["a"], ["maybe"], verdicts_field="reference_verdicts")
+    with pytest.raises(ValueError, match="^response_verdicts: .*response_claims"):
+        checks.statements_and_verdicts("response_claims", ["a", "b"], ["yes"], verdicts_field="response_verdicts")
+
+
+def test_a_new_family_module_reaches_metrics_with_no_extra_line() -> None:
+    """Every module of metrics/ that defines a public function marked with a core is re-exported by
+    ``ragmetrics_edu.metrics`` (its ``__all__``): a new ``metrics/<family>.py`` that is not fails here, by name."""
+    import importlib
+    import pkgutil
+
+    missing = []
+    for info in pkgutil.iter_modules(metrics.__path__):
+        module = importlib.import_module(f"ragmetrics_edu.metrics.{info.name}")
+        for name, value in vars(module).items():
+            if callable(value) and getattr(value, "__core__", None) and getattr(value, "__module__", "") == \
+                    module.__name__ and not name.startswith("_") and getattr(metrics, name, None) is not value:
+                missing.append(f"metrics/{info.name}.py: {name}")
+    assert not missing, "not re-exported by ragmetrics_edu.metrics: " + ", ".join(missing)
