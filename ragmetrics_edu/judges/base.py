@@ -329,6 +329,26 @@ class Judge(ABC):
                 f"{u.prompt_tokens}+{u.completion_tokens} tokens)")
 
 
+class InTurn:
+    """Answers one GivenJudge step gives in turn (``GivenJudge.in_turn``): the k-th request gets answer k mod n."""
+
+    def __init__(self, answers: tuple[Any, ...]) -> None:
+        if not answers:
+            raise InputError("answers", "at least one answer to give in turn", answers)
+        self.answers = tuple(answers)
+        self._asked = 0
+        self._lock = threading.Lock()
+
+    def next(self) -> Any:
+        with self._lock:
+            answer = self.answers[self._asked % len(self.answers)]
+            self._asked += 1
+        return answer
+
+    def __repr__(self) -> str:
+        return f"GivenJudge.in_turn{self.answers!r}"
+
+
 class GivenJudge(Judge):
     """Verdicts given in code (written by a person, copied from a deck, or made by a script), checked
     exactly like a model's reply.
@@ -338,6 +358,11 @@ class GivenJudge(Judge):
     answer: the JSON object a model would return, a short form (a list of verdicts, a
     list of claims), or a function of the :class:`Request` returning either. A wrong
     count raises :class:`JudgeError` at once: given verdicts are not asked to repair.
+
+    A design that asks the same step more than once in a case (claims of the response, then of the
+    reference) gets its answers in turn: ``GivenJudge({"step": GivenJudge.in_turn(first, second)})``; the
+    k-th request of that step (from 0) gets answer k mod their number, so the same answers serve every case.
+    A request asked again with the same text is answered from the cache, like a model's.
     """
 
     max_repairs = 0
@@ -355,6 +380,11 @@ class GivenJudge(Judge):
         self.answers: dict[str, Any] = dict(answers or {})
         self.max_concurrency = max_concurrency
 
+    @staticmethod
+    def in_turn(*answers: Any) -> InTurn:
+        """Answers for one step asked more than once per case, given in the order the design asks (see the class)."""
+        return InTurn(answers)
+
     def describe(self) -> str:
         return "verdicts given in code"
 
@@ -365,6 +395,8 @@ class GivenJudge(Judge):
                              f"Add one, e.g. GivenJudge({{'{request.step}': ...}}), holding {request.expected}.",
                              step=request.step)
         answer = self.answers[request.step]
+        if isinstance(answer, InTurn):
+            answer = answer.next()
         if callable(answer):
             answer = answer(request)
         if request.shorthand is not None:

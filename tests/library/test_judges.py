@@ -307,6 +307,18 @@ def test_given_judge_checks_a_person_like_a_model() -> None:
         designs.context_recall(judge, EXPECTED, NODES)
 
 
+def test_given_judge_answers_one_step_in_turn() -> None:
+    """A design that asks one step twice per case gets each answer in the order it asks (GivenJudge.in_turn)."""
+    judge = J.GivenJudge({"faithfulness.claims": J.GivenJudge.in_turn(["c1", "c2"], ["c1"]),
+                          "faithfulness.verdicts": J.GivenJudge.in_turn([1, 0], [1])})
+    first = designs.faithfulness(judge, "first answer", NODES)
+    second = designs.faithfulness(judge, "second answer", NODES)
+    assert (first.score, second.score) == (0.5, 1.0)
+    assert designs.faithfulness(judge, "third answer", NODES).score == 0.5  # the turn starts again
+    with pytest.raises(ValueError, match="at least one answer"):
+        J.GivenJudge.in_turn()
+
+
 # -- every metric, calls per case --------------------------------------------------------------
 #: The cheaper peer's calls per case at default settings, counted from their source: DeepEval's
 #: ``measure`` (deepeval/metrics/<metric>/<metric>.py: one ``_generate_*`` call per step, per node in
