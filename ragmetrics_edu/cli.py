@@ -54,10 +54,17 @@ EPILOG = """examples of score:
   ragmetrics-edu score average_precision 1 0 1 --total-relevant 4
   ragmetrics-edu score ndcg_at_k 3 0 1 --k 2 --gain exponential      (graded gains)
   ragmetrics-edu score r_precision 1 0 1 --total-relevant 4
+  ragmetrics-edu score precision_at_k 1 0 1 --k 2
+  ragmetrics-edu score recall_at_k 1 0 1 --k 2 --total-relevant 3
+  ragmetrics-edu score reciprocal_rank 0 0 1
+  ragmetrics-edu score hit_at_k 0 1 0 --k 2
+  ragmetrics-edu score context_recall yes yes no
+  ragmetrics-edu score answer_relevancy yes no idk
   ragmetrics-edu score faithfulness yes idk no --variant ragas
   ragmetrics-edu score contextual_relevancy no no yes,yes,yes      (one comma list per node)
   ragmetrics-edu score context_entity_recall --reference "Taj Mahal;Agra;1631" --context "Agra;India"
   ragmetrics-edu score answer_correctness --tp 1 --fp 1 --fn 1 --similarity 0.8
+  ragmetrics-edu score answer_correctness --fp 1 --similarity 0.9 --variant ragas_collections
   ragmetrics-edu score semantic_similarity --answer "..." --ground-truth "..."
 """
 

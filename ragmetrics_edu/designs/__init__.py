@@ -27,7 +27,11 @@ faithfulness                      2    1: the answer's claims; 2: yes/no/idk per
 answer_relevancy                  2    1: the answer's statements; 2: yes/no/idk per statement
 answer_relevancy_embedding        1    n questions, each with a noncommittal flag
 answer_correctness                2    1: statements of answer and ground truth; 2: TP/FP/FN
+g_eval                            2    1: evaluation steps (none when ``steps=`` given); 2: a score (+ samples)
+aspect_critic                     1    a yes/no vote, asked ``strictness`` times (made odd; 1 by default)
 ==============================  =====  ================================================
+
+(``tests/library/test_hand_kept_lists.py`` fails when a registered judged metric is missing from this table.)
 
 Given items (``claims=`` for faithfulness, ``statements=`` for answer_relevancy and context_recall) skip the
 extraction: one call fewer, verdicts aligned with the items given (see :mod:`ragmetrics_edu.judges.same_items`).
