@@ -48,6 +48,20 @@ def score_metrics() -> tuple[str, ...]:
     """The metrics ``score`` scores: every registered metric whose spec says what it reads (``reads``)."""
     return tuple(spec.name for spec in SPECS.values() if spec.reads is not None)
 
+
+def reads_of(name: str) -> Any:
+    """What ``score`` reads for the metric ``name`` (its spec's ``reads``)."""
+    return SPECS[name].reads
+
+
+def own_options() -> dict[str, tuple[type, str]]:
+    """Every option a metric of ``score`` declares on its reader: name -> (type, help, with the metrics named)."""
+    found: dict[str, tuple[type, list[str]]] = {}
+    for name in score_metrics():
+        for option, kind, text in reads_of(name).options:
+            found.setdefault(option, (kind, []))[1].append(text)
+    return {option: (kind, "; ".join(texts)) for option, (kind, texts) in found.items()}
+
 EPILOG = """examples of score:
   ragmetrics-edu score context_precision no yes yes no no
   ragmetrics-edu score context_precision yes no --variant ragas
@@ -92,7 +106,8 @@ def build_parser() -> argparse.ArgumentParser:
     explain.add_argument("--case", help="which case of the example (default: all)")
     score = sub.add_parser("score", help="score verdicts given on the command line",
                            epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    score.add_argument("metric", choices=score_metrics(), metavar="METRIC", help=", ".join(score_metrics()))
+    score.add_argument("metric", choices=score_metrics(), metavar="METRIC",
+                       help="; ".join(f"{name} ({reads_of(name).help})" for name in score_metrics()))
     score.add_argument("verdicts", nargs="*", help="yes/no/idk, y/n, true/false or 1/0, in order (gains for ndcg_at_k)")
     score.add_argument("--variant", help="one of the metric's named variants (refused where it has none)")
     score.add_argument("--k", type=int, help="cut-off for precision_at_k, recall_at_k, ndcg_at_k, hit_at_k")
@@ -108,6 +123,8 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--similarity", type=float, help="semantic similarity for answer_correctness")
     score.add_argument("--answer", help="answer text (metrics that read two texts)")
     score.add_argument("--ground-truth", help="ground-truth text (metrics that read two texts)")
+    for name, (kind, text) in own_options().items():  # each metric's own options, from its spec's reads
+        score.add_argument(f"--{name.replace('_', '-')}", dest=f"own_{name}", type=kind, help=text)
     server = sub.add_parser("judge-server", help="start a local OpenAI-compatible server (llama.cpp) for the judge")
     server.add_argument("--model", required=True, help="a GGUF model file")
     server.add_argument("--host", default="127.0.0.1",
@@ -231,6 +248,14 @@ def _score(args: argparse.Namespace) -> Any:
         if not spec.named_variants or "variant" not in spec.parameters():
             raise InputError("--variant", f"no --variant ({spec.name} has one definition here)", args.variant)
         options["variant"] = validate.choice("--variant", args.variant, spec.named_variants)
+    own = {name for name, _, _ in spec.reads.options}
+    for name in own_options():
+        value = getattr(args, f"own_{name}", None)
+        if value is not None and name not in own:
+            have = ", ".join(f"--{o.replace('_', '-')}" for o in sorted(own)) or "none of its own"
+            raise InputError(f"--{name.replace('_', '-')}", f"an option of {spec.name} (it has {have})", value)
+        if value is not None:
+            options[name] = value
     return spec.directed(spec.reads.score(compute, args, options))
 
 

@@ -80,5 +80,5 @@ def answer_correctness(
 SPEC = metrics.register(MetricSpec(
     "answer_correctness", "Answer correctness", metrics.answer_correctness, component="end to end", embedder=True,
     ask=Ask(answer_correctness, ("judge", "question", "answer", "ground_truth"), (("embedder", "embedder"),)),
-    design="TP/FP/FN statements, plus similarity", steps=(STATEMENTS, CLASSIFICATION), reads=inputs.STATEMENT_COUNTS,
+    design="TP/FP/FN statements, plus similarity", steps=(STATEMENTS, CLASSIFICATION), reads=inputs.STATEMENT_COUNTS.with_options(beta=(float, "answer_correctness: F-beta's beta (1 gives F1)")),
     example=dict(tp=["AI simulates intelligence."], fp=[], fn=["It learns from data."], similarity=0.5)))

@@ -70,6 +70,21 @@ class Reads:
     what: str
     positional: bool
     parse: Callable[[Callable[..., Any], Any, Mapping[str, Any]], Any]
+    #: the metric's own options: parameter name -> (type, help); ``ragmetrics-edu score`` offers each as
+    #: ``--name`` and passes it to the metric's function (see :meth:`with_options`)
+    options: tuple[tuple[str, type, str], ...] = ()
+
+    def with_options(self, **options: tuple[type, str]) -> Reads:
+        """The same reader, with options of the metric's own (``beta=(float, "F-beta's beta")``): a new metric
+        declares them on its spec's ``reads``, and the command line offers them with no edit of cli.py."""
+        return Reads(self.what, self.positional, self.parse,
+                     self.options + tuple((name, kind, text) for name, (kind, text) in options.items()))
+
+    @property
+    def help(self) -> str:
+        """What the command line reads for it, and its own options (printed by ``score --help``)."""
+        own = ", ".join(f"--{name.replace('_', '-')}" for name, _, _ in self.options)
+        return self.what + (f"; its options {own}" if own else "")
 
     def score(self, compute: Callable[..., Any], args: Any, options: Mapping[str, Any]) -> Any:
         """Call ``compute`` with what ``args`` holds for it."""

@@ -411,3 +411,21 @@ def test_a_new_family_module_reaches_metrics_with_no_extra_line() -> None:
                     module.__name__ and not name.startswith("_") and getattr(metrics, name, None) is not value:
                 missing.append(f"metrics/{info.name}.py: {name}")
     assert not missing, "not re-exported by ragmetrics_edu.metrics: " + ", ".join(missing)
+
+
+def test_score_takes_a_metrics_own_options_from_its_spec_and_prints_the_readers_help(capsys) -> None:
+    """answer_correctness declares ``beta`` on its reader (inputs.STATEMENT_COUNTS.with_options): score offers
+    --beta with no line of cli.py naming it, passes it on, and refuses it for a metric without it."""
+    from ragmetrics_edu.results import fmt
+
+    argv = ["score", "answer_correctness", "--tp", "1", "--fn", "2", "--similarity", "0.5"]
+    assert cli.main(argv + ["--beta", "2"]) == 0
+    expected = metrics.answer_correctness(["TP 1"], [], ["FN 1", "FN 2"], 0.5, beta=2.0).score
+    assert any(line.split("  (")[0] == f"score: {fmt(expected)}" for line in capsys.readouterr().out.splitlines())
+    assert cli.main(["score", "context_precision", "yes", "--beta", "2"]) == 2
+    assert "--beta" in capsys.readouterr().err
+    assert "beta" not in Path(cli.__file__).read_text(encoding="utf-8")
+    assert cli.main(["score", "--help"]) == 0
+    shown = "".join(capsys.readouterr().out.split())  # argparse wraps the help (and breaks at hyphens)
+    assert "answer_correctness(--tp,--fpand--fn;itsoptions--beta)" in shown
+    assert all("".join(metrics.SPECS[name].reads.help.split()) in shown for name in cli.score_metrics())
