@@ -59,11 +59,10 @@ _FAST = {1: 1, 0: 0, "yes": 1, "no": 0}
 def context_precision_batch(
     cases: Iterable[Sequence[Any]], variant: str = "deepeval", *, results: bool = False
 ) -> list[float] | list[MetricResult]:
-    """Score many verdict lists quickly: plain floats, no step tables unless ``results=True``.
+    """Score many verdict lists: plain floats, no result objects unless ``results=True``.
 
-    Gives exactly the same numbers as :func:`context_precision`: the loop below is the core's per-k loop
-    (:mod:`ragmetrics_edu.cores.per_k`) without the rows; ``tests/library/test_cores.py`` checks that they agree
-    on any list (a property test).
+    Each score is the core's (:mod:`ragmetrics_edu.cores.context_precision`), called once per list; only the
+    reading of the verdicts is quicker (a list of 1/0 or yes/no is read without the per-item checks).
     """
     variant = choice("variant", variant, ("deepeval", "ragas"))
     results = flag("results", results)
@@ -73,7 +72,6 @@ def context_precision_batch(
         raise InputError("cases", "a list of verdict lists, one per ranking", cases)
     if results:
         return [context_precision(verdict_list(f"cases[{i}]", case), variant) for i, case in enumerate(cases)]
-    eps = RAGAS_EPSILON if variant == "ragas" else 0.0
     scores: list[float] = []
     append = scores.append
     for index, case in enumerate(cases):
@@ -83,13 +81,7 @@ def context_precision_batch(
             flags = [_FAST[v] for v in case]
         except (KeyError, TypeError):
             flags = [1 if v == YES else 0 for v in verdict_list(f"cases[{index}]", case)]
-        seen = 0
-        total = 0.0
-        for k, r in enumerate(flags, 1):
-            if r:
-                seen += 1
-                total += seen / k
-        append(total / (seen + eps) if seen else 0.0)
+        append(core.context_precision(flags, variant)[0])
     return scores
 
 

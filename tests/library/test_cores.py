@@ -193,3 +193,18 @@ def test_the_coloured_code_is_the_code_itself():
             coloured = highlight(code.rstrip())
             assert html.unescape(re.sub(r"<[^>]+>", "", coloured)) == code.rstrip(), name
             assert "<span" in coloured, name  # something was coloured
+
+
+def test_the_batch_calls_the_core(monkeypatch):
+    """context_precision_batch has no loop of its own: each list's score is the core's (a spy counts the calls)."""
+    calls = []
+    real = context_precision_core.context_precision
+
+    def spy(*args, **kwargs):
+        calls.append(args)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(context_precision_core, "context_precision", spy)
+    assert metrics.context_precision_batch([[1, 0, 1], ["no", "yes"]], "ragas") == [
+        real([1, 0, 1], "ragas")[0], real([0, 1], "ragas")[0]]
+    assert len(calls) == 2
