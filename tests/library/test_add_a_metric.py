@@ -60,8 +60,14 @@ def toy():
 def test_the_docs_give_the_recipe_this_test_follows() -> None:
     text = DOCS.read_text(encoding="utf-8")
     recipe = text[text.index("### Add a metric"):]
-    for step in ("metrics.register(", "MetricSpec(", "Ask(", "view=", "RankingView(", "reads=", "metric_map.py"):
+    for step in ("metrics.register(", "MetricSpec(", "Ask(", "view=", "RankingView(", "reads=", "metric_map.py",
+                 "metrics/variants.py", "with_options", "GivenJudge.in_turn", 'rule="ragas_factual_correctness"'):
         assert step in recipe, step
+    assert recipe.startswith("### Add a metric\n\n| you have | do | where |")  # the decision table opens it
+    readme = (DOCS.parents[1] / "README.md").read_text(encoding="utf-8")
+    counts = re.compile(r"\b(?:one|two|three|four|five|six|seven|\d+) (?:files|modules)\b")
+    stated = [m.group() for m in counts.finditer(text + readme)]
+    assert stated == ["four files"] and "one prompt per judge step" in recipe, stated  # the file count, once
 
 
 def test_a_registered_metric_appears_everywhere_and_leaves_with_unregister(toy) -> None:
