@@ -49,16 +49,16 @@ def score_metrics() -> tuple[str, ...]:
     return tuple(spec.name for spec in SPECS.values() if spec.reads is not None)
 
 
-def reads_of(name: str) -> Any:
+def _reads_of(name: str) -> Any:
     """What ``score`` reads for the metric ``name`` (its spec's ``reads``)."""
     return SPECS[name].reads
 
 
-def own_options() -> dict[str, tuple[type, str]]:
+def _own_options() -> dict[str, tuple[type, str]]:
     """Every option a metric of ``score`` declares on its reader: name -> (type, help, with the metrics named)."""
     found: dict[str, tuple[type, list[str]]] = {}
     for name in score_metrics():
-        for option, kind, text in reads_of(name).options:
+        for option, kind, text in _reads_of(name).options:
             found.setdefault(option, (kind, []))[1].append(text)
     return {option: (kind, "; ".join(texts)) for option, (kind, texts) in found.items()}
 
@@ -107,7 +107,7 @@ def build_parser() -> argparse.ArgumentParser:
     score = sub.add_parser("score", help="score verdicts given on the command line",
                            epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     score.add_argument("metric", choices=score_metrics(), metavar="METRIC",
-                       help="; ".join(f"{name} ({reads_of(name).help})" for name in score_metrics()))
+                       help="; ".join(f"{name} ({_reads_of(name).help})" for name in score_metrics()))
     score.add_argument("verdicts", nargs="*", help="yes/no/idk, y/n, true/false or 1/0, in order (gains for ndcg_at_k)")
     score.add_argument("--variant", help="one of the metric's named variants (refused where it has none)")
     score.add_argument("--k", type=int, help="cut-off for precision_at_k, recall_at_k, ndcg_at_k, hit_at_k")
@@ -123,7 +123,7 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--similarity", type=float, help="semantic similarity for answer_correctness")
     score.add_argument("--answer", help="answer text (metrics that read two texts)")
     score.add_argument("--ground-truth", help="ground-truth text (metrics that read two texts)")
-    for name, (kind, text) in own_options().items():  # each metric's own options, from its spec's reads
+    for name, (kind, text) in _own_options().items():  # each metric's own options, from its spec's reads
         score.add_argument(f"--{name.replace('_', '-')}", dest=f"own_{name}", type=kind, help=text)
     server = sub.add_parser("judge-server", help="start a local OpenAI-compatible server (llama.cpp) for the judge")
     server.add_argument("--model", required=True, help="a GGUF model file")
@@ -249,7 +249,7 @@ def _score(args: argparse.Namespace) -> Any:
             raise InputError("--variant", f"no --variant ({spec.name} has one definition here)", args.variant)
         options["variant"] = validate.choice("--variant", args.variant, spec.named_variants)
     own = {name for name, _, _ in spec.reads.options}
-    for name in own_options():
+    for name in _own_options():
         value = getattr(args, f"own_{name}", None)
         if value is not None and name not in own:
             have = ", ".join(f"--{o.replace('_', '-')}" for o in sorted(own)) or "none of its own"

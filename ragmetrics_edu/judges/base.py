@@ -381,9 +381,9 @@ class GivenJudge(Judge):
         self.max_concurrency = max_concurrency
 
     @staticmethod
-    def in_turn(*answers: Any) -> InTurn:
+    def in_turn(first: Any, *more: Any) -> InTurn:
         """Answers for one step asked more than once per case, given in the order the design asks (see the class)."""
-        return InTurn(answers)
+        return InTurn((first, *more))
 
     def describe(self) -> str:
         return "verdicts given in code"

@@ -169,11 +169,11 @@ def _between(lines: list[str], start: tuple[int, int], end: tuple[int, int]) -> 
     return "".join(parts)
 
 
-def show_code(what: Any) -> Code:
-    """Everything that sets the number of ``what`` (see the module): a registered metric or design's name, a
+def show_code(name: Any) -> Code:
+    """Everything that sets the number of ``name`` (see the module): a registered metric or design's name, a
     public function's name (of metrics, stats, agreement or regression_gate), or the function itself. Anything
     else is an InputError listing the names it takes."""
-    function, label, registered = _function(what)
+    function, label, registered = _function(name)
     core = getattr(function, "__core__", None)
     if core is None and registered:
         raise InputError("name", "a metric whose arithmetic names its core (ragmetrics_edu.cores.computed_by)", label)
@@ -196,10 +196,10 @@ def _function(what: Any) -> tuple[Any, str, bool]:
     if isinstance(what, (types.FunctionType, types.MethodType)) or (callable(what) and hasattr(what, "__wrapped__")):
         function = inspect.unwrap(what)
         if not isinstance(function, types.FunctionType):
-            raise InputError("what", "a Python function of the package", what)
+            raise InputError("name", "a Python function of the package", what)
         return function, function.__name__, False
     if not isinstance(what, str):
-        raise InputError("what", "a registered metric's name, a public function's name, or a function", what)
+        raise InputError("name", "a registered metric's name, a public function's name, or a function", what)
     key = what.strip()
     if key.lower() in SPECS or key.lower().replace(" ", "") in SPECS:
         name = SPECS.name("name", key)

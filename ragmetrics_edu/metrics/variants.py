@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from ..ranking.precision import VARIANTS as PRECISION
 
-__all__ = ["VARIANTS", "variants_of"]
+__all__ = ["VARIANTS"]
 
 FAITHFULNESS = ("deepeval", "ragas")
 
@@ -31,8 +31,3 @@ VARIANTS: dict[str, tuple[str, ...]] = {
     "answer_correctness": ("ragas", "ragas_legacy", "ragas_collections"),
     "g_eval": ("paper", "deepeval"),
 }
-
-
-def variants_of(name: str) -> tuple[str, ...]:
-    """The variant names of the metric ``name`` (empty when it has none)."""
-    return VARIANTS.get(name, ())

@@ -415,6 +415,7 @@ VALID: dict[str, Callable[[], dict[str, Any]]] = {
     # metrics (a registered spec's arithmetic takes its valid call from the spec's `example`: registered_kwargs)
     "metrics.context_precision_batch": lambda: dict(cases=[[1, 0], ["yes"]]),
     "metrics.f_beta": lambda: dict(tp=1, fp=2, fn=0),
+    "GivenJudge.in_turn": lambda: dict(first=["yes"]),
     "MetricResult.value": lambda: dict(quantity="score"),
     "StatResult.value": lambda: dict(quantity="score"),
     "AgreementResult.table": lambda: dict(name="steps"),
