@@ -15,11 +15,11 @@ from ..validate import mapping, records
 
 #: package -> minimum version: what `make lab` installs (pyproject.toml's core dependencies and the
 #: ``notebook`` extra, which takes in ``llm``), so every package a notebook imports, at once or
-#: when a cell runs (notebook 10's judge needs pydantic and openai). tests/library/test_packaging.py
+#: when a cell runs (notebook 10's judge needs openai). tests/library/test_packaging.py
 #: checks that this list and pyproject.toml agree, and that it covers the notebooks' imports.
 REQUIRED = {
     "pandas": "1.5", "numpy": "1.23", "jupyterlab": "4.0", "ipywidgets": "8.0", "traitlets": "5.0", "matplotlib": "3.7",
-    "openai": "1.40", "pydantic": "2.0", "tqdm": "4.60", "scikit-learn": "1.3",
+    "openai": "1.40", "tqdm": "4.60", "scikit-learn": "1.3",
 }
 #: What to do when a row fails (the package is not on PyPI: it is installed from a clone).
 FIX = "run `make lab` again, or `pip install -e \".[notebook]\"` in the repository"

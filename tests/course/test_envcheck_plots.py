@@ -49,18 +49,18 @@ def test_family_plots_draw_one_mark_per_item():
 
 
 def test_environment_check_fails_when_a_package_a_notebook_needs_is_missing(monkeypatch):
-    """After `make lab` notebook 10 crashed on a missing pydantic while this check said all was well."""
+    """After `make lab` notebook 10 once crashed on a missing package while this check said all was well."""
     from importlib import metadata
 
     real = metadata.version
 
     def version(name):
-        if name.lower() in ("pydantic", "openai"):
+        if name.lower() in ("tqdm", "openai"):
             raise metadata.PackageNotFoundError(name)
         return real(name)
 
     monkeypatch.setattr(metadata, "version", version)
     rows = {r["package"]: r for r in check_environment()}
-    for name in ("pydantic", "openai"):
+    for name in ("tqdm", "openai"):
         assert rows[name]["installed"] == "missing" and not rows[name]["ok"]
-    assert "[FAIL] pydantic missing" in report(list(rows.values()))
+    assert "[FAIL] openai missing" in report(list(rows.values()))
