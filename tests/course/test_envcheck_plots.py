@@ -64,3 +64,18 @@ def test_environment_check_fails_when_a_package_a_notebook_needs_is_missing(monk
     for name in ("tqdm", "openai"):
         assert rows[name]["installed"] == "missing" and not rows[name]["ok"]
     assert "[FAIL] openai missing" in report(list(rows.values()))
+
+
+def test_in_the_browser_the_check_asks_only_for_what_runs_there(monkeypatch):
+    """JupyterLite's kernel has no jupyterlab, openai or tqdm, and needs none: the check says what is not there."""
+    from ragmetrics_edu import errors
+    from ragmetrics_edu.course import envcheck
+
+    monkeypatch.setattr(errors, "IN_BROWSER", True)
+    rows = check_environment()
+    assert [r["package"] for r in rows] == ["python", *envcheck.BROWSER_REQUIRED]
+    assert not {"jupyterlab", "openai", "tqdm"} & {r["package"] for r in rows}
+    text = report(rows)
+    assert text.splitlines()[-1] == envcheck.IN_BROWSER_NOTE and "make lab" in text
+    monkeypatch.setattr(errors, "IN_BROWSER", False)
+    assert "openai" in {r["package"] for r in check_environment()}
