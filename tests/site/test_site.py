@@ -14,12 +14,20 @@ import time
 from pathlib import Path
 
 import pytest
+from site_support import (
+    ERRORS_JS,
+    add_and_run_cell,
+    build_site,
+    driver_code,
+    open_notebook,
+    run_all,
+    serving,
+    wait_for_lines,
+)
 
 from browser_support import artifacts_dir, launch, new_context
 from ragmetrics_edu import metrics
 from ragmetrics_edu.results import fmt
-from site_support import (ERRORS_JS, add_and_run_cell, build_site, driver_code, open_notebook, run_all, serving,
-                          wait_for_lines)
 
 REPO = Path(__file__).resolve().parents[2]
 NOTEBOOKS = sorted(p.name for p in (REPO / "notebooks").glob("*.ipynb"))
