@@ -27,9 +27,10 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests"))
 
+from site_support import RUN_ALL_JS, build_site, serving  # noqa: E402
+
 from browser_support import launch, new_context  # noqa: E402
 from lab_server import copy_notebooks, running_lab  # noqa: E402
-from site_support import RUN_ALL_JS, build_site, serving  # noqa: E402
 
 NOTEBOOK = "00_start_here.ipynb"
 SCORE = ".jp-NotebookPanel:not(.lm-mod-hidden) .rme-reorder .rme-score-value"
