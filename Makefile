@@ -25,7 +25,7 @@ NPM ?= $(shell command -v npm 2>/dev/null || echo $(abspath $(BIN))/npm)
 # The browser for the browser tests: Debian's chromium (installed with apt when missing and we are root).
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: lab lab-slides test lint install dev dist bench bench-clicks examples clean judge-server-install judge-server slides slides-assets chromium
+.PHONY: lab lab-slides test lint install dev dist bench bench-clicks examples clean judge-server-install judge-server slides slides-assets chromium site test-site bench-site
 # A portable llama.cpp build (no native CPU detection, no AVX-512/AMX): see ragmetrics_edu/cli.py.
 LLAMA_CMAKE_ARGS = -DLLAVA_BUILD=OFF -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON \
 	-DGGML_AVX512=OFF -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_BF16=OFF
@@ -92,13 +92,15 @@ lab-slides: $(VENV)/.notebook-installed $(LAB_OVERRIDES)
 # every test process, kernel and pytest run otherwise recompiles the tests (pytest rewrites their
 # asserts) and the package, about 8 s of CPU a process.
 LAB_TESTS := tests/course/test_browser_lab.py
+# The JupyterLite site's test (make test-site; .ci/run runs it after make test).
+SITE_TESTS := tests/site
 test: export PYTHONDONTWRITEBYTECODE =
 test: $(VENV)/.dev-installed slides/node_modules/.installed chromium
 	@start=$$(date +%s); work=$$(mktemp -d); \
 	RME_CHROMIUM=$(CHROMIUM) $(BIN)/python -m pytest --durations=5 $(LAB_TESTS) > "$$work/lab.log" 2>&1 & lab_pid=$$!; \
 	$(MAKE) --no-print-directory lint > "$$work/lint.log" 2>&1 & lint_pid=$$!; \
 	RME_CHROMIUM=$(CHROMIUM) $(BIN)/python -m pytest -n 2 --dist loadfile --no-loadscope-reorder --durations=15 \
-		$(addprefix --ignore=,$(LAB_TESTS)); \
+		$(addprefix --ignore=,$(LAB_TESTS) $(SITE_TESTS)); \
 	tests=$$?; wait $$lint_pid; lint=$$?; wait $$lab_pid; lab=$$?; \
 	echo "== make lint (ruff, mypy), run beside the tests:"; cat "$$work/lint.log"; \
 	echo "== the JupyterLab tests, run beside the others:"; cat "$$work/lab.log"; \
@@ -191,3 +193,27 @@ record-embeddings: $(EMBED_VENV)/.installed
 # The real-model tests (skipped in `make test`, where torch is not installed) and the recorded ones.
 test-embeddings: $(EMBED_VENV)/.installed
 	$(EMBED_BIN)/python -m pytest -o addopts="-p no:cacheprovider" tests/library/test_real_embedder.py tests/library/test_recorded_embeddings.py
+
+# The course as a static JupyterLite site in lab/lite/_output/ (lab/lite/build.py): every notebook, this
+# package's wheel (data and recordings inside) and the widgets, running in the browser's Python (Pyodide).
+# By default Pyodide comes from its standard location (jsDelivr), for an instructor to publish the folder
+# to any static host; OFFLINE=1 bundles Pyodide itself (npm's pyodide@0.27.7 and the package wheels whose
+# sha256 the official lock gives), for a room with no network. Serve it with
+#   python -m http.server --bind 127.0.0.1 --directory lab/lite/_output 8000
+OFFLINE ?=
+$(VENV)/.site-installed: pyproject.toml $(VENV)/.notebook-installed
+	$(PIP) install --quiet --no-compile -e ".[notebook,site]"
+	touch $@
+site: export PYTHONDONTWRITEBYTECODE =
+site: $(VENV)/.site-installed | $(NPM)
+	PATH="$(dir $(NPM)):$$PATH" $(BIN)/python lab/lite/build.py $(if $(OFFLINE),--offline)
+
+# The offline site in headless Chromium: every notebook runs in JupyterLite with no request beyond
+# 127.0.0.1, and an explorer's score is the library's (tests/site; a few minutes, most of it Pyodide).
+test-site: export PYTHONDONTWRITEBYTECODE =
+test-site: $(VENV)/.dev-installed $(VENV)/.site-installed chromium | $(NPM)
+	PATH="$(dir $(NPM)):$$PATH" RME_CHROMIUM=$(CHROMIUM) $(BIN)/python -m pytest -s $(SITE_TESTS)
+
+# What a student waits for on the site, cold and warm (benchmarks/bench_site.py), beside make lab's start.
+bench-site: $(VENV)/.dev-installed $(VENV)/.site-installed chromium | $(NPM)
+	PATH="$(dir $(NPM)):$$PATH" RME_CHROMIUM=$(CHROMIUM) $(BIN)/python benchmarks/bench_site.py

@@ -35,7 +35,7 @@ from .course.embedding_texts import course_texts
 from .course.judge_study.recording import add_parser as add_record_study_parser
 from .course.judge_study.recording import main as record_study
 from .embeddings.recorded import add_record_embeddings_parser, run_record_embeddings
-from .errors import InputError, RagMetricsError
+from .errors import IN_BROWSER, InputError, RagMetricsError
 from .evaluation import evaluate
 from .evaluation.commands import COMMANDS as EVALUATION_COMMANDS
 from .evaluation.commands import add_parsers as add_evaluation_parsers
@@ -168,6 +168,10 @@ def _loopback(host: str) -> bool:
 
 
 def _judge_server(args: argparse.Namespace) -> int:
+    if IN_BROWSER:
+        return _fail("`ragmetrics-edu judge-server` cannot run in a browser (JupyterLite/Pyodide has no subprocesses "
+                     "or sockets): on your own machine, `make judge-server-install`, then "
+                     "`make judge-server MODEL=path/to/model.gguf`")
     if importlib.util.find_spec("llama_cpp") is None:
         return _fail("llama-cpp-python is not installed: run `make judge-server-install` (compiles llama.cpp: "
                      "needs a C/C++ compiler and CMake, about 7-16 minutes on 2 cores), or "

@@ -7,7 +7,12 @@ argument, what was expected and what was given, so a learner sees at once what t
 from __future__ import annotations
 
 import re
+import sys
 from typing import Any
+
+#: True in Pyodide: the course's browser site (JupyterLite), where no socket, thread or subprocess is
+#: available. What needs one says so in one line (:func:`refuse_in_browser`).
+IN_BROWSER = sys.platform == "emscripten"
 
 
 class RagMetricsError(Exception):
@@ -29,6 +34,23 @@ class InputError(RagMetricsError, ValueError):
         if hint:
             message += f". {hint}"
         super().__init__(message)
+
+
+class NotInBrowser(RagMetricsError, RuntimeError):
+    """What cannot run in a browser (a live judge, a neural embedder, the judge server), said in one line.
+
+    In a notebook it shows as that one line, with no traceback (IPython's ``_render_traceback_``).
+    """
+
+    def _render_traceback_(self) -> list[str]:
+        return [f"NotInBrowser: {self}"]
+
+
+def refuse_in_browser(what: str, instead: str) -> None:
+    """Raise :class:`NotInBrowser` when running in Pyodide: ``what`` cannot run here; ``instead`` says what to do."""
+    if IN_BROWSER:
+        raise NotInBrowser(f"{what} cannot run in a browser (JupyterLite/Pyodide has no network sockets, threads "
+                           f"or subprocesses): {instead}")
 
 
 def show_value(value: Any, limit: int = 60) -> str:

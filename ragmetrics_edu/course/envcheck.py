@@ -10,17 +10,24 @@ import re
 import sys
 from importlib import metadata
 
+from .. import errors
 from ..errors import InputError
 from ..validate import mapping, records
 
 #: package -> minimum version: what `make lab` installs (pyproject.toml's core dependencies and the
 #: ``notebook`` extra, which takes in ``llm``), so every package a notebook imports, at once or
-#: when a cell runs (notebook 10's judge needs pydantic and openai). tests/library/test_packaging.py
+#: when a cell runs (notebook 10's judge needs openai). tests/library/test_packaging.py
 #: checks that this list and pyproject.toml agree, and that it covers the notebooks' imports.
 REQUIRED = {
     "pandas": "1.5", "numpy": "1.23", "jupyterlab": "4.0", "ipywidgets": "8.0", "traitlets": "5.0", "matplotlib": "3.7",
-    "openai": "1.40", "pydantic": "2.0", "tqdm": "4.60", "scikit-learn": "1.3",
+    "openai": "1.40", "tqdm": "4.60", "scikit-learn": "1.3",
 }
+#: In a browser (the JupyterLite site) the kernel is Pyodide and the page is JupyterLab: what the notebooks
+#: import there. The live judge's and the neural embedder's packages cannot run in a browser (no sockets):
+#: :data:`IN_BROWSER_NOTE` says so, and those calls say it again in one line when made.
+BROWSER_REQUIRED = {name: REQUIRED[name] for name in ("pandas", "numpy", "ipywidgets", "traitlets", "matplotlib")}
+IN_BROWSER_NOTE = ("In the browser (JupyterLite): the notebooks replay recorded judges and embeddings; a live judge, "
+                   "a neural embedder and judge-server need the course installed on your own machine (`make lab`).")
 #: What to do when a row fails (the package is not on PyPI: it is installed from a clone).
 FIX = "run `make lab` again, or `pip install -e \".[notebook]\"` in the repository"
 PYTHON_MIN = (3, 10)
@@ -37,11 +44,12 @@ def check_environment(required: dict[str, str] | None = None) -> list[dict[str, 
         "installed": ".".join(map(str, sys.version_info[:3])), "ok": sys.version_info[:2] >= PYTHON_MIN,
     }]
     expected = "a dict package -> minimum version (strings), or None"
-    chosen = mapping("required", required, expected) if required is not None else REQUIRED
+    default = BROWSER_REQUIRED if errors.IN_BROWSER else REQUIRED
+    chosen = mapping("required", required, expected) if required is not None else default
     for name, minimum in chosen.items():
         if not isinstance(name, str) or not isinstance(minimum, str):
             raise InputError("required", expected, {name: minimum})
-    for name, minimum in (chosen or REQUIRED).items():
+    for name, minimum in (chosen or default).items():
         try:
             installed = metadata.version(name)
         except metadata.PackageNotFoundError:
@@ -62,6 +70,8 @@ def report(rows: list[dict[str, str | bool]] | None = None) -> str:
         if not r["ok"]:
             line += " -> " + FIX
         lines.append(line)
+    if errors.IN_BROWSER:
+        lines.append(IN_BROWSER_NOTE)
     return "\n".join(lines)
 
 

@@ -14,6 +14,7 @@ from ..judges.base import Judge
 from ..judges.prompting import Texts
 from ..judges.records import CallList
 from ..judges.requests import ask, check_judge, extracted, finish, key_names, make_request
+from ..judges.schemas import YesNo, keyed
 from ..metrics import Ask, MetricSpec, Step, inputs
 from ..results import MetricResult
 from ..validate import flag, text
@@ -60,7 +61,6 @@ def answer_correctness(
     fn: list[str] = []
     extracted(STATEMENTS.name, "statements", said + truth)
     if said or truth:
-        from ..judges.schemas import YesNo, keyed  # lazy: schemas import pydantic, loaded with the first request
 
         keys = key_names("answer", len(said)) + key_names("truth", len(truth))
         model = keyed(f"correctness_{len(said)}_{len(truth)}", keys, YesNo)

@@ -12,6 +12,7 @@ from .. import metrics
 from ..judges.base import Judge
 from ..judges.records import CallList
 from ..judges.requests import ask, check_judge, finish, key_names, make_request
+from ..judges.schemas import keyed
 from ..metrics import Ask, MetricSpec, Step
 from ..metrics.embedding import MAX_GENERATED
 from ..results import MetricResult
@@ -47,7 +48,6 @@ def answer_relevancy_embedding(
     question, answer_text = text("question", question), text("answer", answer)
     n = integer("n", n, low=1, high=MAX_GENERATED, expected=f"an integer from 1 to {MAX_GENERATED} (Ragas asks for 3)")
     keys = key_names("question", n)
-    from ..judges.schemas import keyed  # lazy: schemas import pydantic, loaded with the first request
 
     model = keyed(f"generated_questions_{n}", keys, models().GeneratedQuestion)
     request = make_request(STEP, "answer_relevancy_questions", model,

@@ -11,6 +11,7 @@ from typing import Any, Sequence
 
 from ..judges.prompting import Texts
 from ..validate import text_list
+from . import schemas
 
 __all__ = ["PROMPTS", "models", "passages", "QUESTION", "SAMPLE_TEMPERATURE"]
 
@@ -27,8 +28,7 @@ QUESTION = (("question", "question"),)
 
 
 def models() -> Any:
-    """:mod:`ragmetrics_edu.designs.schemas` (pydantic), imported with the first request."""
-    from . import schemas  # lazy: schemas import pydantic, loaded with the first request
+    """:mod:`ragmetrics_edu.designs.schemas` (the reply models), imported with the first request."""
 
     return schemas
 

@@ -15,6 +15,7 @@ from ..judges.prompting import Texts
 from ..judges.records import CallList
 from ..judges.requests import MAX_ITEMS, ask, check_judge, finish, key_names, keyed_list, make_request, sized
 from ..judges.same_items import given_items, mark_given
+from ..judges.schemas import keyed
 from ..metrics import Ask, MetricSpec, Shape, StatementView, Step, inputs
 from ..results import MetricResult
 from ..validate import flag, text, text_list
@@ -85,7 +86,6 @@ def _attribute_given(judge: Judge, expected_output: str, nodes: list[str], state
         bad = [f"{k} = {data[k]}" for k in keys if data[k] is not None and not 1 <= data[k] <= n]
         return f"node numbers must be between 1 and {n} or null ({', '.join(bad)})" if bad else None
 
-    from ..judges.schemas import keyed  # lazy: schemas import pydantic, loaded with the first request
 
     model = keyed(f"context_recall_attribution_{len(keys)}", keys, models().NodeOrNull)
     request = make_request(ATTRIBUTION, "context_recall_attribution", model,

@@ -13,6 +13,7 @@ from ..judges.base import Judge
 from ..judges.prompting import Texts
 from ..judges.records import CallList
 from ..judges.requests import ask, check_judge, finish, key_names, make_request, sized
+from ..judges.schemas import keyed
 from ..metrics import Ask, MetricSpec, Shape, StatementView, Step, inputs
 from ..results import MetricResult
 from ..validate import flag, text, text_list
@@ -45,7 +46,6 @@ def contextual_relevancy(
     node_statements: list[list[str]] = []
     node_verdicts: list[list[str]] = []
     if nodes:
-        from ..judges.schemas import keyed  # lazy: schemas import pydantic, loaded with the first request
 
         keys = key_names("node", len(nodes))
         model = keyed(f"contextual_relevancy_{len(nodes)}", keys, models().JudgedStatements)

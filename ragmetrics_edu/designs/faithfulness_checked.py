@@ -48,6 +48,7 @@ from ..judges.requests import (
     verdict_request,
 )
 from ..judges.same_items import given_items, mark_given
+from ..judges.schemas import keyed
 from ..metrics import Ask, MetricSpec, Step
 from ..metrics.checked import (
     FROM_LIBRARY,
@@ -177,7 +178,6 @@ def _ask_verdicts(judge: Judge, claims: list[str], context: list[str], verdicts:
         reply = ask(judge, verdict_request(VERDICTS, "faithfulness_verdicts", "claim", len(claims),
                                              idk=True, data=data), calls)
         return [FROM_LIBRARY[reply.data[k]] for k in keys], None, None
-    from ..judges.schemas import keyed  # lazy: schemas import pydantic, loaded with the first request
 
     together = contradiction == "together"
     step, template = (QUOTED, "faithfulness_quoted") if together else (SUPPORTED, "faithfulness_supported")

@@ -19,6 +19,7 @@ from ..judges.base import Judge
 from ..judges.prompting import Texts
 from ..judges.records import CallList
 from ..judges.requests import ask, check_judge, finish, make_request
+from ..judges.schemas import Strict
 from ..metrics import Ask, MetricSpec, Step
 from ..metrics.quote import quote_score
 from ..metrics.support import THRESHOLD
@@ -32,8 +33,7 @@ __all__ = ["STEP", "SPEC", "faithfulness_quote", "quote_request"]
 
 @lru_cache(maxsize=1)
 def _reply() -> Any:
-    """The reply's model (pydantic, imported with the first request)."""
-    from ..judges.schemas import Strict  # lazy: pydantic loads with the first request
+    """The reply's model (imported with the first request)."""
 
     class Quote(Strict):
         """The passage words that state a sentence ("" when none do)."""

@@ -19,6 +19,7 @@ from ..judges.base import Judge
 from ..judges.prompting import Texts
 from ..judges.records import CallList
 from ..judges.requests import ask, check_judge, finish, key_names, keyed_list, make_request
+from ..judges.schemas import YesNo, keyed
 from ..judges.token_probs import p_yes
 from ..metrics import Ask, MetricSpec, Step
 from ..metrics.support import THRESHOLD, support_score
@@ -38,7 +39,6 @@ TOP_LOGPROBS = 5
 
 def support_all_request(sentences: Sequence[str], context: Sequence[str], *, question: str | None = None) -> Any:
     """The one request about all of an answer's ``sentences`` (keys ``sentence_1`` ...)."""
-    from ..judges.schemas import YesNo, keyed  # lazy: pydantic loads with the first request
 
     shown = text_list("sentences", sentences)
     keys = key_names("sentence", len(shown))

@@ -1,4 +1,4 @@
-"""The reply models of the built-in designs' steps (pydantic; imported with the first request).
+"""The reply models of the built-in designs' steps (plain annotations on :class:`~ragmetrics_edu.judges.schemas.Strict`).
 
 Each design's :class:`~ragmetrics_edu.metrics.Step` contracts name theirs; the building blocks (the verdict
 words, a strict object, a keyed object) are the judges' own (:mod:`ragmetrics_edu.judges.schemas`).
@@ -6,12 +6,9 @@ words, a strict object, a keyed object) are the judges' own (:mod:`ragmetrics_ed
 
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import Annotated, Any, Literal, Optional
+from typing import Annotated, Literal, Optional
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, create_model
-
-from ..judges.schemas import Strict, YesNo, word
+from ..judges.schemas import Before, Strict, YesNo, rubric_score_model, word
 
 #: a node number or null (context recall's attribution of a given statement)
 NodeOrNull = Optional[int]
@@ -83,14 +80,14 @@ class CorrectnessStatements(Strict):
 class QuotedVerdict(Strict):
     """A three-way faithfulness verdict with the context's words that decide it (checked by string matching)."""
 
-    verdict: Annotated[Literal["supported", "contradicted", "not_mentioned"], BeforeValidator(word)]
+    verdict: Annotated[Literal["supported", "contradicted", "not_mentioned"], Before(word)]
     quote: str
 
 
 class SupportVerdict(Strict):
     """Is the claim supported? With the context's words that support it."""
 
-    verdict: Annotated[Literal["supported", "not_supported"], BeforeValidator(word)]
+    verdict: Annotated[Literal["supported", "not_supported"], Before(word)]
     quote: str
 
 
@@ -106,8 +103,6 @@ class Verdict(Strict):
     verdict: YesNo
 
 
-@lru_cache(maxsize=16)
-def rubric_score(low: int, high: int) -> type[BaseModel]:
+def rubric_score(low: int, high: int) -> type[Strict]:
     """G-Eval's score reply: one whole number from ``low`` to ``high`` (an enum, so a grammar allows only these)."""
-    choices: Any = Literal[tuple(range(low, high + 1))]
-    return create_model(f"RubricScore_{low}_{high}", __config__=ConfigDict(extra="forbid"), score=(choices, ...))
+    return rubric_score_model(low, high)

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, Protocol, Sequence, runtime_checkable
 
 from ..cores.cosine import cosine
-from ..errors import InputError, RagMetricsError
+from ..errors import InputError, RagMetricsError, refuse_in_browser
 from ..text import EMBEDDING_STOP_WORDS, words
 from ..validate import as_list, flag, integer, plain, text_list
 
@@ -104,6 +104,9 @@ class SentenceTransformerEmbedder:
 
     def __init__(self, model: str | os.PathLike[str] = "all-MiniLM-L6-v2", *, device: str = "cpu",
                  batch_size: int = 32, label: str | None = None) -> None:
+        refuse_in_browser("A neural embedder (SentenceTransformerEmbedder)", "the notebooks here use the recorded "
+                          "all-MiniLM-L6-v2 vectors (RecordedEmbedder) and the hashing embedder; for a live one, install "
+                          "the embeddings extra on your own machine: pip install \".[embeddings]\" in a clone")
         if not isinstance(model, (str, os.PathLike)) or not str(model).strip():
             raise InputError("model", "a model name such as 'all-MiniLM-L6-v2' or a folder holding a model", model)
         batch_size = integer("batch_size", batch_size, low=1, expected="an integer >= 1")
@@ -238,6 +241,9 @@ class OpenAIEmbedder:
 
     def __init__(self, model: str = "text-embedding-3-small", *, base_url: str | None = None,
                  api_key: str | None = None, client: Any = None) -> None:
+        refuse_in_browser("An embeddings endpoint (OpenAIEmbedder)", "the notebooks here use recorded vectors "
+                          "(RecordedEmbedder); for a live endpoint, install the judge extra on your own machine: "
+                          "pip install \".[llm]\" in a clone")
         if not isinstance(model, str) or not model.strip():
             raise InputError("model", "an embedding model name such as 'text-embedding-3-small'", model)
         self.model = model

@@ -16,8 +16,8 @@ and what every design's steps share: requests (:mod:`.requests`), prompts with t
     r = designs.faithfulness(judge, answer="...", context=["...", "..."])
     r.score, r.steps, r.calls          # the score, the step table, every call made
 
-Importing this package is cheap: ``openai`` loads when an OpenAIJudge is built and
-``pydantic`` when the first request is made.
+Importing this package is cheap: ``openai`` loads when an OpenAIJudge is built, and the reply models
+when the first request is made.
 """
 
 from __future__ import annotations

@@ -1,14 +1,14 @@
 """The judge interface: a request goes in, validated JSON and the call records come out.
 
 A design's step (see :mod:`ragmetrics_edu.designs`) builds a :class:`Request`: the
-prompt messages, the pydantic model describing the JSON it expects and any extra check
+prompt messages, the reply model describing the JSON it expects and any extra check
 (a node number in range, say). :meth:`Judge.ask` gets a reply, parses and validates it,
 and on a malformed reply or a wrong number of verdicts sends ONE repair request that
 quotes the problem; a second failure raises :class:`JudgeError` with the raw text.
 Verdicts are never dropped or padded to make the count fit.
 
-This module imports neither ``openai`` nor ``pydantic``; the judges that need them
-import them when they are built.
+This module does not import ``openai``; the judges that need it
+import it when they are built.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from ..metrics.specs import SPECS, Step
 from ..validate import integer
 from .errors import JudgeError, ReplyFormatError
 from .records import CallList, CallRecord, Usage
+from .schemas import InvalidReply
 
 Messages = list[dict[str, str]]
 
@@ -55,7 +56,7 @@ class Request:
     """What one metric step asks a judge.
 
     ``step`` names the step (``"faithfulness.verdicts"``); ``messages`` are the chat
-    messages before any judge-specific addition; ``model`` is the pydantic model of the
+    messages before any judge-specific addition; ``model`` is the reply model (:mod:`.schemas`) of the
     expected JSON and ``schema`` its JSON Schema; ``check`` returns a problem the schema
     cannot express (or None); ``expected`` says in words what a valid reply holds;
     ``shorthand`` turns a short given answer (a plain list of verdicts) into the JSON.
@@ -96,13 +97,11 @@ class Request:
             data = parse_json_reply(text)
         except ValueError as exc:
             return None, str(exc)
-        from pydantic import ValidationError  # lazy: pydantic loads with the first judge request
 
         try:
-            value = self.model.model_validate(data)
-        except ValidationError as exc:
+            clean = self.model.check(data)
+        except InvalidReply as exc:
             return None, _validation_problem(exc, self.expected)
-        clean = value.model_dump(mode="json")
         if self.check is not None:
             problem = self.check(clean)
             if problem:
@@ -210,7 +209,7 @@ def parse_json_reply(text: str) -> dict[str, Any]:
 
 
 def _validation_problem(exc: Any, expected: str) -> str:
-    """Turn a pydantic ValidationError into a short list of problems a model can fix."""
+    """Turn an :class:`~.schemas.InvalidReply` into a short list of problems a model can fix."""
     problems: list[str] = []
     for err in exc.errors()[:8]:
         where = ".".join(str(p) for p in err.get("loc", ())) or "the object"

@@ -7,7 +7,9 @@ the course's runs (the judge study, the deck cases, the capstone) - so they shar
 - a *task* is a no-argument callable that asks the judge and returns a result (a
   :class:`~ragmetrics_edu.results.MetricResult` with ``.calls``, or anything else);
 - at most ``max_concurrency`` tasks run at once (default: the judge's), in plain threads (no
-  asyncio), so it runs inside a notebook cell; outcomes come back in task order;
+  asyncio), so it runs inside a notebook cell; outcomes come back in task order. Where no thread
+  can start (Pyodide, the course's browser site) the tasks run one at a time, each when its turn
+  comes, with the same outcomes, order and stopping rules;
 - an error of a type in ``keep`` is kept in its :class:`Outcome` and the run goes on; any other
   stops the run: running tasks stop before their next request (``judge.stopping``), the rest are
   cancelled, and the error is raised with a note naming the task;
@@ -18,6 +20,7 @@ the course's runs (the judge study, the deck cases, the capstone) - so they shar
 
 from __future__ import annotations
 
+import sys
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping
@@ -29,7 +32,39 @@ from .base import Judge
 from .records import CallTally, tally
 from .requests import check_judge
 
-__all__ = ["Outcome", "Run", "run_tasks", "score_cases"]
+__all__ = ["THREADS", "Outcome", "Run", "run_tasks", "score_cases"]
+
+#: Whether this Python can start threads: not in Pyodide (WebAssembly in a browser), where a run goes
+#: one task at a time.
+THREADS = sys.platform != "emscripten"
+
+
+class _Later:
+    """A task that runs when its result is first asked for (a Future's shape, with no thread behind it)."""
+
+    def __init__(self, task: Callable[..., Any], args: tuple[Any, ...]) -> None:
+        self._task, self._args = task, args
+        self._callbacks: list[Callable[[Any], None]] = []
+
+    def add_done_callback(self, callback: Callable[[Any], None]) -> None:
+        self._callbacks.append(callback)
+
+    def result(self) -> Any:
+        try:
+            return self._task(*self._args)
+        finally:
+            for callback in self._callbacks:
+                callback(self)
+
+
+class _OneAtATime:
+    """The pool where threads cannot start: each task runs in the caller's thread, in task order."""
+
+    def submit(self, task: Callable[..., Any], *args: Any) -> _Later:
+        return _Later(task, args)
+
+    def shutdown(self, wait: bool = True, cancel_futures: bool = False) -> None:
+        """Nothing runs in the background, so nothing is left to wait for."""
 
 
 @dataclass
@@ -97,7 +132,8 @@ def run_tasks(tasks: Iterable[Callable[[], Any]], judge: Any = None, *, max_conc
     stopping = judge.stopping if isinstance(judge, Judge) else None  # a task given a non-judge fails in the step
     run = Run()
     bar = _progress(len(todo), desc, unit) if progress else None
-    pool = ThreadPoolExecutor(max_workers=min(workers, max(1, len(todo))), thread_name_prefix="ragmetrics-judge")
+    pool: Any = (ThreadPoolExecutor(max_workers=min(workers, max(1, len(todo))), thread_name_prefix="ragmetrics-judge")
+                 if THREADS else _OneAtATime())
     try:
         futures = [pool.submit(_attempt, task, keep) for task in todo]
         if bar is not None:

@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from ..errors import InputError
+from ..errors import InputError, refuse_in_browser
 from ..validate import as_list, flag, integer, optional_integer, plain
 from ..validate import path as validate_path
 from . import files
@@ -94,6 +94,9 @@ class OpenAIJudge(Judge):
         max_tokens: int | None = None,
     ) -> None:
         super().__init__()
+        refuse_in_browser("A live judge (OpenAIJudge)", "the notebooks here replay recorded judges (ReplayJudge); for a "
+                          "live one, install the package with its judge extra on your own machine: "
+                          "pip install \".[llm]\" in a clone (or `make lab`)")
         if not isinstance(model, str) or not model.strip():
             raise InputError("model", "a model name such as 'gpt-4o-mini'", model)
         if not isinstance(mode, str) or mode not in MODES:

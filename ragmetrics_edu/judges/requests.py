@@ -13,11 +13,12 @@ from typing import Any, Callable, Mapping
 from ..errors import InputError
 from ..metrics.specs import Step
 from ..results import MetricResult, fmt
-from . import prompting
+from . import prompting, schemas
 from .base import REASON, Judge, Request
 from .errors import JudgeError
 from .prompting import Untrusted
 from .records import CallList
+from .schemas import YesNo, YesNoIdk, keyed, schema_of
 
 __all__ = ["MAX_ITEMS", "ask", "check_judge", "extracted", "finish", "keyed_list", "key_names", "list_field", "make_request",
            "schema_models", "sized", "verdict_request"]
@@ -39,7 +40,6 @@ def make_request(step: Step, template_name: str, model: Any, expected: str, *,
     ``shorthand`` and ``schema`` are used unless ``shorthand`` or ``model`` is given (``model`` None: the
     contract's fixed schema). ``legacy=False`` for a step the version-1 prompts never had (no old recording can
     hold it); ``fence_from``, ``top_logprobs``, ``sample``, ``temperature`` and ``words``: see :class:`.base.Request`."""
-    from .schemas import schema_of  # lazy: schemas import pydantic, loaded with the first request
 
     if not isinstance(step, Step):
         raise InputError("step", "a step's contract (a metrics.Step)", step)
@@ -64,7 +64,6 @@ def words(idk: bool) -> str:
 def verdict_request(step: Step, template_name: str, prefix: str, n: int, *, idk: bool,
                     data: Mapping[str, Untrusted], legacy: bool = True, **values: Any) -> Request:
     """A request for one verdict per item, as an object keyed ``<prefix>_1`` … ``<prefix>_n``."""
-    from .schemas import YesNo, YesNoIdk, keyed  # lazy: schemas import pydantic, loaded with the first request
 
     keys = key_names(prefix, n)
     model = keyed(f"{step.name.replace('.', '_')}_{n}", keys, YesNoIdk if idk else YesNo)
@@ -88,7 +87,7 @@ def list_field(name: str) -> Callable[[Any], Any]:
 
 
 #: The most texts one request may list. A prompt of 1,000 nodes is already beyond any chat model's
-#: context window; beyond it, building the keyed JSON schema alone takes seconds (pydantic builds
+#: context window; beyond it, building the keyed JSON schema alone takes time (it has
 #: one field per item), so the size is refused before any work.
 MAX_ITEMS = 1000
 
@@ -140,6 +139,5 @@ def ask(judge: Judge, request: Request, calls: CallList) -> Any:
 
 
 def schema_models() -> Any:
-    from . import schemas  # lazy: schemas import pydantic, loaded with the first request
 
     return schemas

@@ -55,7 +55,7 @@ class Step:
     """One judge step's contract: its ``name`` (what a request and a recording call it), what a valid reply
     holds in words (``expects``; :class:`~ragmetrics_edu.judges.GivenJudge` lists it), the ``shorthand`` a
     given answer may take (a function turning it into the reply's JSON, e.g. a plain list of verdicts), the
-    ``schema`` of a reply of fixed shape (a function returning its pydantic model, called with the first
+    ``schema`` of a reply of fixed shape (a function returning its reply model, called with the first
     request; None when the step builds one per request, keyed by its item count) and the folder its prompt
     files are in (``prompts``, beside the design's module; None: the judges' own folder)."""
 

@@ -49,18 +49,33 @@ def test_family_plots_draw_one_mark_per_item():
 
 
 def test_environment_check_fails_when_a_package_a_notebook_needs_is_missing(monkeypatch):
-    """After `make lab` notebook 10 crashed on a missing pydantic while this check said all was well."""
+    """After `make lab` notebook 10 once crashed on a missing package while this check said all was well."""
     from importlib import metadata
 
     real = metadata.version
 
     def version(name):
-        if name.lower() in ("pydantic", "openai"):
+        if name.lower() in ("tqdm", "openai"):
             raise metadata.PackageNotFoundError(name)
         return real(name)
 
     monkeypatch.setattr(metadata, "version", version)
     rows = {r["package"]: r for r in check_environment()}
-    for name in ("pydantic", "openai"):
+    for name in ("tqdm", "openai"):
         assert rows[name]["installed"] == "missing" and not rows[name]["ok"]
-    assert "[FAIL] pydantic missing" in report(list(rows.values()))
+    assert "[FAIL] openai missing" in report(list(rows.values()))
+
+
+def test_in_the_browser_the_check_asks_only_for_what_runs_there(monkeypatch):
+    """JupyterLite's kernel has no jupyterlab, openai or tqdm, and needs none: the check says what is not there."""
+    from ragmetrics_edu import errors
+    from ragmetrics_edu.course import envcheck
+
+    monkeypatch.setattr(errors, "IN_BROWSER", True)
+    rows = check_environment()
+    assert [r["package"] for r in rows] == ["python", *envcheck.BROWSER_REQUIRED]
+    assert not {"jupyterlab", "openai", "tqdm"} & {r["package"] for r in rows}
+    text = report(rows)
+    assert text.splitlines()[-1] == envcheck.IN_BROWSER_NOTE and "make lab" in text
+    monkeypatch.setattr(errors, "IN_BROWSER", False)
+    assert "openai" in {r["package"] for r in check_environment()}

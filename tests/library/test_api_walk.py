@@ -1096,7 +1096,7 @@ def _in_tmp_dir():
 def warm_up() -> None:
     """Import what the first call of a plot or a widget would (seconds, on a busy machine), so
     the time limit measures the call, not a one-off import."""
-    for name in ("matplotlib.pyplot", "ipywidgets", "pandas", "numpy", "pydantic", "openai", "sklearn.linear_model",
+    for name in ("matplotlib.pyplot", "ipywidgets", "pandas", "numpy", "openai", "sklearn.linear_model",
                  "sklearn.model_selection", "sklearn.preprocessing"):
         with contextlib.suppress(ImportError):
             importlib.import_module(name)

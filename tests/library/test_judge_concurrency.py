@@ -65,3 +65,45 @@ def test_one_at_a_time_sends_one_at_a_time(server):
     results = judges.score_cases(designs.context_precision, WORK[:8], judge)
     assert len(results) == 8 and judge.usage.calls == 8
     assert server.max_in_flight == 1
+
+
+def test_where_no_thread_can_start_the_cases_go_one_at_a_time_in_order(server, monkeypatch):
+    """Pyodide (the browser site) cannot start a thread: a judge asked for eight at once sends one at a time."""
+    from ragmetrics_edu.judges import batch
+
+    def no_threads(*args, **kwargs):
+        raise RuntimeError("can't start new thread")  # what Pyodide raises
+
+    monkeypatch.setattr(batch, "THREADS", False)
+    monkeypatch.setattr(batch, "ThreadPoolExecutor", no_threads)
+    server.responder = schema_responder(delay=0.02)
+    judge = judge_for(server, WIDTH)
+    seen: list[int] = []
+    run = batch.run_tasks([lambda case=case: designs.context_precision(judge, **case) for case in WORK[:6]], judge,
+                          on_outcome=lambda index, outcome: seen.append(index))
+    assert seen == list(range(6)) and all(o.ok for o in run)
+    assert [o.result.score for o in run] == [designs.context_precision(judge, **c).score for c in WORK[:6]]
+    assert server.max_in_flight == 1
+
+
+def test_one_at_a_time_a_failure_stops_the_run_with_the_task_named(monkeypatch):
+    from ragmetrics_edu.judges import batch
+
+    monkeypatch.setattr(batch, "THREADS", False)
+    ran: list[int] = []
+
+    def task(i: int):
+        ran.append(i)
+        if i == 2:
+            raise ValueError("no reply")
+        return i
+
+    try:
+        batch.run_tasks([lambda i=i: task(i) for i in range(5)])
+    except ValueError as exc:
+        assert "(in case 2 of 5)" in " ".join(getattr(exc, "__notes__", []))
+    else:
+        raise AssertionError("the failure was not raised")
+    assert ran == [0, 1, 2]  # the tasks after the failure never ran
+    kept = batch.run_tasks([lambda i=i: task(i) for i in range(5)], keep=(ValueError,))
+    assert [o.ok for o in kept] == [True, True, False, True, True]

@@ -14,6 +14,7 @@ from functools import lru_cache, partial
 from typing import Any, Sequence
 
 from ... import data, designs
+from ...designs.schemas import GeneratedAnswer
 from ...embeddings.recorded import RecordedEmbedder
 from ...errors import InputError
 from ...judges import prompting
@@ -24,6 +25,7 @@ from ...judges.prompting import Texts
 from ...judges.records import CallList
 from ...judges.replay import ReplayJudge
 from ...judges.requests import ask, check_judge
+from ...judges.schemas import schema_of
 from ...retrieval.corpus import load_corpus
 from ...retrieval.retrievers import BM25Retriever, EmbeddingRetriever
 from ...validate import records, text, text_list
@@ -54,8 +56,6 @@ def references() -> dict[str, dict[str, Any]]:
 
 def generate(judge: Any, question: str, passages: Sequence[str]) -> tuple[str, Any]:
     """The generator's answer to ``question`` from ``passages`` (one call), and its call records."""
-    from ...designs.schemas import GeneratedAnswer  # lazy: schemas import pydantic, loaded with the first request
-    from ...judges.schemas import schema_of  # lazy: pydantic too
 
     judge, question, passages = check_judge(judge), text("question", question), text_list("passages", passages)
     request = Request(step="generate.answer",
