@@ -25,12 +25,11 @@ from functools import partial
 from importlib import resources
 from typing import Any, Callable, Iterable, Sequence
 
-from .. import baselines, data, designs, examples
+from .. import baselines, designs, examples
 from ..agreement import cohen_kappa, match_items
 from ..errors import InputError
 from ..judges.batch import run_tasks
 from ..judges.records import tally
-from ..judges.replay import ReplayJudge
 from ..judges.requests import check_judge
 from ..metrics.registry import MetricTable
 from ..metrics.specs import parameter_names
@@ -423,16 +422,6 @@ def recording_source(judge: Any) -> dict[str, str]:
     found = re.search(r"sha256 ([0-9a-f]{64})", notes)
     return {"model": str(getattr(judge, "model", "")), "date": str(getattr(judge, "date", "") or ""),
             "sha256": found.group(1) if found else "not recorded"}
-
-
-def deck_scores(step: str) -> list[float]:
-    """The replayed recording's scores on the deck cases of one judge step (qwen2.5-coder-1.5b):
-    what the course's example CI gate (:mod:`ragmetrics_edu.course.regression_gate_example`) gates."""
-    if not isinstance(step, str) or step not in {c.step for c in DECK_CASES}:
-        raise InputError("step", "a judge step of the deck cases, e.g. 'context_precision'", step)
-    judge = ReplayJudge(data.recording("qwen2.5-coder-1.5b_deck-examples"))
-    ids = sorted({c.example_id for c in DECK_CASES if c.step == step})
-    return [run.result.score for run in run_deck_cases(judge, ids) if run.case.step == step and run.result]
 
 
 def example_source() -> str:

@@ -13,33 +13,16 @@ from ...metrics.correctness import f1_counts
 from ...stats import resample
 from ...stats.bootstrap import percentile_interval
 from ...validate import number
-from .study import checked_split, checked_threshold, choice_log, design_of, scored_pairs
+from .study import checked_split, checked_threshold, design_of, scored_pairs
 
-__all__ = ["curse", "curse_rows", "precision_at", "detection_difference"]
-
-
-def curse(log: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The chosen design beside word overlap on dev and on test, from the choice log.
-
-    The absolute dev-to-test change mixes two things: the choice's luck on dev and how hard the test
-    pairs are. Word overlap chose nothing, so its change is the pairs' alone; the winner's curse is in the
-    *paired advantage*, the chosen design minus word overlap on the same pairs (``advantage_change``)."""
-    log = choice_log() if log is None else log
-    if not isinstance(log, dict) or not log.get("chosen") or not (log.get("test") or {}).get("table"):
-        raise InputError("log", "a choice log with its choice and its test part scored (choice_log())", log)
-    chosen = log["chosen"]["design"]
-    dev = next(r for r in log["dev"] if r["design"] == chosen)
-    test = next(r for r in log["test"]["table"] if r["design"] == chosen)
-    return {"design": chosen, "dev": dev, "test": test,
-            "accuracy_change": test["pairwise"] - dev["pairwise"],
-            "baseline_change": test["baseline_pairwise"] - dev["baseline_pairwise"],
-            "advantage_change": test["difference"] - dev["difference"]}
+__all__ = ["curse_rows", "precision_at", "detection_difference"]
 
 
 def curse_rows(found: dict[str, Any]) -> list[dict[str, Any]]:
-    """The rows of :func:`curse` for a 100-column printout: one per part."""
+    """The chosen design's dev and test rows of the choice log (``{"design", "dev", "test"}``, notebook 11 builds
+    it in view) for a 100-column printout: one per part."""
     if not isinstance(found, dict) or not {"design", "dev", "test"} <= set(found):
-        raise InputError("found", "what curse() returns (a dict with design, dev and test)", found)
+        raise InputError("found", "a dict with design, dev and test (the chosen design's rows)", found)
     return [{"part": part, "pairs": r["pairs"], found["design"]: f"{r['pairwise']:.3f}",
              "word_overlap": f"{r['baseline_pairwise']:.3f}",
              "chosen − overlap [95% CI]": f"{r['difference']:+.3f} [{r['difference_ci'][0]:+.3f}, "

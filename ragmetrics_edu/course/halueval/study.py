@@ -456,12 +456,12 @@ def table_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     for r in rows:
         few, base = r["pairs"] < 10, r["design"] == BASELINE
         out.append({"design": r["design"], "pairs": r["pairs"], "acc": f"{r['pairwise']:.3f}",
-                    "95% CI": "too few" if few else f"[{r['pairwise_ci'][0]:.2f}, {r['pairwise_ci'][1]:.2f}]",
+                    "95% CI": "too few" if few else f"[{r['pairwise_ci'][0]:.3f}, {r['pairwise_ci'][1]:.3f}]",
                     "Δ overlap": "–" if base else f"{r['difference']:+.3f}",
                     "Δ 95% CI": "–" if base else "too few" if few else
-                    f"[{r['difference_ci'][0]:+.2f}, {r['difference_ci'][1]:+.2f}]",
+                    f"[{r['difference_ci'][0]:+.3f}, {r['difference_ci'][1]:+.3f}]",
                     "+/-": "–" if base else f"+{r['better']}/-{r['worse']}",
-                    "calls": f"{r['calls_per_answer']:.2f}"})
+                    "calls": f"{r['calls_per_answer']:.3f}"})
     return out
 
 

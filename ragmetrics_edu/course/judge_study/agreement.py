@@ -101,7 +101,8 @@ def verdict_agreement(rows: Sequence[dict[str, Any]], metric: str, *, pipeline: 
     Each distinct item counts once (first occurrence, by :func:`~ragmetrics_edu.course.judge_study.labels.content_key`;
     ``duplicates`` says how many repeats were dropped) and the intervals resample pairs (``groups``).
     Returns ``{"judge": AgreementResult, "baseline": AgreementResult, "items": n, "left_out": [...],
-    "groups": [pair per item], "judge_agrees": [0/1 per item], "baseline_agrees": [...]}``
+    "groups": [pair per item], "labelled" / "judge_verdicts" / "baseline_verdicts": [the three readings, item by
+    item, for a lesson to recompute kappa from], "judge_agrees": [0/1 per item], "baseline_agrees": [...]}``
     (``baseline=False`` skips the baseline's kappa: "baseline" is then None).
     ``binary=True`` reads faithfulness as supported / not supported (the baseline cannot tell a
     contradiction from silence, so the binary form is the fair comparison for it) and context recall
@@ -140,7 +141,8 @@ def verdict_agreement(rows: Sequence[dict[str, Any]], metric: str, *, pipeline: 
     return {"judge": cohen_kappa(labelled, judge, raters=raters[0], seed=seed, groups=groups),
             "baseline": cohen_kappa(labelled, base, raters=raters[1], seed=seed, groups=groups) if baseline else None,
             "items": len(labelled), "duplicates": duplicates, "rows": len(chosen), "left_out": left_out,
-            "groups": groups, "judge_agrees": [int(h == j) for h, j in zip(labelled, judge, strict=True)],
+            "groups": groups, "labelled": labelled, "judge_verdicts": judge, "baseline_verdicts": base,
+            "judge_agrees": [int(h == j) for h, j in zip(labelled, judge, strict=True)],
             "baseline_agrees": [int(h == b) for h, b in zip(labelled, base, strict=True)]}
 
 
