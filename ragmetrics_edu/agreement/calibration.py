@@ -25,7 +25,7 @@ from ..stats.bootstrap import percentile_interval
 from ..stats.grouped import group_indices
 from ..validate import as_list, flag, integer, number
 
-__all__ = ["BINS", "reliability", "brier_skill"]
+__all__ = ["BINS", "reliability", "base_rate", "brier_skill"]
 
 #: equal-width bins of p from 0 to 1
 BINS = 10
@@ -59,6 +59,22 @@ def reliability(p: Sequence[float], outcome: Sequence[bool], bins: int = BINS) -
     ece = sum(r["items"] * abs(r["mean_p"] - r["share_true"]) for r in rows) / len(p)
     brier = sum((v - t) ** 2 for v, t in zip(p, y, strict=True)) / len(p)
     return {"rows": rows, "ece": ece, "brier": brier, "items": len(p), "share_true": sum(y) / len(p)}
+
+
+def base_rate(outcome: Sequence[bool], groups: Sequence[Any]) -> list[float]:
+    """The constant forecast, left one group out: each item gets the share true over the items of every other
+    group (so it is evaluated as a cross-fitted calibration is)."""
+    labels = as_list("groups", groups, "one group (source) per item")
+    y = _outcomes(outcome, len(labels))
+    total: dict[Any, int] = {}
+    kept: dict[Any, int] = {}
+    for t, g in zip(y, labels, strict=True):
+        total[g] = total.get(g, 0) + 1
+        kept[g] = kept.get(g, 0) + t
+    if len(total) < 2:
+        raise InputError("groups", "items from at least 2 groups", len(total))
+    n, k = len(y), sum(y)
+    return [(k - kept[g]) / (n - total[g]) for g in labels]
 
 
 def brier_skill(p: Sequence[float], reference: Sequence[float], outcome: Sequence[bool], groups: Sequence[Any], *,
