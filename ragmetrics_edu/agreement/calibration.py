@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from ..errors import InputError
-from ..stats import resample
+from ..stats import inputs, resample
 from ..stats.bootstrap import percentile_interval
 from ..stats.grouped import group_indices
 from ..validate import as_list, flag, integer, number
@@ -64,8 +64,8 @@ def reliability(p: Sequence[float], outcome: Sequence[bool], bins: int = BINS) -
 def base_rate(outcome: Sequence[bool], groups: Sequence[Any]) -> list[float]:
     """The constant forecast, left one group out: each item gets the share true over the items of every other
     group (so it is evaluated as a cross-fitted calibration is)."""
-    labels = as_list("groups", groups, "one group (source) per item")
-    y = _outcomes(outcome, len(labels))
+    y = _outcomes(outcome, len(as_list("outcome", outcome, "a list of True/False")))
+    labels = inputs.group_labels("groups", groups, len(y))
     total: dict[Any, int] = {}
     kept: dict[Any, int] = {}
     for t, g in zip(y, labels, strict=True):
@@ -88,9 +88,8 @@ def brier_skill(p: Sequence[float], reference: Sequence[float], outcome: Sequenc
     if len(ref) != len(p):
         raise InputError("reference", f"one probability per item ({len(p)})", len(ref))
     y = np.array(_outcomes(outcome, len(p)), dtype=float)
-    labels = as_list("groups", groups, "one group (source) per item")
-    if len(labels) != len(p):
-        raise InputError("groups", f"one group per item ({len(p)})", len(labels))
+    labels = inputs.group_labels("groups", groups, len(p))
+    n_resamples, seed = inputs.resamples(n_resamples), inputs.seed(seed)
     level = number("level", level, "a level strictly between 0 and 1", low=0.0, high=1.0, low_open=True,
                    high_open=True)
     order, members = group_indices(labels)
