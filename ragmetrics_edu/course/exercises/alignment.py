@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...agreement import labels_needed, span_agreement
+from ...agreement.calibration import reliability
+from ...agreement.combine import Combination
 from ...metrics.support import support_score
 from ...text import sentence_spans
 from . import Exercise, register
@@ -75,8 +78,6 @@ PLATT_A, PLATT_B, PLATT_P = 0.8, -2.0, 0.15
 
 
 def _platt() -> float:
-    from ...agreement.combine import Combination
-
     line = Combination(signals=("p_yes",), means={"p_yes": 0.0}, scales={"p_yes": 1.0}, weights={"p_yes": PLATT_B},
                        intercept=PLATT_A, cross_validated=[], groups=0)
     return line.score({"p_yes": [PLATT_P]})[0]   # 1 - p(unsupported): the scaled p(supported)
@@ -94,8 +95,6 @@ TABLE = ((40, 0.15, 12), (50, 0.45, 25), (10, 0.85, 6))
 
 
 def _ece() -> float:
-    from ...agreement.calibration import reliability
-
     p = [v for n, value, _ in TABLE for v in [value] * n]
     supported = [k < true for n, _, true in TABLE for k in range(n)]
     return float(reliability(p, supported)["ece"])
@@ -113,8 +112,6 @@ PEOPLE_SPAN, JUDGE_SPAN = (40, 60), (50, 80)
 
 
 def _span_f1() -> float:
-    from ...agreement import span_agreement
-
     return float(span_agreement([[JUDGE_SPAN]], [[PEOPLE_SPAN]]).score)
 
 
@@ -131,8 +128,6 @@ WILSON_RATE, WILSON_HALF = 0.95, 0.05
 
 
 def _wilson(interval: str = "wilson") -> float:
-    from ...agreement import labels_needed
-
     # people's share alone does not use the judge's rates: any TPR and TNR give the same plan
     return float(labels_needed(0.5, 0.5, WILSON_RATE, half_width=WILSON_HALF, method="labels",
                                interval=interval).score)
