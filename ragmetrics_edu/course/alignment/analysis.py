@@ -1,4 +1,4 @@
-"""Lesson 15's error analysis: where the support design fails on dev, its spans against people's, one answer shown.
+"""Lesson 15's error analysis: where the support design fails on dev, the spans it is compared by, one answer shown.
 
 The failure kinds are sorted by written rules (below), not by a person's reading; the counts say how many
 misses each rule caught, and the lesson shows examples of each so a reader can check the rule.
@@ -7,18 +7,16 @@ misses each rule caught, and the lesson shows examples of each so a reader can c
 from __future__ import annotations
 
 import math
-import statistics
 from functools import lru_cache
 from typing import Any
 
-from ...agreement import best_threshold, span_agreement
+from ...agreement import best_threshold
 from ...baselines import coverage
 from ...data import ragtruth
 from ...designs.faithfulness_support import faithfulness_support
 from ...errors import InputError
 from ...judges.replay import ReplayJudge
 from ...text import words
-from ...validate import number
 from ..against_people import study as people_study
 from ..against_people.figures import SpanView, span_view
 from ..against_people.items import items
@@ -28,7 +26,7 @@ from .labels import threshold_for
 from .study import candidate_figures, checked_log
 
 __all__ = ["quote_reading", "old_design_misses", "OLD_DESIGNS", "one_answer", "shown_answer", "FAILURE_KINDS",
-           "failure_kinds", "misses", "span_figures", "support_view", "class_summary", "answer_of"]
+           "failure_kinds", "misses", "spans", "support_view", "answer_of"]
 
 #: a sentence whose words are this much in the passages reads as a close paraphrase of them
 CLOSE = 0.8
@@ -144,34 +142,22 @@ def misses(design: str, log: Any = None) -> dict[str, Any]:
             "missed": sum(v >= threshold and f for v, f in scored)}
 
 
-def _predicted(part: dict[str, Any], threshold: float) -> list[list[tuple[int, int]]]:
-    return [[(r["start"], r["end"]) for r in rows if r["p_yes"] < threshold] for rows in part["sentences"]["support"]]
-
-
-def span_figures(threshold: float | None = None, log: Any = None) -> dict[str, Any]:
-    """Characters the support design marks (sentences below ``threshold``; None: support_min's F1-best dev
-    threshold) against people's, over the dev answers it scored: precision, recall, F1, the flag-all F1, and the
-    no-call baseline of :data:`~.protocol.SPAN_BASELINE` on the same sentences (``baseline_*``)."""
-    log = checked_log(log)
-    part = log["parts"]["ragtruth-dev"]
-    if threshold is None:
-        threshold = (candidate_figures(log)["support_min"] or {})["threshold"]
-    threshold = number("threshold", threshold, "a p(yes) from 0 to 1, or None", low=0.0, high=1.000001)
-    keep = [k for k, rows in enumerate(part["sentences"]["support"]) if rows]
-    answers = [answer_of(part["items"][k]["id"]) for k in keep]
-    people = [[(s.start, s.end) for s in a.spans] for a in answers]
-    predicted = _predicted(part, float(threshold))
-    mine = span_agreement([predicted[k] for k in keep], people, ids=[a.id for a in answers])
-    everything = span_agreement([[(0, len(a.answer))] for a in answers], people)
-    base_threshold = best_threshold([r["failed"] for r in part["items"]], part["signals"]["lowest_sentence_overlap"])
-    marked = [[(r["start"], r["end"]) for r in part["sentences"]["support"][k]
-               if coverage(a.answer[r["start"]:r["end"]], "\n".join(a.context)) < base_threshold]
-              for k, a in zip(keep, answers, strict=True)]
-    base = span_agreement(marked, people, ids=[a.id for a in answers])
-    return {"threshold": float(threshold), "answers": len(keep), "precision": mine.values["precision"],
-            "recall": mine.values["recall"], "f1": mine.score, "flag_all_f1": everything.score, "result": mine,
-            "baseline_threshold": base_threshold, "baseline_precision": base.values["precision"],
-            "baseline_recall": base.values["recall"], "baseline_f1": base.score, "baseline": base}
+def spans(log: Any = None) -> dict[str, Any]:
+    """The character spans deck 15 compares, on the dev answers the support design scored: people's, the support
+    judge's (sentences below support_min's F1-best dev threshold), counting words' (:data:`~.protocol.SPAN_BASELINE`)
+    and marking every character; with both thresholds. The F1 is ``agreement.span_agreement``'s (notebook 15
+    computes both in view)."""
+    part = checked_log(log)["parts"]["ragtruth-dev"]
+    threshold = float((candidate_figures(log)["support_min"] or {})["threshold"])
+    cut = best_threshold([r["failed"] for r in part["items"]], part["signals"]["lowest_sentence_overlap"])
+    scored = [(answer_of(r["id"]), rows) for r, rows in zip(part["items"], part["sentences"]["support"], strict=True)
+              if rows]
+    return {"answers": len(scored), "threshold": threshold, "baseline_threshold": cut,
+            "people": [[(s.start, s.end) for s in a.spans] for a, _ in scored],
+            "judge": [[(r["start"], r["end"]) for r in rows if r["p_yes"] < threshold] for _, rows in scored],
+            "words": [[(r["start"], r["end"]) for r in rows
+                       if coverage(a.answer[r["start"]:r["end"]], "\n".join(a.context)) < cut] for a, rows in scored],
+            "everything": [[(0, len(a.answer))] for a, _ in scored]}
 
 
 def support_view(answer_id: str, threshold: float | None = None, log: Any = None) -> SpanView:
@@ -187,21 +173,6 @@ def support_view(answer_id: str, threshold: float | None = None, log: Any = None
         threshold = (candidate_figures(log)["support_min"] or {})["threshold"]
     flagged = [answer.answer[r["start"]:r["end"]] for r in rows if r["p_yes"] < threshold]
     return span_view(answer, flagged, judge="the support judge")
-
-
-def class_summary(design: str = "support_min", log: Any = None) -> dict[str, dict[str, float]]:
-    """Quartiles of a design's dev scores for people's faithful and hallucinated answers."""
-    log = checked_log(log)
-    part = log["parts"]["ragtruth-dev"]
-    if not isinstance(design, str) or design not in part["scores"]:
-        raise InputError("design", "a design scored on RAGTruth dev: " + ", ".join(part["scores"]), design)
-    out = {}
-    for label, failed in (("faithful", False), ("hallucinated", True)):
-        values = sorted(v for v, row in zip(part["scores"][design], part["items"], strict=True)
-                        if row["failed"] == failed and not math.isnan(v))
-        q = statistics.quantiles(values, n=4) if len(values) >= 2 else [math.nan] * 3
-        out[label] = {"n": len(values), "q1": q[0], "median": q[1], "q3": q[2]}
-    return out
 
 
 def one_answer(answer_id: str, log: Any = None) -> Any:

@@ -1,18 +1,9 @@
-"""Is the judge's p(yes) calibrated, and can it be? A reliability table and Platt scaling, on RAGTruth dev.
+"""Lesson 15's calibration data: every RAGTruth dev sentence the support design asked about, its Platt fit for
+the log, and the reliability diagram.
 
-A sentence counts as **supported** when people marked no hallucinated span in its characters. Calibrated, the
-sentences given p(yes) near 0.3 would be supported about 30 % of the time. :func:`reliability` bins the recorded
-p(yes) and counts, in each bin, the share people left unmarked. **Platt scaling** fits a logistic regression of
-that label on p(yes) (one signal: the combination code of :mod:`ragmetrics_edu.agreement.combine`), scored
-leaving each source out so no sentence is calibrated by a fit that saw it. The expected calibration error (the
-bins' gaps between mean p and the supported share, weighted by their sentences) is printed before and after.
-
-Calibration alone is easy: predicting dev's share of supported sentences for every sentence (the **base rate**,
-each source's sentences given the share over the other sources, as the Platt fit is evaluated) is calibrated and
-tells no sentence from another. So each row also has the **Brier score** (the mean squared gap between p and the
-label, which rewards telling sentences apart as well as calibration) and its **skill** against the base rate,
-1 − Brier / Brier(base rate): 0 is no better than the constant, below 0 worse. One Platt fit is monotone, so it
-keeps the order of the sentences it scales: it changes what a number means, not which sentences rank first.
+The lesson computes Platt scaling, the expected calibration error, the Brier score and its skill against the base
+rate in view; the library's :mod:`ragmetrics_edu.agreement.calibration` checks them. A sentence counts as
+**supported** when people marked no hallucinated span in its characters.
 """
 
 from __future__ import annotations
@@ -23,12 +14,8 @@ from ...agreement import fit_combination
 from ...data import ragtruth
 from ...errors import InputError
 from ...plots import new_figure
-from ...validate import as_list, flag, integer, number
 
-__all__ = ["BINS", "sentences", "reliability", "platt_scaled", "platt", "plot_reliability"]
-
-#: equal-width bins of p(yes) from 0 to 1
-BINS = 10
+__all__ = ["sentences", "platt_scaled", "plot_reliability"]
 
 
 def _dev_part(log: Any) -> dict[str, Any]:
@@ -54,83 +41,29 @@ def sentences(log: Any) -> dict[str, list[Any]]:
     return out
 
 
-def reliability(p: list[float], supported: list[bool], bins: int = BINS) -> dict[str, Any]:
-    """Per equal-width bin of ``p``: sentences, mean p and the share supported; and the expected calibration error."""
-    bins = integer("bins", bins, low=2, high=100, expected="from 2 to 100 bins")
-    p = [number(f"p[{i}]", v, "a probability from 0 to 1", low=0.0, high=1.0)
-         for i, v in enumerate(as_list("p", p, "a list of probabilities"))]
-    supported = [flag(f"supported[{i}]", v) for i, v in enumerate(as_list("supported", supported, "a list of True/False"))]
-    if len(p) != len(supported) or not p:
-        raise InputError("supported", f"one label per probability ({len(p)})", len(supported))
-    rows = []
-    for b in range(bins):
-        low, high = b / bins, (b + 1) / bins
-        ks = [k for k, v in enumerate(p) if low <= v < high or (b == bins - 1 and v == 1.0)]
-        if ks:
-            rows.append({"low": low, "high": high, "sentences": len(ks), "mean_p": sum(p[k] for k in ks) / len(ks),
-                         "supported_share": sum(supported[k] for k in ks) / len(ks)})
-    ece = sum(r["sentences"] * abs(r["mean_p"] - r["supported_share"]) for r in rows) / len(p)
-    brier = sum((v - y) ** 2 for v, y in zip(p, supported, strict=True)) / len(p)
-    return {"rows": rows, "ece": ece, "brier": brier, "sentences": len(p), "supported_share": sum(supported) / len(p)}
-
-
-def _base_rate(supported: list[bool], groups: list[str]) -> list[float]:
-    """Each sentence's prediction by the constant base rate, left one source out: the share supported over the
-    sentences of every other source (how the Platt fit is evaluated)."""
-    total: dict[str, int] = {}
-    kept: dict[str, int] = {}
-    for y, g in zip(supported, groups, strict=True):
-        total[g] = total.get(g, 0) + 1
-        kept[g] = kept.get(g, 0) + y
-    n, k = sum(total.values()), sum(kept.values())
-    return [(k - kept[g]) / (n - total[g]) for g in groups]
-
-
 def platt_scaled(log: Any) -> dict[str, Any]:
     """Platt scaling of every dev sentence's p(yes), each source's sentences scaled by the fit on the other
-    sources: ``scaled`` (one calibrated p(supported) per sentence, in :func:`sentences`' order) and the fit's steps.
-    (build_log stores this in the log, so the lesson does not wait for scikit-learn to load.)"""
+    sources (``scaled``: p(supported), in :func:`sentences`' order) and the fit's steps. build_log stores it in the
+    log, so the lesson does not wait for scikit-learn to load."""
     found = sentences(log)
     unsupported = [not s for s in found["supported"]]
     combo = fit_combination({"p_yes": found["p_yes"]}, unsupported, found["group"])
     return {"scaled": [float(v) for v in combo.cross_validated], "steps": list(combo.steps)}   # 1 - p(unsupported)
 
 
-def platt(log: Any) -> dict[str, Any]:
-    """The recorded p(yes), its Platt-scaled value (cross-validated by source; stored in the log when it holds
-    them, else fitted here) and the constant base rate (left one source out), each with its reliability, Brier
-    score and Brier skill against the base rate (``skill``)."""
-    _dev_part(log)
-    found = sentences(log)
-    fitted = log.get("calibration") or platt_scaled(log)
-    if len(fitted["scaled"]) != len(found["p_yes"]):
-        raise InputError("log", f"one scaled value per dev sentence ({len(found['p_yes'])})", len(fitted["scaled"]))
-    out = {"sentences": len(found["p_yes"]), "sources": len(set(found["group"])), "steps": fitted["steps"],
-           "raw": reliability(found["p_yes"], found["supported"]),
-           "scaled": reliability(fitted["scaled"], found["supported"]),
-           "base_rate": reliability(_base_rate(found["supported"], found["group"]), found["supported"])}
-    reference = out["base_rate"]["brier"]
-    for key in ("raw", "scaled", "base_rate"):
-        out[key]["skill"] = 1 - out[key]["brier"] / reference if reference > 0 else float("nan")
-    return out
-
-
-def plot_reliability(found: dict[str, Any]):
-    """The reliability diagram: each bin's share supported against its mean p, before and after Platt scaling, with
-    the constant base rate (one point: every sentence gets it)."""
-    if not isinstance(found, dict) or "raw" not in found or "scaled" not in found:
-        raise InputError("found", "the dict platt() returns", found)
+def plot_reliability(tables: dict[str, dict[str, Any]]):
+    """The reliability diagram: per predictor (name -> what agreement.calibration.reliability returns), each bin's
+    share true against its mean p, beside the diagonal."""
+    if not isinstance(tables, dict) or not tables or not all(isinstance(t, dict) and "rows" in t
+                                                             for t in tables.values()):
+        raise InputError("tables", "a dict: name -> agreement.calibration.reliability(...)", tables)
     fig = new_figure(figsize=(5.2, 4.0))
     ax = fig.subplots()
     ax.plot([0, 1], [0, 1], color="#999999", linestyle="--", label="calibrated")
-    for key, label, colour in (("raw", "recorded p(yes)", "#c0392b"), ("scaled", "Platt-scaled", "#2a9d8f")):
-        rows = found[key]["rows"]
-        ax.plot([r["mean_p"] for r in rows], [r["supported_share"] for r in rows], marker="o", color=colour,
-                label=f"{label} (ECE {found[key]['ece']:.3f})")
-    if "base_rate" in found:
-        rows = found["base_rate"]["rows"]
-        ax.plot([r["mean_p"] for r in rows], [r["supported_share"] for r in rows], marker="s", linestyle="none",
-                color="#264653", label=f"base rate, every sentence (ECE {found['base_rate']['ece']:.4f})")
+    for (name, table), colour in zip(tables.items(), ("#264653", "#c0392b", "#2a9d8f", "#e9c46a"), strict=False):
+        rows = table["rows"]
+        ax.plot([r["mean_p"] for r in rows], [r["share_true"] for r in rows], marker="o", color=colour,
+                linestyle="none" if len(rows) == 1 else "-", label=f"{name} (ECE {table['ece']:.3f})")
     ax.set_xlim(0, 1)
     ax.set_ylim(0, 1)
     ax.set_xlabel("mean p in the bin")

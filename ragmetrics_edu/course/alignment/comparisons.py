@@ -8,8 +8,7 @@
 - :func:`halueval_table` and :func:`halueval_sentences`: the HaluEval dev column the rule reads, and why the
   support aggregates coincide there;
 - :func:`without_late_figure`: the rule's choice without a figure defined after the dev figures;
-- :func:`cv_word_overlap`: word overlap put through the combinations' own cross-validated pipeline;
-- :func:`sources_needed`: how many sources an interval of a given half-width needs, from the paired intervals.
+- :func:`cv_word_overlap`: word overlap put through the combinations' own cross-validated pipeline.
 
 Every figure is computed from the logs at run time, with the protocol's bootstrap (:mod:`.protocol`).
 """
@@ -18,19 +17,18 @@ from __future__ import annotations
 
 import copy
 import math
-from statistics import NormalDist
 from typing import Any
 
-from ...agreement import auc_difference, fit_combination, roc_auc
+from ...agreement import auc_difference, roc_auc
 from ...errors import InputError
-from ...validate import as_list, integer, number
+from ...validate import as_list, integer
 from ..against_people import study as people_study
 from ..against_people.designs import BASELINE
 from .protocol import LEVEL, RESAMPLES, SEED
 from .study import candidate_figures, checked_log, choose
 
 __all__ = ["OLD_JUDGED", "JUDGE_ONLY", "against_old_designs", "by_sources", "pooled_and_within", "halueval_table",
-           "halueval_sentences", "without_late_figure", "cv_word_overlap", "sources_needed"]
+           "halueval_sentences", "without_late_figure", "cv_word_overlap"]
 
 #: lesson 14's judged designs that asked the judge about a whole answer, paired here with support per sentence
 OLD_JUDGED = ("g_eval", "critic_p_yes")
@@ -140,49 +138,14 @@ def without_late_figure(name: str = "judge_combination", log: Any = None) -> tup
 
 def cv_word_overlap(log: Any = None) -> dict[str, Any]:
     """Word overlap alone put through the combinations' pipeline (standardised, a logistic regression, each
-    source scored by the model fitted on the others; the log stores these scores, else they are fitted here): its
+    source scored by the model fitted on the others; the log stores these scores): its
     dev AUC, and the cheap combination minus it, paired."""
     part = checked_log(log)["parts"]["ragtruth-dev"]
     failed = [row["failed"] for row in part["items"]]
     groups = [row["group"] for row in part["items"]]
-    cv = part["scores"].get("word_overlap_cv")
-    if cv is None:
-        cv = list(fit_combination({BASELINE: part["scores"][BASELINE]}, failed, groups).cross_validated)
+    if "word_overlap_cv" not in part["scores"]:
+        raise InputError("log", "a log holding word overlap's cross-validated scores (study.build_log())", None)
+    cv = part["scores"]["word_overlap_cv"]
     combo = part["scores"]["cheap_combination"]
     return {"auc": roc_auc(failed, cv), "raw_auc": roc_auc(failed, part["scores"][BASELINE]),
             "combination_auc": roc_auc(failed, combo), "combination_minus_cv": _paired(failed, combo, cv, groups)}
-
-
-def sources_needed(half_widths: tuple[float, ...] = (0.05, 0.025), log: Any = None, power: float = 0.8
-                   ) -> dict[str, Any]:
-    """From each candidate's paired interval against word overlap on all dev sources: its half-width h, and for
-    each d of ``half_widths``
-
-    - ``needed``: the sources an interval of half-width d would need (a half-width shrinks as one over the square
-      root of the sources: n = sources · (h / d)², a normal approximation);
-    - ``for_power``: the sources that see a true difference of d (its interval clears 0) in ``power`` of studies:
-      the standard error must reach d / (z₁₋α/₂ + z_power), so n = sources · (h · (z₁₋α/₂ + z_power) / (z₁₋α/₂ · d))²
-      (about twice ``needed`` at 80 % power; at 50 % power the two counts agree)."""
-    half_widths = tuple(number(f"half_widths[{i}]", h, "a half-width above 0 and below 1", low=0.0, high=1.0,
-                               low_open=True, high_open=True)
-                        for i, h in enumerate(as_list("half_widths", half_widths, "a list of half-widths")))
-    power = number("power", power, "a power from 0.5 to below 1", low=0.5, high=1.0, high_open=True)
-    z_level = NormalDist().inv_cdf(0.5 + LEVEL / 2)
-    inflate = ((z_level + NormalDist().inv_cdf(power)) / z_level) ** 2
-    figures = candidate_figures(log)
-    rows = {}
-    for name, fig in figures.items():
-        if name == BASELINE or fig is None or fig["vs_overlap_ci"] is None or not fig["all_dev"]:
-            continue
-        low, high = fig["vs_overlap_ci"]
-        half = (high - low) / 2
-        rows[name] = {"sources": fig["sources"], "half_width": half,
-                      "needed": {h: math.ceil(fig["sources"] * (half / h) ** 2) for h in half_widths},
-                      "for_power": {h: math.ceil(fig["sources"] * inflate * (half / h) ** 2) for h in half_widths}}
-    if not rows:
-        raise InputError("log", "a log with paired intervals on every dev source", None)
-    halves = sorted(r["half_width"] for r in rows.values())
-    return {"designs": rows, "median_half_width": halves[len(halves) // 2] if len(halves) % 2 else
-            (halves[len(halves) // 2 - 1] + halves[len(halves) // 2]) / 2,
-            "sources": next(iter(rows.values()))["sources"], "power": power, "z_level": z_level,
-            "z_power": NormalDist().inv_cdf(power), "power_factor": inflate}

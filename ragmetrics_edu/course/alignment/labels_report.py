@@ -4,8 +4,9 @@ Everything chosen is chosen on dev (the threshold: the failing class's F1-best, 
 alike); every figure is on test, scored once:
 
 - class counts per split, and the groups;
-- ROC AUC with a cluster-bootstrap interval over groups (none under 10 groups of each class), word overlap's AUC
-  beside it and the paired difference (the same resamples for both);
+- ROC AUC with a cluster-bootstrap interval over groups (none under 10 groups of each class; with 10 to 30 groups
+  a percentile cluster interval is too narrow, so prefer 30 or more for a decision), word overlap's AUC beside it
+  and the paired difference (the same resamples for both);
 - precision, recall and F1 of the failing class at the dev threshold, word overlap's at its own dev threshold, and
   the F1 of flagging every answer (recall 1, precision the share failing: any judge must beat it);
 - the pass rate three ways (:func:`~ragmetrics_edu.agreement.estimate_pass_rate`): people's share of the test

@@ -1,4 +1,5 @@
-"""The written rule of lesson 15, fixed before any figure of the new designs was computed (git shows when).
+"""The written rule of lesson 15, fixed before the new designs were measured on all of RAGTruth dev (not blind:
+notebook 15 section 2 says what was known then).
 
 Lesson 14 chose word overlap by its own rule on 20 RAGTruth dev sources. This rule measures the designs that
 ask the judge a small question (support per sentence), people's labels used as examples (few-shot) and a
