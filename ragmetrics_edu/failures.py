@@ -41,7 +41,7 @@ from typing import Any, Mapping, Sequence
 
 from .baselines import coverage
 from .errors import InputError
-from .validate import as_list, flag, mapping
+from .validate import as_list, flag, mapping, number
 
 __all__ = ["TAGS", "RULES", "COMPONENT", "COVERAGE_CUT", "RECALL_CUT", "RELEVANT", "IRRELEVANT", "BLAME",
            "check_rows", "overall", "tag_row", "source_recall", "blame"]
@@ -174,12 +174,12 @@ def source_recall(passages: Sequence[str], sources: Sequence[str]) -> float | No
     return sum(p in passages for p in sources) / len(sources) if sources else None
 
 
-def blame(row: Mapping[str, Any]) -> str:
+def blame(row: Mapping[str, Any], recall_cut: float = RECALL_CUT) -> str:
     """The one component a tagged row's failure is blamed on (one of :data:`BLAME`), the first line that holds:
 
     1. "retriever": a retrieval miss, whatever else the row carries (the answer never reached the generator);
-    2. "retriever (partial recall)": an incomplete answer, and ``row["source_recall"]`` under :data:`RECALL_CUT`
-       (the passages did not hold most of what the reference says either);
+    2. "retriever (partial recall)": an incomplete answer, and ``row["source_recall"]`` under ``recall_cut``
+       (by default :data:`RECALL_CUT`: the passages did not hold most of what the reference says either);
     3. "generator": an incomplete answer (a word count against the reference, no judge involved);
     4. an unsupported claim: "generator" when someone read the answer (``row["read"]`` True), else
        "generator or judge" (only the judge's faithfulness verdict, which no rule checks);
@@ -191,13 +191,14 @@ def blame(row: Mapping[str, Any]) -> str:
     if unknown := tags - set(TAGS):
         raise InputError("row['tags']", f"tag names from {', '.join(TAGS)}", sorted(unknown))
     read = flag("row['read']", row.get("read", False))
+    recall_cut = number("recall_cut", recall_cut, "a share between 0 and 1", low=0.0, high=1.0)
     recall = row.get("source_recall")
     if recall is not None and (isinstance(recall, bool) or not isinstance(recall, numbers.Real)
                                or not 0 <= recall <= 1):
         raise InputError("row['source_recall']", "a share between 0 and 1, or None (no reference)", recall)
     if "retrieval_miss" in tags:
         return "retriever"
-    if "incomplete_answer" in tags and recall is not None and recall < RECALL_CUT:
+    if "incomplete_answer" in tags and recall is not None and recall < recall_cut:
         return "retriever (partial recall)"
     if "incomplete_answer" in tags:
         return "generator"
