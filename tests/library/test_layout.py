@@ -289,7 +289,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("embeddings", "ranking", "plots"),
     ("metrics",),
     ("stats", "baselines", "examples"),
-    ("agreement", "regression_gate", "failures"),
+    ("agreement", "regression_gate"),
     ("judges", "retrieval"),
     ("designs",),
     ("evaluation",),

@@ -1,8 +1,8 @@
 """Notebook 16's failure analysis: the rows loaded with the capstone's references and corpus, tagged by
-:mod:`ragmetrics_edu.failures`, sorted, printed, and set against the project annotator's reading.
+:mod:`ragmetrics_edu.evaluation.failures`, sorted, printed, and set against the project annotator's reading.
 
 A row is one question answered by one system, shaped like :func:`ragmetrics_edu.course.capstone.systems.scored`
-returns it (see :mod:`ragmetrics_edu.failures` for the fields and the taxonomy). :func:`tag_rows` adds each
+returns it (see :mod:`ragmetrics_edu.evaluation.failures` for the fields and the taxonomy). :func:`tag_rows` adds each
 row's tags, with the capstone's references and the corpus's answerable questions as defaults.
 
 Edge cases: no rows give an empty list; a NaN or missing score sorts first (an unscored row is read
@@ -19,7 +19,7 @@ from typing import Any, Collection, Mapping, Sequence
 from ... import data
 from ...baselines import coverage
 from ...errors import InputError
-from ...failures import (
+from ...evaluation.failures import (
     COMPONENT,
     COVERAGE_CUT,
     IRRELEVANT,
@@ -97,7 +97,7 @@ def tag_rows(rows: Any, references: Mapping[str, Any] | None = None,
              answerable_ids: Collection[str] | None = None) -> list[dict[str, Any]]:
     """Each row with ``tags`` (list), ``reasons`` (tag → why), ``overall`` (mean score), ``coverage`` (of the
     reference by the answer, None without a reference) and ``source_recall`` (the share of the reference's
-    ``supported_by`` passages retrieved, :func:`ragmetrics_edu.failures.source_recall`; None without them).
+    ``supported_by`` passages retrieved, :func:`ragmetrics_edu.evaluation.failures.source_recall`; None without them).
 
     ``references`` maps question id → reference text (or ``{"reference": ..., "supported_by": [...]}``), by
     default the capstone's; ``answerable_ids`` the answerable questions, by default :func:`answerable`.

@@ -1,7 +1,7 @@
 """What notebook 16 and deck 16 load for the blame and the comparison, and the deck's paired figure.
 
 The lesson computes its figures in view (the blame rule, the counts, the sign test, the bootstrap) and
-checks them against the library (:func:`ragmetrics_edu.failures.blame`, :mod:`ragmetrics_edu.stats`,
+checks them against the library (:func:`ragmetrics_edu.evaluation.failures.blame`, :mod:`ragmetrics_edu.stats`,
 :func:`ragmetrics_edu.retrieval.compare_retrievers`). This module only loads and draws:
 
 * :func:`reading_rows` - the project annotator's reading as tagged rows, each with the retrieval facts of

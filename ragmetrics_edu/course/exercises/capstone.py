@@ -1,9 +1,9 @@
 """Exercises of notebook 16 (capstone): tag a failing row, pick the component, judge a comparison, change the
 blame rule and predict its counts.
 
-cap-1 to cap-4 are computed by :mod:`ragmetrics_edu.failures`, :mod:`ragmetrics_edu.course.capstone.diagnosis`
+cap-1 to cap-4 are computed by :mod:`ragmetrics_edu.evaluation.failures`, :mod:`ragmetrics_edu.course.capstone.diagnosis`
 and :mod:`ragmetrics_edu.stats` on the small made-up rows below; cap-5 runs the changed blame rule
-(:func:`ragmetrics_edu.failures.blame` with another ``recall_cut``) on the capstone's recorded rows.
+(:func:`ragmetrics_edu.evaluation.failures.blame` with another ``recall_cut``) on the capstone's recorded rows.
 """
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ... import failures, stats
+from ... import stats
+from ...evaluation import failures
 from ..capstone import diagnosis
 from ..capstone import systems as capstone
 from . import Exercise, register

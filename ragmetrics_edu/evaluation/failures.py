@@ -39,9 +39,9 @@ import math
 import numbers
 from typing import Any, Mapping, Sequence
 
-from .baselines import coverage
-from .errors import InputError
-from .validate import as_list, flag, mapping, number
+from ..baselines import coverage
+from ..errors import InputError
+from ..validate import as_list, flag, mapping, number
 
 __all__ = ["TAGS", "RULES", "COMPONENT", "COVERAGE_CUT", "RECALL_CUT", "RELEVANT", "IRRELEVANT", "BLAME",
            "check_rows", "overall", "tag_row", "source_recall", "blame"]
