@@ -192,10 +192,11 @@ def blame(row: Mapping[str, Any], recall_cut: float = RECALL_CUT) -> str:
         raise InputError("row['tags']", f"tag names from {', '.join(TAGS)}", sorted(unknown))
     read = flag("row['read']", row.get("read", False))
     recall_cut = number("recall_cut", recall_cut, "a share between 0 and 1", low=0.0, high=1.0)
-    recall = row.get("source_recall")
-    if recall is not None and (isinstance(recall, bool) or not isinstance(recall, numbers.Real)
-                               or not 0 <= recall <= 1):
-        raise InputError("row['source_recall']", "a share between 0 and 1, or None (no reference)", recall)
+    given = row.get("source_recall")
+    if given is not None and (isinstance(given, bool) or not isinstance(given, numbers.Real)
+                              or not 0 <= float(given) <= 1):
+        raise InputError("row['source_recall']", "a share between 0 and 1, or None (no reference)", given)
+    recall = None if given is None else float(given)
     if "retrieval_miss" in tags:
         return "retriever"
     if "incomplete_answer" in tags and recall is not None and recall < recall_cut:
