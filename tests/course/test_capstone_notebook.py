@@ -10,6 +10,7 @@ import pytest
 
 from conftest import REPO
 from ragmetrics_edu import data
+from ragmetrics_edu.course import course_plan
 from ragmetrics_edu.course.capstone import diagnosis
 from ragmetrics_edu.course.capstone import summary as capstone_summary
 from ragmetrics_edu.course.capstone import systems as capstone
@@ -73,12 +74,14 @@ def _outputs(nb):
 def test_notebook_prints_the_library_counts_and_names_its_sources():
     nb = json.loads(NOTEBOOK.read_text(encoding="utf-8"))
     text = "\n".join(_outputs(nb))
-    table = diagnosis.text_table(capstone_summary.tag_table(diagnosis.tag_rows(capstone.scored()), by="system"),
-                                 ["tag", *capstone.SYSTEMS, "all"])
-    assert table in text
+    tagged = diagnosis.tag_rows(capstone.scored())
+    for tag in diagnosis.TAGS:                     # the tag counts printed in view, recomputed here
+        per = [sum(tag in r["tags"] for r in tagged if r["system"] == s) for s in capstone.SYSTEMS]
+        assert f"{tag:<18}" + "".join(f"{n:>8}" for n in per) + f"{sum(per):>6}" in text, tag
     source = "\n".join("".join(c["source"]) for c in nb["cells"])
     assert 'course_plan.opening("16")' in source and 'course_plan.closing("16")' in source
     assert "recorded from Qwen2.5-Coder-1.5B" in source and "exercises.solution(" in source
+    assert "recorded from qwen2.5-coder-1.5b" in text
     assert all(len(line) <= 100 for line in text.splitlines()), "a printed line is wider than 100 columns"
 
 
@@ -106,28 +109,27 @@ def test_notebook_never_calls_the_annotators_reading_hand_made_or_human():
     assert "a language model" in _markdown_text(nb)
 
 
-def test_notebook_opens_with_the_take_away_computed_by_the_library():
+def test_notebook_opens_with_the_take_away_and_keeps_reference_material_in_an_appendix():
     nb = _notebook()
     headings = [i for i, c in enumerate(nb["cells"]) if c["cell_type"] == "markdown" and "".join(c["source"]).startswith("## ")]
     first = "".join(nb["cells"][headings[0]]["source"])
     assert "take-away" in first.lower(), "the take-away comes first, then the evidence"
     code = "".join(nb["cells"][headings[0] + 1]["source"])
-    assert "capstone_summary.takeaway_lines(" in code
-    printed = " ".join("".join(o.get("text", "")) for o in nb["cells"][headings[0] + 1].get("outputs", []))
-    summary = capstone_summary.takeaway(capstone.scored())
-    blame, hit = summary["blame"], summary["retrievers"]["answer retrieved"]
-    failing = sum(v for k, v in blame.items() if k != "no failure")
-    flat_text = " ".join(printed.split())
-    assert f"of the {failing} rows that failed, {blame['retriever']} lost the answer at retrieval" in flat_text
-    assert f"On all {hit['n']} answerable questions (none chosen by outcome)" in flat_text
-    assert f"it gained {hit['better']} questions, lost {hit['worse']}" in flat_text
+    assert 'course_plan.get("16").takeaways' in code
+    printed = " ".join(" ".join("".join(o.get("text", "")) for o in nb["cells"][headings[0] + 1].get("outputs", [])).split())
+    assert all(line in printed for line in course_plan.get("16").takeaways)
+    last = "".join(nb["cells"][headings[-1]]["source"])
+    assert last.startswith("## Appendix")
+    appendix = "\n".join("".join(c["source"]) for c in nb["cells"][headings[-1]:])
+    assert "sha256" in appendix and "generate_answer" not in "".join(nb["cells"][headings[-1] - 1]["source"])
+    assert 'gguf["sha256"]' not in "\n".join("".join(c["source"]) for c in nb["cells"][:headings[-1]])
 
 
 def test_notebook_gives_no_interval_on_under_ten_questions_and_no_project_history():
     nb = _notebook()
     printed = "\n".join(_outputs(nb))
-    assert "too few to tell" in printed
-    assert "95% interval [" not in printed and "interval of the mean difference [" not in printed
+    assert "no interval" in printed
+    assert "interval of the mean difference [" not in printed
     assert "bootstrap_ci(values, n_resamples" not in "".join("".join(c["source"]) for c in nb["cells"])
     history = re.findall(r"\b(?:issue|turn|we first tried|now catches)\b", _markdown_text(nb), re.I)
     assert history == [], f"project history in a lesson: {history}"
@@ -203,6 +205,7 @@ def test_the_prose_of_notebook_15_states_the_systems_and_data_as_computed():
             f"{_words(len(unanswerable))} ({', '.join(unanswerable)}) the corpus cannot answer") in prose
     assert f"scored each row with {_words(len(diagnosis.present_metrics(rows)))} metrics" in prose
     assert f"{_words(len(capstone.QUESTIONS)).capitalize()} questions are too few to slice" in prose
+    assert "slice_table" not in prose
     assert f"{_words(len(diagnosis.TAGS)).capitalize()} tags, each with a rule" in prose
 
 
@@ -230,7 +233,9 @@ def test_the_prose_of_notebook_15_states_the_scores_and_tags_as_computed():
     assert f"minilm retrieved {_words(len(q22['passages']))} bread passages" in prose
     assert f"copied word for word from rank {rank}" in prose
     # the tag counts
-    counts = {c["system"]: c for c in diagnosis.count_table(diagnosis.tag_rows(rows))}
+    tagged = diagnosis.tag_rows(rows)
+    counts = {s: {t: sum(t in r["tags"] for r in tagged if s in (r["system"], "all")) for t in diagnosis.TAGS}
+              for s in (*capstone.SYSTEMS, "all")}
     top = max(counts["all"][t] for t in diagnosis.TAGS)
     assert {t for t in diagnosis.TAGS if counts["all"][t] == top} == {"unsupported_claim", "judge_error"}
     assert "**Unsupported claims and judge errors** are the most common tags" in prose
@@ -239,7 +244,6 @@ def test_the_prose_of_notebook_15_states_the_scores_and_tags_as_computed():
     assert f"the retriever with {_words(misses[0])} of the {_words(misses[1])} retrieval misses" in prose
     # the rules against the annotator's reading
     assert "8 minutes" in by_key[("q34", "bm25")]["answer"] and '"about 8 minutes"' in prose
-    tagged = diagnosis.tag_rows(rows)
     rules_only = [c["question"] for c in diagnosis.rules_vs_annotator(tagged, diagnosis.annotator_diagnosis())
                   if c["system"] == "minilm" and "unsupported_claim" in c["only_rules"]]
     assert all(by_key[(q, "minilm")]["scores"]["faithfulness"] < 1 for q in rules_only)
@@ -259,22 +263,26 @@ def test_the_prose_of_notebook_15_states_the_scores_and_tags_as_computed():
 def test_the_prose_of_notebook_15_states_the_comparison_and_the_noise_as_computed():
     from ragmetrics_edu.course.judge_study import report as judge_report
     prose, rows = _prose(), capstone.scored()
+    from ragmetrics_edu import stats
+
     assert f"under {_words(capstone_summary.MIN_UNITS)} questions no interval is given" in prose
-    cp = capstone_summary.paired(rows, "context_precision")
-    assert cp["interval"] is None and cp["better"] > cp["n"] / 2 and min(cp["p perm"], cp["p sign"]) > 0.1
-    assert (f"higher on most, yet {_words(cp['n'])} questions are too few for an interval, and its two p-values, "
-            "printed under the table, are set against 0.05 there") in prose
-    shown = "".join("".join(o.get("text", "")) for c in json.loads(NOTEBOOK.read_text("utf-8"))["cells"]
-                    if c["cell_type"] == "code" for o in c.get("outputs", []))
-    assert (f"context_precision: p perm = {cp['p perm']:.3f}, p sign = {cp['p sign']:.3f} (both above 0.05)"
-            in shown)
-    assert "far above 0.05" not in prose
+    assert "a percentile bootstrap under-covers with 10 to 30 questions; prefer 30 or more" in prose     # M5
+    pair = diagnosis.paired_scores(rows, "context_precision")
+    n, higher = len(pair["ids"]), sum(x > y for x, y in zip(pair["a"], pair["b"], strict=True))
+    p = (stats.permutation_test(pair["a"], pair["b"]).p_value, stats.sign_test(pair["a"], pair["b"]).p_value)
+    assert n < capstone_summary.MIN_UNITS and higher > n / 2 and min(p) > 0.1
+    assert (f"higher on most, yet {_words(n)} questions are too few for an interval, and both p-values are well "
+            "above 0.05") in prose
     # every answerable question of the lab, top 3, by the grades: the comparison the picked questions cannot make
     answerable = [q for q in load_corpus().questions if q.total_relevant]
-    found = {r["measure"]: r for r in capstone_summary.retriever_comparison()}
-    assert all(r["n"] == len(answerable) and r["interval"][0] > 0 for r in found.values())
+    from ragmetrics_edu.retrieval import compare_retrievers
+
+    _, found = capstone_summary.retrieved()
+    for measure in ("answer_retrieved", "context_precision"):
+        test = compare_retrievers(found["minilm"], found["bm25"], measure, labels=("minilm", "bm25"))
+        assert len(found["bm25"]) == len(answerable) and test["paired_bootstrap"].ci[0] > 0
     assert f"every answerable question of the lab** ({len(answerable)})" in prose
-    assert (f"On all {_words(len(answerable))} answerable questions the grades show what {_words(cp['n'])} "
+    assert (f"On all {_words(len(answerable))} answerable questions, the grades show what {_words(n)} "
             "could not") in prose
     assert "MiniLM retrieves a passage that answers more often than BM25, and the interval of the difference " \
            "excludes 0" in prose

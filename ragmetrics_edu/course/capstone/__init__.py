@@ -2,8 +2,8 @@
 
 =============  ==========================================================================================
 ``systems``    the two systems' retrievers, answers and judged scores (replayed from recordings)
-``diagnosis``  the tags each failing row gets, by rule, and the tables of them
+``diagnosis``  the rows tagged by :mod:`ragmetrics_edu.evaluation.failures`, sorted and printed; the annotator's reading
 ``checks``     the checks a learner runs on the rows
-``summary``    the take-away: one blame per row, the retriever comparison, the lines computed from counts
+``summary``    the loaders of the blame and of the retriever comparison, and the deck's paired figure
 =============  ==========================================================================================
 """

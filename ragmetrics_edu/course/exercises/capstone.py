@@ -1,7 +1,9 @@
-"""Exercises of notebook 16 (capstone): tag a failing row, pick the component, judge a comparison.
+"""Exercises of notebook 16 (capstone): tag a failing row, pick the component, judge a comparison, change the
+blame rule and predict its counts.
 
-Every answer is computed by :mod:`ragmetrics_edu.course.capstone.diagnosis` and :mod:`ragmetrics_edu.stats` on
-the small made-up rows below, so the exercises do not depend on any recording.
+cap-1 to cap-4 are computed by :mod:`ragmetrics_edu.evaluation.failures`, :mod:`ragmetrics_edu.course.capstone.diagnosis`
+and :mod:`ragmetrics_edu.stats` on the small made-up rows below; cap-5 runs the changed blame rule
+(:func:`ragmetrics_edu.evaluation.failures.blame` with another ``recall_cut``) on the capstone's recorded rows.
 """
 
 from __future__ import annotations
@@ -10,7 +12,9 @@ import math
 from typing import Any
 
 from ... import stats
+from ...evaluation import failures
 from ..capstone import diagnosis
+from ..capstone import systems as capstone
 from . import Exercise, register
 
 _REFERENCE = "The Sydney Opera House was designed by the Danish architect Jorn Utzon."
@@ -113,6 +117,28 @@ def _diagnose_compared(given: Any, correct: int) -> str | None:
     return None
 
 
+#: the changed line of cap-5: retrieval must return every passage the reference was written from
+_STRICT_CUT = 1.0
+
+
+def _retriever_rows(cut: float) -> int:
+    rows = diagnosis.tag_rows(capstone.scored())
+    return sum(failures.blame(r, recall_cut=cut).startswith("retriever") for r in rows)
+
+
+def _strict_retriever() -> int:
+    return _retriever_rows(_STRICT_CUT)
+
+
+def _diagnose_strict(given: Any, correct: int) -> str | None:
+    if given == _retriever_rows(failures.RECALL_CUT):
+        return ("That is the count with RECALL_CUT = 0.5. Which row has an incomplete answer and a source recall of "
+                "at least 0.5 but under 1? Change the line in the rule's cell and re-run it.")
+    if isinstance(given, (int, float)) and given < correct:
+        return "Count both retriever lines: 'retriever' and 'retriever (partial recall)'."
+    return None
+
+
 register(
     Exercise(
         id="cap-1",
@@ -153,5 +179,17 @@ register(
         hint="A pair is one question scored by both systems: diagnosis.paired_scores(rows, 'faithfulness').",
         explanation=("Two: q1 and q3. q2 is dropped and reported, not filled with 0 (which would count the judge's "
                      "failure as the system's)."),
+    ),
+    Exercise(
+        id="cap-5",
+        question=("In the blame rule of 4.4, change RECALL_CUT = 0.5 to RECALL_CUT = 1.0: an incomplete answer is the "
+                  "generator's only when retrieval returned every passage the reference was written from. Predict, "
+                  "then re-run the rule's cell and the next one: by the rules, how many of the 16 rows are now "
+                  "blamed on the retriever (both retriever lines together)?"),
+        answer=_strict_retriever, kind="number", diagnose=_diagnose_strict, tolerance=0,
+        hint="Read the source recall column of the rows whose blame is 'generator' today.",
+        explanation=("Seven: q01 minilm retrieved three of the four passages its reference was written from (source "
+                     "recall 0.75), so under the stricter line its incomplete answer moves from the generator to the "
+                     "retriever. How strict to be is a choice; say it before counting."),
     ),
 )
