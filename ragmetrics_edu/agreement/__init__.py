@@ -14,8 +14,8 @@ arguments named ``human`` take any of them, and a report should say which it was
 * :func:`mean_absolute_error` – the mean |human − judge| score difference, with a bootstrap interval;
 * :func:`validation_report` – a judge's scores against people's labels in one call: AUC with a cluster
   interval, P/R/F1 of the failing class at a threshold, calibration, worst misses, a breakdown by group;
-  :func:`auc_difference` (paired), :func:`best_threshold` and :func:`corrected_pass_rate` (the share of
-  a system's answers that really pass, given the judge's measured TPR and TNR);
+  :func:`auc_difference` (paired), :func:`stratified_auc_of` (pairs within one stratum), :func:`best_threshold`
+  and :func:`corrected_pass_rate` (the share of a system's answers that really pass, given the judge's measured TPR and TNR);
 * :func:`estimate_pass_rate` – the share of a system's answers that pass, three ways on the same labels: people's
   share alone, prediction-powered inference (PPI++) and Rogan–Gladen, each with its interval;
   :func:`plan_pass_rate` plans the labels each needs, :func:`labels_needed` one method's;
@@ -38,9 +38,16 @@ from .planning import labels_needed, plan_pass_rate
 from .result import AgreementResult
 from .scores import mean_absolute_error, pairwise_accuracy
 from .spans import span_agreement
-from .validation import auc_difference, best_threshold, corrected_pass_rate, roc_auc, validation_report
+from .validation import (
+           auc_difference,
+           best_threshold,
+           corrected_pass_rate,
+           roc_auc,
+           stratified_auc_of,
+           validation_report,
+)
 
 __all__ = ["AgreementResult", "Combination", "auc_difference", "best_threshold", "cohen_kappa", "corrected_pass_rate",
            "fit_combination", "match_items", "mean_absolute_error", "pairwise_accuracy", "plot_roc", "roc_auc",
-           "span_agreement", "validation_report", "labels_needed", "estimate_pass_rate", "plan_pass_rate",
-           "PassRateResult"]
+           "span_agreement", "stratified_auc_of", "validation_report", "labels_needed", "estimate_pass_rate",
+           "plan_pass_rate", "PassRateResult"]

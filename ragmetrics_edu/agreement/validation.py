@@ -55,7 +55,8 @@ def _resamples(value: Any) -> int:
 
 
 def _pair_matrix(failed: list[bool], scores: list[float]) -> tuple[Any, list[int], list[int]]:
-    """matrix[p, n]: 1 when passing answer p scores above failing answer n, ½ when tied, else 0 (and p's, n's)."""
+    """M[p, f] = 1 when passing answer p scores above failing answer f, 0.5 on a tie, 0 below: the AUC is M's
+    mean; also the indices of the passing and the failing answers (M's rows and columns)."""
     import numpy as np  # lazy
 
     pos = [i for i, f in enumerate(failed) if not f]
@@ -66,7 +67,8 @@ def _pair_matrix(failed: list[bool], scores: list[float]) -> tuple[Any, list[int
 
 
 def _draw_weights(groups: list[Hashable], n_resamples: int, seed: int | None) -> Any:
-    """Per resample, how many times each answer is drawn (its group's draw count): resamples x answers."""
+    """A cluster bootstrap's draws, as weights: row r says how many times each answer is in resample r, which is
+    how many times its group (source) was drawn when the groups are drawn with replacement. Resamples x answers."""
     import numpy as np  # lazy
 
     order = list(dict.fromkeys(groups))
@@ -74,7 +76,8 @@ def _draw_weights(groups: list[Hashable], n_resamples: int, seed: int | None) ->
     member = np.array([index[g] for g in groups])
     counts = np.zeros((n_resamples, len(order)))
     for start, stop, drawn in draw_batches(len(order), n_resamples, seed):
-        np.add.at(counts, (np.arange(start, stop)[:, None], drawn), 1)
+        for row, sources in enumerate(drawn, start=start):
+            counts[row] = np.bincount(sources, minlength=len(order))   # times each group was drawn
     return counts[:, member]
 
 
@@ -85,15 +88,20 @@ def weighted_pair_sum(wp: Any, matrix: Any, wn: Any) -> Any:
     return (per_failing * wn).sum(axis=1)  # then Σ_n of that times wn[r, n]
 
 
-def _resampled_auc(matrix: Any, pos: list[int], neg: list[int], weights: Any) -> Any:
-    """The AUC on each resample: the drawn pairs' scores (matrix: 1 ordered right, ½ tied) over their count."""
+def _resampled_auc(matrix: Any, pos: list[int], neg: list[int], weights: Any, pairs: Any = None) -> Any:
+    """The AUC in each resample: pair (p, f) counts w_p · w_f times, w being each answer's weight in that resample
+    (:func:`_draw_weights`). ``pairs`` (0/1, like ``matrix``) keeps only some pairs (e.g. those of one stratum).
+
+        AUC_r = Σ_p Σ_f w_p · M[p, f] · w_f / Σ_p Σ_f w_p · pairs[p, f] · w_f
+    """
     import numpy as np  # lazy
 
-    wp, wn = weights[:, pos], weights[:, neg]
-    num = weighted_pair_sum(wp, matrix, wn)
-    den = wp.sum(axis=1) * wn.sum(axis=1)
+    pairs = np.ones_like(matrix) if pairs is None else pairs
+    wp, wn = weights[:, pos], weights[:, neg]            # resamples x passing, resamples x failing
+    ranked_right = weighted_pair_sum(wp, matrix * pairs, wn)
+    counted = weighted_pair_sum(wp, pairs, wn)
     with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(den > 0, num / np.where(den > 0, den, 1), np.nan)
+        return np.where(counted > 0, ranked_right / np.where(counted > 0, counted, 1), np.nan)
 
 
 def _interval(dist: Any, level: float) -> tuple[float, float]:
@@ -312,6 +320,8 @@ def stratified_auc_of(failed: Sequence[bool], scores: Sequence[float], strata: S
     interval over ``groups`` (None: each answer its own group; under :data:`MIN_GROUPS` groups no interval);
     with ``other``, the paired difference AUC(scores) − AUC(other) on the same pairs and the same draws.
 
+        AUC_within = Σ_p Σ_f M[p, f] · same[p, f] / Σ_p Σ_f same[p, f]      (same[p, f] = 1 when p, f share a stratum)
+
     Returns ``{"score", "ci" ((low, high) or None), "pairs" (pairs within a stratum), "groups"}``."""
     import numpy as np  # lazy
 
@@ -325,6 +335,7 @@ def stratified_auc_of(failed: Sequence[bool], scores: Sequence[float], strata: S
     n_resamples = _resamples(n_resamples)
     seed = optional_integer("seed", seed, low=0, expected="a whole number, 0 or more, or None")
     matrix, pos, neg = _pair_matrix(labels, values)
+    # same[p, f] = 1 when the passing answer p and the failing answer f share a stratum: the pairs counted
     same = np.array([[strata_[p] == strata_[q] for q in neg] for p in pos], dtype=float).reshape(len(pos), len(neg))
     if not same.sum():
         raise InputError("strata", "strata holding both passing and failing answers", strata)
@@ -333,12 +344,7 @@ def stratified_auc_of(failed: Sequence[bool], scores: Sequence[float], strata: S
     value = float((matrix * same).sum() / same.sum())
     ci = None
     if len(set(groups_)) >= MIN_GROUPS:
-        w = _draw_weights(groups_, n_resamples, seed)
-        wp, wn = w[:, pos], w[:, neg]
-        num = weighted_pair_sum(wp, matrix * same, wn)  # only the pairs within a stratum
-        den = weighted_pair_sum(wp, same, wn)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            dist = np.where(den > 0, num / np.where(den > 0, den, 1), np.nan)
+        dist = _resampled_auc(matrix, pos, neg, _draw_weights(groups_, n_resamples, seed), pairs=same)
         if np.isfinite(dist).any():
             ci = _interval(dist, level)
     return {"score": value, "ci": ci, "pairs": int(same.sum()), "groups": len(set(groups_))}

@@ -170,7 +170,7 @@ def test_only_the_critics_p_yes_against_its_own_votes_is_told_apart():
 
 
 def test_the_dev_table_prints_formatted_floats():
-    cell = _cell_with(NOTEBOOK, "print(study.dev_table(log)")
+    cell = _cell_with(NOTEBOOK, "table = study.dev_table(log)")
     text = "".join("".join(o.get("text", "")) for o in cell["outputs"])
     auc = study.load_log()["dev"]["designs"]["word_overlap"]["ragtruth"]["auc"]
     assert f"{auc:.3f}" in text and not re.search(r"\d\.\d{4,}", text)

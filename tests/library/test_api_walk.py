@@ -1340,7 +1340,7 @@ NO_RESULT_BY_REASON: dict[str, list[str]] = {
         "widgets.offered.title_of"
     ],
     _MISFIT: [
-        "agreement.roc.labels_of", "agreement.roc.scores_of", "agreement.validation.stratified_auc_of",
+        "agreement.roc.labels_of", "agreement.roc.scores_of",
         "course.against_people.readings.stratified_auc", "course.alignment.stability.flip_rates",
         "course.alignment.validate_judge.add_parser", "course.capstone.diagnosis.describe_row",
         "course.capstone.diagnosis.tag_row", "course.deck_table.exact_text",

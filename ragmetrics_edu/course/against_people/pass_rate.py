@@ -210,6 +210,10 @@ def _check(table: Any) -> None:
         raise InputError("table", f"{expected} holding every estimate ({', '.join(sorted(missing))} missing)", table)
 
 
+#: each estimate's name in words, for the figure's legend
+WORDS = {"labels": "labels alone (Wilson)", "ppi": "PPI++ (tuned λ)", "rogan_gladen": "Rogan–Gladen, own rates",
+         "rogan_gladen_pooled": "Rogan–Gladen, every model's rates"}
+
 #: how each estimate is drawn in :func:`plot_pass_rates` (colour, vertical offset within a model's row)
 _STYLE = {"labels": ("#2b6f9e", -0.27), "ppi": ("#2e8b57", -0.09), "rogan_gladen": ("#c2a67a", 0.09),
           "rogan_gladen_pooled": ("#c0392b", 0.27)}
@@ -221,7 +225,7 @@ def plot_pass_rates(table: Any, ax: Any = None):
     open dot."""
     _check(table)
     models = [m for m in ragtruth.MODELS if m in set(table["model"])]
-    fig, ax = figure_and_axes(ax, figsize=(7.0, 0.55 * len(models) + 1.4))
+    fig, ax = figure_and_axes(ax, figsize=(7.0, 0.55 * len(models) + 1.8))
     named: set[str] = set()   # each estimate labelled once, at its first defined dot
     for row_number, model in enumerate(models):
         rows = table[table["model"] == model].set_index("estimate")
@@ -236,12 +240,13 @@ def plot_pass_rates(table: Any, ax: Any = None):
             if not math.isnan(row["value"]):   # an estimate clipped to [0, 1] is drawn open: not a certain 0 or 1
                 ax.plot([row["value"]], [y], "o", color=colour, markersize=4,
                         markerfacecolor="white" if row["clipped"] else colour,
-                        label=None if name in named else SHORT[name])
+                        label=None if name in named else WORDS[name])
                 named.add(name)
-    ax.set_yticks(range(len(models)), models, fontsize=8)
+    ax.set_yticks(range(len(models)), models, fontsize=9)
+    ax.tick_params(axis="x", labelsize=9)
     ax.invert_yaxis()
     ax.set_xlim(-0.02, 1.02)   # dots on 0 or 1 stay whole
-    ax.set_xlabel("share of the model's answers that pass (estimate and interval; open dot: clipped to [0, 1])")
-    ax.legend(fontsize=7, loc="lower left", bbox_to_anchor=(0.0, 1.0), ncol=3, frameon=False)
+    ax.set_xlabel("share of the model's answers that pass (open dot: clipped to [0, 1])", fontsize=9)
+    ax.legend(fontsize=9, loc="lower left", bbox_to_anchor=(0.0, 1.0), ncol=2, frameon=False)
     fig.tight_layout()
     return fig

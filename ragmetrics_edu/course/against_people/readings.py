@@ -106,14 +106,20 @@ def stratified_table(log: dict[str, Any] | None = None, part: str = "ragtruth-de
 
 
 def judge_failures(log: dict[str, Any] | None = None) -> dict[str, Any]:
-    """Why the recorded judge fails, on the RAGTruth dev sample: the G-Eval replies to hallucinated answers, the
-    aspect critic's p(yes), and the questions the re-answer judge said the passages do not answer."""
+    """Why the recorded judge fails, on the RAGTruth dev sample: the G-Eval replies to hallucinated answers and, as
+    their baseline, to faithful ones; the aspect critic's p(yes), also split by people's label; and the questions
+    the re-answer judge said the passages do not answer."""
     log = checked_log(log)
     p = log["parts"]["ragtruth-dev"]
-    hallucinated = [i for i, x in enumerate(p["items"]) if x["failed"]]
-    replies = [round(1 + 4 * p["scores"]["g_eval_reply"][i]) for i in hallucinated
-               if not math.isnan(p["scores"]["g_eval_reply"][i])]
-    p_yes = [v for v in p["scores"]["critic_p_yes"] if not math.isnan(v)]
+
+    def replies(failed: bool) -> list[int]:   # back to the digit the judge wrote: score (reply - 1) / 4
+        return [round(1 + 4 * v) for x, v in zip(p["items"], p["scores"]["g_eval_reply"], strict=True)
+                if x["failed"] == failed and not math.isnan(v)]
+
+    def p_yes(failed: bool | None) -> list[float]:
+        return [v for x, v in zip(p["items"], p["scores"]["critic_p_yes"], strict=True)
+                if (failed is None or x["failed"] == failed) and not math.isnan(v)]
+
     path = recording_path("reanswer", "ragtruth", "dev")
     if path is None:
         raise InputError("reanswer", "a recorded re-answer pass", None)
@@ -124,25 +130,35 @@ def judge_failures(log: dict[str, Any] | None = None) -> dict[str, Any]:
             result = replayed_or_none("reanswer", judge, item)
             if result is not None:
                 answered[item.group] = bool(result.values["answered"])
-    return {"g_eval_replies_hallucinated": replies, "g_eval_4_or_5": sum(r >= 4 for r in replies),
-            "hallucinated": len(replies), "critic_p_yes": p_yes, "critic_p_yes_median": statistics.median(p_yes),
+    bad, good = replies(True), replies(False)
+    return {"g_eval_replies_hallucinated": bad, "g_eval_4_or_5": sum(r >= 4 for r in bad), "hallucinated": len(bad),
+            "g_eval_replies_faithful": good, "g_eval_4_or_5_faithful": sum(r >= 4 for r in good),
+            "faithful": len(good), "critic_p_yes": p_yes(None), "critic_p_yes_median": statistics.median(p_yes(None)),
+            "critic_p_yes_hallucinated": p_yes(True), "critic_p_yes_faithful": p_yes(False),
             "questions": len(answered), "not_in_context": sum(not a for a in answered.values())}
 
 
 def plot_judge_failures(found: dict[str, Any]):
-    """The G-Eval replies to hallucinated answers, and the aspect critic's p(yes) over every answer, side by side."""
-    if not isinstance(found, dict) or "g_eval_replies_hallucinated" not in found:
+    """Left: the share of hallucinated and of faithful answers given each G-Eval reply; right: the aspect critic's
+    p(yes), one histogram per label: where the two classes overlap, the judge cannot tell them apart."""
+    if not isinstance(found, dict) or "g_eval_replies_faithful" not in found:
         raise InputError("found", "the dict judge_failures() returns", found)
-    fig = new_figure(figsize=(8.0, 2.8))
+    fig = new_figure(figsize=(8.0, 3.0))
     left, right = fig.subplots(1, 2)
-    replies = found["g_eval_replies_hallucinated"]
-    left.bar(range(1, 6), [replies.count(s) for s in range(1, 6)], color="#7aa6c2")
-    left.set_xlabel("G-Eval reply (1-5) to a hallucinated answer")
-    left.set_ylabel("answers")
-    right.hist(found["critic_p_yes"], bins=20, range=(0, 1), color="#c2a67a")
-    right.axvline(found["critic_p_yes_median"], color="#c0392b", label=f"median {found['critic_p_yes_median']:.2f}")
-    right.set_xlabel("aspect critic: p(yes), every answer")
-    right.legend(fontsize=8)
+    for offset, key, colour, name in ((-0.2, "hallucinated", "#c0392b", "hallucinated"),
+                                      (0.2, "faithful", "#2b6f9e", "faithful")):
+        replies = found[f"g_eval_replies_{key}"]
+        left.bar([s + offset for s in range(1, 6)], [replies.count(s) / len(replies) for s in range(1, 6)],
+                 width=0.4, color=colour, label=f"{name} ({len(replies)})")
+        right.hist(found[f"critic_p_yes_{key}"], bins=20, range=(0, 1), histtype="step", linewidth=1.8,
+                   color=colour, label=f"{name} ({len(found[f'critic_p_yes_{key}'])})")
+    left.set_xlabel("G-Eval's reply (1-5)", fontsize=9)
+    left.set_ylabel("share of the answers", fontsize=9)
+    right.set_xlabel("aspect critic: p(yes)", fontsize=9)
+    right.set_ylabel("answers", fontsize=9)
+    for ax in (left, right):
+        ax.tick_params(labelsize=9)
+        ax.legend(fontsize=9, loc="upper left", frameon=False)
     fig.tight_layout()
     return fig
 

@@ -245,7 +245,8 @@ def dev_table(log: dict[str, Any] | None = None) -> Any:
     """Every design's dev figures on the answers it shares with word overlap: how many answers, sources and
     hallucinated answers it rests on; RAGTruth and HaluEval AUC with intervals (no AUC under :data:`MIN_SOURCES`
     sources); F1 at the threshold best on these answers beside the F1 of flagging every answer; and its cost per
-    answer (calls, tokens, seconds the recorded model took; a call two answers share counts once)."""
+    answer (calls, tokens, seconds the recorded model took; a call two answers share counts once; NaN for a design
+    that reads one call of a pass recorded with more, see :func:`_own_cost`)."""
     import pandas as pd  # lazy
 
     log = checked_log(log)
@@ -263,9 +264,15 @@ def dev_table(log: dict[str, Any] | None = None) -> Any:
                      "f1": rt["f1"] if rt else math.nan,
                      "f1_flag_all": 2 * rt["base_rate"] / (1 + rt["base_rate"]) if rt else math.nan,
                      "halueval_auc": he["auc"] if he else math.nan,
-                     "tokens_per_answer": rt["cost"]["tokens"] if rt else math.nan,
-                     "sec_per_answer": rt["cost"]["seconds"] if rt else math.nan})
+                     "tokens_per_answer": rt["cost"]["tokens"] if rt and _own_cost(row) else math.nan,
+                     "sec_per_answer": rt["cost"]["seconds"] if rt and _own_cost(row) else math.nan})
     return pd.DataFrame(rows)
+
+
+def _own_cost(row: dict[str, Any]) -> bool:
+    """False for a design that reads one call of a pass recorded with more (the critic's p(yes) reads the first of
+    three votes): the recorded tokens and seconds are the whole pass's, not its own, so none is shown."""
+    return not (row["calls"] == "1" and row["calls_max"] > 1.5)
 
 
 def _ci(ci: Any, value: float | None = None) -> str:
