@@ -28,11 +28,11 @@ CSS = """<style>
 .rme-table th, .rme-table td { padding: 2px 8px; border-bottom: 1px solid #ddd; text-align: right; white-space: nowrap; }
 .rme-table td.rme-text, .rme-table th.rme-text { text-align: left; white-space: normal; }
 .rme-table tr.rme-hit td { background: #e3f2ef; }
-.rme-node-text { line-height: 1.3; white-space: normal; }
+.rme-node-text, .rme-piece-text { line-height: 1.3; white-space: normal; }
 .rme-message { color: #b00020; }
 .rme-verdict .jupyter-button.mod-active { background: #1d6b62; color: #fff; font-weight: bold; }
 .rme-notes ul { margin: 0.2em 0; }
-.rme-tags .jupyter-widget-tag { max-width: 7.5em; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.rme-tags .jupyter-widget-tag { max-width: 6em; padding-left: 4px; padding-right: 4px; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .rme-oneline, .rme-oneline .widget-html-content { min-width: 0; overflow: hidden; }
 .rme-oneline .widget-html-content { white-space: nowrap; text-overflow: ellipsis; }
 .rme-oneline .rme-node-text { white-space: nowrap; }

@@ -109,14 +109,14 @@ class DecomposeExplorer(Explorer):
         self.verdict_toggles, self.cut_buttons = [], []
         rows: list[Any] = []
         for j, piece in enumerate(model.pieces):
-            toggle = classed(widgets.ToggleButtons(options=allowed, style={"button_width": "3.4em"},
+            toggle = classed(widgets.ToggleButtons(options=allowed, style={"button_width": "3.8em"},
                                                    layout=widgets.Layout(width="auto", flex="0 0 auto"),
                                                    tooltips=["the context supports this piece",
                                                              "the context does not support it",
                                                              "the context does not say"][:len(allowed)]),
                              "rme-verdict", "rme-piece-verdict", f"rme-piece-verdict-{j}")
             toggle.observe(partial(self._on_verdict, j), names="value")
-            text = classed(widgets.HTML(f"<span class='rme-node-text'>{html.escape(piece)}</span>",
+            text = classed(widgets.HTML(f"<span class='rme-piece-text'>{html.escape(piece)}</span>",
                                         layout=widgets.Layout(flex="1 1 auto")), "rme-piece", f"rme-piece-{j}")
             label = widgets.HTML(f"<small>piece {j + 1}</small>", layout=widgets.Layout(width="4.2em", flex="0 0 auto"))
             self.verdict_toggles.append(toggle)

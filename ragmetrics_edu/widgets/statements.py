@@ -81,7 +81,7 @@ class StatementExplorer(Reorderable, Explorer):
 
     def _row(self, model: StatementModel, pos: int) -> widgets.HBox:
         toggle = classed(widgets.ToggleButtons(options=list(model.allowed), tooltips=[_TOOLTIPS[v] for v in model.allowed],
-                                               style={"button_width": "3.4em"},
+                                               style={"button_width": "3.8em"},
                                                layout=widgets.Layout(width="auto", flex="0 0 auto")),
                          "rme-toggle", "rme-verdict", f"rme-toggle-{pos}")
         toggle.observe(partial(self._on_verdict, pos), names="value")

@@ -23,7 +23,7 @@ import pytest
 from playwright.sync_api import expect
 
 from browser_support import FRONT, artifacts_dir
-from lab_server import UI_TIMEOUT_MS, open_and_run_all
+from lab_server import ACTION_TIMEOUT_MS, UI_TIMEOUT_MS, open_and_run_all
 
 WIDTH, HEIGHT = 1024, 700
 #: The k slider's track per position (px): room to drag the handle to each k.
@@ -70,7 +70,8 @@ MEASURE_JS = """async ([front, selector, index]) => {
   const wraps = el => {
     const range = document.createRange();
     range.selectNodeContents(el);
-    return new Set([...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.top))).size > 1;
+    const tops = [...range.getClientRects()].filter(r => r.width > 0).map(r => r.top);
+    return tops.length > 0 && Math.max(...tops) - Math.min(...tops) > 6;  // a second line, not a bold word's offset
   };
   // A node's or statement's row (one line each: its whole text is in the tooltip and below), a row of
   // a ranking explorer's table, and a verdict's buttons (side by side, not stacked).
@@ -134,4 +135,62 @@ def test_explorers_fit_1024x700(lab: str, lab_tab, notebook: str, record_propert
             out.write(json.dumps({"name": name, **boxes}) + "\n")
         faults += fit_faults(name, boxes, chart)
     assert faults == [], "\n".join(faults)
+    assert log.outside == [] and log.failed == [], (log.outside, log.failed)
+
+
+#: The bytes of the explorer's chart as the page shows it (the Image widget's blob), as a short digest.
+CHART_BYTES_JS = """async img => {
+  const bytes = new Uint8Array(await (await fetch(img.src)).arrayBuffer());
+  let hash = 0;
+  for (const b of bytes) hash = (hash * 31 + b) >>> 0;
+  return `${bytes.length}:${hash}`;
+}"""
+
+
+def test_k_slider_drags_and_the_chart_forgets_the_cut_off(lab: str, lab_tab) -> None:
+    # Notebook 01 at 1024x700: Precision@k shows the k slider, wide enough to drag to k=1 (the score is the
+    # library's precision@1); back on context precision the chart is the one it showed at the start (no rank
+    # faded past a cut-off it does not have); Reset brings back the starting metric and score.
+    from ragmetrics_edu import metrics
+    from ragmetrics_edu.results import fmt
+
+    page, log = lab_tab
+    log.clear()
+    page.set_viewport_size({"width": WIDTH, "height": HEIGHT})
+    open_and_run_all(page, lab, "01_context_precision.ipynb")
+    root = page.locator(f"{FRONT} .rme-reorder").first
+    score = root.locator(".rme-score-value")
+    expect(score).to_have_text(re.compile(r"\S"), timeout=UI_TIMEOUT_MS)
+    root.scroll_into_view_if_needed()
+    start_score, start_chart = score.text_content().strip(), root.locator(".rme-plot").evaluate(CHART_BYTES_JS)
+    toggles = root.locator(".rme-toggle").all_text_contents()
+    verdicts = [1 if text.strip() == "relevant" else 0 for text in toggles]
+
+    root.locator(".rme-metric select").select_option(label="Precision@k")
+    track = root.locator(".rme-k .slider-container")
+    expect(track).to_be_visible(timeout=ACTION_TIMEOUT_MS)
+    width = track.bounding_box()["width"]
+    assert width >= MIN_PX_PER_K * len(verdicts), f"the k slider's track is {width:.0f} px for {len(verdicts)} positions"
+    handle = root.locator(".rme-k .noUi-handle").bounding_box()
+    box = track.bounding_box()
+    page.mouse.move(handle["x"] + handle["width"] / 2, handle["y"] + handle["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(box["x"] + 2, box["y"] + box["height"] / 2, steps=8)
+    page.mouse.up()
+    expect(root.locator(".rme-k .widget-readout")).to_have_text("1", timeout=ACTION_TIMEOUT_MS)
+    expect(score).to_have_text(fmt(metrics.precision_at_k(verdicts, k=1).score), timeout=ACTION_TIMEOUT_MS)
+    page.screenshot(path=artifacts_dir("fit") / "01_reorder_precision_at_1.png")
+
+    root.locator(".rme-metric select").select_option(label="Context precision (DeepEval)")
+    expect(score).to_have_text(start_score, timeout=ACTION_TIMEOUT_MS)
+    page.wait_for_timeout(500)  # the chart's image arrives after the score
+    assert root.locator(".rme-plot").evaluate(CHART_BYTES_JS) == start_chart, \
+        "context precision's chart changed after k=1 was set for precision@k"
+
+    root.locator(".rme-metric select").select_option(label="Precision@k")
+    expect(score).to_have_text(fmt(metrics.precision_at_k(verdicts, k=1).score), timeout=ACTION_TIMEOUT_MS)
+    root.locator(".rme-reset").click()
+    expect(score).to_have_text(start_score, timeout=ACTION_TIMEOUT_MS)
+    chosen = root.locator(".rme-metric select option:checked").text_content().replace("\xa0", " ")
+    assert chosen == "Context precision (DeepEval)", chosen
     assert log.outside == [] and log.failed == [], (log.outside, log.failed)
