@@ -16,8 +16,18 @@ import ipywidgets as widgets
 from ..metrics.specs import SPECS
 from ..metrics.views import Chart
 from ..results import MetricResult, steps_html
-from ._common import (Explorer, Reorderable, classed, formula_html, hint, model_of, notes_html, reset_button, score_html,
-                      side_by_side)
+from ._common import (
+    Explorer,
+    Reorderable,
+    classed,
+    formula_html,
+    hint,
+    model_of,
+    notes_html,
+    reset_button,
+    score_html,
+    side_by_side,
+)
 from .offered import ranking_choices, ranking_view, title_of
 from .plots import ACCENT, IRRELEVANT, IRRELEVANT_OUTSIDE, MARKER, RELEVANT, RELEVANT_OUTSIDE, BarChart, shared_chart
 from .reorder_model import ReorderModel

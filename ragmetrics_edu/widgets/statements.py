@@ -96,7 +96,7 @@ class StatementExplorer(Reorderable, Explorer):
                 (chip_label(j, texts[j] if texts else None), j + 1) for j in range(model.node_count)]
             attribution = classed(widgets.Dropdown(options=options, description="node",
                                                    style={"description_width": "initial"},
-                                                   layout=widgets.Layout(width="13em", flex="0 0 auto")), "rme-attribution")
+                                                   layout=widgets.Layout(width="14.5em", flex="0 0 auto")), "rme-attribution")
             attribution.observe(partial(self._on_attribution, pos), names="value")
             self.attributions.append(attribution)
             children.append(attribution)

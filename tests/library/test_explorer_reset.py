@@ -12,8 +12,14 @@ from typing import Any, Callable
 
 import pytest
 
-from ragmetrics_edu.widgets import (DecomposeExplorer, EntityExplorer, PermutationExplorer, ReorderExplorer,
-                                    ReorderModel, StatementExplorer)
+from ragmetrics_edu.widgets import (
+    DecomposeExplorer,
+    EntityExplorer,
+    PermutationExplorer,
+    ReorderExplorer,
+    ReorderModel,
+    StatementExplorer,
+)
 from ragmetrics_edu.widgets.plots import IRRELEVANT, IRRELEVANT_OUTSIDE, RELEVANT, RELEVANT_OUTSIDE
 from ragmetrics_edu.widgets.reorder import ranking_series
 
