@@ -7,6 +7,7 @@ Figures are returned (not shown) so notebooks control display; use PNG output.
 from __future__ import annotations
 
 import io
+import warnings
 from typing import Any
 
 from .errors import InputError
@@ -57,8 +58,6 @@ def make_readable(fig: Any) -> int:
             item.set_fontsize(floor)
             raised += 1
     if raised and fig.get_layout_engine() is None:
-        import warnings
-
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # "not compatible with tight_layout": the layout is kept as it is
             fig.tight_layout()
