@@ -12,7 +12,7 @@ from typing import Any
 
 from .errors import InputError
 from .results import MetricResult, fmt
-from .validate import as_list, integer, number, text
+from .validate import as_list, instance, integer, number, text
 
 RELEVANT, IRRELEVANT = "#2a9d8f", "#c8c8c8"
 #: The most rows (statements, ranks, entities, bars) a figure draws: past it a figure is unreadable
@@ -34,6 +34,9 @@ MIN_TEXT_PX = 10.0
 def min_font_pt(fig: Any) -> float:
     """The smallest font size (points) that still renders at :data:`MIN_TEXT_PX` in a notebook:
     a figure wider than :data:`SHOWN_WIDTH_PX` is scaled down, so its text must be set larger."""
+    from matplotlib.figure import Figure  # lazy: matplotlib loads only when drawing
+
+    fig = instance("fig", fig, Figure, "a matplotlib figure")
     width_px = fig.get_figwidth() * fig.dpi
     scale = min(1.0, SHOWN_WIDTH_PX / width_px)
     return MIN_TEXT_PX * 72 / fig.dpi / scale
