@@ -7,11 +7,12 @@ Figures are returned (not shown) so notebooks control display; use PNG output.
 from __future__ import annotations
 
 import io
+import warnings
 from typing import Any
 
 from .errors import InputError
 from .results import MetricResult, fmt
-from .validate import as_list, integer, number, text
+from .validate import as_list, instance, integer, number, text
 
 RELEVANT, IRRELEVANT = "#2a9d8f", "#c8c8c8"
 #: The most rows (statements, ranks, entities, bars) a figure draws: past it a figure is unreadable
@@ -23,11 +24,56 @@ MAX_ROWS = 200
 PNG_OPTIONS = {"compress_level": 3}
 
 
+#: The widest a notebook shows a figure (px): about JupyterLab's output area on a 1024 px laptop screen
+#: (590 px with the file browser open, 840 px with it shut). A wider figure is scaled down to fit.
+SHOWN_WIDTH_PX = 700
+#: The smallest text a figure shows (px, as rendered at :data:`SHOWN_WIDTH_PX`).
+MIN_TEXT_PX = 10.0
+
+
+def min_font_pt(fig: Any) -> float:
+    """The smallest font size (points) that still renders at :data:`MIN_TEXT_PX` in a notebook:
+    a figure wider than :data:`SHOWN_WIDTH_PX` is scaled down, so its text must be set larger."""
+    from matplotlib.figure import Figure  # lazy: matplotlib loads only when drawing
+
+    fig = instance("fig", fig, Figure, "a matplotlib figure")
+    width_px = fig.get_figwidth() * fig.dpi
+    scale = min(1.0, SHOWN_WIDTH_PX / width_px)
+    return MIN_TEXT_PX * 72 / fig.dpi / scale
+
+
+def make_readable(fig: Any) -> int:
+    """Raise every text of ``fig`` set smaller than :func:`min_font_pt` to it, and lay the figure out
+    again if any was raised (``tight_layout``), so no label runs into another. Returns how many texts
+    were raised. A multi-panel figure shrunk to fit a laptop's notebook stays readable this way."""
+    from matplotlib.text import Text  # lazy: matplotlib loads only when drawing
+
+    floor = min_font_pt(fig)
+    raised = 0
+    for ax in fig.axes:  # tick labels are made at each draw, from the axis' tick parameters
+        for axis in (ax.xaxis, ax.yaxis):
+            labels = axis.get_ticklabels()
+            if labels and labels[0].get_fontsize() < floor - 1e-9:
+                axis.set_tick_params(labelsize=floor)
+                raised += 1
+    for item in fig.findobj(Text):
+        if item.get_text() and item.get_visible() and item.get_fontsize() < floor - 1e-9:
+            item.set_fontsize(floor)
+            raised += 1
+    if raised and fig.get_layout_engine() is None:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # "not compatible with tight_layout": the layout is kept as it is
+            fig.tight_layout()
+    return raised
+
+
 def new_figure(figsize: tuple[float, float] = (6, 3), dpi: int = 100):
     """A matplotlib Figure that shows itself as PNG in any notebook, without pyplot.
 
     Keeping clear of pyplot means no global figure list to leak and no backend to pick;
-    ``_repr_png_`` is what Jupyter, VS Code and Colab call to display it.
+    ``_repr_png_`` is what Jupyter, VS Code and Colab call to display it. Shown, it is made readable
+    on a laptop (:func:`make_readable`: no text under about 10 px) and cropped to what it draws
+    (``bbox_inches="tight"``), so a label reaching past the edge is never cut.
     """
     from matplotlib.figure import Figure  # lazy: matplotlib loads only when drawing
 
@@ -41,8 +87,9 @@ def new_figure(figsize: tuple[float, float] = (6, 3), dpi: int = 100):
 
     class NotebookFigure(Figure):
         def _repr_png_(self) -> bytes:
+            make_readable(self)
             buffer = io.BytesIO()
-            self.savefig(buffer, format="png", pil_kwargs=PNG_OPTIONS)
+            self.savefig(buffer, format="png", bbox_inches="tight", pad_inches=0.05, pil_kwargs=PNG_OPTIONS)
             return buffer.getvalue()
 
     return NotebookFigure(figsize=figsize, dpi=dpi)

@@ -14,6 +14,7 @@ import ipywidgets as widgets
 from ..errors import InputError, RagMetricsError
 from ..results import MetricResult, bullets_html, display_math, exact, fmt
 from .model_base import Change
+from .plots import PLOT_WIDTH_PX
 
 #: Hides the TagsInput's delete crosses and text field (the chips are only reordered),
 #: and styles the tables. Shipped in an HTML widget inside each explorer. ``contain: content``:
@@ -27,10 +28,19 @@ CSS = """<style>
 .rme-table th, .rme-table td { padding: 2px 8px; border-bottom: 1px solid #ddd; text-align: right; white-space: nowrap; }
 .rme-table td.rme-text, .rme-table th.rme-text { text-align: left; white-space: normal; }
 .rme-table tr.rme-hit td { background: #e3f2ef; }
-.rme-node-text { line-height: 1.3; white-space: normal; }
+.rme-node-text, .rme-piece-text { line-height: 1.3; white-space: normal; }
 .rme-message { color: #b00020; }
 .rme-verdict .jupyter-button.mod-active { background: #1d6b62; color: #fff; font-weight: bold; }
 .rme-notes ul { margin: 0.2em 0; }
+.rme-tags .jupyter-widget-tag { max-width: 6em; padding-left: 4px; padding-right: 4px; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.rme-oneline, .rme-oneline .widget-html-content { min-width: 0; overflow: hidden; }
+.rme-oneline .widget-html-content { white-space: nowrap; text-overflow: ellipsis; }
+.rme-oneline .rme-node-text { white-space: nowrap; }
+.rme-table { overflow-x: auto; max-width: 100%; }
+.rme-table td.rme-text { white-space: nowrap; }
+.rme-row { margin: 0; }
+.rme-explorer .widget-inline-hbox.rme-row > * { margin-top: 1px; margin-bottom: 1px; }
+.rme-hint { color: #555; font-size: 12px; }
 </style>"""
 
 def score_html(result: MetricResult) -> str:
@@ -54,17 +64,30 @@ def notes_html(result: MetricResult) -> str:
     return bullets_html(result.notes)
 
 
-#: Width of the explorers' charts: beside the score and table on a laptop screen (1440 px).
-PLOT_WIDTH = "480px"
+#: Width of the explorers' charts: the size they are drawn at (``plots.PLOT_WIDTH_PX``), so their text is
+#: not scaled down; beside the controls where the notebook is wide enough (1024 px, sidebar shut).
+PLOT_WIDTH = f"{PLOT_WIDTH_PX}px"
 
 
 def side_by_side(left: Sequence[Any], plot: Any) -> Any:
-    """The score, formula and table (``left``) with the chart on their right; the chart wraps
-    below them when the notebook is too narrow for both."""
+    """The controls and score (``left``) with the chart on their right; the chart wraps below
+    them when the notebook is too narrow for both (1024 px with JupyterLab's file browser open),
+    where it still shows with the controls on a 700 px tall screen."""
     plot.layout = widgets.Layout(width=PLOT_WIDTH, max_width="100%", flex="0 1 auto")
-    column = widgets.VBox(list(left), layout=widgets.Layout(flex="1 1 380px", min_width="0", overflow="visible"))
+    column = widgets.VBox(list(left), layout=widgets.Layout(flex="1 1 340px", min_width="0", overflow="visible"))
     return classed(widgets.HBox([column, plot], layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start",
                                                                      overflow="visible")), "rme-result")
+
+
+def hint(text: str) -> Any:
+    """A one-line hint in small grey type (what the controls do)."""
+    return classed(widgets.HTML(f"<span class='rme-hint'>{html.escape(text)}</span>"), "rme-hint")
+
+
+def reset_button(tooltip: str = "Back to the starting example") -> Any:
+    """The Reset button every explorer has (class ``rme-reset``)."""
+    return classed(widgets.Button(description="Reset", icon="undo", tooltip=tooltip,
+                                  layout=widgets.Layout(width="auto", flex="0 0 auto")), "rme-reset")
 
 
 def classed(widget: Any, *names: str) -> Any:
@@ -101,6 +124,15 @@ class Explorer(widgets.VBox):
         raise TypeError(f"{type(self).__name__} must define refresh()")
 
     # -- forwarded to the model, so code and tests can drive any explorer ----------------
+    def reset(self) -> None:
+        """Back to the starting example (what the Reset button does)."""
+        self.model.reset()
+
+    @property
+    def at_start(self) -> bool:
+        """True while the explorer shows its starting example, untouched."""
+        return bool(self.model.at_start)
+
     def toggle(self, i: int) -> None:
         """Flip (or cycle, where idk is allowed) the verdict of the item at position ``i``."""
         self.model.toggle(i)

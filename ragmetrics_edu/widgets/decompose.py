@@ -18,7 +18,7 @@ import ipywidgets as widgets
 from ..errors import InputError
 from ..results import fmt, steps_html
 from ..validate import IDK, NO, YES, as_list
-from ._common import Explorer, classed, formula_html, model_of, notes_html, score_html
+from ._common import Explorer, classed, formula_html, model_of, notes_html, reset_button, score_html
 from .decompose_model import CASES, DecomposeModel
 from .offered import statement_view
 
@@ -49,15 +49,15 @@ class DecomposeExplorer(Explorer):
         self.case.layout.display = "" if current is not None and len(keys) > 1 else "none"
         self.case.observe(lambda c: self._user(self._switch, c["new"]), names="value")
         self.pieces_box = classed(widgets.VBox(), "rme-pieces")
-        self.split_all = classed(widgets.Button(description="Split all", tooltip="Every piece its own statement"),
-                                 "rme-split-all")
-        self.merge_all = classed(widgets.Button(description="Merge all", tooltip="The whole text as one statement"),
-                                 "rme-merge-all")
-        self.reset_button = classed(widgets.Button(description="Reset", tooltip="The deck's cut and verdicts"),
-                                    "rme-reset")
+        self.split_all = classed(widgets.Button(description="Split all", tooltip="Every piece its own statement",
+                                                layout=widgets.Layout(width="auto")), "rme-split-all")
+        self.merge_all = classed(widgets.Button(description="Merge all", tooltip="The whole text as one statement",
+                                                layout=widgets.Layout(width="auto")), "rme-merge-all")
+        self.reset_button = reset_button("The starting case, with the deck's cut, verdicts and judge")
+        self._start_key = model.key
         self.split_all.on_click(lambda _: self._guard(self.model.split_all))
         self.merge_all.on_click(lambda _: self._guard(self.model.merge_all))
-        self.reset_button.on_click(lambda _: self._guard(self.model.reset))
+        self.reset_button.on_click(lambda _: self._guard(self.reset))
         self.lenient = classed(widgets.Checkbox(description="lenient judge (a merged statement counts if any piece "
                                                             "is supported)", indent=False,
                                                 layout=widgets.Layout(width="auto")), "rme-lenient")
@@ -75,14 +75,25 @@ class DecomposeExplorer(Explorer):
         header = widgets.HTML("<b>Cut the text into statements.</b> Each piece carries the judge's verdict; "
                               "the ✂ button between two pieces makes them two statements or one. A statement "
                               "of several pieces is supported only when every piece is (strict judge).")
-        controls = widgets.HBox([self.split_all, self.merge_all, self.reset_button, self.variant],
-                                layout=widgets.Layout(flex_flow="row wrap"))
+        controls = classed(widgets.HBox([self.split_all, self.merge_all, self.reset_button, self.variant],
+                                        layout=widgets.Layout(flex_flow="row wrap")), "rme-controls")
         self.verdict_toggles: list[widgets.ToggleButtons] = []
         self.cut_buttons: list[widgets.ToggleButton] = []
         super().__init__(model, [header, self.case, self.pieces_box, controls, self.lenient, self.statements,
                                  self.score, self.formula, self.range, self.table, self.notes], "rme-decompose")
         self._build_pieces()
         self.refresh()
+
+    def reset(self) -> None:
+        """Back to the starting case (if another was chosen in the menu), with the deck's cut, verdicts and judge."""
+        if self._start_key is not None and self.model.key != self._start_key:
+            self.case.value = self._start_key  # switches the model back (see _switch)
+        self.model.reset()
+
+    @property
+    def at_start(self) -> bool:
+        """True while the explorer shows its starting case, untouched."""
+        return self.model.key == self._start_key and bool(self.model.at_start)
 
     @classmethod
     def from_example(cls, key: str, **overrides: Any) -> "DecomposeExplorer":
@@ -98,13 +109,14 @@ class DecomposeExplorer(Explorer):
         self.verdict_toggles, self.cut_buttons = [], []
         rows: list[Any] = []
         for j, piece in enumerate(model.pieces):
-            toggle = classed(widgets.ToggleButtons(options=allowed, style={"button_width": "3.6em"},
+            toggle = classed(widgets.ToggleButtons(options=allowed, style={"button_width": "3.8em"},
+                                                   layout=widgets.Layout(width="auto", flex="0 0 auto"),
                                                    tooltips=["the context supports this piece",
                                                              "the context does not support it",
                                                              "the context does not say"][:len(allowed)]),
                              "rme-verdict", "rme-piece-verdict", f"rme-piece-verdict-{j}")
             toggle.observe(partial(self._on_verdict, j), names="value")
-            text = classed(widgets.HTML(f"<span class='rme-node-text'>{html.escape(piece)}</span>",
+            text = classed(widgets.HTML(f"<span class='rme-piece-text'>{html.escape(piece)}</span>",
                                         layout=widgets.Layout(flex="1 1 auto")), "rme-piece", f"rme-piece-{j}")
             label = widgets.HTML(f"<small>piece {j + 1}</small>", layout=widgets.Layout(width="4.2em", flex="0 0 auto"))
             self.verdict_toggles.append(toggle)

@@ -116,8 +116,8 @@ class DecomposeModel(Observable):
         self.context = None if context is None else text_list("context", context)
         self.title = title
         self.key: str | None = None  # the CASES key when built by from_example
-        self._initial = (list(self._cuts), list(self._verdicts), lenient, self.variant)
         self._result = self._compute()
+        self._remember_start()
 
     @classmethod
     def from_example(cls, key: str, **overrides: Any) -> "DecomposeModel":
@@ -274,10 +274,16 @@ class DecomposeModel(Observable):
             self.variant = variant
             self._changed("variant")
 
+    def state(self) -> dict[str, Any]:
+        """The cuts, piece verdicts, lenient switch and variant."""
+        return {"cuts": list(self._cuts), "verdicts": list(self._verdicts), "lenient": self._lenient,
+                "variant": self.variant}
+
     def reset(self) -> None:
         """Back to the deck's decomposition, verdicts and judge."""
-        cuts, verdicts, lenient, variant = self._initial
-        self._cuts, self._verdicts, self._lenient, self.variant = list(cuts), list(verdicts), lenient, variant
+        start = self._start
+        self._cuts, self._verdicts = list(start["cuts"]), list(start["verdicts"])
+        self._lenient, self.variant = start["lenient"], start["variant"]
         self._changed("reset")
 
     # -- scoring -------------------------------------------------------------------

@@ -12,7 +12,7 @@ from typing import Any, Sequence
 import ipywidgets as widgets
 
 from ..results import MetricResult, steps_html
-from ._common import Explorer, classed, formula_html, model_of, notes_html, score_html
+from ._common import Explorer, classed, formula_html, model_of, notes_html, reset_button, score_html
 from .entities_model import EntityModel
 
 
@@ -60,7 +60,11 @@ class EntityExplorer(Explorer):
         self.formula = classed(widgets.HTMLMath(), "rme-formula")
         self.table = classed(widgets.HTML(), "rme-table")
         self.notes = classed(widgets.HTML(), "rme-notes")
-        super().__init__(model, [widgets.HBox([self.reference, self.context]), self.normalize, self.intersection,
+        self.reset_button = reset_button("Back to the starting entity lists and normalisation")
+        self.reset_button.on_click(lambda _b: self._guard(model.reset))
+        controls = classed(widgets.HBox([self.normalize, self.reset_button], layout=widgets.Layout(align_items="center")),
+                           "rme-controls")
+        super().__init__(model, [widgets.HBox([self.reference, self.context]), controls, self.intersection,
                                  self.score, self.formula, self.table, self.notes], "rme-entities")
         self.refresh()
 

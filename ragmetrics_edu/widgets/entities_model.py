@@ -40,6 +40,7 @@ class EntityModel(Observable):
         self._normalize = normalize
         self.threshold = threshold
         self._result = self._compute()
+        self._remember_start()
 
     @classmethod
     def from_example(cls, example_id: str, case: str | None = None, **overrides: Any) -> "EntityModel":
@@ -123,6 +124,17 @@ class EntityModel(Observable):
     def toggle_normalize(self) -> None:
         """Flip the normalisation switch."""
         self.set_normalize(not self._normalize)
+
+    def state(self) -> dict[str, Any]:
+        """The reference and context entities and the normalisation switch."""
+        return {"reference": list(self._reference), "context": list(self._context), "normalize": self._normalize}
+
+    def reset(self) -> None:
+        """Back to the entity lists and normalisation the model started with."""
+        start = self._start
+        self._reference, self._context = list(start["reference"]), list(start["context"])
+        self._normalize = start["normalize"]
+        self._changed("reset")
 
     def _compute(self) -> MetricResult:
         return metrics.context_entity_recall(self._reference, self._context, normalize=self._normalize,

@@ -38,6 +38,7 @@ class Observable(ABC):
     def __init__(self) -> None:
         self._observers: list[Observer] = []
         self._result: MetricResult | None = None
+        self._start: dict[str, Any] = {}
 
     def observe(self, callback: Observer) -> None:
         """Call ``callback(Change(model, name))`` after every change of this model."""
@@ -66,6 +67,19 @@ class Observable(ABC):
     def score(self) -> float:
         """Shortcut for ``result.score``."""
         return self.result.score
+
+    def state(self) -> dict[str, Any]:
+        """Everything a learner can change in this model, as plain values (compared by :attr:`at_start`)."""
+        raise TypeError(f"{type(self).__name__} must define state()")
+
+    def _remember_start(self) -> None:
+        """Keep the state the model starts from: what :meth:`reset` goes back to."""
+        self._start = self.state()
+
+    @property
+    def at_start(self) -> bool:
+        """True while the model is in the state it started from (its example, as the lesson describes it)."""
+        return self.state() == self._start
 
     @abstractmethod
     def _compute(self) -> MetricResult:

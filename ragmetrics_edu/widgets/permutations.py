@@ -15,10 +15,10 @@ from typing import Any, Sequence
 import ipywidgets as widgets
 
 from ..results import fmt
-from ._common import Explorer, Reorderable, classed, model_of, side_by_side
+from ._common import Explorer, Reorderable, classed, model_of, reset_button, side_by_side
 from .permutations_model import PermutationModel, PermutationSummary
 from .plots import ACCENT, MARKER, BarChart, shared_chart
-from .reorder import NodeList, NodeListAccess, RankingControls
+from .reorder import NodeList, NodeListAccess, RankingControls, node_texts_html
 
 BINS = 20
 _BAR = "#9cc3e6"
@@ -68,12 +68,12 @@ class PermutationExplorer(NodeListAccess, Reorderable, Explorer):
         model = model_of(model, PermutationModel)
         self.controls = RankingControls(model, self._guard)
         self.node_list = NodeList(model, self._guard)
-        self.best_button = classed(widgets.Button(description="Best order", tooltip="Relevant nodes first"),
-                                   "rme-best")
-        self.worst_button = classed(widgets.Button(description="Worst order", tooltip="Relevant nodes last"),
-                                    "rme-worst")
-        self.reset_button = classed(widgets.Button(description="Reset", tooltip="Back to the starting order"),
-                                    "rme-reset")
+        compact = widgets.Layout(width="auto", flex="0 0 auto")
+        self.best_button = classed(widgets.Button(description="Best order", tooltip="Relevant nodes first",
+                                                  layout=compact), "rme-best")
+        self.worst_button = classed(widgets.Button(description="Worst order", tooltip="Relevant nodes last",
+                                                   layout=compact), "rme-worst")
+        self.reset_button = reset_button("Back to the starting order, verdicts and metric")
         self.best_button.on_click(lambda _b: self._guard(model.sort_best))
         self.worst_button.on_click(lambda _b: self._guard(model.sort_worst))
         self.reset_button.on_click(lambda _b: self._guard(model.reset))
@@ -81,9 +81,11 @@ class PermutationExplorer(NodeListAccess, Reorderable, Explorer):
         self.summary = classed(widgets.HTML(), "rme-summary")
         self.image = classed(widgets.Image(format="png"), "rme-plot")
         self._chart: BarChart | None = None
-        buttons = widgets.HBox([self.best_button, self.worst_button, self.reset_button])
-        super().__init__(model, [self.controls, self.node_list, buttons,
-                                 side_by_side([self.score, self.summary], self.image)], "rme-permutations")
+        self.controls.children = (*self.controls.children, self.best_button, self.worst_button, self.reset_button)
+        self.node_texts = node_texts_html(model)
+        # Controls, rows and score beside the histogram (or above it, on a narrow notebook): all on one screen.
+        top = side_by_side([self.controls, self.node_list, self.score], self.image)
+        super().__init__(model, [top, self.summary, self.node_texts], "rme-permutations")
         self.refresh()
 
     @classmethod
@@ -109,7 +111,7 @@ class PermutationExplorer(NodeListAccess, Reorderable, Explorer):
         if self._chart is None:
             centres = [(b + 0.5) / BINS for b in range(BINS)]
             self._chart = shared_chart(
-                centres, width=1 / BINS * 0.92, xlim=(-0.01, 1.01), ypercent=True, xticks=[t / 10 for t in range(11)],
+                centres, width=1 / BINS * 0.92, xlim=(-0.01, 1.01), ypercent=True, xticks=[t / 5 for t in range(6)],
                 xlabel="score", ylabel="share of orderings", title="Scores of every ordering",
                 legend=[("orderings", _BAR)],
                 lines={"current": ("v", MARKER, "-", "this order"), "expected": ("v", ACCENT, "--", "expected")})

@@ -22,6 +22,9 @@ from typing import Any, Sequence
 RELEVANT, IRRELEVANT = "#2a9d8f", "#c8c8c8"
 RELEVANT_OUTSIDE, IRRELEVANT_OUTSIDE = "#b5dcd6", "#ececec"
 MARKER, ACCENT = "#e76f51", "#264653"
+#: The charts' size on screen (px) and their resolution: drawn at the size they are shown, so their
+#: text is the 10-12 px it is set to (8-9 pt at 96 dpi), never scaled down.
+PLOT_WIDTH_PX, PLOT_HEIGHT_PX, PLOT_DPI = 440, 210, 96
 
 
 class BarChart:
@@ -47,8 +50,8 @@ class BarChart:
         legend: Sequence[tuple[str, str]] = (),
         lines: dict[str, tuple[str, str, str, str]] | None = None,
         ypercent: bool = False,
-        size: tuple[float, float] = (6.4, 2.7),
-        dpi: int = 96,
+        size: tuple[float, float] = (PLOT_WIDTH_PX / PLOT_DPI, PLOT_HEIGHT_PX / PLOT_DPI),
+        dpi: int = PLOT_DPI,
     ) -> None:
         from matplotlib.backends.backend_agg import FigureCanvasAgg  # lazy: matplotlib loads only when drawing
         from matplotlib.figure import Figure  # lazy: matplotlib loads only when drawing
@@ -56,7 +59,7 @@ class BarChart:
 
         self.figure = Figure(figsize=size, dpi=dpi)
         self._canvas = FigureCanvasAgg(self.figure)
-        self.figure.subplots_adjust(left=0.1, right=0.97, bottom=0.19, top=0.8)
+        self.figure.subplots_adjust(left=0.14, right=0.98, bottom=0.22, top=0.78)
         self.ax = ax = self.figure.add_subplot()
         self._bars = list(ax.bar(list(x), [0.0] * len(x), width, color=IRRELEVANT, edgecolor="#555555",
                                  linewidth=0.8, animated=True))

@@ -16,7 +16,18 @@ import ipywidgets as widgets
 from ..metrics.specs import SPECS
 from ..metrics.views import Chart
 from ..results import MetricResult, steps_html
-from ._common import Explorer, Reorderable, classed, formula_html, model_of, notes_html, score_html, side_by_side
+from ._common import (
+    Explorer,
+    Reorderable,
+    classed,
+    formula_html,
+    hint,
+    model_of,
+    notes_html,
+    reset_button,
+    score_html,
+    side_by_side,
+)
 from .offered import ranking_choices, ranking_view, title_of
 from .plots import ACCENT, IRRELEVANT, IRRELEVANT_OUTSIDE, MARKER, RELEVANT, RELEVANT_OUTSIDE, BarChart, shared_chart
 from .reorder_model import ReorderModel
@@ -52,7 +63,7 @@ class NodeList(widgets.VBox):
                                           disabled=pos == model.n - 1), "rme-down", f"rme-down-{pos}")
             toggle = classed(widgets.ToggleButton(tooltip="Flip this node's verdict",
                                                   layout=widgets.Layout(width="9em", flex="0 0 auto")), "rme-toggle", f"rme-toggle-{pos}")
-            text = classed(widgets.HTML(layout=widgets.Layout(flex="1 1 auto")), "rme-node-text")
+            text = classed(widgets.HTML(layout=widgets.Layout(flex="1 1 0", min_width="0")), "rme-node-text", "rme-oneline")
             up.on_click(partial(self._on_up, pos))
             down.on_click(partial(self._on_down, pos))
             toggle.observe(partial(self._on_toggle, pos), names="value")
@@ -63,8 +74,10 @@ class NodeList(widgets.VBox):
             self.texts.append(text)
             self.rows.append(classed(widgets.HBox([rank, up, down, toggle, text]), "rme-row", f"rme-row-{pos}"))
         self._shown: list[tuple[int, int] | None] = [None] * model.n
-        hint = widgets.HTML("<small>Drag the chips to reorder, or use ↑/↓; the toggle flips a node's verdict.</small>")
-        super().__init__([hint, self.tags, *self.rows])
+        self.tags.layout = widgets.Layout(width="auto", flex="0 1 auto")
+        chips_row = widgets.HBox([self.tags, hint("drag a chip, or use ↑/↓; the toggle flips a verdict")],
+                                 layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
+        super().__init__([chips_row, *self.rows])
         classed(self, "rme-nodes")
         self.sync()
 
@@ -85,9 +98,10 @@ class NodeList(widgets.VBox):
                     toggle.icon = "check" if flag else "times"
                     toggle.button_style = "success" if flag else ""
                 shown = self._shown[pos]
-                if shown is None or shown[0] != node:
-                    self.texts[pos].value = (f"<span class='rme-node-text'><b>N{node + 1}</b> "
-                                             f"{html.escape(self.model.text(node))}</span>")
+                if shown is None or shown[0] != node:  # one line; the whole text in the tooltip and the list below
+                    text = html.escape(self.model.text(node))
+                    self.texts[pos].value = (f"<span class='rme-node-text' title='{text}'><b>N{node + 1}</b> "
+                                             f"{text}</span>")
                 self._shown[pos] = (node, flag)
         finally:
             self._syncing = False
@@ -125,16 +139,21 @@ class RankingControls(widgets.HBox):
         self._syncing = False
         self.metric = classed(widgets.Dropdown(options=[label for label, _ in ranking_choices()],
                                                value=model.choice_label, description="Metric",
-                                               layout=widgets.Layout(width="28em")), "rme-metric")
+                                               style={"description_width": "3.6em"},
+                                               layout=widgets.Layout(width="25em")), "rme-metric")
+        # A track of about 35 px per position (24 px at least, the browser test checks): dragged to each k with ease.
         self.k = classed(widgets.IntSlider(value=model.k, min=1, max=model.n, description="k",
-                                           continuous_update=False, layout=widgets.Layout(width="16em")), "rme-k")
+                                           continuous_update=False, style={"description_width": "1.2em"},
+                                           layout=widgets.Layout(width=f"{6 + 3.2 * model.n:g}em")), "rme-k")
         self.total = classed(widgets.BoundedIntText(value=model.total_relevant or sum(model.verdicts),
                                                     min=0, max=10**6, description="R_total",
-                                                    layout=widgets.Layout(width="11em")), "rme-total")
+                                                    style={"description_width": "4em"},
+                                                    layout=widgets.Layout(width="10em")), "rme-total")
         self.metric.observe(self._on_metric, names="value")
         self.k.observe(self._on_k, names="value")
         self.total.observe(self._on_total, names="value")
-        super().__init__([self.metric, self.k, self.total])
+        super().__init__([self.metric, self.k, self.total], layout=widgets.Layout(flex_flow="row wrap"))
+        classed(self, "rme-controls")
         self.sync()
 
     def sync(self) -> None:
@@ -175,12 +194,13 @@ class RankingControls(widgets.HBox):
 def ranking_series(model: ReorderModel, result: MetricResult) -> dict[str, Any]:
     """What the per-rank chart shows for the current metric: bar heights, colours, lines."""
     flags = model.verdicts
-    n, k = model.n, model.k
+    spec = SPECS[model.metric]
+    n = model.n
+    k = model.k if ranking_view(spec).cutoff else n  # only a metric with a cut-off fades the ranks past it
     inside = [rank <= k for rank in range(1, n + 1)]
     colours = [(RELEVANT if f else IRRELEVANT) if ok else (RELEVANT_OUTSIDE if f else IRRELEVANT_OUTSIDE)
                for f, ok in zip(flags, inside, strict=True)]
-    spec = SPECS[model.metric]
-    cutoff = k + 0.5 if k < n and ranking_view(spec).cutoff else None
+    cutoff = k + 0.5 if k < n else None
     title = title_of(model.metric, model.variant)
     if ranking_view(spec).chart is Chart.DISCOUNT:
         return {"heights": [row["discount"] for row in result.rows[:n]], "colours": colours, "score": None,
@@ -192,6 +212,15 @@ def ranking_series(model: ReorderModel, result: MetricResult) -> dict[str, Any]:
                 "cutoff": None, "ylabel": "1/k (dark: first relevant)", "title": title}
     return {"heights": [row["precision_at_k"] for row in result.rows], "colours": colours, "score": result.score,
             "cutoff": cutoff, "ylabel": "precision@k", "title": title}
+
+
+def node_texts_html(model: ReorderModel) -> Any:
+    """The nodes' whole texts, folded away below the explorer (each row shows one line of its node)."""
+    if not model.has_texts:
+        return widgets.HTML("")
+    items = "".join(f"<li><b>N{i + 1}</b> {html.escape(model.text(i))}</li>" for i in range(model.n))
+    return classed(widgets.HTML(f"<details><summary>The nodes' whole texts</summary><ul>{items}</ul></details>"),
+                   "rme-node-texts")
 
 
 class NodeListAccess:
@@ -245,12 +274,14 @@ class ReorderExplorer(NodeListAccess, Reorderable, Explorer):
         self.table = classed(widgets.HTML(), "rme-table")
         self.notes = classed(widgets.HTML(), "rme-notes")
         self.image = classed(widgets.Image(format="png"), "rme-plot")
-        self.reset_button = classed(widgets.Button(description="Reset", tooltip="Back to the starting order"),
-                                    "rme-reset")
+        self.reset_button = reset_button("Back to the starting order, verdicts and metric")
         self.reset_button.on_click(lambda _b: self._guard(model.reset))
+        self.controls.children = (*self.controls.children, self.reset_button)
         self._chart: BarChart | None = None
-        result = side_by_side([self.score, self.formula, self.table, self.notes], self.image)
-        super().__init__(model, [self.controls, self.node_list, self.reset_button, result], "rme-reorder")
+        self.node_texts = node_texts_html(model)
+        # Controls, rows and score beside the chart (or above it, on a narrow notebook): all on one screen.
+        top = side_by_side([self.controls, self.node_list, self.score], self.image)
+        super().__init__(model, [top, self.formula, self.table, self.notes, self.node_texts], "rme-reorder")
         self.refresh()
 
     @classmethod

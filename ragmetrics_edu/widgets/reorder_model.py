@@ -81,7 +81,6 @@ class ReorderModel(Observable):
         self._texts = texts
         self._flags = flags  # by original index
         self._order = list(range(len(flags)))
-        self._initial = (list(self._order), list(flags))
         self.metric, self.variant = _ranking_metric(metric, variant)
         self._k = self._check_k(k)
         self._unretrieved: int | None = None
@@ -90,6 +89,7 @@ class ReorderModel(Observable):
         self.question = question
         self.threshold = threshold
         self._result = self._compute()  # fail now, at construction, on any input the metric rejects
+        self._remember_start()
 
     # -- construction --------------------------------------------------------------
     @classmethod
@@ -229,11 +229,18 @@ class ReorderModel(Observable):
             self._unretrieved = unretrieved
             self._changed("total_relevant")
 
+    def state(self) -> dict[str, Any]:
+        """The order, verdicts (by original index), metric, variant, cut-off and R_total's unretrieved part."""
+        return {"order": list(self._order), "verdicts": list(self._flags), "metric": self.metric,
+                "variant": self.variant, "k": self._k, "unretrieved": self._unretrieved}
+
     def reset(self) -> None:
-        """Back to the order and verdicts the model started with."""
-        order, flags = self._initial
-        if (order, flags) != (self._order, self._flags):
-            self._order, self._flags = list(order), list(flags)
+        """Back to the order, verdicts, metric, k and R_total the model started with."""
+        start = self._start
+        if self.state() != start:
+            self._order, self._flags = list(start["order"]), list(start["verdicts"])
+            self.metric, self.variant, self._k = start["metric"], start["variant"], start["k"]
+            self._unretrieved = start["unretrieved"]
             self._changed("reset")
 
     # -- scoring -------------------------------------------------------------------

@@ -17,7 +17,7 @@ import ipywidgets as widgets
 
 from ..results import MetricResult, steps_html
 from ..validate import IDK, NO, YES
-from ._common import Explorer, Reorderable, classed, formula_html, model_of, notes_html, score_html
+from ._common import Explorer, Reorderable, classed, formula_html, model_of, notes_html, reset_button, score_html
 from .model_base import chip_label
 from .offered import statement_view
 from .statements_model import StatementModel
@@ -42,12 +42,13 @@ class StatementExplorer(Reorderable, Explorer):
         model = model_of(model, StatementModel)
         self._syncing = False
         self.variant = classed(widgets.Dropdown(options=list(model.variants), value=model.variant,
-                                                description="Variant"), "rme-variant")
+                                                description="Variant", style={"description_width": "4em"},
+                                                layout=widgets.Layout(width="14em")), "rme-variant")
         self.variant.layout.display = "" if len(model.variants) > 1 else "none"
         self.variant.observe(lambda c: self._user(model.set_variant, c["new"]), names="value")
         self.penalize = classed(widgets.Checkbox(
             value=model.penalize_ambiguous, description="penalize_ambiguous (DeepEval: penalize_ambiguous_claims)",
-            indent=False, layout=widgets.Layout(width="auto")), "rme-penalize")
+            indent=False, layout=widgets.Layout(width="auto", flex="0 1 auto")), "rme-penalize")
         self.penalize.layout.display = "" if "penalize_ambiguous" in model.spec.parameters() else "none"
         self.penalize.observe(lambda c: self._user(model.set_penalize_ambiguous, c["new"]), names="value")
         self.toggles: list[widgets.ToggleButtons] = []
@@ -60,10 +61,17 @@ class StatementExplorer(Reorderable, Explorer):
         self.formula = classed(widgets.HTMLMath(), "rme-formula")
         self.table = classed(widgets.HTML(), "rme-table")
         self.notes = classed(widgets.HTML(), "rme-notes")
+        self.reset_button = reset_button("Back to the starting verdicts, variant and settings")
+        self.reset_button.on_click(lambda _b: self._guard(model.reset))
         header = widgets.HTML(f"<b>{html.escape(model.metric.replace('_', ' '))}</b>: "
                               f"{html.escape(statement_view(model.spec).hint)}")
-        super().__init__(model, [header, widgets.HBox([self.variant, self.penalize]), *rows, self.counts,
-                                 self.score, self.formula, self.table, self.notes], "rme-statements")
+        controls = classed(widgets.HBox([self.variant, self.penalize, self.reset_button],
+                                        layout=widgets.Layout(flex_flow="row wrap", align_items="center")),
+                           "rme-controls")
+        # One line per statement (its whole text in the tooltip and the table below): the rows, the
+        # counts and the score stay on one screen while the verdicts are clicked.
+        super().__init__(model, [header, controls, *rows, self.counts, self.score, self.formula, self.table,
+                                 self.notes], "rme-statements")
         self.refresh()
 
     @classmethod
@@ -73,10 +81,12 @@ class StatementExplorer(Reorderable, Explorer):
 
     def _row(self, model: StatementModel, pos: int) -> widgets.HBox:
         toggle = classed(widgets.ToggleButtons(options=list(model.allowed), tooltips=[_TOOLTIPS[v] for v in model.allowed],
-                                               style={"button_width": "4em"}), "rme-toggle", "rme-verdict",
-                         f"rme-toggle-{pos}")
+                                               style={"button_width": "3.8em"},
+                                               layout=widgets.Layout(width="auto", flex="0 0 auto")),
+                         "rme-toggle", "rme-verdict", f"rme-toggle-{pos}")
         toggle.observe(partial(self._on_verdict, pos), names="value")
-        text = classed(widgets.HTML(layout=widgets.Layout(flex="1 1 auto")), "rme-statement-text")
+        text = classed(widgets.HTML(layout=widgets.Layout(flex="1 1 0", min_width="0")), "rme-statement-text",
+                       "rme-oneline")
         self.toggles.append(toggle)
         self.texts.append(text)
         children: list[Any] = [widgets.HTML(f"<b>{pos + 1}</b>", layout=widgets.Layout(width="1.8em", flex="0 0 auto")), toggle, text]
@@ -86,12 +96,12 @@ class StatementExplorer(Reorderable, Explorer):
                 (chip_label(j, texts[j] if texts else None), j + 1) for j in range(model.node_count)]
             attribution = classed(widgets.Dropdown(options=options, description="node",
                                                    style={"description_width": "initial"},
-                                                   layout=widgets.Layout(width="17em", flex="0 0 auto")), "rme-attribution")
+                                                   layout=widgets.Layout(width="14.5em", flex="0 0 auto")), "rme-attribution")
             attribution.observe(partial(self._on_attribution, pos), names="value")
             self.attributions.append(attribution)
             children.append(attribution)
         if model.groups is not None:
-            source = classed(widgets.HTML(layout=widgets.Layout(width="14em", flex="0 0 auto")), "rme-source")
+            source = classed(widgets.HTML(layout=widgets.Layout(width="10em", flex="0 0 auto")), "rme-source", "rme-oneline")
             self.sources.append(source)
             children.append(source)
         return classed(widgets.HBox(children), "rme-row", f"rme-row-{pos}")
@@ -123,7 +133,7 @@ class StatementExplorer(Reorderable, Explorer):
             node_texts = model.node_texts
             for pos, (text, verdict) in enumerate(zip(model.statements, model.verdicts, strict=True)):
                 self.toggles[pos].value = verdict
-                self.texts[pos].value = html.escape(text)
+                self.texts[pos].value = f"<span title='{html.escape(text)}'>{html.escape(text)}</span>"
                 if attribution is not None:
                     node = attribution[pos]
                     self.attributions[pos].value = _UNATTRIBUTED if node is None else node

@@ -101,8 +101,8 @@ class StatementModel(Observable):
                 elif self._node_texts is not None:
                     self._attr = [None] * len(self._texts)
         self._order = list(range(len(self._texts)))
-        self._initial = (list(self._order), list(self._verdicts), None if self._attr is None else list(self._attr))
         self._result = self._compute()  # fail now, at construction, on any input the metric rejects
+        self._remember_start()
 
     def _check_attribution(self, nodes: Any) -> list[int | None]:
         """Per statement a 1-based node index (within ``node_texts`` when given) or None; None unless yes."""
@@ -281,11 +281,18 @@ class StatementModel(Observable):
             self.penalize_ambiguous = value
             self._changed("penalize_ambiguous")
 
+    def state(self) -> dict[str, Any]:
+        """The order, verdicts, attribution, variant and penalize_ambiguous switch."""
+        return {"order": list(self._order), "verdicts": list(self._verdicts),
+                "attribution": None if self._attr is None else list(self._attr), "variant": self.variant,
+                "penalize_ambiguous": self.penalize_ambiguous}
+
     def reset(self) -> None:
-        """Back to the order, verdicts and attribution the model started with."""
-        order, verdicts, attr = self._initial
-        self._order, self._verdicts = list(order), list(verdicts)
-        self._attr = None if attr is None else list(attr)
+        """Back to the order, verdicts, attribution, variant and penalize_ambiguous the model started with."""
+        start = self._start
+        self._order, self._verdicts = list(start["order"]), list(start["verdicts"])
+        self._attr = None if start["attribution"] is None else list(start["attribution"])
+        self.variant, self.penalize_ambiguous = start["variant"], start["penalize_ambiguous"]
         self._changed("reset")
 
     # -- scoring -------------------------------------------------------------------

@@ -411,11 +411,21 @@ def _comparisons():
 
 #: Valid keyword arguments by target, for what :data:`BY_NAME` cannot guess. A key matches the
 #: end of a target's dotted name ("judges.ReplayJudge" matches "ragmetrics_edu.judges.replay.ReplayJudge").
+def _figure() -> Any:
+    """A figure of the library's own (for the figure helpers)."""
+    from ragmetrics_edu.plots import new_figure
+
+    return new_figure()
+
+
 VALID: dict[str, Callable[[], dict[str, Any]]] = {
     # metrics (a registered spec's arithmetic takes its valid call from the spec's `example`: registered_kwargs)
     "metrics.context_precision_batch": lambda: dict(cases=[[1, 0], ["yes"]]),
     "metrics.f_beta": lambda: dict(tp=1, fp=2, fn=0),
     "GivenJudge.in_turn": lambda: dict(first=["yes"]),
+    # figures: a figure to make readable
+    "plots.make_readable": lambda: dict(fig=_figure()),
+    "plots.min_font_pt": lambda: dict(fig=_figure()),
     "MetricResult.value": lambda: dict(quantity="score"),
     "StatResult.value": lambda: dict(quantity="score"),
     "AgreementResult.table": lambda: dict(name="steps"),

@@ -16,8 +16,10 @@ def test_buttons_and_menu_drive_the_model_and_the_view_follows():
     assert len(explorer.verdict_toggles) == 4 and explorer.variant.value == "ragas"
     explorer.merge_all.click()
     assert explorer.model.n == 1 and [b.value for b in explorer.cut_buttons] == [False] * 3
-    explorer.reset_button.click()
-    assert explorer.model.cuts == [True] * 3
+    explorer.reset_button.click()                   # back to the starting example: deck A as the deck cuts it
+    assert explorer.model.key == "A-cr-what-is-ai" and explorer.case.value == "A-cr-what-is-ai"
+    assert explorer.model.cuts == [True] and len(explorer.cut_buttons) == 1 and explorer.at_start
+    assert explorer.score.value == DecomposeExplorer("A-cr-what-is-ai").score.value
 
 
 def test_the_menu_is_hidden_for_an_own_text_and_shown_for_a_deck_case():

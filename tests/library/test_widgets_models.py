@@ -668,7 +668,7 @@ def test_explorers_of_one_layout_share_a_chart_and_each_keeps_its_own_picture():
     assert len(plots._SHARED) <= plots.SHARED_CHARTS
 
 
-def test_a_chart_keeps_the_picture_of_each_state_it_drew():
+def test_a_chart_keeps_the_picture_of_each_state_it_drew(monkeypatch):
     """A verdict flipped and flipped back shows the picture drawn before, without drawing it again."""
     from ragmetrics_edu.widgets import ReorderExplorer
 
@@ -681,7 +681,7 @@ def test_a_chart_keeps_the_picture_of_each_state_it_drew():
     def no_drawing(*_args):
         raise AssertionError("a kept state was drawn again")
 
-    view._chart._render = no_drawing
+    monkeypatch.setattr(view._chart, "_render", no_drawing)  # undone after the test: the chart is shared
     view.toggles[0].value = False
     assert bytes(view.image.value) == before
     view.toggles[0].value = True
