@@ -77,7 +77,7 @@ def _draw_weights(groups: list[Hashable], n_resamples: int, seed: int | None) ->
     counts = np.zeros((n_resamples, len(order)))
     for start, stop, drawn in draw_batches(len(order), n_resamples, seed):
         for row, sources in enumerate(drawn, start=start):
-            counts[row] = np.bincount(sources, minlength=len(order))   # times each group was drawn
+            counts[row] = np.bincount(np.asarray(sources, dtype=np.intp), minlength=len(order))  # times each group was drawn
     return counts[:, member]
 
 
