@@ -26,7 +26,7 @@ from ..errors import InputError
 from ..judges.openai_judge import OpenAIJudge, redact_url
 from ..judges.served import check_served
 from ..metrics import SPECS
-from . import evaluate, judge_free, plan
+from . import empty_answer, evaluate, judge_free, plan
 from .comparison import compare_scores, comparison_text, pair_table_rows, scores_of, summary_line
 from .datasets import read_cases
 from .pairing import pair_rows
@@ -127,6 +127,11 @@ def _score(path: Any, metrics: Any, judge: Any) -> Any:
          + f"; metrics: {', '.join(names)}")
     for name, why in left_out.items():
         _say(f"note: default metric {name} left out: it {why}")
+    empty = [w for w, c in zip(data.where, data.cases, strict=True) if empty_answer(c)]
+    readers = [n for n in names if "answer" in SPECS[n].needs]
+    if empty and readers:  # named before scoring; counted unscored, never scored 0
+        _say(f"note: {len(empty)} row{' has' if len(empty) == 1 else 's have'} an empty answer, counted unscored by "
+             f"{', '.join(readers)}: {', '.join(empty[:20])}" + (f" and {len(empty) - 20} more" if len(empty) > 20 else ""))
     table = evaluate(data, metrics=names, judge=judge, progress=True)
     table.attrs["left_out"] = left_out
     return data, table

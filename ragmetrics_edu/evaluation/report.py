@@ -20,7 +20,7 @@ from .. import __version__, validate
 from ..errors import InputError
 from ..results import fmt, html_table
 from ..stats import inputs as stats_inputs
-from .summary import CALL_COLUMNS, MetricSummary, scored_metrics, summarize
+from .summary import CALL_COLUMNS, MetricSummary, scored_mask, scored_metrics, summarize
 
 __all__ = ["render_report", "write_report", "histogram_svg", "intervals_svg"]
 
@@ -210,8 +210,8 @@ def _case_label(row: dict[str, Any]) -> str:
 def _worst(frame: Any, summary: MetricSummary, k: int) -> str:
     """The k lowest-scoring cases (highest where lower is better), each with its explanation; the first open."""
     results = frame.attrs["results"]
-    scored = [(float(v), i) for i, v in enumerate(frame[summary.metric])
-              if summary.metric in results[i] and not math.isnan(float(v))]
+    mask = scored_mask(frame, summary.metric)
+    scored = [(float(v), i) for i, v in enumerate(frame[summary.metric]) if mask[i] and not math.isnan(float(v))]
     scored.sort(key=lambda p: (p[0] if summary.higher_is_better else -p[0], p[1]))
     if not scored:
         return ""
