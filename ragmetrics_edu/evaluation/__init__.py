@@ -367,7 +367,7 @@ def evaluate(
     kept = [row.pop("_results") for row in ordered]
     scored = [row.pop("_scored") for row in ordered]
     frame = pd.DataFrame(ordered)
-    frame.attrs["results"] = CaseResults(names, kept, scored, recompute)
+    frame.attrs["results"] = CaseResults(names, kept, scored, recompute, cases)
     frame.attrs["interrupted"] = bool(run is not None and run.interrupted)
     frame.attrs["once"] = shown
     frame.attrs["metrics"] = list(names)

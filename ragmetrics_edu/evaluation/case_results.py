@@ -9,7 +9,7 @@ millions of step-table rows that nobody reads.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from ..errors import InputError
 
@@ -23,13 +23,23 @@ class CaseResults(Sequence[dict[str, Any]]):
     case i, recomputed on access by ``recompute(i, metric)``; ``names``: the metric order of each dict."""
 
     def __init__(self, names: Sequence[str], kept: list[dict[str, Any]], scored: list[tuple[str, ...]],
-                 recompute: Callable[[int, str], Any]) -> None:
+                 recompute: Callable[[int, str], Any], cases: Sequence[Mapping[str, Any]] = ()) -> None:
         if len(kept) != len(scored):
             raise InputError("scored", f"one entry per case ({len(kept)})", f"{len(scored)} entries")
         self.names = tuple(names)
         self._kept = kept
         self._scored = scored
         self._recompute = recompute
+        self._cases = cases
+
+    def case(self, i: int) -> Mapping[str, Any]:
+        """Case i's fields as read (question, answer, contexts, ground_truth, id): what the report shows."""
+        return self._cases[i] if 0 <= i < len(self._cases) else {}
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> CaseResults:
+        # pandas deep-copies a frame's attrs with every derived frame (a filter, a column): the results are
+        # read-only, so the copy is the object itself (copying them made a 10,000-row table slow and large)
+        return self
 
     def __len__(self) -> int:
         return len(self._kept)

@@ -31,6 +31,7 @@ from .comparison import compare_scores, comparison_text, pair_table_rows, scores
 from .datasets import read_cases
 from .pairing import pair_rows
 from .report import write_report
+from .report_cases import case_name, find_case
 from .summary import TABLE_SUFFIXES, summarize, summary_text, write_table
 
 
@@ -62,8 +63,8 @@ def add_parsers(sub: Any) -> None:
     _judge_options(ev)
     ev.add_argument("--out", help="write one flat row per case: results.csv or results.jsonl")
     ev.add_argument("--report", help="write a self-contained HTML report: report.html")
-    ev.add_argument("--explain", type=int, metavar="N", help="print case N's step-by-step explanation (N as in the "
-                                                             "table's case column, from 0)")
+    ev.add_argument("--explain", metavar="CASE", help="print one case's step-by-step explanation: its id, or its "
+                                                      "row in the file from 1 (as the report names it)")
     for name, helptext in (("compare", "score two versions' files and compare them pair by pair (A accepted, "
                                        "B candidate)"),
                            ("stats", "compare two files already scored (e.g. by evaluate --out), pair by pair")):
@@ -139,10 +140,15 @@ def _score(path: Any, metrics: Any, judge: Any) -> Any:
 
 def _print_explanation(table: Any, case: int) -> None:
     if not 0 <= case < len(table):
-        raise InputError("--explain", f"a case number from 0 to {len(table) - 1}", case)
+        raise InputError("--explain", f"a case from 1 to {len(table)}", case + 1)
     row = table.iloc[case]
-    print(f"\nCase {case}" + (f" (id {row['id']})" if "id" in table.columns else "") + f": {row['question']}")
+    print(f"\nCase {case_name(row.to_dict(), case)}: {row['question']}")
     print(f"Answer: {row['answer']}")
+    shown = table.attrs["results"].case(case) if hasattr(table.attrs["results"], "case") else {}
+    for k, passage in enumerate(shown.get("contexts") or [], 1):
+        print(f"Context {k}: {passage}")
+    if shown.get("ground_truth") is not None:
+        print(f"Reference: {shown['ground_truth']}")
     results = table.attrs["results"][case]
     for name in table.attrs["metrics"]:
         print(f"\n--- {name} ---")
@@ -165,8 +171,8 @@ def run_evaluate(args: argparse.Namespace) -> int:
     report = _out_path("--report", args.report, (".html",))
     validate.path("FILE", args.file, expected="your cases: a .jsonl, .json, .csv or .parquet file")
     data = read_cases(args.file)
-    if args.explain is not None and not 0 <= args.explain < len(data):
-        raise InputError("--explain", f"a case number from 0 to {len(data) - 1}", args.explain)
+    explain = None if args.explain is None else find_case(
+        [c["id"] for c in data.cases] if data.has_ids else None, len(data), args.explain)  # checked before scoring
     _, table = _score(data, args.metrics, _judge(args))
     summaries = summarize(table)
     print(f"{len(table)} case{'' if len(table) == 1 else 's'} from {table.attrs['source']}" + (f", judge {table.attrs['judge']}"
@@ -177,15 +183,15 @@ def run_evaluate(args: argparse.Namespace) -> int:
               f"{int(table['prompt_tokens'].sum())}+{int(table['completion_tokens'].sum())} tokens")
     failed = table[table["error"].notna()]
     for _, row in failed.head(5).iterrows():
-        print(f"case {row['case']} failed: {row['error']}")
+        print(f"{case_name(row.to_dict(), int(row['case']))} failed: {row['error']}")
     if len(failed) > 5:
         print(f"... {len(failed) - 5} more failed cases (see the error column)")
     if out is not None:
         print(f"table: {write_table(table, out)}")
     if report is not None:
         print(f"report: {write_report(table, report, summaries=summaries)}")
-    if args.explain is not None:
-        _print_explanation(table, args.explain)
+    if explain is not None:
+        _print_explanation(table, explain)
     return 1 if any(s.scored == 0 for s in summaries) else 0
 
 
