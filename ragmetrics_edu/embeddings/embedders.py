@@ -44,7 +44,7 @@ class Embedder(Protocol):
 
 
 #: Features whose slot and sign are remembered (words repeat across a file's rows: each is hashed once).
-HASH_CACHE_SIZE = 200_000
+HASH_CACHE_SIZE = 100_000
 _HASHES: dict[int, dict[str, tuple[int, float]]] = {}  # dim -> feature -> (slot, sign)
 
 

@@ -26,9 +26,14 @@ from ..errors import InputError
 from ..judges.openai_judge import OpenAIJudge, redact_url
 from ..judges.served import check_served
 from ..metrics import SPECS
+from ..results import fmt
 from . import empty_answer, evaluate, judge_free, plan
+from .compare_labels import labelled_rates, labels_html, labels_text, read_labels
+from .compare_numbers import PLANNING_RULE, comparison_numbers
+from .compare_report import render_compare, write_compare
 from .comparison import compare_scores, comparison_text, pair_table_rows, scores_of, summary_line
 from .datasets import read_cases
+from .judge_identity import file_sha256, prompt_version
 from .pairing import pair_rows
 from .report import write_report
 from .report_cases import case_name, find_case
@@ -80,6 +85,15 @@ def add_parsers(sub: Any) -> None:
                                                                   "accepted as no regression (default 0.05)")
         p.add_argument("--noise", type=float, help="the judge's per-run shift sd, measured from repeat runs "
                                                    "(needed to gate a judged metric)")
+        p.add_argument("--report", help="write a self-contained HTML page of the comparison: compare.html")
+        p.add_argument("--detect", type=float, default=0.05, help="the difference the planning line sizes for "
+                                                                  "(default 0.05): paired questions for 80%% power")
+        p.add_argument("--labels", help="people's pass/fail on some rows of either version: a .jsonl or .csv with "
+                                        "id, version (A or B) and pass (true/false); joined by id")
+        p.add_argument("--labels-metric", help="the metric whose score predicts people's verdict for --labels "
+                                               "(default: the first metric)")
+        if name == "compare":
+            p.add_argument("--judge-weights", help="the judge's local weights file (GGUF): its sha256 goes on the page")
 
 
 def _say(text: str) -> None:
@@ -209,9 +223,16 @@ def _write_pairs(path: Path, rows: list[dict[str, Any]]) -> None:
 Scores = dict[str, list[float | None]]
 
 
-def _compared(args: argparse.Namespace, scored: Callable[[Any, Any], tuple[Scores, Scores]]) -> int:
+def _compared(args: argparse.Namespace, scored: Callable[[Any, Any], tuple[Scores, Scores]],
+              judge_info: Callable[[], dict[str, Any] | None] = lambda: None) -> int:
     """Read A and B, pair their rows (refused before any scoring when nothing pairs), score, test, gate."""
     out = _out_path("--out", args.out, (".csv",))
+    page = _out_path("--report", args.report, (".html",))
+    validate.number("--detect", args.detect, "a difference to plan for, above 0 and at most 1", low=0.0, high=1.0,
+                    low_open=True)
+    weights = getattr(args, "judge_weights", None)
+    if weights is not None:
+        validate.path("--judge-weights", weights, expected="the judge's weights file (e.g. a .gguf)")
     validate.number("--margin", args.margin, "a number between 0 and 1 (the largest drop accepted)", low=0.0, high=1.0)
     for field in ("a", "b"):
         validate.path(field.upper(), getattr(args, field), expected="a .jsonl, .json, .csv or .parquet file")
@@ -220,6 +241,7 @@ def _compared(args: argparse.Namespace, scored: Callable[[Any, Any], tuple[Score
     if not pairing.pairs:
         raise InputError("B", f"rows that pair with A's by {pairing.key}", args.b,
                          hint=pairing.describe().splitlines()[0] + " Give both files an id column to pair them by id")
+    labels = read_labels(args.labels, data_a, data_b) if args.labels else None  # checked before any scoring
     scores_a, scores_b = scored(data_a, data_b)
     found = compare_scores(pairing, scores_a, scores_b, noise=args.noise, margin=args.margin)
     print(comparison_text(found, pairing, (data_a.source, data_b.source)))
@@ -229,21 +251,57 @@ def _compared(args: argparse.Namespace, scored: Callable[[Any, Any], tuple[Score
     if out is not None:
         _write_pairs(out, pair_table_rows(pairing, scores_a, scores_b))
         print(f"pairs: {out}")
+    numbers = comparison_numbers(found, pairing, scores_a, scores_b, detect=args.detect)
+    for m in numbers:
+        print(f"  {m.metric}: planning: sd of the differences {fmt(m.sd)}; about {m.needed:,.0f} paired questions "
+              f"tell apart a difference of {fmt(args.detect)} at 80% power ({PLANNING_RULE})")
+    estimates = None
+    if labels is not None:
+        metric = args.labels_metric or next(iter(scores_a))
+        if metric not in scores_a:
+            raise InputError("--labels-metric", "one of the metrics compared: " + ", ".join(scores_a), metric)
+        estimates = labelled_rates(labels, data_a, data_b, scores_a[metric], scores_b[metric], metric)
+        print(labels_text(estimates))
+    if page is not None:
+        info = judge_info()
+        if info is not None and weights is not None:
+            info["weights sha256"] = file_sha256(weights)
+        text = render_compare(numbers, pairing, (data_a, data_b), (scores_a, scores_b), judge=info, noise=args.noise,
+                              labels_html="" if estimates is None else labels_html(estimates))
+        print(f"report: {write_compare(page, text)}")
     return 0
 
 
 def run_compare(args: argparse.Namespace) -> int:
     """``ragmetrics-edu compare``: pair A's and B's rows, score both with evaluate(), then test and gate."""
+    tables: dict[str, Any] = {}
+
     def scored(data_a: Any, data_b: Any) -> tuple[Scores, Scores]:
         judge = _judge(args)
+        tables["judge"] = judge
         plan(data_b, args.metrics, judge)  # B's bad row is found before A's requests, not after
         _, table_a = _score(data_a, args.metrics, judge)
         metrics = table_a.attrs["metrics"]
         _, table_b = _score(data_b, metrics, judge)
+        tables.update(a=table_a, b=table_b)
         return ({m: scores_of(data_a, m, list(table_a[m])) for m in metrics},
                 {m: scores_of(data_b, m, list(table_b[m])) for m in metrics})
 
-    return _compared(args, scored)
+    def info() -> dict[str, Any] | None:
+        judge = tables.get("judge")
+        if judge is None:
+            return None
+        found: dict[str, Any] = {"model": judge.model, "server": redact_url(judge.server), "mode": judge.mode,
+                                 "prompt version": prompt_version()}
+        for side in ("a", "b"):
+            table = tables[side]
+            if "calls" in table.columns:
+                found[f"cost of {side.upper()}"] = (f"{int(table['calls'].sum())} calls, {int(table['cache_hits'].sum())} "
+                                                    f"cache hits, {int(table['prompt_tokens'].sum())} prompt + "
+                                                    f"{int(table['completion_tokens'].sum())} completion tokens")
+        return found
+
+    return _compared(args, scored, info)
 
 
 def run_stats(args: argparse.Namespace) -> int:

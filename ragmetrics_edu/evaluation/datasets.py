@@ -124,6 +124,13 @@ def read_cases(data: Any) -> Dataset:
     return Dataset(cases, where, source, _check_ids(cases, where))
 
 
+def read_rows(path: Any) -> tuple[list[Any], list[str]]:
+    """A JSONL, JSON, CSV or Parquet file's rows as they are (no field names changed, nothing checked), and
+    where each one is: for side files such as ``compare --labels``."""
+    rows, where, _ = _read_file(validate.path("data", path, expected=_ACCEPTED))
+    return rows, where
+
+
 # -- files ------------------------------------------------------------------------------------------
 def _read_file(path: Path) -> tuple[list[Any], list[str], bool]:
     """(rows, where each row is, whether cells are table cells): by the file's suffix."""

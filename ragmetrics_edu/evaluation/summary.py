@@ -11,7 +11,6 @@ a spreadsheet or a later ``ragmetrics-edu stats``.
 from __future__ import annotations
 
 import csv
-import io
 import json
 import math
 from dataclasses import dataclass
@@ -158,16 +157,15 @@ def write_table(frame: Any, path: Any) -> Path:
     if target.suffix.lower() not in TABLE_SUFFIXES:
         raise InputError("out", "a file path ending in .csv or .jsonl", str(path))
     rows = flat_rows(frame)
-    try:
-        if target.suffix.lower() == ".jsonl":
-            target.write_text("".join(json.dumps(r, ensure_ascii=False, default=str) + "\n" for r in rows),
-                              encoding="utf-8")
-        else:
-            buffer = io.StringIO()
-            writer = csv.DictWriter(buffer, fieldnames=list(rows[0]) if rows else ["case"], lineterminator="\n")
-            writer.writeheader()
-            writer.writerows(rows)
-            target.write_text(buffer.getvalue(), encoding="utf-8")
+    try:  # written row by row: a large table is not held again as one text
+        with target.open("w", encoding="utf-8", newline="") as file:
+            if target.suffix.lower() == ".jsonl":
+                for r in rows:
+                    file.write(json.dumps(r, ensure_ascii=False, default=str) + "\n")
+            else:
+                writer = csv.DictWriter(file, fieldnames=list(rows[0]) if rows else ["case"], lineterminator="\n")
+                writer.writeheader()
+                writer.writerows(rows)
     except OSError as exc:
         raise InputError("out", "a file that can be written", str(path), hint=str(exc.strerror or exc)) from None
     return target
