@@ -26,8 +26,8 @@ from ..agreement import estimate_pass_rate
 from ..agreement.planning import ppi_variance, wilson_half_width
 from ..errors import InputError
 from ..results import fmt
-from .compare_report import num
 from .datasets import Dataset, field_at, read_rows
+from .report_cases import num
 
 __all__ = ["read_labels", "labelled_rates", "labels_text", "labels_html", "VersionRates", "TARGET_HALF_WIDTH"]
 

@@ -23,7 +23,7 @@ from .compare_numbers import PLANNING_RULE, MetricNumbers, paired_values
 from .datasets import Dataset
 from .pairing import Pairing
 from .report import CORAL, GRID, INK, SAND, STYLE, TEAL
-from .report_cases import case_texts, marked_answer
+from .report_cases import case_texts, marked_answer, num
 
 __all__ = ["render_compare", "write_compare", "differences_svg", "num"]
 
@@ -33,13 +33,6 @@ CHANGED_SHOWN = 3
 
 def _esc(value: Any) -> str:
     return html.escape("" if value is None else str(value))
-
-
-def num(key: str, value: float | None, digits: int = 4) -> str:
-    """A number on the page: shown rounded, its exact value in ``data-v`` (the browser test reads both)."""
-    if value is None:
-        return '<span class="muted">–</span>'
-    return f'<span class="num" data-k="{_esc(key)}" data-v="{value!r}">{fmt(value, digits)}</span>'
 
 
 def differences_svg(diffs: Sequence[float], mean: float, ci: tuple[float, float], *, label: str,

@@ -23,7 +23,7 @@ from ..results import fmt, html_table
 from ..stats import inputs as stats_inputs
 from .case_results import CaseResults
 from .known_agreement import WHAT_EACH_SEES, word_overlap_agreement
-from .report_cases import case_name, case_texts, marked_answer
+from .report_cases import case_name, case_texts, marked_answer, num
 from .summary import CALL_COLUMNS, MetricSummary, scored_mask, scored_metrics, summarize
 
 __all__ = ["render_report", "write_report", "histogram_svg", "intervals_svg"]
@@ -245,8 +245,9 @@ def _sees(frame: Any, metric: str) -> str:
     parts = [f"<p><b>{_esc(metric)}</b> is {_esc(what)}. {_esc(blind)}</p>"]
     if metric == "word_overlap":
         found = word_overlap_agreement()
-        parts.append(f'<p class="agreement">Measured agreement with people: ROC AUC <b>{fmt(found.auc)}</b> '
-                     f"({fmt(100 * found.level)}% interval [{fmt(found.ci[0])}, {fmt(found.ci[1])}]) on "
+        parts.append(f'<p class="agreement">Measured agreement with people: ROC AUC <b>{num("word_overlap.auc", found.auc)}</b> '
+                     f"({fmt(100 * found.level)}% interval [{num('word_overlap.auc_low', found.ci[0])}, "
+                     f"{num('word_overlap.auc_high', found.ci[1])}]) on "
                      f"{found.answers} answers from {found.sources} sources: {_esc(found.source)}. An AUC of 0.5 is "
                      "chance, 1 a perfect ranking of hallucinated answers below faithful ones.</p>")
     return '<div class="note">' + "".join(parts) + "</div>"
@@ -321,9 +322,9 @@ def render_report(frame: Any, *, summaries: list[MetricSummary] | None = None, w
         low, high = s.ci or (s.mean, s.mean)
         judge_tag = "needs a judge" if _needs_judge(s.metric) else "no judge"
         out.append(f'<div class="card{" failed" if s.failed else ""}"><div class="name">{_esc(s.metric)}</div>'
-                   f'<div class="big">{fmt(s.mean)}</div><div class="small">{fmt(100 * s.level)}% interval '
-                   f"[{fmt(low)}, {fmt(high)}]<br>{s.scored} scored · {s.failed} failed"
-                   + (f" · {s.undefined} undefined" if s.undefined else "")
+                   f'<div class="big">{num(s.metric + ".mean", s.mean)}</div><div class="small">{fmt(100 * s.level)}% '
+                   f"interval [{num(s.metric + '.ci_low', low)}, {num(s.metric + '.ci_high', high)}]<br>{s.scored} "
+                   f"scored · {s.failed} failed" + (f" · {s.undefined} undefined" if s.undefined else "")
                    + f'<br><span class="tag">{judge_tag}</span> rule: {_esc(_rule(frame, s.metric))}</div></div>')
     out.append("</section>")
     if any(s.mean is not None for s in found):

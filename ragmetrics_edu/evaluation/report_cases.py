@@ -13,9 +13,10 @@ import re
 from typing import Any, Mapping, Sequence
 
 from ..errors import InputError
+from ..results import fmt
 from ..text import WORD, tokenize
 
-__all__ = ["case_name", "find_case", "marked_answer", "case_texts"]
+__all__ = ["case_name", "find_case", "marked_answer", "case_texts", "num"]
 
 
 def _esc(value: Any) -> str:
@@ -81,3 +82,10 @@ def case_texts(case: Mapping[str, Any], *, answer_html: str | None = None, label
             f'<p class="qa"><b>{_esc(label)}:</b> {answer_html if answer_html is not None else _esc(case.get("answer"))}'
             f'</p><div class="qa"><b>Contexts:</b>{shown_contexts}</div>'
             f'<p class="qa"><b>Reference:</b> {_esc(reference) if reference is not None else "<span class=muted>none</span>"}</p>')
+
+
+def num(key: str, value: float | None, digits: int = 4) -> str:
+    """A number on the page: shown rounded, its exact value in ``data-v`` (the browser test reads both)."""
+    if value is None:
+        return '<span class="muted">–</span>'
+    return f'<span class="num" data-k="{_esc(key)}" data-v="{value!r}">{fmt(value, digits)}</span>'
