@@ -54,7 +54,7 @@ def _api(paths):
     pairing = pair_rows(data_a, data_b)
     tables = [evaluate(d, progress=False) for d in (data_a, data_b)]
     names = tables[0].attrs["metrics"]
-    scores = tuple({m: scores_of(d, m, list(t[m])) for m in names} for d, t in zip((data_a, data_b), tables))
+    scores = tuple({m: scores_of(d, m, list(t[m])) for m in names} for d, t in zip((data_a, data_b), tables, strict=True))
     found = compare_scores(pairing, *scores)
     numbers = comparison_numbers(found, pairing, *scores, detect=0.05)
     labels = labelled_rates(read_labels(str(paths["labels"]), data_a, data_b), data_a, data_b,
