@@ -120,7 +120,8 @@ def _rates(people: list[bool], judge: list[bool]) -> tuple[float, float, int, in
     return tpr, tnr, len(passing), len(failing)
 
 
-def estimate_pass_rate(people: Sequence[bool], judge_on_labelled: Sequence[bool], judge_on_all: Sequence[bool],
+def estimate_pass_rate(people: Sequence[bool], judge_on_labelled: Sequence[bool] | Sequence[float],
+                       judge_on_all: Sequence[bool] | Sequence[float],
                        method: str = "ppi", level: float = 0.95, *, lam: float | None = None) -> PassRateResult:
     """The share of a system's answers that pass, with an interval at ``level`` (see the module for each method).
 

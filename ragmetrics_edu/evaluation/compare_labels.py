@@ -62,10 +62,11 @@ def read_labels(path: Any, a: Dataset, b: Dataset) -> dict[str, dict[str, bool]]
         if version not in found:
             bad.append(f"{field_at(where, 'version')}: expected A or B, got {row.get('version')!r}")
             continue
-        if ids[version] is None:
+        known = ids[version]
+        if known is None:
             raise InputError("--labels", f"ids on version {version}'s rows (labels are joined by id)", None)
         ident = str(row.get("id"))
-        if row.get("id") is None or ident not in ids[version]:
+        if row.get("id") is None or ident not in known:
             bad.append(f"{field_at(where, 'id')}: expected an id of version {version}'s rows, got {row.get('id')!r}")
             continue
         try:
@@ -127,7 +128,8 @@ def labelled_rates(labels: dict[str, dict[str, bool]], a: Dataset, b: Dataset, s
     for version, data, scores in (("A", a, scores_a), ("B", b, scores_b)):
         by_id = {str(c["id"]): s for c, s in zip(data.cases, scores, strict=True)}
         every = [min(1.0, max(0.0, s)) for s in scores if s is not None]
-        given = [(verdict, by_id[i]) for i, verdict in labels[version].items() if by_id.get(i) is not None]
+        given: list[tuple[bool, float]] = [(verdict, float(score)) for i, verdict in labels[version].items()
+                                           if (score := by_id.get(i)) is not None]
         if not given or not every:
             out[version] = None
             continue
