@@ -123,6 +123,16 @@ def _needed_ppi(people: list[float], predicted: list[float], big_n: int, z: floa
 def labelled_rates(labels: dict[str, dict[str, bool]], a: Dataset, b: Dataset, scores_a: list[float | None],
                    scores_b: list[float | None], metric: str, level: float = 0.95) -> dict[str, Any]:
     """Each version's :class:`VersionRates` and the differences B − A (see the module)."""
+    for name, value in (("a", a), ("b", b)):
+        if not isinstance(value, Dataset):
+            raise InputError(name, "rows read by evaluation.read_cases()", value)
+    if not isinstance(labels, dict) or set(labels) != {"A", "B"}:
+        raise InputError("labels", "what read_labels() returns: {'A': {id: bool}, 'B': {id: bool}}", labels)
+    for name, scores, data in (("scores_a", scores_a, a), ("scores_b", scores_b, b)):
+        if not isinstance(scores, list) or len(scores) != len(data):
+            raise InputError(name, f"one score (or None) per row ({len(data)})", scores)
+    level = validate.number("level", level, "a level between 0 and 1", low=0.0, high=1.0, low_open=True,
+                            high_open=True)
     z = NormalDist().inv_cdf(0.5 + level / 2)
     out: dict[str, Any] = {"metric": metric, "level": level}
     for version, data, scores in (("A", a, scores_a), ("B", b, scores_b)):
@@ -148,8 +158,15 @@ def labelled_rates(labels: dict[str, dict[str, bool]], a: Dataset, b: Dataset, s
     return out
 
 
+def _checked(found: Any) -> dict[str, Any]:
+    if not isinstance(found, dict) or "metric" not in found or "A" not in found or "B" not in found:
+        raise InputError("found", "what labelled_rates() returns", found)
+    return found
+
+
 def labels_text(found: dict[str, Any]) -> str:
     """The labels' lines for the terminal."""
+    found = _checked(found)
     lines = [f"\nPeople's labels (predictor: {found['metric']}'s score as it is, no threshold):"]
     for version in ("A", "B"):
         r = found.get(version)
@@ -171,6 +188,7 @@ def labels_text(found: dict[str, Any]) -> str:
 
 def labels_html(found: dict[str, Any]) -> str:
     """The labels' section of the comparison page (numbers carry data-v, as the page's others)."""
+    found = _checked(found)
     rows = []
     for version in ("A", "B"):
         r = found.get(version)

@@ -60,6 +60,11 @@ def planning_count(sd: float, detect: float, *, level: float = 0.95, power: floa
 def paired_values(pairing: Pairing, scores_a: dict[str, list[float | None]], scores_b: dict[str, list[float | None]],
                   metric: str) -> list[tuple[Any, int, int, float, float]]:
     """The pairs where both versions scored ``metric``: (label, row in A, row in B, score in A, score in B)."""
+    if not isinstance(pairing, Pairing):
+        raise InputError("pairing", "what pair_rows() returns", pairing)
+    for name, scores in (("scores_a", scores_a), ("scores_b", scores_b)):
+        if not isinstance(scores, dict) or metric not in scores or not isinstance(scores[metric], list):
+            raise InputError(name, f"metric -> one score per row, with {metric!r}", scores)
     out = []
     for (i, j), label in zip(pairing.pairs, pairing.labels, strict=True):
         a, b = scores_a[metric][i], scores_b[metric][j]
@@ -94,6 +99,8 @@ def comparison_numbers(found: Sequence[MetricComparison], pairing: Pairing, scor
                        scores_b: dict[str, list[float | None]], *, detect: float = 0.05, power: float = 0.8
                        ) -> list[MetricNumbers]:
     """Each compared metric's numbers (metrics with no pair are left out; Holm runs over those shown)."""
+    if not isinstance(pairing, Pairing):
+        raise InputError("pairing", "what pair_rows() returns", pairing)
     shown = [c for c in validate.as_list("found", found, "the list compare_scores() returns")
              if isinstance(c, MetricComparison) and c.bootstrap is not None]
     if not shown:

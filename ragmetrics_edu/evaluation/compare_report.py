@@ -39,9 +39,19 @@ def differences_svg(diffs: Sequence[float], mean: float, ci: tuple[float, float]
                     width: int = 960, height: int = 240) -> str:
     """Each pair's difference B − A as a bar from 0 (sorted; up: B higher, down: B lower), the mean as a line
     and the interval as a band: an inline ``<svg>`` element."""
-    values = sorted(validate.number("diffs", d, "finite differences", low=-1e6, high=1e6) for d in diffs)
+    values = sorted(validate.number("diffs", d, "finite differences", low=-1e6, high=1e6)
+                    for d in validate.as_list("diffs", diffs, "a list of differences"))
     if not values:
         raise InputError("diffs", "at least one difference", diffs)
+    mean = validate.number("mean", mean, "the mean difference", low=-1e6, high=1e6)
+    pair = validate.as_list("ci", ci, "the interval (low, high)")
+    if len(pair) != 2:
+        raise InputError("ci", "the interval (low, high)", ci)
+    ci = (validate.number("ci", pair[0], "a finite low end", low=-1e6, high=1e6),
+          validate.number("ci", pair[1], "a finite high end", low=-1e6, high=1e6))
+    label = validate.text("label", label)
+    width, height = validate.integer("width", width, low=200, high=4000), validate.integer("height", height, low=100,
+                                                                                              high=4000)
     top_v = max([abs(v) for v in values] + [abs(ci[0]), abs(ci[1]), 1e-9])
     left, right, top, bottom = 52, 16, 20, 34
     plot_w, plot_h = width - left - right, height - top - bottom

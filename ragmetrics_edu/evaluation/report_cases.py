@@ -74,6 +74,10 @@ def marked_answer(answer: Any, contexts: Sequence[str] | None) -> str:
 
 def case_texts(case: Mapping[str, Any], *, answer_html: str | None = None, label: str = "Answer") -> str:
     """Question, answer (``answer_html`` when given: already marked), contexts and reference as HTML."""
+    if not isinstance(case, Mapping):
+        raise InputError("case", "a case: a dict with question, answer, contexts, ground_truth", case)
+    if answer_html is not None and not isinstance(answer_html, str):
+        raise InputError("answer_html", "HTML text, or None", answer_html)
     contexts = case.get("contexts") or []
     shown_contexts = ("<ol class=\"contexts\">" + "".join(f"<li>{_esc(c)}</li>" for c in contexts) + "</ol>"
                       if contexts else '<p class="muted">no contexts</p>')
