@@ -160,7 +160,9 @@ judge-server-install: $(VENV)/.notebook-installed
 
 judge-server:
 	@test -n "$(MODEL)" || { echo "usage: make judge-server MODEL=path/to/model.gguf [HOST=127.0.0.1] [PORT=8080]"; exit 2; }
-	$(BIN)/ragmetrics-edu judge-server --model "$(MODEL)" --host "$(HOST)" --port "$(PORT)"
+	@# exec: the recipe's shell becomes the server (same PID), so stopping make (which sends SIGTERM to its
+	@# children) stops the server too, instead of leaving it holding the port and the model's memory.
+	exec $(BIN)/ragmetrics-edu judge-server --model "$(MODEL)" --host "$(HOST)" --port "$(PORT)"
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info slides/_build slides/node_modules test-artifacts

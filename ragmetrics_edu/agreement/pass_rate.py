@@ -51,16 +51,22 @@ from .result import AgreementResult
 __all__ = ["estimate_pass_rate", "PassRateResult", "METHODS"]
 
 
-def _verdicts(field: str, value: Any) -> list[bool]:
-    """A non-empty list of True/False (numpy bools too; 1/0, strings and None refused)."""
+def _verdicts(field: str, value: Any, scores: bool = False) -> list[Any]:
+    """A non-empty list of True/False (numpy bools too; 1/0, strings and None refused); with ``scores``, a list of
+    scores from 0 to 1 is taken too (a metric's score used as the judge's prediction, as ppi_py takes one)."""
     items = as_list(field, value, "a list of True/False (True: the answer passes)")
     if not items:
         raise InputError(field, "at least one verdict (True: the answer passes)", value)
     out = []
+    graded = scores and not all(isinstance(plain(item), bool) for item in items)
     for i, item in enumerate(items):
         item = plain(item)
+        if graded and not isinstance(item, bool) and isinstance(item, (int, float)) and 0.0 <= item <= 1.0:
+            out.append(float(item))
+            continue
         if not isinstance(item, bool):
-            raise InputError(f"{field}[{i}]", "True or False (True: the answer passes)", item)
+            raise InputError(f"{field}[{i}]", "True or False (True: the answer passes)" + (
+                ", or a score from 0 to 1 (method 'ppi' or 'labels')" if scores else ""), item)
         out.append(item)
     return out
 
@@ -110,11 +116,12 @@ def _rates(people: list[bool], judge: list[bool]) -> tuple[float, float, int, in
     passing = [j for p, j in zip(people, judge, strict=True) if p]
     failing = [j for p, j in zip(people, judge, strict=True) if not p]
     tpr = sum(passing) / len(passing) if passing else math.nan
-    tnr = sum(not j for j in failing) / len(failing) if failing else math.nan
+    tnr = sum(1 - j for j in failing) / len(failing) if failing else math.nan  # 1 - j: a score counts as graded
     return tpr, tnr, len(passing), len(failing)
 
 
-def estimate_pass_rate(people: Sequence[bool], judge_on_labelled: Sequence[bool], judge_on_all: Sequence[bool],
+def estimate_pass_rate(people: Sequence[bool], judge_on_labelled: Sequence[bool] | Sequence[float],
+                       judge_on_all: Sequence[bool] | Sequence[float],
                        method: str = "ppi", level: float = 0.95, *, lam: float | None = None) -> PassRateResult:
     """The share of a system's answers that pass, with an interval at ``level`` (see the module for each method).
 
@@ -132,10 +139,11 @@ def estimate_pass_rate(people: Sequence[bool], judge_on_labelled: Sequence[bool]
     ``tpr``/``tnr`` included), ``steps`` (the method's steps as a table), ``explain()``, ``to_dict()``,
     ``lookup()`` and ``labels_needed(half_width)``."""
     y = _verdicts("people", people)
-    f = _verdicts("judge_on_labelled", judge_on_labelled)
+    graded = method in ("ppi", "labels")  # a score in [0, 1] may stand for the judge's verdict (not Rogan-Gladen)
+    f = _verdicts("judge_on_labelled", judge_on_labelled, graded)
     if len(f) != len(y):
         raise InputError("judge_on_labelled", f"one verdict per labelled answer ({len(y)}, as in people)", f"{len(f)} verdicts")
-    f_all = _verdicts("judge_on_all", judge_on_all)
+    f_all = _verdicts("judge_on_all", judge_on_all, graded)
     if not isinstance(method, str) or method not in METHODS:
         raise InputError("method", "one of " + ", ".join(repr(m) for m in METHODS), method)
     level = number("level", level, "a confidence level strictly between 0 and 1, e.g. 0.95", low=0.0, high=1.0,

@@ -43,6 +43,21 @@ class Embedder(Protocol):
     def embed(self, texts: Sequence[str]) -> Sequence[Vector]: ...
 
 
+#: Features whose slot and sign are remembered (words repeat across a file's rows: each is hashed once).
+HASH_CACHE_SIZE = 100_000
+_HASHES: dict[int, dict[str, tuple[int, float]]] = {}  # dim -> feature -> (slot, sign)
+
+
+def _hashed(table: dict[str, tuple[int, float]], feat: str, dim: int) -> tuple[int, float]:
+    """A feature's slot (the first 4 bytes of its blake2b digest, mod ``dim``) and sign (+1 or −1, from byte 5),
+    remembered in ``table`` while it holds fewer than HASH_CACHE_SIZE features."""
+    digest = hashlib.blake2b(feat.encode("utf-8"), digest_size=8).digest()
+    found = (int.from_bytes(digest[:4], "little") % dim, 1.0 if digest[4] & 1 else -1.0)
+    if len(table) < HASH_CACHE_SIZE:
+        table[feat] = found
+    return found
+
+
 class HashingEmbedder:
     """Hashed bag of words (and word pairs): offline, deterministic, pure Python."""
 
@@ -63,12 +78,12 @@ class HashingEmbedder:
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
         out = []
+        table = _HASHES.setdefault(self.dim, {})
         for text in text_list("texts", texts):
             vec = [0.0] * self.dim
             for feat in self.tokens(text):
-                digest = hashlib.blake2b(feat.encode("utf-8"), digest_size=8).digest()
-                slot = int.from_bytes(digest[:4], "little") % self.dim
-                vec[slot] += 1.0 if digest[4] & 1 else -1.0
+                found = table.get(feat) or _hashed(table, feat, self.dim)
+                vec[found[0]] += found[1]
             out.append(vec)
         return out
 

@@ -26,12 +26,13 @@ from functools import partial
 from typing import Any, Iterable, Mapping, Sequence
 
 from .. import validate
-from ..errors import InputError
+from ..errors import InputError, show_value
 from ..judges.base import Judge
 from ..judges.batch import Outcome, run_tasks
 from ..judges.records import tally
 from ..metrics.specs import COLUMNS, SPECS, MetricSpec
 from ..results import MetricResult
+from .case_results import CaseResults
 from .datasets import ALIASES, SHOWN, Dataset, field_at, field_names, load_cases, read_cases
 
 __all__ = ["evaluate", "evaluated", "metric_names", "judge_free", "default_metrics", "plan", "load_cases", "read_cases",
@@ -160,6 +161,33 @@ def _defaults(data: Dataset, judged: bool) -> tuple[list[str], dict[str, str]]:
     return names, left_out
 
 
+#: The fields a metric reads that must be text (contexts are checked as a list of texts when the file is read).
+TEXT_FIELDS = ("question", "answer", "ground_truth")
+#: The most bad rows one error message lists (the count says how many more).
+SHOWN_BAD_ROWS = 20
+
+
+def empty_answer(case: Mapping[str, Any]) -> bool:
+    """Whether a case's answer is text with nothing in it (``""`` or spaces): such a case is counted unscored by
+    every metric that reads the answer (its ``error`` says so), never scored 0 as if it were an answer."""
+    answer = case.get("answer")
+    return isinstance(answer, str) and not answer.strip()
+
+
+def _bad_rows(data: Dataset, names: Sequence[str]) -> list[tuple[str, str, Any]]:
+    """Every row's problem with the fields the metrics read, as (field, expected, got): missing (absent, null, an
+    empty CSV cell) or not text (a number, NaN, a list). One pass over all rows, so every bad row is named."""
+    needs = {c: [n for n in names if c in SPECS[n].needs] for n in names for c in SPECS[n].needs}
+    bad = []
+    for where, case in zip(data.where, data.cases, strict=True):
+        for column, readers in needs.items():
+            value = case.get(column)
+            if value is None or column in TEXT_FIELDS and not isinstance(value, str):
+                bad.append((field_at(where, SHOWN.get(column, column)),
+                            f"{'a' if value is None else 'a text'} value (read by {', '.join(readers)})", value))
+    return bad
+
+
 def _check(data: Dataset, names: Sequence[str], judge: Any) -> None:
     if judge is not None and not isinstance(judge, Judge):
         raise InputError("judge", "a judge: judges.ReplayJudge, judges.GivenJudge or judges.OpenAIJudge", judge)
@@ -176,11 +204,15 @@ def _check(data: Dataset, names: Sequence[str], judge: Any) -> None:
                                  f"a column {SHOWN.get(column, column)} (metric {name} reads "
                                  f"{', '.join(SHOWN.get(c, c) for c in needs)})",
                                  sorted({k for c in data.cases for k in c}), hint="no row has it")
-            for where, case in zip(data.where, data.cases, strict=True):
-                if case.get(column) is None:
-                    raise InputError(field_at(where, SHOWN.get(column, column)),
-                                     f"a value (metric {name} reads {', '.join(SHOWN.get(c, c) for c in needs)})",
-                                     None)
+    bad = _bad_rows(data, names)
+    if len(bad) == 1:
+        raise InputError(*bad[0])
+    if bad:  # every one named (up to SHOWN_BAD_ROWS, then counted), not only the first
+        listed = [f"{where} (got {show_value(got)})" for where, _, got in bad[:SHOWN_BAD_ROWS]]
+        more = f"; and {len(bad) - SHOWN_BAD_ROWS} more" if len(bad) > SHOWN_BAD_ROWS else ""
+        raise InputError(f"{data.source}: {len(bad)} bad values", "a text value in every field the metrics read "
+                         "(nothing is scored until every row is right)", f"{len(bad)} bad values",
+                         hint="; ".join(listed) + more)
 
 
 def plan(data: Any, metrics: Iterable[str] | None = None, judge: Any = None) -> tuple[list[str], dict[str, str]]:
@@ -200,7 +232,7 @@ def _row(index: int, case: dict[str, Any], names: Sequence[str], outcomes: Seque
     """One case's row from its outcomes (one per metric, in ``names`` order); call columns when ``judged``."""
     row: dict[str, Any] = {"case": index, **({"id": case["id"]} if "id" in case else {}),
                            "question": case.get("question"), "answer": case.get("answer")}
-    results: dict[str, MetricResult] = {}
+    results: dict[str, MetricResult] = {}  # the judged metrics' results (a judge-free one is recomputed when asked)
     errors = []
     for name, outcome in zip(names, outcomes, strict=True):
         if not outcome.ok:  # one failure must not stop the batch: it is recorded in the row
@@ -208,7 +240,7 @@ def _row(index: int, case: dict[str, Any], names: Sequence[str], outcomes: Seque
             errors.append(f"{name}: {outcome.error_text}")
             continue
         result = outcome.result
-        results[name] = result
+        results[name] = result  # evaluate() keeps the judged ones (CaseResults)
         row[name] = result.score
         row[f"{name}_design"] = result.metric + (f" ({result.variant})" if result.variant else "")
         row[f"{name}_values"] = dict(result.values)
@@ -241,6 +273,10 @@ def _bar(total: int, shown: bool) -> Any:
     except ImportError:
         return None
     return tqdm(total=total, desc="scoring", unit="case")
+
+
+def _unscored() -> Any:
+    raise InputError("answer", "an answer to score (an empty answer is counted unscored, never scored 0)", "")
 
 
 def _failed(error: BaseException) -> Any:
@@ -302,7 +338,12 @@ def evaluate(
         stage = extra.get(name, {})
         if isinstance(stage, BaseException):  # the per-run stage failed: so does every case, without a call
             return _failed(stage)
+        if "answer" in SPECS[name].needs and empty_answer(case):
+            return _unscored
         return partial(_call, name, judge, case, embedder, criteria, {**stage, **chosen.get(name, {})})
+
+    def recompute(i: int, name: str) -> MetricResult:  # a judge-free result, built again when a case is looked at
+        return call(name, cases[i])()
 
     tasks = [call(name, case) for case in cases for name in pooled]
     run = run_tasks(tasks, judge, max_concurrency=max_concurrency, progress=progress, keep=(Exception,),
@@ -315,12 +356,18 @@ def evaluate(
             bar.update(1)
         asked = iter(run[i * len(pooled):(i + 1) * len(pooled)] if run is not None else ())
         outcomes = [next(asked) if name in pooled else _inline(call(name, cases[i])) for name in names]
-        rows[i] = _row(i, cases[i], names, outcomes, any(SPECS[n].judged for n in names))
+        row = _row(i, cases[i], names, outcomes, any(SPECS[n].judged for n in names))
+        done_by = row["_results"]  # judge-free results are dropped here (rebuilt when asked), not kept per row
+        row["_scored"] = tuple(n for n in done_by if not SPECS[n].judged)
+        row["_results"] = {n: r for n, r in done_by.items() if SPECS[n].judged}
+        rows[i] = row
     if bar is not None:
         bar.close()
-    ordered = [rows[i] for i in sorted(rows)]
-    frame = pd.DataFrame([{k: v for k, v in r.items() if k != "_results"} for r in ordered])
-    frame.attrs["results"] = [r["_results"] for r in ordered]
+    ordered = [rows.pop(i) for i in sorted(rows)]
+    kept = [row.pop("_results") for row in ordered]
+    scored = [row.pop("_scored") for row in ordered]
+    frame = pd.DataFrame(ordered)
+    frame.attrs["results"] = CaseResults(names, kept, scored, recompute, cases)
     frame.attrs["interrupted"] = bool(run is not None and run.interrupted)
     frame.attrs["once"] = shown
     frame.attrs["metrics"] = list(names)

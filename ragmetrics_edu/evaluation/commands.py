@@ -26,11 +26,17 @@ from ..errors import InputError
 from ..judges.openai_judge import OpenAIJudge, redact_url
 from ..judges.served import check_served
 from ..metrics import SPECS
-from . import evaluate, judge_free, plan
+from ..results import fmt
+from . import empty_answer, evaluate, judge_free, plan
+from .compare_labels import labelled_rates, labels_html, labels_text, read_labels
+from .compare_numbers import PLANNING_RULE, comparison_numbers
+from .compare_report import render_compare, write_compare
 from .comparison import compare_scores, comparison_text, pair_table_rows, scores_of, summary_line
 from .datasets import read_cases
+from .judge_identity import file_sha256, prompt_version
 from .pairing import pair_rows
 from .report import write_report
+from .report_cases import case_name, find_case
 from .summary import TABLE_SUFFIXES, summarize, summary_text, write_table
 
 
@@ -62,8 +68,8 @@ def add_parsers(sub: Any) -> None:
     _judge_options(ev)
     ev.add_argument("--out", help="write one flat row per case: results.csv or results.jsonl")
     ev.add_argument("--report", help="write a self-contained HTML report: report.html")
-    ev.add_argument("--explain", type=int, metavar="N", help="print case N's step-by-step explanation (N as in the "
-                                                             "table's case column, from 0)")
+    ev.add_argument("--explain", metavar="CASE", help="print one case's step-by-step explanation: its id, or its "
+                                                      "row in the file from 1 (as the report names it)")
     for name, helptext in (("compare", "score two versions' files and compare them pair by pair (A accepted, "
                                        "B candidate)"),
                            ("stats", "compare two files already scored (e.g. by evaluate --out), pair by pair")):
@@ -79,6 +85,15 @@ def add_parsers(sub: Any) -> None:
                                                                   "accepted as no regression (default 0.05)")
         p.add_argument("--noise", type=float, help="the judge's per-run shift sd, measured from repeat runs "
                                                    "(needed to gate a judged metric)")
+        p.add_argument("--report", help="write a self-contained HTML page of the comparison: compare.html")
+        p.add_argument("--detect", type=float, default=0.05, help="the difference the planning line sizes for "
+                                                                  "(default 0.05): paired questions for 80%% power")
+        p.add_argument("--labels", help="people's pass/fail on some rows of either version: a .jsonl or .csv with "
+                                        "id, version (A or B) and pass (true/false); joined by id")
+        p.add_argument("--labels-metric", help="the metric whose score predicts people's verdict for --labels "
+                                               "(default: the first metric)")
+        if name == "compare":
+            p.add_argument("--judge-weights", help="the judge's local weights file (GGUF): its sha256 goes on the page")
 
 
 def _say(text: str) -> None:
@@ -127,6 +142,11 @@ def _score(path: Any, metrics: Any, judge: Any) -> Any:
          + f"; metrics: {', '.join(names)}")
     for name, why in left_out.items():
         _say(f"note: default metric {name} left out: it {why}")
+    empty = [w for w, c in zip(data.where, data.cases, strict=True) if empty_answer(c)]
+    readers = [n for n in names if "answer" in SPECS[n].needs]
+    if empty and readers:  # named before scoring; counted unscored, never scored 0
+        _say(f"note: {len(empty)} row{' has' if len(empty) == 1 else 's have'} an empty answer, counted unscored by "
+             f"{', '.join(readers)}: {', '.join(empty[:20])}" + (f" and {len(empty) - 20} more" if len(empty) > 20 else ""))
     table = evaluate(data, metrics=names, judge=judge, progress=True)
     table.attrs["left_out"] = left_out
     return data, table
@@ -134,10 +154,15 @@ def _score(path: Any, metrics: Any, judge: Any) -> Any:
 
 def _print_explanation(table: Any, case: int) -> None:
     if not 0 <= case < len(table):
-        raise InputError("--explain", f"a case number from 0 to {len(table) - 1}", case)
+        raise InputError("--explain", f"a case from 1 to {len(table)}", case + 1)
     row = table.iloc[case]
-    print(f"\nCase {case}" + (f" (id {row['id']})" if "id" in table.columns else "") + f": {row['question']}")
+    print(f"\nCase {case_name(row.to_dict(), case)}: {row['question']}")
     print(f"Answer: {row['answer']}")
+    shown = table.attrs["results"].case(case) if hasattr(table.attrs["results"], "case") else {}
+    for k, passage in enumerate(shown.get("contexts") or [], 1):
+        print(f"Context {k}: {passage}")
+    if shown.get("ground_truth") is not None:
+        print(f"Reference: {shown['ground_truth']}")
     results = table.attrs["results"][case]
     for name in table.attrs["metrics"]:
         print(f"\n--- {name} ---")
@@ -160,8 +185,8 @@ def run_evaluate(args: argparse.Namespace) -> int:
     report = _out_path("--report", args.report, (".html",))
     validate.path("FILE", args.file, expected="your cases: a .jsonl, .json, .csv or .parquet file")
     data = read_cases(args.file)
-    if args.explain is not None and not 0 <= args.explain < len(data):
-        raise InputError("--explain", f"a case number from 0 to {len(data) - 1}", args.explain)
+    explain = None if args.explain is None else find_case(
+        [c["id"] for c in data.cases] if data.has_ids else None, len(data), args.explain)  # checked before scoring
     _, table = _score(data, args.metrics, _judge(args))
     summaries = summarize(table)
     print(f"{len(table)} case{'' if len(table) == 1 else 's'} from {table.attrs['source']}" + (f", judge {table.attrs['judge']}"
@@ -172,15 +197,15 @@ def run_evaluate(args: argparse.Namespace) -> int:
               f"{int(table['prompt_tokens'].sum())}+{int(table['completion_tokens'].sum())} tokens")
     failed = table[table["error"].notna()]
     for _, row in failed.head(5).iterrows():
-        print(f"case {row['case']} failed: {row['error']}")
+        print(f"{case_name(row.to_dict(), int(row['case']))} failed: {row['error']}")
     if len(failed) > 5:
         print(f"... {len(failed) - 5} more failed cases (see the error column)")
     if out is not None:
         print(f"table: {write_table(table, out)}")
     if report is not None:
         print(f"report: {write_report(table, report, summaries=summaries)}")
-    if args.explain is not None:
-        _print_explanation(table, args.explain)
+    if explain is not None:
+        _print_explanation(table, explain)
     return 1 if any(s.scored == 0 for s in summaries) else 0
 
 
@@ -198,9 +223,16 @@ def _write_pairs(path: Path, rows: list[dict[str, Any]]) -> None:
 Scores = dict[str, list[float | None]]
 
 
-def _compared(args: argparse.Namespace, scored: Callable[[Any, Any], tuple[Scores, Scores]]) -> int:
+def _compared(args: argparse.Namespace, scored: Callable[[Any, Any], tuple[Scores, Scores]],
+              judge_info: Callable[[], dict[str, Any] | None] = lambda: None) -> int:
     """Read A and B, pair their rows (refused before any scoring when nothing pairs), score, test, gate."""
     out = _out_path("--out", args.out, (".csv",))
+    page = _out_path("--report", args.report, (".html",))
+    validate.number("--detect", args.detect, "a difference to plan for, above 0 and at most 1", low=0.0, high=1.0,
+                    low_open=True)
+    weights = getattr(args, "judge_weights", None)
+    if weights is not None:
+        validate.path("--judge-weights", weights, expected="the judge's weights file (e.g. a .gguf)")
     validate.number("--margin", args.margin, "a number between 0 and 1 (the largest drop accepted)", low=0.0, high=1.0)
     for field in ("a", "b"):
         validate.path(field.upper(), getattr(args, field), expected="a .jsonl, .json, .csv or .parquet file")
@@ -209,6 +241,7 @@ def _compared(args: argparse.Namespace, scored: Callable[[Any, Any], tuple[Score
     if not pairing.pairs:
         raise InputError("B", f"rows that pair with A's by {pairing.key}", args.b,
                          hint=pairing.describe().splitlines()[0] + " Give both files an id column to pair them by id")
+    labels = read_labels(args.labels, data_a, data_b) if args.labels else None  # checked before any scoring
     scores_a, scores_b = scored(data_a, data_b)
     found = compare_scores(pairing, scores_a, scores_b, noise=args.noise, margin=args.margin)
     print(comparison_text(found, pairing, (data_a.source, data_b.source)))
@@ -218,21 +251,57 @@ def _compared(args: argparse.Namespace, scored: Callable[[Any, Any], tuple[Score
     if out is not None:
         _write_pairs(out, pair_table_rows(pairing, scores_a, scores_b))
         print(f"pairs: {out}")
+    numbers = comparison_numbers(found, pairing, scores_a, scores_b, detect=args.detect)
+    for m in numbers:
+        print(f"  {m.metric}: planning: sd of the differences {fmt(m.sd)}; about {m.needed:,.0f} paired questions "
+              f"tell apart a difference of {fmt(args.detect)} at 80% power ({PLANNING_RULE})")
+    estimates = None
+    if labels is not None:
+        metric = args.labels_metric or next(iter(scores_a))
+        if metric not in scores_a:
+            raise InputError("--labels-metric", "one of the metrics compared: " + ", ".join(scores_a), metric)
+        estimates = labelled_rates(labels, data_a, data_b, scores_a[metric], scores_b[metric], metric)
+        print(labels_text(estimates))
+    if page is not None:
+        info = judge_info()
+        if info is not None and weights is not None:
+            info["weights sha256"] = file_sha256(weights)
+        text = render_compare(numbers, pairing, (data_a, data_b), (scores_a, scores_b), judge=info, noise=args.noise,
+                              labels_html="" if estimates is None else labels_html(estimates))
+        print(f"report: {write_compare(page, text)}")
     return 0
 
 
 def run_compare(args: argparse.Namespace) -> int:
     """``ragmetrics-edu compare``: pair A's and B's rows, score both with evaluate(), then test and gate."""
+    tables: dict[str, Any] = {}
+
     def scored(data_a: Any, data_b: Any) -> tuple[Scores, Scores]:
         judge = _judge(args)
+        tables["judge"] = judge
         plan(data_b, args.metrics, judge)  # B's bad row is found before A's requests, not after
         _, table_a = _score(data_a, args.metrics, judge)
         metrics = table_a.attrs["metrics"]
         _, table_b = _score(data_b, metrics, judge)
+        tables.update(a=table_a, b=table_b)
         return ({m: scores_of(data_a, m, list(table_a[m])) for m in metrics},
                 {m: scores_of(data_b, m, list(table_b[m])) for m in metrics})
 
-    return _compared(args, scored)
+    def info() -> dict[str, Any] | None:
+        judge = tables.get("judge")
+        if judge is None:
+            return None
+        found: dict[str, Any] = {"model": judge.model, "server": redact_url(judge.server), "mode": judge.mode,
+                                 "prompt version": prompt_version()}
+        for side in ("a", "b"):
+            table = tables[side]
+            if "calls" in table.columns:
+                found[f"cost of {side.upper()}"] = (f"{int(table['calls'].sum())} calls, {int(table['cache_hits'].sum())} "
+                                                    f"cache hits, {int(table['prompt_tokens'].sum())} prompt + "
+                                                    f"{int(table['completion_tokens'].sum())} completion tokens")
+        return found
+
+    return _compared(args, scored, info)
 
 
 def run_stats(args: argparse.Namespace) -> int:

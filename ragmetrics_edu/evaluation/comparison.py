@@ -41,6 +41,8 @@ class MetricComparison:
     sign: Any = None
     gate: GateResult | None = None
     gate_note: str = ""
+    #: how many resamples the bootstrap and the permutation test drew (:func:`ragmetrics_edu.stats.adapted_resamples`)
+    resampling: str = ""
 
 
 def scores_of(data: Any, metric: str, column: Sequence[Any] | None = None) -> list[float | None]:
@@ -127,14 +129,15 @@ def compare_scores(pairing: Pairing, scores_a: dict[str, list[float | None]], sc
         new, old = [x[2] for x in kept], [x[1] for x in kept]
         common: dict[str, Any] = dict(level=level, labels=("B", "A"), ids=ids)
         measured, note = _noise(metric, noise)
+        count, how = stats.adapted_resamples(len(kept), n_resamples)  # many pairs: fewer resamples, said so
         found.append(MetricComparison(
             metric, len(kept), [x[0] for x in left],
-            stats.paired_bootstrap(new, old, n_resamples=n_resamples, seed=seed, **common),
-            stats.permutation_test(new, old, n_resamples=n_resamples, seed=seed, **common),
+            stats.paired_bootstrap(new, old, n_resamples=count, seed=seed, **common),
+            stats.permutation_test(new, old, n_resamples=count, seed=seed, **common),
             stats.sign_test(new, old, **common),
             None if measured is None else gate(new, old, noise=measured, margin=margin, metric=metric, ids=ids,
-                                               level=level, n_resamples=n_resamples, seed=seed),
-            note))
+                                               level=level, n_resamples=count, seed=seed),
+            note, how))
     return found
 
 
@@ -156,6 +159,8 @@ def comparison_text(comparisons: Sequence[MetricComparison], pairing: Pairing, n
             raise InputError("comparisons", "the list compare_scores() returns", c)
         lines += ["", f"== {c.metric}: {c.n} paired cases" + (f" ({len(c.missing)} pairs left out: a score is "
                                                                  "missing on one side)" if c.missing else "") + " =="]
+        if c.resampling:
+            lines.append(f"  resampling: {c.resampling}")
         for result in (c.bootstrap, c.permutation, c.sign):
             if result is not None:
                 lines += _stat_lines(result)

@@ -7,8 +7,14 @@ as a JSON list in one cell, or as columns ``context_1``, ``context_2``, ...) and
 an engine for it). Everything wrong with a file or a row is an :class:`~ragmetrics_edu.InputError` naming
 the row (its line in the file, or ``data[i]``) and the field, before any metric runs.
 
-Contexts are never split on a character: a passage may hold ``;`` or ``,`` (DeepEval's CSV loader splits
-on ``;`` and so cuts such a passage in two, silently).
+Contexts are never split on a character, with one exception: DeepEval's own exports. DeepEval 4.1.10's
+``EvaluationDataset.save_as("csv")`` and ``save_as("jsonl")`` write ``retrieval_context`` as ONE text, the
+passages joined with ``|`` (``deepeval/dataset/utils.py``: ``DELIMITER = "|"``, ``join_retrieval_context``), and
+its loaders split it on ``|`` again. So a ``retrieval_context`` given as a text (not a list) is split on ``|``
+exactly as DeepEval splits it, and a passage DeepEval saved as ``deepeval_source=S,deepeval_context=C`` is read
+as its context C. A passage that itself held ``|`` was already cut in two by DeepEval when it was saved: that
+cannot be undone here. Under any other name (``contexts``, Ragas' ``retrieved_contexts``) a text is refused:
+give a JSON list, or columns ``context_1``, ``context_2``, ... (a passage may contain ``|``, ``;`` or ``,``).
 """
 
 from __future__ import annotations
@@ -21,7 +27,7 @@ import numbers
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 from .. import validate
 from ..errors import InputError
@@ -44,6 +50,8 @@ SHOWN = {"ground_truth": "reference"}
 _CONTEXT_COLUMN = re.compile(r"^contexts?_(\d+)$")
 _SUFFIXES = {".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "json", ".csv": "csv", ".parquet": "parquet",
              ".pq": "parquet"}
+#: The most bad rows one error message lists (the count says how many more).
+SHOWN_BAD_ROWS = 20
 _ACCEPTED = "a DataFrame, a list of dicts, or the path of a .jsonl, .json, .csv or .parquet file"
 
 
@@ -100,8 +108,27 @@ def read_cases(data: Any) -> Dataset:
     if not raw:
         raise InputError("data", "at least one case", data if source == "data" else source,
                          hint="the file has no rows" if source != "data" else "")
-    cases = [_case(row, at, tabular) for row, at in zip(raw, where, strict=True)]
+    cases, bad = [], []
+    for row, at in zip(raw, where, strict=True):  # every bad row is named, not only the first
+        try:
+            cases.append(_case(row, at, tabular))
+        except InputError as exc:
+            bad.append(exc)
+    if len(bad) == 1:
+        raise bad[0]
+    if bad:
+        listed = "; ".join(str(e) for e in bad[:SHOWN_BAD_ROWS])
+        more = f"; and {len(bad) - SHOWN_BAD_ROWS} more" if len(bad) > SHOWN_BAD_ROWS else ""
+        raise InputError(f"{source}: {len(bad)} bad rows", "rows that can be read (nothing is scored until every row "
+                         "is right)", f"{len(bad)} bad rows", hint=listed + more)
     return Dataset(cases, where, source, _check_ids(cases, where))
+
+
+def read_rows(path: Any) -> tuple[list[Any], list[str]]:
+    """A JSONL, JSON, CSV or Parquet file's rows as they are (no field names changed, nothing checked), and
+    where each one is: for side files such as ``compare --labels``."""
+    rows, where, _ = _read_file(validate.path("data", path, expected=_ACCEPTED))
+    return rows, where
 
 
 # -- files ------------------------------------------------------------------------------------------
@@ -113,20 +140,20 @@ def _read_file(path: Path) -> tuple[list[Any], list[str], bool]:
                          + ", ".join(sorted(_SUFFIXES)))
     if kind == "parquet":
         return _parquet(path)
-    try:
-        text = path.read_text(encoding="utf-8-sig")  # -sig: a spreadsheet's byte-order mark is not a column name
+    try:  # -sig: a spreadsheet's byte-order mark is not a column name
+        with path.open(encoding="utf-8-sig", newline="") as file:  # read line by line: a large file is not held twice
+            first = file.read(4096)
+            file.seek(0)
+            if kind == "json" and first.lstrip().startswith("["):
+                return _json_list(file.read(), path.name)
+            return _csv(file, path.name) if kind == "csv" else _jsonl(file, path.name)
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError("data", "a UTF-8 text file", str(path), hint=f"it cannot be read ({exc})") from None
-    if kind == "csv":
-        return _csv(text, path.name)
-    if kind == "json" and text.lstrip().startswith("["):
-        return _json_list(text, path.name)
-    return _jsonl(text, path.name)
 
 
-def _jsonl(text: str, name: str) -> tuple[list[Any], list[str], bool]:
+def _jsonl(lines: Iterable[str], name: str) -> tuple[list[Any], list[str], bool]:
     rows, where = [], []
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
         try:
@@ -149,8 +176,8 @@ def _json_list(text: str, name: str) -> tuple[list[Any], list[str], bool]:
     return rows, [f"{name} item {i}" for i in range(len(rows))], False
 
 
-def _csv(text: str, name: str) -> tuple[list[Any], list[str], bool]:
-    reader = csv.reader(text.splitlines(keepends=True))
+def _csv(lines: Iterable[str], name: str) -> tuple[list[Any], list[str], bool]:
+    reader = csv.reader(lines)
     try:
         header = next(reader, None)
         if header is None:
@@ -236,7 +263,10 @@ def _case(row: Any, where: str, tabular: bool) -> dict[str, Any]:
                              "(context_1, context_2, ...), not both", [k for _, k, _ in numbered])
         case["contexts"] = [_text(field_at(where, k), v) for _, k, v in sorted(numbered) if v is not None and v != ""]
     elif "contexts" in case:
-        case["contexts"] = _contexts(field_at(where, named["contexts"]), case["contexts"], tabular)
+        given = case["contexts"]
+        if named["contexts"] == "retrieval_context" and isinstance(given, str) and not given.strip().startswith("["):
+            given = _deepeval_joined(given)
+        case["contexts"] = _contexts(field_at(where, named["contexts"]), given, tabular)
     if "id" in case:
         case["id"] = _identifier(field_at(where, "id"), case["id"])
     return case
@@ -251,9 +281,21 @@ def _contexts(field: str, value: Any, tabular: bool) -> Any:
     if isinstance(value, str) or not isinstance(value, (list, tuple)):
         raise InputError(field, "a list of context texts" + (
             ': a JSON list in one cell, e.g. ["first passage", "second passage"], or columns context_1, '
-            "context_2, ... (contexts are never split on ';' or ',': a passage may contain either)"
+            "context_2, ... (contexts are never split on ';' or ','; only DeepEval's column retrieval_context is "
+            "split on '|', as DeepEval's save_as writes it)"
             if tabular else ', e.g. ["first passage", "second passage"]'), value)
     return [_text(f"{field}[{k}]", item) for k, item in enumerate(value)]
+
+
+#: DeepEval's delimiter of list cells and its marker of a passage with a source (deepeval/dataset/utils.py, 4.1.10).
+DEEPEVAL_DELIMITER = "|"
+_DEEPEVAL_MARKER = re.compile(r"^deepeval_source=(?P<source>.*?),deepeval_context=(?P<context>.*)$", re.DOTALL)
+
+
+def _deepeval_joined(cell: str) -> list[str]:
+    """DeepEval's ``retrieval_context`` text split as DeepEval's loader splits it: on ``|``, each marker read."""
+    parts = cell.split(DEEPEVAL_DELIMITER)
+    return [m.group("context") if (m := _DEEPEVAL_MARKER.match(p)) else p for p in parts]
 
 
 def _cell_list(field: str, cell: str) -> Any:

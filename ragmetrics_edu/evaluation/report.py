@@ -18,9 +18,13 @@ from typing import Any, Sequence
 
 from .. import __version__, validate
 from ..errors import InputError
+from ..metrics.specs import SPECS
 from ..results import fmt, html_table
 from ..stats import inputs as stats_inputs
-from .summary import CALL_COLUMNS, MetricSummary, scored_metrics, summarize
+from .case_results import CaseResults
+from .known_agreement import WHAT_EACH_SEES, word_overlap_agreement
+from .report_cases import case_name, case_texts, marked_answer, num
+from .summary import CALL_COLUMNS, MetricSummary, scored_mask, scored_metrics, summarize
 
 __all__ = ["render_report", "write_report", "histogram_svg", "intervals_svg"]
 
@@ -62,6 +66,13 @@ th { background: #eef2f4; }
 .error { color: #b2432a; }
 .metric-head { display: flex; justify-content: space-between; align-items: baseline; gap: 12px; flex-wrap: wrap; }
 footer { color: #5b6b77; font-size: 13px; margin-top: 20px; }
+mark { background: #cfeee9; color: inherit; padding: 0 1px; border-radius: 2px; }
+.miss { background: #fbd9cf; padding: 0 1px; border-radius: 2px; }
+.contexts { margin: 4px 0 4px 18px; padding: 0; }
+.contexts li { margin: 2px 0; overflow-wrap: anywhere; }
+.qa, .note { overflow-wrap: anywhere; }
+.note { background: #fff8e6; border-left: 4px solid #e9c46a; padding: 8px 12px; margin: 10px 0; }
+.tag { display: inline-block; font-size: 12px; padding: 0 6px; border-radius: 8px; background: #eef2f4; color: #264653; }
 """
 
 
@@ -204,14 +215,49 @@ def _explanation(result: Any) -> str:
 
 
 def _case_label(row: dict[str, Any]) -> str:
-    return f"case {row['case']}" + (f" (id {_esc(row['id'])})" if row.get("id") is not None else "")
+    """A case's name: its id, or its 1-based row (what ``--explain`` takes)."""
+    return _esc(case_name(row, int(row["case"])))
+
+
+def _rule(frame: Any, metric: str) -> str:
+    """Which rule scored a metric: the design (and variant) its rows name, else its spec's description."""
+    column = f"{metric}_design"
+    designs = sorted({d for d in frame[column] if isinstance(d, str)}) if column in frame.columns else []
+    spec = SPECS.get(metric)
+    described = spec.design if spec is not None and spec.design else ""
+    return ", ".join(designs) + (f": {described}" if described else "") if designs else described or metric
+
+
+def _needs_judge(metric: str) -> bool:
+    spec = SPECS.get(metric)
+    return bool(spec is not None and spec.judged)
+
+
+def _sees(frame: Any, metric: str) -> str:
+    """What a metric's number is and cannot see, with word overlap's measured agreement with people."""
+    what, blind = WHAT_EACH_SEES.get(metric, ("", ""))
+    if not what:
+        spec = SPECS.get(metric)
+        judged = _needs_judge(metric)
+        what = (spec.design if spec is not None and spec.design else metric) + (" (asks the judge)" if judged else "")
+        blind = ("Its verdicts are the judge's: check the judge against people's labels (ragmetrics-edu "
+                 "validate-judge) before trusting it.") if judged else ""
+    parts = [f"<p><b>{_esc(metric)}</b> is {_esc(what)}. {_esc(blind)}</p>"]
+    if metric == "word_overlap":
+        found = word_overlap_agreement()
+        parts.append(f'<p class="agreement">Measured agreement with people: ROC AUC <b>{num("word_overlap.auc", found.auc)}</b> '
+                     f"({fmt(100 * found.level)}% interval [{num('word_overlap.auc_low', found.ci[0])}, "
+                     f"{num('word_overlap.auc_high', found.ci[1])}]) on "
+                     f"{found.answers} answers from {found.sources} sources: {_esc(found.source)}. An AUC of 0.5 is "
+                     "chance, 1 a perfect ranking of hallucinated answers below faithful ones.</p>")
+    return '<div class="note">' + "".join(parts) + "</div>"
 
 
 def _worst(frame: Any, summary: MetricSummary, k: int) -> str:
     """The k lowest-scoring cases (highest where lower is better), each with its explanation; the first open."""
     results = frame.attrs["results"]
-    scored = [(float(v), i) for i, v in enumerate(frame[summary.metric])
-              if summary.metric in results[i] and not math.isnan(float(v))]
+    mask = scored_mask(frame, summary.metric)
+    scored = [(float(v), i) for i, v in enumerate(frame[summary.metric]) if mask[i] and not math.isnan(float(v))]
     scored.sort(key=lambda p: (p[0] if summary.higher_is_better else -p[0], p[1]))
     if not scored:
         return ""
@@ -219,9 +265,14 @@ def _worst(frame: Any, summary: MetricSummary, k: int) -> str:
     parts = [f"<h3>The {min(k, len(scored))} {which} scores, step by step</h3>"]
     for n, (score, i) in enumerate(scored[:k]):
         row = frame.iloc[i].to_dict()
+        case = results.case(i) if isinstance(results, CaseResults) else {}
+        case = case or {"question": row.get("question"), "answer": row.get("answer")}
+        marked = marked_answer(case.get("answer"), case.get("contexts"))
         parts.append(f'<details{" open" if n == 0 else ""}><summary><span class="score">{fmt(score)}</span> '
                      f"{_case_label(row)}: {_esc(row.get('question'))}</summary><div class=\"body\">"
-                     f"<p class=\"qa\"><b>Answer:</b> {_esc(row.get('answer'))}</p>"
+                     f"{case_texts(case, answer_html=marked)}"
+                     '<p class="muted">Marked: the answer\'s content words found in the contexts (<mark>found</mark>, '
+                     '<span class="miss">not found</span>); plain words are stop words, not counted.</p>'
                      f"{_explanation(results[i][summary.metric])}</div></details>")
     return "".join(parts)
 
@@ -269,15 +320,19 @@ def render_report(frame: Any, *, summaries: list[MetricSummary] | None = None, w
                        f'<div class="small">no case scored; {s.failed} failed</div></div>')
             continue
         low, high = s.ci or (s.mean, s.mean)
+        judge_tag = "needs a judge" if _needs_judge(s.metric) else "no judge"
         out.append(f'<div class="card{" failed" if s.failed else ""}"><div class="name">{_esc(s.metric)}</div>'
-                   f'<div class="big">{fmt(s.mean)}</div><div class="small">{fmt(100 * s.level)}% interval '
-                   f"[{fmt(low)}, {fmt(high)}]<br>{s.scored} scored · {s.failed} failed"
-                   + (f" · {s.undefined} undefined" if s.undefined else "") + "</div></div>")
+                   f'<div class="big">{num(s.metric + ".mean", s.mean)}</div><div class="small">{fmt(100 * s.level)}% '
+                   f"interval [{num(s.metric + '.ci_low', low)}, {num(s.metric + '.ci_high', high)}]<br>{s.scored} "
+                   f"scored · {s.failed} failed" + (f" · {s.undefined} undefined" if s.undefined else "")
+                   + f'<br><span class="tag">{judge_tag}</span> rule: {_esc(_rule(frame, s.metric))}</div></div>')
     out.append("</section>")
     if any(s.mean is not None for s in found):
+        how = next((f" ({_esc(x.resampling)}, seed {x.interval.values['seed']})" for x in found
+                    if x.interval is not None and x.resampling), "")
         out.append(f"<section><h2>Means and intervals</h2><figure>{intervals_svg(found)}<figcaption>Each interval is "
-                   "a percentile bootstrap over the cases: how far the mean could move with another set of cases "
-                   "like these.</figcaption></figure></section>")
+                   f"a percentile bootstrap over the cases{how}: how far the mean could move with another set of "
+                   "cases like these.</figcaption></figure></section>")
     for s in found:
         scores = [float(v) for v in frame[s.metric] if not math.isnan(float(v))]
         caption = (f"{s.scored} case{'' if s.scored == 1 else 's'} scored, {s.failed} failed" + (f", {s.undefined} undefined" if s.undefined else "")
@@ -285,7 +340,7 @@ def render_report(frame: Any, *, summaries: list[MetricSummary] | None = None, w
                       f"[{fmt((s.ci or (s.mean, s.mean))[0])}, {fmt((s.ci or (s.mean, s.mean))[1])}] (the band)"))
         direction = "higher is better" if s.higher_is_better else "lower is better"
         out.append(f'<section><div class="metric-head"><h2>{_esc(s.metric)}</h2><span class="muted">{direction}'
-                   f"</span></div><figure>{histogram_svg(scores, s.mean, s.ci, label=f'{s.metric}: scores of the cases')}"
+                   f"</span></div>{_sees(frame, s.metric)}<figure>{histogram_svg(scores, s.mean, s.ci, label=f'{s.metric}: scores of the cases')}"
                    f"<figcaption>{_esc(caption)}</figcaption></figure>{_worst(frame, s, worst)}</section>")
     failed = [(int(r["case"]), r) for r in frame.to_dict(orient="records") if isinstance(r.get("error"), str)]
     if failed:

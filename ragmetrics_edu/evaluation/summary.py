@@ -11,7 +11,6 @@ a spreadsheet or a later ``ragmetrics-edu stats``.
 from __future__ import annotations
 
 import csv
-import io
 import json
 import math
 from dataclasses import dataclass
@@ -22,6 +21,7 @@ from .. import stats, validate
 from ..errors import InputError
 from ..metrics.specs import SPECS
 from ..results import fmt
+from .case_results import CaseResults
 
 __all__ = ["MetricSummary", "summarize", "summary_text", "flat_rows", "write_table", "scored_metrics", "TABLE_SUFFIXES"]
 
@@ -43,6 +43,8 @@ class MetricSummary:
     mean: float | None
     interval: Any
     higher_is_better: bool = True
+    #: how many resamples the interval drew and why (:func:`ragmetrics_edu.stats.adapted_resamples`)
+    resampling: str = ""
 
     @property
     def ci(self) -> tuple[float, float] | None:
@@ -73,31 +75,42 @@ def scored_metrics(frame: Any) -> list[str]:
     return names
 
 
-def _results(frame: Any) -> list[dict[str, Any]]:
+def _results(frame: Any) -> Any:
     results = frame.attrs.get("results")
-    if not isinstance(results, list) or len(results) != len(frame):
+    if not isinstance(results, (list, CaseResults)) or len(results) != len(frame):
         raise InputError("frame", "a table returned by evaluate() (one dict of results per row in attrs)", frame)
     return results
+
+
+def scored_mask(frame: Any, metric: str) -> list[bool]:
+    """For each row of an evaluate() table, whether ``metric`` scored it (False: it failed), without building
+    any step table."""
+    results = _results(frame)
+    if isinstance(results, CaseResults):
+        return [results.has(i, metric) for i in range(len(results))]
+    return [metric in found for found in results]
 
 
 def summarize(frame: Any, *, level: float = 0.95, n_resamples: int = 2000, seed: int | None = 0) -> list[MetricSummary]:
     """Each metric's mean, bootstrap interval and counts (see the module), in the table's metric order."""
     names = scored_metrics(frame)
-    results = _results(frame)
     summaries = []
     for name in names:
         scores, failed, undefined = [], 0, 0
-        for value, found in zip(frame[name], results, strict=True):
-            if name not in found:
+        for value, found in zip(frame[name], scored_mask(frame, name), strict=True):
+            if not found:
                 failed += 1
             elif value is None or math.isnan(float(value)):
                 undefined += 1
             else:
                 scores.append(float(value))
-        interval = stats.bootstrap_ci(scores, level=level, n_resamples=n_resamples, seed=seed) if scores else None
+        interval, how = None, ""
+        if scores:  # a large table gets fewer resamples, never a refusal (the summary says how many)
+            count, how = stats.adapted_resamples(len(scores), n_resamples)
+            interval = stats.bootstrap_ci(scores, level=level, n_resamples=count, seed=seed)
         summaries.append(MetricSummary(name, len(scores), failed, undefined,
                                        None if interval is None else interval.score, interval,
-                                       SPECS[name].higher_is_better))
+                                       SPECS[name].higher_is_better, how))
     return summaries
 
 
@@ -106,10 +119,15 @@ def summary_text(summaries: list[MetricSummary]) -> str:
     items = validate.as_list("summaries", summaries, "the list summarize() returns")
     if not items or not all(isinstance(s, MetricSummary) for s in items):
         raise InputError("summaries", "the list summarize() returns", summaries)
-    made = next((s.interval for s in items if s.interval is not None), None)
-    how = "" if made is None else (f" (interval: percentile bootstrap over cases, {made.values['n_resamples']} "
-                                   f"resamples, seed {made.values['seed']})")
-    return "\n".join([f"Summary{how}:"] + ["  " + s.line() for s in items])
+    made = next((s for s in items if s.interval is not None), None)
+    how = "" if made is None else (f" (interval: percentile bootstrap over cases, {made.resampling or 'resampled'}, "
+                                   f"seed {made.interval.values['seed']})")
+    lines = [f"Summary{how}:"]
+    for s in items:
+        lines.append("  " + s.line())
+        if made is not None and s.resampling and s.resampling != made.resampling:
+            lines.append(f"    ({s.metric}'s interval: {s.resampling})")
+    return "\n".join(lines)
 
 
 def _cell(value: Any) -> Any:
@@ -139,16 +157,15 @@ def write_table(frame: Any, path: Any) -> Path:
     if target.suffix.lower() not in TABLE_SUFFIXES:
         raise InputError("out", "a file path ending in .csv or .jsonl", str(path))
     rows = flat_rows(frame)
-    try:
-        if target.suffix.lower() == ".jsonl":
-            target.write_text("".join(json.dumps(r, ensure_ascii=False, default=str) + "\n" for r in rows),
-                              encoding="utf-8")
-        else:
-            buffer = io.StringIO()
-            writer = csv.DictWriter(buffer, fieldnames=list(rows[0]) if rows else ["case"], lineterminator="\n")
-            writer.writeheader()
-            writer.writerows(rows)
-            target.write_text(buffer.getvalue(), encoding="utf-8")
+    try:  # written row by row: a large table is not held again as one text
+        with target.open("w", encoding="utf-8", newline="") as file:
+            if target.suffix.lower() == ".jsonl":
+                for r in rows:
+                    file.write(json.dumps(r, ensure_ascii=False, default=str) + "\n")
+            else:
+                writer = csv.DictWriter(file, fieldnames=list(rows[0]) if rows else ["case"], lineterminator="\n")
+                writer.writeheader()
+                writer.writerows(rows)
     except OSError as exc:
         raise InputError("out", "a file that can be written", str(path), hint=str(exc.strerror or exc)) from None
     return target

@@ -16,8 +16,9 @@ from . import inputs
 
 __all__ = ["BATCH_CELLS", "generator", "draw", "draw_batches"]
 
-#: Indices drawn per batch (rows × units); larger jobs are drawn in batches to bound memory.
-BATCH_CELLS = 4_000_000
+#: Indices drawn per batch (rows × units); larger jobs are drawn in batches to bound memory (about 8 MB of
+#: indices and 8 MB of drawn values per batch: a bootstrap of a large file stays small beside the file).
+BATCH_CELLS = 1_000_000
 
 
 def generator(seed: int | None) -> Any:

@@ -171,3 +171,47 @@ def test_the_server_serves_the_model_under_the_name_it_prints(monkeypatch, tmp_p
     command, out = _serve(monkeypatch, tmp_path, capsys)
     alias = command[command.index("--model_alias") + 1]
     assert alias == "tiny" and "as model 'tiny'" in out.out and "--model tiny" in out.out
+
+
+@pytest.mark.skipif(os.name != "posix" or shutil.which("make") is None, reason="make and exec on POSIX")
+def test_make_judge_server_stopped_by_makes_pid_leaves_no_server_behind(tmp_path):
+    """`kill MAKE_PID` (SIGTERM): make passes it to its child, which is the server itself (the recipe execs)."""
+    fake = tmp_path / "fake" / "llama_cpp"
+    (fake / "server").mkdir(parents=True)
+    (fake / "__init__.py").write_text("")
+    (fake / "server" / "__init__.py").write_text("")
+    pid_file = tmp_path / "server.pid"  # so a failing run still stops the server it started
+    (fake / "server" / "__main__.py").write_text(f"import os; open({str(pid_file)!r}, 'w').write(str(os.getpid()))\n"
+                                                 + FAKE_SERVER)
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    entry = bin_dir / "ragmetrics-edu"  # the console script make runs, here the real command from this checkout
+    entry.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m ragmetrics_edu.cli "$@"\n')
+    entry.chmod(0o755)
+    model = tmp_path / "tiny.gguf"
+    model.write_bytes(b"GGUF")
+    port = _free_port()
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path / "fake"), str(REPO)])}
+    make = subprocess.Popen(["make", "--no-print-directory", "judge-server", f"BIN={bin_dir}", f"MODEL={model}",
+                             f"PORT={port}"], cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while not _port_taken(port):
+            assert make.poll() is None, "make ended before the server listened"
+            assert time.monotonic() < deadline, "the server never listened"
+            time.sleep(0.1)
+        os.kill(make.pid, signal.SIGTERM)  # a plain `kill PID` of make, not of the server
+        make.wait(timeout=20)
+        deadline = time.monotonic() + 10
+        while _port_taken(port) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not _port_taken(port), "the port is still taken: the server outlived make"
+    finally:
+        if make.poll() is None:
+            make.kill()
+        if pid_file.exists():
+            try:
+                os.kill(int(pid_file.read_text()), signal.SIGKILL)
+            except ProcessLookupError:
+                pass
