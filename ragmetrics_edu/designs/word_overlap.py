@@ -16,4 +16,7 @@ __all__ = ["SPEC"]
 SPEC = metrics.register(MetricSpec(
     "word_overlap", "Word overlap", metrics.word_overlap, of="faithfulness", component="generator",
     ask=Ask(metrics.word_overlap, ("answer", "contexts")),
-    design="the share of the answer's content words found in the contexts (no judge)"))
+    design="the share of the answer's content words found in the contexts (no judge)",
+    cannot_see="It cannot see a contradiction that reuses the contexts' words: \"Sydney is Australia's capital\" "
+               "against a passage naming Canberra as the capital shares most of its words and scores high. It reads "
+               "words, not meaning: a faithful paraphrase in other words scores low."))

@@ -16,7 +16,7 @@ from functools import lru_cache
 from .. import agreement, metrics
 from ..data import ragtruth
 
-__all__ = ["KnownAgreement", "word_overlap_agreement", "WHAT_EACH_SEES"]
+__all__ = ["KnownAgreement", "word_overlap_agreement"]
 
 
 @dataclass(frozen=True)
@@ -46,14 +46,3 @@ def word_overlap_agreement() -> KnownAgreement:
                           "spans), scored as lesson 14 scores it: validation_report, cluster bootstrap over sources")
 
 
-#: Per metric: (what the number is, what it cannot see). Metrics not named here get their spec's design text.
-WHAT_EACH_SEES = {
-    "word_overlap": ("the share of the answer's content words found in the contexts (counted, no judge)",
-                     "It cannot see a contradiction that reuses the contexts' words: \"Sydney is Australia's "
-                     "capital\" against a passage naming Canberra as the capital shares most of its words and "
-                     "scores high. It reads words, not meaning: a faithful paraphrase in other words scores low."),
-    "semantic_similarity": ("the cosine of the answer's and the reference's embeddings (no judge)",
-                            "With the default offline hashing embedder it counts shared words and word pairs: a "
-                            "correct answer in other words scores low, and a wrong answer that reuses the "
-                            "reference's words scores high. It never reads the contexts."),
-}

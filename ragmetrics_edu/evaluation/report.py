@@ -22,7 +22,7 @@ from ..metrics.specs import SPECS
 from ..results import fmt, html_table
 from ..stats import inputs as stats_inputs
 from .case_results import CaseResults
-from .known_agreement import WHAT_EACH_SEES, word_overlap_agreement
+from .known_agreement import word_overlap_agreement
 from .report_cases import case_name, case_texts, marked_answer, num
 from .summary import CALL_COLUMNS, MetricSummary, scored_mask, scored_metrics, summarize
 
@@ -235,13 +235,13 @@ def _needs_judge(metric: str) -> bool:
 
 def _sees(frame: Any, metric: str) -> str:
     """What a metric's number is and cannot see, with word overlap's measured agreement with people."""
-    what, blind = WHAT_EACH_SEES.get(metric, ("", ""))
-    if not what:
-        spec = SPECS.get(metric)
-        judged = _needs_judge(metric)
-        what = (spec.design if spec is not None and spec.design else metric) + (" (asks the judge)" if judged else "")
+    spec = SPECS.get(metric)
+    judged = _needs_judge(metric)
+    what = (spec.design if spec is not None and spec.design else metric) + (" (asks the judge)" if judged else "")
+    blind = spec.cannot_see if spec is not None and spec.cannot_see else ""
+    if judged and not blind:
         blind = ("Its verdicts are the judge's: check the judge against people's labels (ragmetrics-edu "
-                 "validate-judge) before trusting it.") if judged else ""
+                 "validate-judge) before trusting it.")
     parts = [f"<p><b>{_esc(metric)}</b> is {_esc(what)}. {_esc(blind)}</p>"]
     if metric == "word_overlap":
         found = word_overlap_agreement()

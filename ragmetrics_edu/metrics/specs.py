@@ -145,6 +145,8 @@ class MetricSpec:
     compute: Callable[..., Any] | None = None
     ask: Ask | None = None
     design: str = ""
+    #: what its number cannot see, in a sentence or two (the evaluate report's card says it beside the score)
+    cannot_see: str = ""
     of: str | None = None
     component: str = ""
     steps: tuple[Step, ...] = ()  # the contracts of the judge steps ask() sends
