@@ -30,8 +30,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Annotated, Any, Callable, Literal
 
-__all__ = ["Before", "InvalidReply", "Reason", "Strict", "YesNo", "YesNoIdk", "keyed", "rubric_score_model",
-           "schema_of", "word"]
 
 
 def word(value: Any) -> Any:
