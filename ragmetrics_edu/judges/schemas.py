@@ -31,7 +31,6 @@ from functools import lru_cache
 from typing import Annotated, Any, Callable, Literal
 
 
-
 def word(value: Any) -> Any:
     """A verdict word as the schemas read it: lower-cased and stripped; True/1 -> "yes", False/0 -> "no"."""
     if isinstance(value, bool):
