@@ -63,7 +63,7 @@ def changed_core(metric: str, old: str, new: str) -> types.ModuleType:
 
 
 def change_exercise(*, id: str, metric: str, old: str, new: str, case: str, run: Callable[[Any], float],
-                    hint: str, explanation: str, slips: tuple[Slip, ...] = (),
+                    hint: str, explanation: str, slips: tuple[Slip, ...] = (), note: str = "",
                     tolerance: float = 1e-3) -> Exercise:
     """An exercise: "in ``metrics.show_code(metric)``, change ``old`` to ``new``: what does ``case`` score?"
 
@@ -72,8 +72,8 @@ def change_exercise(*, id: str, metric: str, old: str, new: str, case: str, run:
     """
     path = next(p.path for p in (lambda c: [c, *c.shared])(metrics.show_code(metric))
                 if any(line.strip() == old.strip() for line in p.source.splitlines()))
-    question = (f"Read `metrics.show_code(\"{metric}\")`. In `{path}`, change the line\n\n    {old}\n\nto\n\n"
-                f"    {new}\n\nand change nothing else. Predict: what does {case} score with the changed code? "
+    question = (f"Read `metrics.show_code(\"{metric}\")`. In `{path}`, change the line `{old}` to `{new}`, and "
+                f"nothing else.{' ' + note if note else ''} Predict: what does {case} score with the changed code? "
                 "Give a number.")
 
     CHANGES[id] = (metric, old, new)

@@ -213,9 +213,10 @@ register(change_exercise(
     id="crel-6", metric="contextual_relevancy",
     old="verdicts = [verdict for verdicts in node_verdicts for verdict in verdicts]",
     new="verdicts = [max(verdicts) for verdicts in node_verdicts]",
-    case=("deck A's five nodes for \"What is AI?\" (statement verdicts `[no]`, `[no]`, `[yes, yes, yes]` three "
-          "times); `max` of 'yes' and 'no' is 'yes', so each node now gives one verdict, yes when any of its "
-          "statements is"),
+    note=("`max` of 'yes' and 'no' is 'yes', so each node now gives one verdict: yes when any of its statements "
+          "is relevant."),
+    case=("deck A's five nodes for \"What is AI?\" (statement verdicts `[no]`, `[no]` and `[yes, yes, yes]` "
+          "three times)"),
     run=lambda core: core.contextual_relevancy(*_what_is_ai())[0],
     hint="Count nodes now, not statements: how many of the five nodes have a relevant statement?",
     explanation=("The list now holds one verdict per node: no, no, yes, yes, yes, so the score is 3 / 5 = 0.6, "
