@@ -240,3 +240,34 @@ def test_the_workshop_path_fits_one_afternoon_and_starts_at_00():
     assert path[0].id == "00" and why
     assert sum(nb.minutes for nb in path) <= course_plan.AFTERNOON
     assert [nb.id for nb in path] == sorted(nb.id for nb in path)
+
+
+def test_notebook_00_s_stored_map_is_the_plan_computed_from_the_notebooks_now():
+    cell = next(c for c in _notebook_json("00")["cells"] if "course_plan.overview()" in "".join(c["source"]))
+    tables = ["".join(o["data"]["text/markdown"]) for o in cell["outputs"] if "text/markdown" in o.get("data", {})]
+    assert tables, "notebook 00 stores its course map as Markdown"
+    assert tables[0] == course_plan.overview_markdown(), (
+        "notebook 00's stored course map is stale: re-execute notebook 00 (twice, since its own time is in the map)")
+
+
+def test_the_map_gives_every_notebook_s_class_minutes_the_total_and_the_rule():
+    from ragmetrics_edu.course import time_plan
+
+    md = course_plan.overview_markdown()
+    minutes = [course_plan.get(i).minutes for i in course_plan.ids()]
+    for notebook_id, m in zip(course_plan.ids(), minutes, strict=True):
+        assert f"| **{course_plan.get(notebook_id).label}** |" in md and f"| {m} min |" in md
+    assert f"**{sum(minutes)} min (about {sum(minutes) / 60:.1f} hours)**" in md
+    assert time_plan.RULE in md and "one-afternoon workshop" in md
+    plain = course_plan.overview_text()
+    assert f"{sum(minutes)} min" in plain and "one-afternoon workshop" in plain.replace("\n", " ")
+
+
+def test_the_readme_s_course_plan_is_the_map_computed_now():
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    assert course_plan.readme_part(readme) == course_plan.overview_markdown(), (
+        "regenerate it: python -m ragmetrics_edu.course.course_plan --readme README.md")
+    fresh = course_plan.with_readme_part(readme)
+    assert fresh == readme
+    with pytest.raises(InputError):
+        course_plan.readme_part("no markers here")
