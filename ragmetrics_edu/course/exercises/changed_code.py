@@ -15,6 +15,7 @@ import types
 from typing import Any, Callable
 
 from ... import metrics
+from ...errors import InputError
 from . import Exercise, as_number
 
 #: (the wrong number a tempting slip gives, what that slip is)
@@ -38,14 +39,14 @@ def _fresh(name: str, source: str) -> types.ModuleType:
 def changed_core(metric: str, old: str, new: str) -> types.ModuleType:
     """The module of ``metric``'s core, run from its displayed source with the one line whose text is ``old``
     (stripped) replaced by ``new``. The line may be in the core or in a shared core it uses; the changed
-    shared function then replaces the one the core imported. A LookupError when ``old`` is not exactly one line."""
+    shared function then replaces the one the core imported. An InputError when ``old`` is not exactly one line."""
     code = metrics.show_code(metric)
     parts = [code, *code.shared]
     hits = [(i, j) for i, part in enumerate(parts) for j, line in enumerate(part.source.splitlines())
             if line.strip() == old.strip()]
     if len(hits) != 1:
-        raise LookupError(f"the line {old!r} should occur once in show_code({metric!r}), it occurs {len(hits)} "
-                          "times; the core changed, update the exercise")
+        raise InputError("old", f"a line that occurs once in show_code({metric!r}) (it occurs {len(hits)} times; "
+                         "if the core changed, update the exercise)", old)
     at, row = hits[0]
     lines = parts[at].source.splitlines()
     lines[row] = lines[row][: len(lines[row]) - len(lines[row].lstrip())] + new.strip()
@@ -70,8 +71,10 @@ def change_exercise(*, id: str, metric: str, old: str, new: str, case: str, run:
     ``run(module)`` computes the case's score with a core module: the changed one for the answer, the library's
     own for the score before the change; ``slips`` are wrong numbers with the slip behind each.
     """
-    path = next(p.path for p in (lambda c: [c, *c.shared])(metrics.show_code(metric))
-                if any(line.strip() == old.strip() for line in p.source.splitlines()))
+    changed_core(metric, old, new)          # the line is there, once, and the changed copy runs
+    code = metrics.show_code(metric)
+    path = next(p.path for p in (code, *code.shared) if any(line.strip() == old.strip()
+                                                            for line in p.source.splitlines()))
     question = (f"Read `metrics.show_code(\"{metric}\")`. In `{path}`, change the line `{old}` to `{new}`, and "
                 f"nothing else.{' ' + note if note else ''} Predict: what does {case} score with the changed code? "
                 "Give a number.")
