@@ -4,7 +4,8 @@
 
     D, the denominator, is where the variants part:
       deepeval:          R, the relevant nodes retrieved
-      ragas:             R + 1e-10 (a perfect ranking scores 0.99999999995, not 1)
+      ragas:             R + 1e-10 (a perfect ranking scores R / (R + 1e-10), not 1: 0.9999999999 for one
+                         relevant node, 0.99999999995 for two)
       average_precision: R_total, every relevant document in the corpus (classic IR average precision)
     no relevant node retrieved (or no node at all): 0
 """

@@ -45,17 +45,29 @@ class Notebook:
     id: str
     title: str
     summary: str
-    minutes: int
     prerequisites: tuple[str, ...]
     objectives: tuple[str, ...]
     terms: tuple[str, ...]
     takeaways: tuple[str, ...]
     mistakes: tuple[str, ...]
     reading: tuple[Reading, ...]
-    #: the appendix's minutes (read outside the class; 0: no appendix)
-    appendix_minutes: int = 0
-    #: True when ``minutes`` comes from :mod:`.time_plan`'s rule applied to the notebook's stored counts
-    by_rule: bool = False
+
+    @property
+    def timed(self) -> dict[str, int] | None:
+        """The class and appendix minutes :mod:`.time_plan`'s rule gives the notebook's file now (None: no file)."""
+        return time_plan.notebook_minutes(self.id)
+
+    @property
+    def minutes(self) -> int | None:
+        """The class minutes by the rule (None when the notebook's file is not found)."""
+        found = self.timed
+        return found["class"] if found else None
+
+    @property
+    def appendix_minutes(self) -> int:
+        """The appendix's minutes by the rule (read outside the class; 0: no appendix)."""
+        found = self.timed
+        return found["appendix"] if found else 0
 
     @property
     def label(self) -> str:
@@ -64,11 +76,8 @@ class Notebook:
 
 
 def _from_json(notebook_id: str, raw: dict[str, Any]) -> Notebook:
-    counts = raw.get("counts")   # the time rule's counts, where the notebook's time comes from the rule
-    minutes = time_plan.minutes(**counts["class"]) if counts else int(raw["minutes"])
     return Notebook(
-        id=notebook_id, title=raw["title"], summary=raw["summary"], minutes=minutes,
-        appendix_minutes=time_plan.minutes(**counts["appendix"]) if counts else 0, by_rule=bool(counts),
+        id=notebook_id, title=raw["title"], summary=raw["summary"],
         prerequisites=tuple(raw["prerequisites"]), objectives=tuple(raw["objectives"]), terms=tuple(raw["terms"]),
         takeaways=tuple(raw["takeaways"]), mistakes=tuple(raw["mistakes"]),
         reading=tuple(Reading(r["ref"], r.get("url", "")) for r in raw["reading"]))
@@ -111,11 +120,12 @@ def where_next(notebook_id: Any) -> list[Notebook]:
 
 
 def _minutes(nb: Notebook) -> str:
-    said = f"about {nb.minutes} minutes"
-    if nb.by_rule:
-        said += f" of class (by the course's time rule: {time_plan.RULE})"
-    if nb.appendix_minutes:
-        said += f", and about {nb.appendix_minutes} more for the appendix, read outside the class"
+    timed = nb.timed
+    if timed is None:
+        return "by the course's time rule, from the notebook's file, which is not found here"
+    said = f"about {timed['class']} minutes of class (by the course's time rule, which notebook 00 states)"
+    if timed["appendix"]:
+        said += f", and about {timed['appendix']} more for the appendix, read outside the class"
     return said
 
 
@@ -191,19 +201,58 @@ def closing(notebook_id: Any) -> None:
     glossary.render(closing_markdown(notebook_id), closing_text(notebook_id))
 
 
+#: a one-afternoon workshop's length, in minutes: the short path must fit it
+AFTERNOON = 240
+
+
+def workshop() -> tuple[str, list[Notebook]]:
+    """The short path for a one-afternoon workshop (the source decks' scope): why, and its notebooks."""
+    path = resources.files("ragmetrics_edu") / "data" / "course_plan.json"
+    raw = json.loads(path.read_text(encoding="utf-8"))["workshop"]
+    return raw["why"], [get(i) for i in raw["notebooks"]]
+
+
+def _total(notebooks: list[Notebook]) -> int | None:
+    found = [nb.minutes for nb in notebooks]
+    return None if None in found else sum(m for m in found if m is not None)
+
+
+def _hours(total: int | None) -> str:
+    return "unknown (notebooks not found)" if total is None else f"{total} min (about {total / 60:.1f} hours)"
+
+
 def overview_markdown() -> str:
-    """Every notebook as a Markdown table: id, title, what it asks, read first, time."""
-    rows = ["| notebook | what it is about | read first | time |", "|---|---|---|---|"]
+    """The course map as Markdown, computed now from the notebooks' files by the time rule: each notebook's
+    class minutes (and appendix, read outside the class), the course's total, the rule in words and the
+    one-afternoon workshop path."""
+    rows = ["| notebook | what it is about | read first | class | appendix |", "|---|---|---|---|---|"]
     for nb in _plan().values():
         before = ", ".join(nb.prerequisites) or "-"
-        rows.append(f"| **{nb.label}** | {nb.summary} | {before} | {nb.minutes} min |")
+        extra = f"{nb.appendix_minutes} min" if nb.appendix_minutes else "-"
+        rows.append(f"| **{nb.label}** | {nb.summary} | {before} | {nb.minutes} min | {extra} |")
+    everything = list(_plan().values())
+    appendix = sum(nb.appendix_minutes for nb in everything)
+    rows.append(f"| **the course** | {len(everything)} notebooks | | **{_hours(_total(everything))}** "
+                f"| {appendix} min |")
+    why, short = workshop()
+    rows += ["", f"**Time rule** (computed from each notebook's file): {time_plan.RULE}.", "",
+             f"**A one-afternoon workshop**, {_hours(_total(short))} of class: "
+             + " → ".join(f"{nb.id}" for nb in short) + f". {why}"]
     return "\n".join(rows)
 
 
 def overview_text() -> str:
-    """Every notebook as plain text, one line each."""
-    return "\n".join(f"{nb.label:<55} read first: {', '.join(nb.prerequisites) or '-':<4} {nb.minutes:>3} min"
-                     for nb in _plan().values())
+    """The course map as plain text (the same content as :func:`overview_markdown`)."""
+    lines = [f"{nb.label:<45} read first: {', '.join(nb.prerequisites) or '-':<4} class {nb.minutes!s:>3} min"
+             + (f", appendix {nb.appendix_minutes} min" if nb.appendix_minutes else "")
+             for nb in _plan().values()]
+    everything = list(_plan().values())
+    why, short = workshop()
+    lines += [f"The course: {len(everything)} notebooks, {_hours(_total(everything))} of class.",
+              textwrap.fill(f"Time rule (computed from each notebook's file): {time_plan.RULE}.", 100),
+              textwrap.fill(f"A one-afternoon workshop, {_hours(_total(short))} of class: "
+                            + " -> ".join(nb.id for nb in short) + f". {why}", 100)]
+    return "\n".join(lines)
 
 
 def overview() -> None:
@@ -211,5 +260,37 @@ def overview() -> None:
     glossary.render(overview_markdown(), overview_text())
 
 
-__all__ = ["Notebook", "Reading", "closing", "closing_markdown", "closing_text", "get", "ids", "opening",
-           "opening_markdown", "opening_text", "overview", "overview_markdown", "overview_text", "where_next"]
+#: the README's course-plan part lies between these two lines (``python -m ragmetrics_edu.course.course_plan
+#: --readme README.md`` writes it; tests/course/test_course_plan.py checks it against the notebooks)
+README_START = "<!-- course plan: generated by python -m ragmetrics_edu.course.course_plan --readme README.md -->"
+README_END = "<!-- end of the generated course plan -->"
+
+
+def readme_part(readme: str) -> str:
+    """The README's generated course-plan part as it stands (between :data:`README_START` and
+    :data:`README_END`); an InputError when the markers are missing."""
+    if README_START not in readme or README_END not in readme:
+        raise InputError("readme", f"a README holding the lines {README_START!r} and {README_END!r}", readme[:60])
+    return readme.split(README_START, 1)[1].split(README_END, 1)[0].strip("\n")
+
+
+def with_readme_part(readme: str) -> str:
+    """The README with its course-plan part replaced by the map computed now."""
+    readme_part(readme)
+    head, rest = readme.split(README_START, 1)
+    return f"{head}{README_START}\n{overview_markdown()}\n{README_END}{rest.split(README_END, 1)[1]}"
+
+
+__all__ = ["AFTERNOON", "README_END", "README_START", "readme_part", "with_readme_part", "Notebook", "Reading", "closing", "closing_markdown", "closing_text", "get", "ids", "opening",
+           "opening_markdown", "opening_text", "overview", "overview_markdown", "overview_text", "where_next", "workshop"]
+
+
+if __name__ == "__main__":
+    import sys
+    from pathlib import Path
+
+    if sys.argv[1:2] == ["--readme"] and len(sys.argv) == 3:
+        target = Path(sys.argv[2])
+        target.write_text(with_readme_part(target.read_text(encoding="utf-8")), encoding="utf-8")
+    else:
+        print(overview_text())

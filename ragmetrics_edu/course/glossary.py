@@ -213,8 +213,13 @@ TERMS: tuple[Term, ...] = (
     _t("threshold", """The score at which a metric calls a case a pass (DeepEval's threshold=, 0.5 by default). A
        threshold belongs to one metric and one model: cosines from two embedding models are on different
        scales.""", ["thresholds", "pass mark"]),
-    _t("calibration", """Learning which scores a model gives in practice (e.g. the cosines an embedding model gives
-       unrelated texts), so that a score can be read and a threshold set for that model.""", ["calibrate"]),
+    _t("calibration", """Two senses. For an embedding model (notebook 07): learning which scores the model gives in
+       practice (the cosines it gives unrelated, related and paraphrased texts), so that a score can be read and
+       a threshold set for that model. For a judge's probability (notebook 15): whether its numbers mean what
+       they say, e.g. whether answers given p(yes) = 0.8 pass 80 % of the time; read off a reliability diagram,
+       measured by the expected calibration error and the Brier score, improved by Platt scaling.""",
+       ["calibrate", "calibrated", "probability calibration", "reliability diagram"],
+       ["expected calibration error", "Brier score", "Platt scaling"]),
     # --- statistics ------------------------------------------------------------------------------
     _t("micro average", """Pool every item of every case, then divide once: each statement (or claim) weighs the
        same, so a case with many statements counts more.""", ["micro-average", "micro averaging", "micro"]),
@@ -285,6 +290,43 @@ TERMS: tuple[Term, ...] = (
     _t("cross-validation", """Fitting on part of the data and scoring the rest, in turn, so every item is scored
        by a model that never saw it; grouped by source, no source is in both parts (notebook 15).""",
        ["cross-validated", "leave one source out"]),
+    _t("expected calibration error", """ECE: put the predictions in bins by their probability, and in each bin
+       compare the mean probability with the share that really passed; the average gap, each bin weighted by its
+       number of predictions. 0 is perfectly calibrated (notebook 15).""", ["ECE"], ["calibration"]),
+    _t("Brier score", """The mean squared difference between a predicted probability and the outcome (1 pass,
+       0 fail): lower is better, and it rewards both calibration and separating the classes. Compare it with the
+       Brier score of always predicting the base rate (notebook 15).""", ["Brier", "Brier skill"],
+       ["calibration"]),
+    _t("Platt scaling", """Re-mapping a score to a probability with a logistic regression fitted on labelled data,
+       p = 1 / (1 + exp(-(a·score + b))); it changes calibration, and fitted once on all data it keeps the
+       ranking (notebook 15).""", ["Platt"], ["calibration"]),
+    _t("Wilson interval", """A confidence interval for a proportion that stays inside 0 to 1 and keeps much closer
+       to its stated coverage than the normal interval near 0 and 1, though it still dips below it there
+       (notebook 14).""", ["Wilson", "Wilson score interval"], ["confidence interval"]),
+    _t("prediction-powered inference", """PPI: estimating a pass rate from many judged answers plus a few labelled
+       by people, correcting the judge's bias with the labelled ones. Classic PPI (λ = 1) can be wider than the
+       labels alone; PPI++ tunes λ from the data so that, asymptotically, it is never wider (notebook 14).""",
+       ["PPI", "PPI++", "ppi"], ["corrected pass rate"]),
+    _t("delta method", """A standard error for a function of an estimate (a ratio, a corrected rate) from the
+       estimate's own standard error and the function's slope: a first-order approximation.""",
+       ["delta-method"]),
+    _t("cluster bootstrap", """A bootstrap that resamples whole groups (the sources, questions or documents several
+       answers share) instead of single answers, because answers from one source are not independent; with
+       few groups (10 to 30) its percentile intervals are too narrow (notebook 14).""",
+       ["bootstrap over sources", "cluster resampling"], ["bootstrap"]),
+    _t("stratified AUC", """ROC AUC computed within each group (e.g. each generating model) and then averaged, so
+       that a score cannot look good merely by telling the groups apart (notebook 14).""",
+       ["stratified ROC AUC", "within-model AUC"], ["ROC AUC"]),
+    _t("statistical power", """The chance that a study detects a difference of a given size when it is really
+       there (80 % is the usual target); it sets how many questions or sources are needed (notebook 15).""",
+       ["power"], ["paired test"]),
+    _t("LettuceDetect", """A small encoder model trained on RAGTruth that marks unsupported spans of an answer
+       token by token: a detector, not an LLM judge (notebook 15).""", ["lettuce detect"], ["span label"]),
+    _t("GGUF", """The file format llama.cpp loads a local model from (weights and tokenizer in one file); the
+       course's judge server reads one (notebooks 10 to 13).""", ["gguf file"], ["Q4_K_M"]),
+    _t("Q4_K_M", """A llama.cpp quantisation: weights stored in about 4 bits each (the 'K' scheme, medium
+       variant), so a model fits a laptop's memory at a small cost in quality (notebooks 11 to 13).""",
+       ["quantisation", "quantization", "q4 k m"], ["GGUF"]),
     _t("error analysis", """Reading a judge's misses and sorting them into kinds, counted, before designing a
        better one (notebook 15).""", ["failure kinds", "open coding"]),
 )

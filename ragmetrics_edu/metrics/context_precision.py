@@ -9,8 +9,8 @@ The three variants differ only in the denominator D:
 - ``deepeval``: D = number of relevant nodes in the list; no relevant node gives 0
   (``deepeval/metrics/contextual_precision/contextual_precision.py``,
   ``ContextualPrecisionMetric._calculate_score``).
-- ``ragas``: D = number of relevant nodes + 1e-10, so a perfect ranking scores
-  0.99999999995, not 1 (``ragas/metrics/_context_precision.py`` and
+- ``ragas``: D = number of relevant nodes + 1e-10, so a perfect ranking scores R / (R + 1e-10),
+  not 1: 0.9999999999 for one relevant node, 0.99999999995 for two (``ragas/metrics/_context_precision.py`` and
   ``ragas/metrics/collections/context_precision/metric.py``, ``_calculate_average_precision``).
 - ``average_precision``: D = ``total_relevant``, every relevant document in the corpus,
   as in classic information retrieval; relevant documents never retrieved pull it down.

@@ -20,9 +20,18 @@ def test_every_exercise_accepts_its_own_solution_and_rejects_a_wrong_one():
         assert feedback.correct is False and feedback.message
 
 
-def test_placeholder_gives_hint_not_error():
-    feedback = exercises.check("cp-1", None)
-    assert feedback.correct is None and "Hint" in feedback.message
+def test_no_hint_shows_unless_asked_for():
+    for exercise_id in exercises.ids():
+        item = exercises.get(exercise_id)
+        placeholder = exercises.check(exercise_id, None)
+        assert placeholder.correct is None and "Hint" not in placeholder.message
+        assert f"exercises.hint({exercise_id!r})" in placeholder.message
+        if item.hint:
+            assert item.hint not in placeholder.message
+            assert exercises.hint(exercise_id) == item.hint
+    wrong = exercises.check("cp-1", 0.123)      # no slip recognised: pointed to the hint, not shown it
+    assert wrong.correct is False and exercises.hint("cp-1") not in wrong.message
+    assert "exercises.hint('cp-1')" in wrong.message
 
 
 def test_wrong_denominator_is_explained():

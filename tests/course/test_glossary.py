@@ -138,3 +138,15 @@ def test_the_temperature_entry_claims_what_the_recordings_show_and_no_more():
     assert at_zero and all(row["flipped"] == 0 for row in at_zero)       # "repeated itself exactly"
     assert {row["runs"] for row in at_zero} == {3} and "three runs" in text
     assert "no guarantee" in text and "(nearly) repeatable" not in text
+
+
+def test_the_advanced_lessons_jargon_is_defined():
+    for name in ("ECE", "Brier score", "Platt scaling", "Wilson interval", "PPI", "PPI++", "delta method",
+                 "cluster bootstrap", "stratified AUC", "power", "LettuceDetect", "GGUF", "Q4_K_M"):
+        assert glossary.get(name).definition, name
+    assert "λ" in glossary.get("PPI++").definition and "never wider" in glossary.get("PPI++").definition
+
+
+def test_calibration_has_both_senses():
+    text = glossary.get("calibration").definition
+    assert "embedding" in text and "p(yes)" in text and "notebook 07" in text and "notebook 15" in text

@@ -418,6 +418,12 @@ def _figure() -> Any:
     return new_figure()
 
 
+def _plan_markers() -> tuple[str, str]:
+    from ragmetrics_edu.course import course_plan
+
+    return course_plan.README_START, course_plan.README_END
+
+
 VALID: dict[str, Callable[[], dict[str, Any]]] = {
     # metrics (a registered spec's arithmetic takes its valid call from the spec's `example`: registered_kwargs)
     "metrics.context_precision_batch": lambda: dict(cases=[[1, 0], ["yes"]]),
@@ -540,6 +546,13 @@ VALID: dict[str, Callable[[], dict[str, Any]]] = {
     "alignment.labels.plan_summary": lambda: dict(plan=_export("course.alignment.labels.labels_plan")()),
     "alignment.stability.rule_flags": lambda: dict(sampled=[None], support=[None], failed=[True], threshold=0.3),
     "course.time_plan.counts": lambda: dict(notebook={"cells": [{"cell_type": "markdown", "source": "# A title"}]}),
+    "course.course_plan.readme_part": lambda: dict(readme=f"{_plan_markers()[0]}\n{_plan_markers()[1]}"),
+    "course.course_plan.with_readme_part": lambda: dict(readme=f"{_plan_markers()[0]}\n{_plan_markers()[1]}"),
+    "course.exercises.changed_code.changed_core": lambda: dict(
+        metric="context_precision", old="term = precision_at_k * r_k", new="term = precision_at_k"),
+    "course.exercises.changed_code.change_exercise": lambda: dict(
+        id="walk-1", metric="context_precision", old="term = precision_at_k * r_k", new="term = precision_at_k",
+        case="deck A", run=lambda core: core.context_precision([0, 1, 1, 0, 0])[0], hint="h", explanation="e"),
     # widgets
     "widgets.ReorderModel": lambda: dict(nodes=["a", "b", "c"], verdicts=[1, 0, 1]),
     "widgets.PermutationModel": lambda: dict(nodes=["a", "b", "c"], verdicts=[1, 0, 1]),

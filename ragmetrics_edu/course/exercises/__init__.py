@@ -156,11 +156,13 @@ def _not_a_bool(answer: Any) -> str:
 def check(exercise_id: str, answer: Any) -> Feedback:
     """Compare ``answer`` with the computed one; explain a wrong answer.
 
-    ``None`` (the notebooks' placeholder) gives a reminder and the hint, not an error.
+    ``None`` (the notebooks' placeholder) gives a reminder, not an error. No hint is shown unless asked for
+    with :func:`hint`, so a notebook run top to bottom gives nothing away.
     """
     item = get(exercise_id)
+    ask = f"`exercises.hint({exercise_id!r})` gives a hint"
     if answer is None or answer is ...:
-        return Feedback(exercise_id, None, f"Replace `None` with your answer. Hint: {item.hint}".strip())
+        return Feedback(exercise_id, None, f"Replace `None` with your answer and run the cell again; {ask}.")
     correct = item.answer()
     right = item.accept(answer, correct) if item.accept else _same(item.kind, answer, correct, item.tolerance)
     if right:
@@ -170,11 +172,12 @@ def check(exercise_id: str, answer: Any) -> Feedback:
         specific = specific or f"Give a number (a float like 0.5 or a fraction string like '1/2'); got {show_value(answer)}."
     if item.kind == "bool" and not isinstance(answer, bool):
         specific = specific or _not_a_bool(answer)
-    message = specific or f"That is not it. Hint: {item.hint}"
+    message = specific or f"That is not it: {ask}."
     return Feedback(exercise_id, False, f"{message} Stuck? `exercises.solution({exercise_id!r})` shows the worked answer.")
 
 
 def hint(exercise_id: str) -> str:
+    """The exercise's hint, shown only when asked for."""
     return get(exercise_id).hint
 
 

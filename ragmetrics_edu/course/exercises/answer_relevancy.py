@@ -8,7 +8,7 @@ from typing import Any
 from ... import metrics
 from ...embeddings.embedders import cosine_parts
 from . import Exercise, as_number, register
-from .code_lines import line_exercise
+from .changed_code import change_exercise
 
 #: ar-1: DeepEval statement verdicts with an ambiguous one.
 IDK_VERDICTS = ["yes", "idk", "no", "no"]
@@ -179,24 +179,22 @@ register(
 )
 
 
-# -- ar-6: read the code. Which line makes the score 0 only when every generation is noncommittal? --------
-register(line_exercise(
+#: ar-6's three generated questions' embeddings: cosines 1, 0.6 and 0 with the question's [1, 0]
+AR6_GENERATED = [[1.0, 0.0], [0.6, 0.8], [0.0, 1.0]]
+
+
+# -- ar-6: change a line. any instead of all, as older Ragas: what is the score? ---------------------------
+register(change_exercise(
     id="ar-6", metric="answer_relevancy_embedding",
-    question=("Read the code that `metrics.show_code(\"answer_relevancy_embedding\")` shows (section 2). Which "
-              "line makes the score 0 only when every generated question flagged the answer noncommittal, and "
-              "not when one of them did? Copy that line, or the part of it that names it, as a string."),
-    is_answer=lambda line: line.strip().startswith("all_noncommittal ="),
-    hint="Python's all(...) is true only when every item is; any(...) when one is.",
-    explanation=("all(noncommittal) is True only when every flag is: with one flag of three it is False and the "
-                 "score stays the mean cosine. Written with any(...), a single evasive-looking generation would "
-                 "set the score to 0."),
-    decoys=(
-        (lambda line: line.strip() == "score = 0.0",
-         "sets the score to 0 once the decision is made; the line that decides whether every flag is set "
-         "comes before."),
-        (lambda line: line.strip().startswith("mean ="),
-         "averages the cosines; the noncommittal flags do not enter the mean."),
-        (lambda line: "elif all_noncommittal" in line,
-         "tests the decision; which line makes it, and with all or any?"),
-    ),
+    old="all_noncommittal = N > 0 and all(noncommittal)", new="all_noncommittal = N > 0 and any(noncommittal)",
+    case=("a question embedded as `[1, 0]` and three generated questions embedded as `[1, 0]`, `[0.6, 0.8]` and "
+          "`[0, 1]` (cosines 1, 0.6 and 0), of which only the second flagged the answer noncommittal"),
+    run=lambda core: core.answer_relevancy_embedding([1.0, 0.0], AR6_GENERATED, ["g1", "g2", "g3"],
+                                                     [False, True, False])[0],
+    hint="any(...) is True when one flag is; then which branch sets the score?",
+    explanation=("any([False, True, False]) is True, so the branch that zeroes the score runs: 0.0, where the code "
+                 "as it is (all(...), Ragas 0.4) keeps the mean cosine 0.5333. Older Ragas wrote "
+                 "`np.any(committal_list)` here (it flips the flag first), so in those versions a single "
+                 "noncommittal generation zeroes answer relevancy; 0.4 zeroes it only when every one is."),
+    slips=((lambda: 0.8, "That is the mean over the two committal questions; no line drops the flagged one."),),
 ))

@@ -10,7 +10,7 @@ from ...metrics.context_precision import VARIANTS
 from ...validate import YES, verdict_list
 from ...widgets.models import PermutationModel
 from . import Exercise, as_number, register
-from .code_lines import line_exercise
+from .changed_code import change_exercise
 
 CP2_VERDICTS = [0, 0, 1, 1, 0]
 DESERT_VERDICTS = [1, 0, 0]  # deck B's three desert chunks, the Antarctic one relevant
@@ -212,27 +212,15 @@ register(
 )
 
 
-# -- cp-7: read the code. Which line keeps an irrelevant node's precision out of the sum? --------------
-register(line_exercise(
-    id="cp-7", metric="context_precision",
-    question=("Read the code that `metrics.show_code(\"context_precision\")` shows (section 2). Which line makes "
-              "an irrelevant node add nothing to the sum of terms itself? Copy that line, or the part of it "
-              "that names it, as a string."),
-    is_answer=lambda line: line.strip().startswith("term ="),
-    hint="Look in the per-k loop (per_k.py) for the line where r_k multiplies something.",
-    explanation=("The term is precision@k times r_k: at an irrelevant rank r_k = 0, so the term is 0 whatever "
-                 "precision@k is. The node still lowers the precision of every relevant node below it, through "
-                 "relevant_so_far / k, where k grows and relevant_so_far does not."),
-    decoys=(
-        (lambda line: "relevant_so_far += r_k" in line,
-         "adds r_k to the running count: an irrelevant node adds 0 there while k still grows, which is how it "
-         "lowers the precision of the relevant nodes below it. What it adds to the sum is decided on another line."),
-        (lambda line: line.strip().startswith("precision_at_k ="),
-         "computes precision@k at every rank, relevant or not; the line that keeps an irrelevant rank's "
-         "precision out of the sum comes after it."),
-        (lambda line: "sum_of_terms +=" in line,
-         "adds the term to the sum; what the term of an irrelevant node is was decided on the line before."),
-        (lambda line: "sum_of_terms / D" in line,
-         "divides the sum by the denominator D; by then every node's term is already in the sum."),
-    ),
+# -- cp-7: change a line. Drop r_k from the term: what does deck A score? -----------------------------------
+register(change_exercise(
+    id="cp-7", metric="context_precision", old="term = precision_at_k * r_k", new="term = precision_at_k",
+    case="deck A's list `[0, 1, 1, 0, 0]` (DeepEval's variant)",
+    run=lambda core: core.context_precision([0, 1, 1, 0, 0])[0],
+    hint="Without r_k every rank adds its precision@k, relevant or not; the denominator is still R.",
+    explanation=("Every rank now adds its precision@k: 0 + 1/2 + 2/3 + 2/4 + 2/5 = 2.0667, still divided by "
+                 "R = 2, which gives 1.0333: above 1, a score no ranking should reach. r_k keeps an irrelevant "
+                 "rank's precision out of the sum, so the score stays the mean of the relevant ranks' precisions."),
+    slips=((lambda: 31 / 15, "That is the changed sum of terms; the code still divides it by D = R = 2."),
+           (lambda: 31 / 15 / 5, "You divided by the 5 nodes; the code divides by D, the 2 relevant nodes.")),
 ))

@@ -9,7 +9,7 @@ from typing import Any
 from ... import examples, metrics
 from ...widgets.decompose_model import DecomposeModel
 from . import Exercise, as_number, register
-from .code_lines import line_exercise
+from .changed_code import change_exercise
 
 #: cr-1 and cr-2: five statements of an expected output, three nodes retrieved.
 #: Node 1 backs statements 1 and 2, node 3 backs statement 4, node 2 backs nothing.
@@ -223,26 +223,22 @@ register(
 )
 
 
-# -- cr-6: read the code. Which line makes a "no" count as 0? ---------------------------------------------
-register(line_exercise(
-    id="cr-6", metric="context_recall",
-    question=("Read the code that `metrics.show_code(\"context_recall\")` shows (section 1). Which line makes a "
-              "statement the judge answered 'no' count as 0? Copy that line, or the part of it that names it, "
-              "as a string."),
-    is_answer=lambda line: line.strip().startswith("ATTRIBUTABLE ="),
-    hint="A verdict becomes a number by a lookup in a table: find where that table is written.",
-    explanation=("ATTRIBUTABLE maps 'yes' to 1 and 'no' to 0. The shared counting rule (ratio.py) looks each "
-                 "verdict up in it (c_i), adds the 0s and 1s and divides by n. Faithfulness and answer "
-                 "relevancy use the same rule with tables of their own."),
-    decoys=(
-        (lambda line: "counts[verdict]" in line,
-         "looks each verdict up in a table of 0s and 1s (the shared counting rule); the table itself, where "
-         "'no' gets its 0, is written in context_recall.py."),
-        (lambda line: line.strip().startswith("empty ="),
-         "says what a reference with no statements at all scores (DeepEval 0, Ragas NaN); it never sees a 'no'."),
-        (lambda line: "counted / n" in line,
-         "divides the count by the number of statements; by then every 'no' is already a 0."),
-        (lambda line: line.strip().startswith("counted = sum("),
-         "adds the 0s and 1s; which verdict became a 0 was decided before."),
-    ),
+def _deforestation() -> tuple[list[str], list[str]]:
+    """Deck B's deforestation statements and their verdicts, written as the core reads them ('yes'/'no')."""
+    kwargs = examples.load("B-cr-deforestation").case().kwargs
+    return list(kwargs["statements"]), ["yes" if v in (1, "yes", True) else "no" for v in kwargs["verdicts"]]
+
+
+# -- cr-6: change a line. Half credit for an unsupported statement: what does deck B score? ----------------
+register(change_exercise(
+    id="cr-6", metric="context_recall", old='ATTRIBUTABLE = {"yes": 1, "no": 0}',
+    new='ATTRIBUTABLE = {"yes": 1, "no": 0.5}',
+    case="deck B's deforestation reference (verdicts yes, yes, yes, no)",
+    run=lambda core: core.context_recall(*_deforestation(), "ragas")[0],
+    hint="The shared counting rule adds each verdict's number from the table and divides by the statements.",
+    explanation=("The table now gives a 'no' 0.5, so the count is 1 + 1 + 1 + 0.5 = 3.5 over 4 statements: "
+                 "0.875. The table is where a verdict becomes a number; the counting rule (ratio.py) only adds "
+                 "and divides, so any partial credit a metric gives lives in its table."),
+    slips=((lambda: 3.5, "That is the count; the rule divides it by the 4 statements."),
+           (lambda: 0.5, "Only the 'no' statement changed; the three 'yes' still count 1 each.")),
 ))

@@ -10,7 +10,7 @@ from ... import designs, examples, metrics
 from ...errors import InputError
 from ...validate import verdict_list
 from . import Exercise, as_number, register
-from .code_lines import line_exercise
+from .changed_code import change_exercise
 
 #: crel-1: a short node with one relevant statement, a long node with one relevant statement of four.
 NODE_STATEMENTS = [["a1"], ["b1", "b2", "b3", "b4"]]
@@ -202,26 +202,26 @@ register(
 )
 
 
-# -- crel-6: read the code. Which line makes the score a micro average? -----------------------------------
-register(line_exercise(
+def _what_is_ai() -> tuple[list[list[str]], list[list[str]]]:
+    """Deck A's statements per node and their verdicts, as the core reads them."""
+    kwargs = examples.load("A-crel-what-is-ai").case().kwargs
+    return kwargs["node_statements"], kwargs["node_verdicts"]
+
+
+# -- crel-6: change a line. One verdict per node: what does deck A score? ---------------------------------
+register(change_exercise(
     id="crel-6", metric="contextual_relevancy",
-    question=("Read the code that `metrics.show_code(\"contextual_relevancy\")` shows (section 1). Which line "
-              "makes the score a micro average, so that every statement weighs the same whatever node it came "
-              "from? Copy that line, or the part of it that names it, as a string."),
-    is_answer=lambda line: line.strip().startswith("verdicts = [verdict for verdicts in node_verdicts"),
-    hint=("A macro average would score each node's list first; find the line that instead pours every node's "
-          "verdicts into one list."),
-    explanation=("The verdicts of all nodes are flattened into one list before the count, so the score is relevant "
-                 "statements over all statements, pooled: a micro average. A macro average would compute each "
-                 "node's share first and average the shares."),
-    decoys=(
-        (lambda line: line.strip().startswith("nodes ="),
-         "records which node each statement came from, for the step table's node column; no number is "
-         "computed from it."),
-        (lambda line: line.strip().startswith("statements ="),
-         "pools the statements' texts for the step table; the count reads the verdicts."),
-        (lambda line: "count_verdicts(verdicts" in line and "def " not in line,
-         "counts and divides once, over whatever list it is given; the line that makes that list one list of "
-         "every node's verdicts comes before it."),
-    ),
+    old="verdicts = [verdict for verdicts in node_verdicts for verdict in verdicts]",
+    new="verdicts = [max(verdicts) for verdicts in node_verdicts]",
+    note=("`max` of 'yes' and 'no' is 'yes', so each node now gives one verdict: yes when any of its statements "
+          "is relevant."),
+    case=("deck A's five nodes for \"What is AI?\" (statement verdicts `[no]`, `[no]` and `[yes, yes, yes]` "
+          "three times)"),
+    run=lambda core: core.contextual_relevancy(*_what_is_ai())[0],
+    hint="Count nodes now, not statements: how many of the five nodes have a relevant statement?",
+    explanation=("The list now holds one verdict per node: no, no, yes, yes, yes, so the score is 3 / 5 = 0.6, "
+                 "where the code as it is pools the 11 statements (9 relevant: 0.8182). Pooling statements weighs "
+                 "a node by how many statements it has: the relevant nodes, with three each, outweigh the two "
+                 "off-topic ones."),
+    slips=((lambda: 2 / 5, "That is the share of off-topic nodes; the score counts the relevant ones."),),
 ))

@@ -6,7 +6,7 @@ from typing import Any
 
 from ... import metrics
 from . import Exercise, as_number, register
-from .code_lines import line_exercise
+from .changed_code import change_exercise
 
 #: ac-1: an answer with two supported statements, one unsupported, one missing fact.
 TP2 = ["fact A", "fact B"]
@@ -165,23 +165,18 @@ register(
 )
 
 
-# -- ac-6: read the code. Which line makes F = 1 when there is no statement at all? -----------------------
-register(line_exercise(
+# -- ac-6: change a line. No statement at all gives F = 0: what is answer correctness? --------------------
+register(change_exercise(
     id="ac-6", metric="answer_correctness",
-    question=("Read the code that `metrics.show_code(\"answer_correctness\")` shows (section 2). Which line "
-              "makes the factual part F = 1 when the judge found no statement at all, in neither the answer nor "
-              "the ground truth? Copy that line, or the part of it that names it, as a string."),
-    is_answer=lambda line: "1.0 if denominator == 0" in line,
-    hint="With TP = FP = FN = 0 the F formula is 0 / 0; find the line that gives that case a value.",
-    explanation=("f_beta returns 1.0 when its denominator, (1 + beta²)·TP + beta²·FN + FP, is 0, which happens "
-                 "only when all three counts are 0: the rule, not the arithmetic, makes F = 1 (section 2.3)."),
-    decoys=(
-        (lambda line: line.strip() == "F_beta = 1.0",
-         "sets F to 1 only for ragas_collections, when TP is empty and only one side has statements; with no "
-         "statement at all F is already 1 before this line."),
-        (lambda line: line.strip().startswith("denominator ="),
-         "computes the denominator, 0 when there are no statements; the line that turns 0 / 0 into 1 comes next."),
-        (lambda line: "w_f * F_beta" in line,
-         "blends F with the similarity; F is decided before."),
-    ),
+    old="return 1.0 if denominator == 0 else (1 + b2) * TP / denominator",
+    new="return 0.0 if denominator == 0 else (1 + b2) * TP / denominator",
+    case="an answer for which the judge found no statement at all, in neither the answer nor the ground truth "
+         "(TP, FP and FN all empty), with semantic similarity 0.9 and the default weights (0.75, 0.25)",
+    run=lambda core: core.answer_correctness([], [], [], 0.9)[0],
+    hint="With TP = FP = FN = 0 the denominator is 0, so F is now 0; then the blend with the similarity.",
+    explanation=("F is now 0 for 0 / 0, so the score is (0.75 · 0 + 0.25 · 0.9) / 1 = 0.225, where the rule as "
+                 "written (F = 1 for no statements) gives 0.975. The empty case is a rule, not arithmetic: a "
+                 "reader of a 0.975 must know which rule the library applied."),
+    slips=((lambda: 0.0, "F is 0, but the similarity still carries its weight w_s = 0.25 in the blend."),
+           (lambda: 0.9, "The blend weighs F by 0.75 and the similarity by 0.25; F = 0 still counts.")),
 ))

@@ -6,7 +6,7 @@ from typing import Any, Sequence
 
 from ... import metrics
 from . import Exercise, as_number, register
-from .code_lines import line_exercise
+from .changed_code import change_exercise
 
 #: The ground truth entities of deck E's Taj Mahal example.
 TAJ_REFERENCE = ["Taj Mahal", "Yamuna", "Agra", "1631", "Shah Jahan", "Mumtaz Mahal"]
@@ -181,26 +181,17 @@ register(
 )
 
 
-# -- cer-6: read the code. Which line decides whether a repeated reference entity counts once or twice? ---
-register(line_exercise(
+# -- cer-6: change a line. Count the reference's repeats: what does the current Ragas score? ----------------
+register(change_exercise(
     id="cer-6", metric="context_entity_recall",
-    question=("Read the code that `metrics.show_code(\"context_entity_recall\")` shows (section 1). Which line "
-              "decides whether an entity the reference lists twice counts once or twice in the denominator "
-              "|RE|? Copy that line, or the part of it that names it, as a string."),
-    is_answer=lambda line: line.strip().startswith("n_ref ="),
-    hint="Ragas' two APIs part on exactly this: find the line that names a variant.",
-    explanation=("n_ref is the reference list's length, repeats included, for ragas_legacy (ragas.metrics), and "
-                 "the number of distinct keys, len(RE), otherwise (ragas.metrics.collections): the legacy API "
-                 "counts a repeated entity twice in the denominator, the current one once."),
-    decoys=(
-        (lambda line: "RE.setdefault(" in line and "CE" not in line,
-         "builds RE with one entry per key, so RE holds no repeats; yet the legacy API divides by the "
-         "reference list's length all the same. Which line chooses between the two?"),
-        (lambda line: "CE.setdefault(" in line,
-         "builds the context's entities CE; the denominator is about the reference's."),
-        (lambda line: line.strip().startswith("overlap ="),
-         "counts the keys both sides name, the numerator |CE ∩ RE|."),
-        (lambda line: line.strip().startswith("score ="),
-         "divides by n_ref + 1e-8; what n_ref counts is decided on the line before."),
-    ),
+    old='n_ref = len(reference) if variant == "ragas_legacy" else len(RE)  # |RE|', new="n_ref = len(reference)",
+    case=("the reference entities `['Paris', 'Paris', 'France']` against the context's `['Paris']`, under the "
+          "`ragas` variant (ragas.metrics.collections)"),
+    run=lambda core: core.context_entity_recall(["Paris", "Paris", "France"], ["Paris"], lambda e: e, "ragas")[0],
+    hint="RE still holds each entity once; what is n_ref now, for every variant?",
+    explanation=("n_ref is now the reference list's length for every variant, repeats included: the overlap "
+                 "(Paris) is 1 of n_ref = 3, so 1 / (3 + 1e-8) = 0.3333, what the legacy ragas.metrics gives. "
+                 "As the code is, the current API counts distinct entities: 1 / 2 = 0.5. The one line is where the "
+                 "two APIs part."),
+    slips=((lambda: 2 / 3, "The overlap counts distinct keys in both lists: Paris once, so 1, not 2."),),
 ))

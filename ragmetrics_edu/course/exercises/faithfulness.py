@@ -8,7 +8,7 @@ from typing import Any
 from ... import metrics
 from .. import metric_map
 from . import Exercise, as_number, register
-from .code_lines import line_exercise
+from .changed_code import change_exercise
 
 MIXED_VERDICTS = ["yes", "idk", "no", "yes"]
 
@@ -210,25 +210,17 @@ register(
 )
 
 
-# -- faith-7: read the code. Which line makes DeepEval count an "idk" claim? ------------------------------
-register(line_exercise(
+# -- faith-7: change a line. Half credit for idk: what does DeepEval score? -------------------------------
+register(change_exercise(
     id="faith-7", metric="faithfulness",
-    question=("Read the code that `metrics.show_code(\"faithfulness\")` shows (section 1). Which line makes "
-              "DeepEval count a claim the context neither supports nor contradicts ('idk') as faithful? Copy "
-              "that line, or the part of it that names it, as a string."),
-    is_answer=lambda line: '"idk": 0 if penalize_ambiguous else 1' in line,
-    hint="Each variant writes a table from verdict to 0 or 1; find DeepEval's.",
-    explanation=("DeepEval's table gives 'idk' a 1 unless penalize_ambiguous is set "
-                 "(FaithfulnessMetric(penalize_ambiguous_claims=True)); Ragas' table gives it 0. The counting "
-                 "rule that reads the tables is the same for both."),
-    decoys=(
-        (lambda line: '"idk": 0, "no": 0' in line,
-         "is Ragas' table: there an 'idk' claim counts 0."),
-        (lambda line: line.strip() == "empty = 1.0",
-         "is DeepEval's score for an answer with no claims at all, not for an 'idk' claim."),
-        (lambda line: 'if variant == "deepeval"' in line,
-         "chooses DeepEval's branch; a line inside it says what each verdict counts."),
-        (lambda line: "counts[verdict]" in line,
-         "looks each verdict up in the table its variant wrote; the 1 for 'idk' is in that table."),
-    ),
+    old='counts = {"yes": 1, "idk": 0 if penalize_ambiguous else 1, "no": 0}',
+    new='counts = {"yes": 1, "idk": 0.5, "no": 0}',
+    case="four claims with the verdicts yes, idk, no, idk, under DeepEval's variant",
+    run=lambda core: core.faithfulness(["a", "b", "c", "d"], ["yes", "idk", "no", "idk"], "deepeval")[0],
+    hint="DeepEval's table changed; the counting rule still adds the numbers and divides by the claims.",
+    explanation=("With idk worth 0.5 the count is 1 + 0.5 + 0 + 0.5 = 2 over 4 claims: 0.5, between DeepEval's "
+                 "0.75 (idk counts 1) and Ragas' and penalize_ambiguous_claims' 0.25 (idk counts 0). How a "
+                 "metric scores 'the context does not say' is one entry of one table."),
+    slips=((lambda: 0.25, "That is Ragas' score (idk counts 0); the changed table gives idk 0.5."),
+           (lambda: 2.0, "That is the count; the rule divides it by the 4 claims.")),
 ))

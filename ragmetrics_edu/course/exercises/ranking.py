@@ -15,7 +15,7 @@ from ... import metrics
 from ...plots import RELEVANT, new_figure
 from ...validate import YES, verdict_list
 from . import Exercise, as_number, register
-from .code_lines import line_exercise
+from .changed_code import change_exercise
 
 #: rank-1: a list of six results and the number of relevant documents in the whole corpus.
 RECALL_LIST, RECALL_K, RECALL_TOTAL = [0, 1, 0, 1, 1, 0], 4, 5
@@ -339,28 +339,16 @@ def plot_per_k_measures(
     return fig
 
 
-# -- rank-8: read the code. Which line lets average precision charge a missed document? -------------------
-register(line_exercise(
+# -- rank-8: change a line. Average precision's D without the corpus count: what does deck A score? --------
+register(change_exercise(
     id="rank-8", metric="average_precision",
-    question=("Read the code that `metrics.show_code(\"average_precision\")` shows (section 1). Which line lets "
-              "average precision charge for a relevant document the retriever never returned, which DeepEval's "
-              "and Ragas' context precision cannot? Copy that line, or the part of it that names it, as a string."),
-    is_answer=lambda line: "total_relevant is None else total_relevant" in line,
-    hint=("The variants differ only in the denominator D; find the one that can be larger than the number of "
-          "relevant nodes in the list."),
-    explanation=("For average precision D is total_relevant, the relevant documents in the whole corpus when you "
-                 "give it: a relevant document that was never retrieved raises D and lowers the score. DeepEval "
-                 "and Ragas divide by R, the relevant nodes retrieved, which cannot count it."),
-    decoys=(
-        (lambda line: line.strip() == "D = float(R)",
-         "is DeepEval's denominator: R counts only the relevant nodes that were retrieved, so a missed document "
-         "is never seen."),
-        (lambda line: line.strip() == "D = R + RAGAS_EPSILON",
-         "is Ragas' denominator: R plus 1e-10, still only what was retrieved."),
-        (lambda line: "relevant_so_far += r_k" in line,
-         "counts the relevant nodes as the loop walks the list; a document that is not in the list never "
-         "passes here."),
-        (lambda line: "sum_of_terms / D" in line,
-         "divides by D; which D counts the missed document is set before."),
-    ),
+    old="D = float(R if total_relevant is None else total_relevant)", new="D = float(R)",
+    case="deck A's list `[0, 1, 1, 0, 0]` as average precision with `total_relevant=3`",
+    run=lambda core: core.context_precision([0, 1, 1, 0, 0], "average_precision", 3)[0],
+    hint="D is now R, the relevant nodes in the list, whatever total_relevant says.",
+    explanation=("D is now R = 2 whatever total_relevant says: (1/2 + 2/3) / 2 = 0.5833, DeepEval's context "
+                 "precision, where average precision as written divides by the 3 relevant documents of the "
+                 "corpus (0.3889) and so charges the one never retrieved. This one line is why average precision "
+                 "can see a miss and context precision cannot."),
+    slips=((lambda: 7 / 6, "That is the sum of terms; the code still divides it by D."),),
 ))
