@@ -37,7 +37,7 @@ import keyword
 import textwrap
 import tokenize
 import types
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -63,7 +63,7 @@ class Part:
     """One function (or table) a listing shows: where it is, its source, and the file's lines it covers."""
 
     heading: str  # ragmetrics_edu/text.py: tokenize
-    file: str  # the file's full path
+    file: str = field(repr=False)  # the file's full path (not in the repr: a notebook stores it)
     source: str
     lines: frozenset[int]  # the file's line numbers shown (from 1)
 
@@ -84,7 +84,7 @@ class Code:
     columns: tuple[str, ...]  # the step table's columns the core fills (empty when it does not say)
     shared: tuple[Code, ...] = ()
     calls: tuple[Part, ...] = ()
-    file: str = ""  # the full path of ``path``
+    file: str = field(default="", repr=False)  # the full path of ``path`` (not in the repr)
     lines: frozenset[int] = frozenset()  # the lines of ``file`` that ``source`` holds
 
     def __str__(self) -> str:

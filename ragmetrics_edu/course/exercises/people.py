@@ -232,6 +232,6 @@ register(
         explanation=(f"Wilson's plan asks for {_plan('wilson'):.0f} labels; the normal formula z²·θ(1 - θ)/h² "
                      f"gives {_plan('normal'):.0f}, too few near 0.95, where the normal interval is narrower than "
                      "its level warrants."),
-        diagnose=_diagnose_plan, tolerance=0.5,
+        diagnose=_diagnose_plan, tolerance=0.25,
     ),
 )
