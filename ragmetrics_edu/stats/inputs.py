@@ -76,6 +76,8 @@ def draws(count: int, n: int) -> None:
 def adapted_resamples(n: Any, wanted: Any) -> tuple[int, str]:
     """The resamples to draw for ``n`` items when ``wanted`` were asked for, and a sentence saying how it was chosen.
 
+        B = min(wanted, allowed_resamples(n))
+
     ``wanted`` while ``n`` x ``wanted`` stays within :data:`MAX_DRAWS`; past it, as many as fit, but never fewer
     than :data:`FLOOR_RESAMPLES` (1,000 resamples put a 95% percentile interval's ends within about a tenth of a
     standard error of where unlimited resampling would put them). A file of any size gets an interval."""

@@ -21,7 +21,7 @@ CASES = judge_eval.load_cases()
 def keyed(value):
     """A GivenJudge answer giving ``value`` (or value(key)) for every key the request's model has."""
     def answer(request):
-        return {k: (value(k) if callable(value) else value) for k in request.model.model_fields}
+        return {k: (value(k) if callable(value) else value) for k in request.model.fields()}
     return answer
 
 
@@ -124,7 +124,7 @@ def test_run_case_same_items_gives_one_verdict_per_labelled_item():
 def test_rotation_is_undone_before_comparing():
     case = next(c for c in CASES if len(c.contexts) >= 3)
     first_yes = GivenJudge({"context_precision": lambda r: {k: ("yes" if k == "node_1" else "no")
-                                                            for k in r.model.model_fields}})
+                                                            for k in r.model.fields()}})
     row = judge_runs.run_case(first_yes, case, "context_precision", rotate=1)
     # the node shown first was the original node 2
     assert row["verdicts"] == ["no", "yes"] + ["no"] * (len(case.contexts) - 2)
@@ -148,7 +148,7 @@ def test_undelimited_judge_sends_the_version_one_prompt():
 
     def capture(request):
         seen.append(request.messages[-1]["content"])
-        return {k: "yes" for k in request.model.model_fields}
+        return {k: "yes" for k in request.model.fields()}
 
     judge = judge_runs.UndelimitedJudge(GivenJudge({"context_precision": capture}))
     judge_runs.run_case(judge, CASES[0], "context_precision")

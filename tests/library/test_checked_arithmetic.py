@@ -138,13 +138,13 @@ QUOTED = [{"verdict": "supported", "quote": "directed by Robert Zemeckis"},
 
 def given_judge() -> GivenJudge:
     def quoted(request):
-        keys = list(request.model.model_fields)
+        keys = list(request.model.fields())
         if request.step == "faithfulness.supported":
             return {k: {"verdict": "supported" if QUOTED[i]["verdict"] == "supported" else "not_supported",
                         "quote": QUOTED[i]["quote"]} for i, k in enumerate(keys)}
         return {k: QUOTED[i] for i, k in enumerate(keys)}
     return GivenJudge({"faithfulness.quoted": quoted, "faithfulness.supported": quoted,
-                       "faithfulness.contradiction": lambda r: {k: "yes" for k in r.model.model_fields},
+                       "faithfulness.contradiction": lambda r: {k: "yes" for k in r.model.fields()},
                        "faithfulness.verdicts": ["yes", "no", "idk"],
                        "faithfulness.claims": CLAIMS,
                        "faithfulness.claims_qa": CLAIMS[:1] + ["Paramount released Beowulf worldwide."]})
