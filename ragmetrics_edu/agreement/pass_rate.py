@@ -138,14 +138,14 @@ def estimate_pass_rate(people: Sequence[bool], judge_on_labelled: Sequence[bool]
     Returns a :class:`PassRateResult`: ``score``, ``ci``, ``level``, ``values`` (the named intermediates,
     ``tpr``/``tnr`` included), ``steps`` (the method's steps as a table), ``explain()``, ``to_dict()``,
     ``lookup()`` and ``labels_needed(half_width)``."""
+    if not isinstance(method, str) or method not in METHODS:
+        raise InputError("method", "one of " + ", ".join(repr(m) for m in METHODS), method)
     y = _verdicts("people", people)
     graded = method in ("ppi", "labels")  # a score in [0, 1] may stand for the judge's verdict (not Rogan-Gladen)
     f = _verdicts("judge_on_labelled", judge_on_labelled, graded)
     if len(f) != len(y):
         raise InputError("judge_on_labelled", f"one verdict per labelled answer ({len(y)}, as in people)", f"{len(f)} verdicts")
     f_all = _verdicts("judge_on_all", judge_on_all, graded)
-    if not isinstance(method, str) or method not in METHODS:
-        raise InputError("method", "one of " + ", ".join(repr(m) for m in METHODS), method)
     level = number("level", level, "a confidence level strictly between 0 and 1, e.g. 0.95", low=0.0, high=1.0,
                    low_open=True, high_open=True)
     if lam is not None and method != "ppi":

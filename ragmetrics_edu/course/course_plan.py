@@ -24,6 +24,7 @@ from importlib import resources
 from typing import Any
 
 from ..errors import InputError
+from ..validate import text
 from . import glossary, time_plan
 
 STUCK = ("Stuck on an exercise? `exercises.check(\"id\", answer)` explains a wrong answer, "
@@ -269,6 +270,7 @@ README_END = "<!-- end of the generated course plan -->"
 def readme_part(readme: str) -> str:
     """The README's generated course-plan part as it stands (between :data:`README_START` and
     :data:`README_END`); an InputError when the markers are missing."""
+    readme = text("readme", readme)
     if README_START not in readme or README_END not in readme:
         raise InputError("readme", f"a README holding the lines {README_START!r} and {README_END!r}", readme[:60])
     return readme.split(README_START, 1)[1].split(README_END, 1)[0].strip("\n")
@@ -276,6 +278,7 @@ def readme_part(readme: str) -> str:
 
 def with_readme_part(readme: str) -> str:
     """The README with its course-plan part replaced by the map computed now."""
+    readme = text("readme", readme)
     readme_part(readme)
     head, rest = readme.split(README_START, 1)
     return f"{head}{README_START}\n{overview_markdown()}\n{README_END}{rest.split(README_END, 1)[1]}"

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InputError
-from ..validate import integer
+from ..validate import integer, text
 
 __all__ = ["WORDS_PER_MINUTE", "SKIM_AFTER", "SKIM_WORDS_PER_MINUTE", "PER_EXERCISE", "PER_FIGURE",
            "PER_CODE_CELL", "PER_METHOD", "APPENDIX", "METHOD_MARKER", "RULE", "FIELDS", "minutes", "counts",
@@ -77,6 +77,7 @@ def _text(value: Any) -> str:
 def methods(source: str) -> list[str]:
     """The methods a code cell's source explains, by the rule's three signs: ``show_code(name)``, ``def name(``
     and a ``# method: name`` comment."""
+    source = text("source", source)
     found = [a or b for a, b in _SHOW_CODE.findall(source)] + _DEF.findall(source)
     found += [line.split(":", 1)[1].strip().lower() for line in source.splitlines()
               if line.strip().lower().startswith(METHOD_MARKER)]

@@ -13,7 +13,9 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from ..errors import InputError
 
-__all__ = ["CaseResults"]
+#: The compare and evaluate pages' own parts: their public way in is `ragmetrics-edu compare --report` (and
+#: `evaluate --report`); these names are not a library API.
+__all__: list[str] = []
 
 
 class CaseResults(Sequence[dict[str, Any]]):

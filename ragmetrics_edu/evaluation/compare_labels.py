@@ -29,7 +29,9 @@ from ..results import fmt
 from .datasets import Dataset, field_at, read_rows
 from .report_cases import num
 
-__all__ = ["read_labels", "labelled_rates", "labels_text", "labels_html", "VersionRates", "TARGET_HALF_WIDTH"]
+#: The compare and evaluate pages' own parts: their public way in is `ragmetrics-edu compare --report` (and
+#: `evaluate --report`); these names are not a library API.
+__all__ = ["VersionRates", "TARGET_HALF_WIDTH"]
 
 #: The half-width the labels-needed line plans for.
 TARGET_HALF_WIDTH = 0.05

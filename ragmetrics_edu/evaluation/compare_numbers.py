@@ -23,7 +23,9 @@ from ..errors import InputError
 from .comparison import MetricComparison
 from .pairing import Pairing
 
-__all__ = ["MetricNumbers", "holm", "planning_count", "paired_values", "comparison_numbers", "PLANNING_RULE"]
+#: The compare and evaluate pages' own parts: their public way in is `ragmetrics-edu compare --report` (and
+#: `evaluate --report`); these names are not a library API.
+__all__ = ["MetricNumbers", "holm", "planning_count", "PLANNING_RULE"]
 
 #: The planning rule in words (printed on the page beside the count).
 PLANNING_RULE = ("The count grows as 1/δ²: a difference 3× smaller needs about 10× more questions (exactly 9×), "

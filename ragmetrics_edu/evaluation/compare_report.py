@@ -25,7 +25,9 @@ from .pairing import Pairing
 from .report import CORAL, GRID, INK, SAND, STYLE, TEAL
 from .report_cases import case_texts, marked_answer, num
 
-__all__ = ["render_compare", "write_compare", "differences_svg", "num"]
+#: The compare and evaluate pages' own parts: their public way in is `ragmetrics-edu compare --report` (and
+#: `evaluate --report`); these names are not a library API.
+__all__: list[str] = []
 
 #: Cases shown per metric under "changed most".
 CHANGED_SHOWN = 3

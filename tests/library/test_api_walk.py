@@ -428,6 +428,7 @@ VALID: dict[str, Callable[[], dict[str, Any]]] = {
     # metrics (a registered spec's arithmetic takes its valid call from the spec's `example`: registered_kwargs)
     "metrics.context_precision_batch": lambda: dict(cases=[[1, 0], ["yes"]]),
     "metrics.f_beta": lambda: dict(tp=1, fp=2, fn=0),
+    "stats.adapted_resamples": lambda: dict(n=100, wanted=2000),
     "GivenJudge.in_turn": lambda: dict(first=["yes"]),
     # figures: a figure to make readable
     "plots.make_readable": lambda: dict(fig=_figure()),

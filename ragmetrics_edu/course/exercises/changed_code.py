@@ -16,6 +16,7 @@ from typing import Any, Callable
 
 from ... import metrics
 from ...errors import InputError
+from ...validate import identifier, text
 from . import Exercise, as_number
 
 #: (the wrong number a tempting slip gives, what that slip is)
@@ -32,14 +33,28 @@ def _module_name(path: str) -> str:
 def _fresh(name: str, source: str) -> types.ModuleType:
     module = types.ModuleType(name)
     module.__package__ = name.rpartition(".")[0]
-    exec(compile(source, f"<{name}, one line changed>", "exec"), module.__dict__)  # noqa: S102 (the course's own core)
+    try:
+        compiled = compile(source, f"<{name}, one line changed>", "exec")
+    except SyntaxError as problem:
+        raise InputError("new", "a line of Python that fits where the old one was", problem.text,
+                         hint=f"the changed core does not compile: {problem.msg}") from None
+    exec(compiled, module.__dict__)  # noqa: S102 (the course's own core)
     return module
+
+
+def _one_line(field: str, value: Any) -> str:
+    """One line of Python (the changed line): text with no line break."""
+    value = text(field, value)
+    if "\n" in value or len(value) > 200:
+        raise InputError(field, "one line of Python, at most 200 characters", value)
+    return value
 
 
 def changed_core(metric: str, old: str, new: str) -> types.ModuleType:
     """The module of ``metric``'s core, run from its displayed source with the one line whose text is ``old``
     (stripped) replaced by ``new``. The line may be in the core or in a shared core it uses; the changed
     shared function then replaces the one the core imported. An InputError when ``old`` is not exactly one line."""
+    old, new = text("old", old), _one_line("new", new)
     code = metrics.show_code(metric)
     parts = [code, *code.shared]
     hits = [(i, j) for i, part in enumerate(parts) for j, line in enumerate(part.source.splitlines())
@@ -71,6 +86,8 @@ def change_exercise(*, id: str, metric: str, old: str, new: str, case: str, run:
     ``run(module)`` computes the case's score with a core module: the changed one for the answer, the library's
     own for the score before the change; ``slips`` are wrong numbers with the slip behind each.
     """
+    id = identifier("id", id, "an exercise id such as 'cp-7'")
+    note = text("note", note)
     changed_core(metric, old, new)          # the line is there, once, and the changed copy runs
     code = metrics.show_code(metric)
     path = next(p.path for p in (code, *code.shared) if any(line.strip() == old.strip()
