@@ -405,7 +405,7 @@ def test_calibration_bins_by_hand_and_the_stored_platt_fit_is_the_refit(log):
     # cross-fitted Platt scaling re-ranks the sentences a little (one fit would keep their order)
     unmarked = [not v for v in y]
     raw, scaled = roc_auc(unmarked, found["p_yes"]), roc_auc(unmarked, log["calibration"]["scaled"])
-    assert scaled != pytest.approx(raw) and f"recorded p(yes) {raw:.3f}, Platt-scaled {scaled:.3f}" in shown
+    assert scaled != pytest.approx(raw) and f"recorded p(yes) {raw:.3f}, Platt-scaled {scaled:.3f}" in shown  # words rejoined
 
 
 def test_the_stability_rule_is_the_designs_rule_counted_by_hand(log):
