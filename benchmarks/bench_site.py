@@ -34,10 +34,11 @@ from lab_server import copy_notebooks, running_lab  # noqa: E402
 
 NOTEBOOK = "00_start_here.ipynb"
 SCORE = ".jp-NotebookPanel:not(.lm-mod-hidden) .rme-reorder .rme-score-value"
-#: The first cell with an output, past any install cell: the lesson's first result.
+#: The first code cell (``first`` counts code cells; 1 skips the site's install cell) has an output: the lesson's first result.
 FIRST_OUTPUT_JS = """first => { const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;
-  if (!w || !w.content) return false; const cell = w.content.widgets[first];
-  return !!cell && cell.model.outputs.length > 0; }"""
+  if (!w || !w.content) return false;
+  const code = w.content.widgets.filter(c => c.model.type === 'code').slice(first);
+  return code.length > 0 && !!code[0].model.outputs && code[0].model.outputs.length > 0; }"""
 
 
 def visit(page, url: str, first: int) -> tuple[float, float]:
