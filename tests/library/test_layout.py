@@ -293,7 +293,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("judges", "retrieval"),
     ("designs",),
     ("evaluation",),
-    ("widgets",),
+    ("widgets", "studies"),
     ("course",),
     ("cli",),
 )

@@ -1,0 +1,13 @@
+"""The course's judge studies as library code: each function takes the items, labels and judge
+replies it measures (the course loads them from the shipped recordings) and returns the figure.
+
+A lesson shows these with ``metrics.show_code`` or computes the same figure in view and checks it
+against them. Subpackages, one per study:
+
+- ``judge_study``: a judge run over the labelled worked cases (lessons 10-11, 16);
+- ``against_people``: judges against people's labels on HaluEval and RAGTruth (lessons 13-14);
+- ``alignment``: aligning a judge, and the ``validate-judge`` command's reading (lesson 15);
+- ``capstone``: the capstone's retrievers and blame (lesson 16).
+
+This package never imports the course (``ragmetrics_edu.course``).
+"""
