@@ -308,7 +308,7 @@ def test_the_package_keeps_its_layout_rules() -> None:
 def test_the_library_top_level_stays_small() -> None:
     units = {p.stem for p in (REPO / "ragmetrics_edu").iterdir()
              if (p.suffix == ".py" or (p / "__init__.py").is_file()) and p.stem != "__init__"}
-    assert "course" in units and 15 <= len(units - {"course", "cli"}) <= 20, sorted(units)
+    assert "course" in units and 15 <= len(units - {"course", "cli"}) <= 21, sorted(units)  # 21: studies/ (issue 47)
 
 
 # A fake package with one planted violation of each rule: the checker must report every one.
