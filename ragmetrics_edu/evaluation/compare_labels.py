@@ -198,8 +198,8 @@ def labels_text(found: dict[str, Any]) -> str:
             continue
         for name, est, needed in (("labels alone (Wilson)", r.labels_alone, r.needed_labels_alone),
                                   ("PPI++", r.ppi, r.needed_ppi)):
-            low, high = est.ci or (math.nan, math.nan)
-            lines.append(f"  {version} {name}: {fmt(est.score)} [{fmt(low)}, {fmt(high)}] from {r.labelled} labels "
+            shown = "(no interval)" if est.ci is None else f"[{fmt(est.ci[0])}, {fmt(est.ci[1])}]"
+            lines.append(f"  {version} {name}: {fmt(est.score)} {shown} from {r.labelled} labels "
                          f"of {r.answers} answers; ±{TARGET_HALF_WIDTH} needs about {needed:,.0f} labels "
                          f"({max(0.0, needed - r.labelled):,.0f} more)")
     for key, name in (("labels_alone", "labels alone"), ("ppi", "PPI++")):
