@@ -112,7 +112,7 @@ def test_ret_4_feedback_names_the_non_tied_questions_and_the_permutation_floor()
     dense = EmbeddingRetriever(corpus, RecordedEmbedder(), min_score=None)
     rr = [[row["reciprocal_rank"] for row in evaluate_retriever(r, few, k=retrieval.FEW_K)]
           for r in (BM25Retriever(corpus), dense)]
-    m = sum(a != b for a, b in zip(*rr))  # counted here from the rows, not read off the test's result
+    m = sum(a != b for a, b in zip(*rr, strict=True))  # counted here from the rows, not read off the test's result
     p = retrieval.few_questions_comparison()["permutation"].p_value
     assert p >= 2 / 2 ** m - 1e-12, "an exact sign-flip test cannot go below 2/2^m"
     message = exercises.check("ret-4", not (p < 0.05)).message

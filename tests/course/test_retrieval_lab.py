@@ -167,7 +167,8 @@ def test_only_the_unpooled_retriever_has_unjudged_passages_and_the_notebook_prin
     counts = {}
     for name, retriever in systems.items():
         tops = [[pid for pid, _ in retriever.search(q.text, 5)] for q in answerable]
-        counts[name] = (sum(map(len, tops)), sum(pid not in q.judged for q, top in zip(answerable, tops) for pid in top))
+        counts[name] = (sum(map(len, tops)), sum(pid not in q.judged for q, top in zip(answerable, tops, strict=True)
+                                               for pid in top))
     assert counts["BM25"][1] == 0 and counts["MiniLM"][1] == 0, "the pooled systems' top 5 is all judged"
     assert counts["hashing"][1] > 0
     listed, unjudged = counts["hashing"]
