@@ -250,6 +250,21 @@ def _pass_rates():
     return pass_rate.pass_rate_by_model()
 
 
+@functools.lru_cache(maxsize=None)
+def _labelled_set():
+    """The shipped labelled cases (the first four) and their adjudicated labels, as the course loads them."""
+    return tuple(_export("judge_study.labels.load_cases")()[:4]), _export("judge_study.labels.final_labels")()
+
+
+def _judge_study():
+    """A judge study of the shipped cases with no recorded pass: each table says "not recorded" at once."""
+    return _export("judge_study.study.JudgeStudy")(*_labelled_set(), {})
+
+
+#: scored HaluEval pairs (right above hallucinated), as the HaluEval study's functions take them
+_PAIRS = [{"pair": f"p{i}", "right": 0.9, "hallucinated": 0.2, "outcome": 1.0} for i in range(3)]
+
+
 def _scored_choice_log():
     """A HaluEval choice log whose test part is already scored: ``freeze_choice`` refuses it at once (with a
     fresh path it would replay every design on every dev pair first, minutes over the walk's time limit)."""
@@ -262,6 +277,7 @@ def _scored_choice_log():
 
 #: Valid values by parameter name (a factory each), used where the signature has no default.
 BY_NAME: dict[str, Callable[[], Any]] = {
+    "study": _judge_study,
     "verdicts": lambda: ["yes", "no", "yes"],
     "statements": lambda: ["a statement", "another"],
     "claims": lambda: ["a claim", "another"],
@@ -484,6 +500,32 @@ VALID: dict[str, Callable[[], dict[str, Any]]] = {
     "evaluation.comparison.scores_of": lambda: dict(data=[{"question": "q", "word_overlap": 0.5}],
                                                     metric="word_overlap"),
     "halueval.study.freeze_choice": lambda: dict(target=_scored_choice_log()),
+    "halueval.study.plot_distributions": lambda: dict(designs=["word_overlap"], split="dev"),
+    "halueval.choosing.best_threshold": lambda: dict(dev_rows=_PAIRS),
+    "halueval.choosing.compare": lambda: dict(rows=_PAIRS, baseline_rows=_PAIRS, design="a"),
+    "halueval.designs.score_answer": lambda: dict(design=_export("halueval.designs.design_of")("word_overlap"),
+                                                  judge=None, pair=_export("data.halueval.pairs")("dev")[0], answer="x"),
+    "halueval.detection.plot_distributions": lambda: dict(rows={"word_overlap": _PAIRS}, split="dev"),
+    # the judge study (lessons 10-11): the shipped labelled cases, as the course loads them
+    "judge_study.agreement.contradiction_counts": lambda: dict(found={"judge": _export("agreement.cohen_kappa")(
+        ["supported", "contradicted", "supported"], ["supported", "contradicted", "contradicted"])}),
+    "judge_study.agreement.extraction_quality": lambda: dict(rows=[], metric="faithfulness", cases=_labelled_set()[0]),
+    "judge_study.agreement.kept": lambda: dict(name="quoted", scores={"library": 0.5, "quoted": 0.6},
+                                               builds_on={"quoted": "library"}),
+    "judge_study.behaviour.once": lambda: dict(rows=[], metric="faithfulness", cases=_labelled_set()[0]),
+    "judge_study.behaviour.overlap_rows": lambda: dict(cases=_labelled_set()[0], metric="faithfulness"),
+    "judge_study.behaviour.run_means": lambda: dict(runs=[[], []], metric="faithfulness"),
+    "judge_study.cases.adjudicated": lambda: dict(first=_labelled_set()[1], decisions=[]),
+    "judge_study.cases.annotator_agreement": lambda: dict(a=_export("judge_study.labels.load_labels")("pass1"),
+                                                         b=_export("judge_study.labels.load_labels")("pass2"),
+                                                         cases=_labelled_set()[0]),
+    "judge_study.cases.pairs": lambda: dict(cases=_labelled_set()[0]),
+    "judge_study.cases.parse_decisions": lambda: dict(doc={"decisions": []}, first=_labelled_set()[1],
+                                                      second=_labelled_set()[1]),
+    "judge_study.cases.unique_items": lambda: dict(metric="faithfulness", cases=_labelled_set()[0]),
+    "judge_study.injection.reading": lambda: dict(found=[]),
+    "judge_study.passes.select": lambda: dict(cases=_labelled_set()[0], selection="subset"),
+    "judge_study.study.JudgeStudy": lambda: dict(cases=_labelled_set()[0], labels=_labelled_set()[1], passes={}),
     # the designs' arithmetic and the validation of a judge against people (lessons 13-15)
     "agreement.validation_report": lambda: dict(failed=_FAILED, scores=_SCORES, n_resamples=200),
     "agreement.auc_difference": lambda: dict(failed=_FAILED, scores_a=_SCORES, scores_b=_SCORES[::-1], n_resamples=200),
@@ -1375,10 +1417,11 @@ NO_RESULT_BY_REASON: dict[str, list[str]] = {
         "studies.judge_study.agreement.matched_verdicts", "studies.judge_study.agreement.pairwise",
         "studies.judge_study.agreement.verdict_agreement", "studies.judge_study.behaviour.flip_rate",
         "studies.judge_study.behaviour.injection_effect", "studies.judge_study.behaviour.position_effect",
+        "course.judge_study.report.pairwise", "course.judge_study.report.verdicts",
         "studies.judge_study.cases.disagreements", "studies.judge_study.cases.label_vectors",
         "studies.judge_study.cases.parse_cases", "studies.judge_study.cases.parse_labels",
         "course.judge_study.passes.cases_for", "course.judge_study.recording.add_parser",
-        "studies.judge_study.study.JudgeStudy.restrict", "course.judge_study.report.show", "course.metric_map.check_costs",
+        "course.judge_study.report.show", "course.metric_map.check_costs",
         "course.metric_map.combine", "course.slides.embedder_sources", "judges.OpenAIJudge.cache_key",
         "judges.cache_entries.read_cache_entry", "metrics.Ask", "metrics.inputs.typed_verdicts",
         "metrics.reanswer.threshold_of", "metrics.reanswer.weight_of", "regression_gate.judge_noise",

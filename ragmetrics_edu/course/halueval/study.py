@@ -33,7 +33,7 @@ from ...validate import text, text_list
 
 __all__ = ["recording_name", "pair_scores", "scored_pairs", "choice_log", "design_calls", "compare", "design_table",
            "detection", "best_threshold", "freeze_choice", "score_test", "rescore_comparator", "LOG", "checked_split",
-           "plot_distributions", "table_rows", "curse_rows", "check_log"]
+           "plot_distributions", "curse_rows"]
 
 #: the choice log, shipped with the package
 LOG = "halueval_choice_log.json"

@@ -21,8 +21,7 @@ from ...validate import identifier
 from ..capstone import systems as capstone
 from .labels import load_cases
 
-__all__ = ["cases_for", "rows", "family_rows", "recording_path", "available", "run_pass", "Recorded",
-           "repeat_passes"]
+__all__ = ["cases_for", "rows", "family_rows", "recording_path", "available", "Recorded", "repeat_passes"]
 
 FOLDER = "recordings/judge_study/"
 

@@ -14,7 +14,7 @@ from typing import Any, Sequence
 from ... import stats
 from ...errors import InputError
 from ...metrics.correctness import f1_from
-from ...validate import number, plain, records, text_list
+from ...validate import number, plain, records, text, text_list
 
 __all__ = ["RULE", "outcome", "pairwise", "compare", "choose", "checked_threshold", "scored", "best_threshold",
            "detection"]
@@ -27,6 +27,9 @@ RULE = ("Highest pairwise accuracy on the whole dev part (160 pairs); a tie goes
 
 def outcome(right: float, wrong: float) -> float:
     """1 when the right answer scores higher, 0 when lower, 0.5 for a tie (or a NaN on either side)."""
+    for field, value in (("right", right), ("wrong", wrong)):
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise InputError(field, "a score (a number, or NaN for none)", value)
     if math.isnan(right) or math.isnan(wrong) or right == wrong:
         return 0.5
     return 1.0 if right > wrong else 0.0
@@ -51,6 +54,7 @@ def compare(rows: Sequence[dict[str, Any]], baseline_rows: Sequence[dict[str, An
             baseline: str = "word_overlap", split: str = "", *, seed: int = 0) -> dict[str, Any]:
     """``design``'s rows against ``baseline``'s on the same pairs (the first ``len(rows)`` of them): the paired
     difference of outcomes with its interval, and a sign test on the pairs where they differ (the pair is the unit)."""
+    design, baseline, split = text("design", design), text("baseline", baseline), text("split", split)
     rows, base = _pairs("rows", rows), _pairs("baseline_rows", baseline_rows)[:len(rows)]
     if [r["pair"] for r in base] != [r["pair"] for r in rows]:
         raise InputError("baseline_rows", f"the same pairs as {design}'s, in the same order", baseline)

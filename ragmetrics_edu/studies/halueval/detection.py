@@ -15,7 +15,7 @@ from ...metrics.correctness import f1_counts
 from ...plots import new_figure
 from ...stats import resample
 from ...stats.bootstrap import percentile_interval
-from ...validate import mapping, number, text
+from ...validate import as_list, mapping, number, text
 from .choosing import checked_threshold, scored
 
 __all__ = ["precision_at", "detection_difference", "plot_distributions"]
@@ -46,9 +46,10 @@ def detection_difference(rows: Sequence[dict[str, Any]], baseline_rows: Sequence
     import numpy as np  # lazy: numpy loads only when resampling
 
     design, baseline, split = text("design", design), text("baseline", baseline), text("split", split)
-    if not isinstance(thresholds, (tuple, list)) or len(thresholds) != 2:
+    given = as_list("thresholds", thresholds, "two thresholds: the design's and the baseline's")
+    if len(given) != 2:
         raise InputError("thresholds", "two thresholds: the design's and the baseline's (from the log)", thresholds)
-    cut = [checked_threshold(t) for t in thresholds]
+    cut = [checked_threshold(t) for t in given]
     b = number("base_rate", base_rate, "a share of hallucinated answers, above 0 and below 1", low=0.0, high=1.0)
     if b in (0.0, 1.0):
         raise InputError("base_rate", "a share of hallucinated answers, above 0 and below 1", base_rate)

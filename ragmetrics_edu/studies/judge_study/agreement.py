@@ -45,7 +45,7 @@ def label_of(value: Any) -> str:
 
 
 def _by_id(cases: Sequence[Case]) -> dict[str, Case]:
-    return {c.id: c for c in check_cases(list(cases))}
+    return {c.id: c for c in check_cases(cases)}
 
 
 def labels_for(case_id: str, metric: str, labels: PassLabels) -> list[Any]:
@@ -213,7 +213,7 @@ def pairwise(rows: Sequence[dict[str, Any]], cases: Sequence[Case], labels: Pass
     by_case = {r["case"]: r for r in _check_rows(rows, "faithfulness")
                if r.get("mode") == mode and r.get("pipeline") == pipeline}
     ha, hb, ja, jb, ba, bb, left_out = [], [], [], [], [], [], []
-    for sup, uns in pairs(list(cases)):
+    for sup, uns in pairs(check_cases(cases)):
         if sup.id not in by_case or uns.id not in by_case:
             continue
         a, b = by_case[sup.id], by_case[uns.id]
@@ -262,7 +262,8 @@ def kept(name: str, scores: Mapping[str, Any], builds_on: Mapping[str, str | Non
     """Is pipeline change ``name`` kept? "baseline" when it builds on nothing, "yes" when its score (``scores``:
     name -> a comparable score, e.g. (pairwise accuracy, kappa)) beats the one it builds on
     (:data:`ragmetrics_edu.designs.faithfulness_checked.BUILDS_ON`), else "no"."""
-    base = builds_on.get(text("name", name))
+    name, scores = text("name", name), mapping("scores", scores, "pipeline name -> its score")
+    base = mapping("builds_on", builds_on, "pipeline name -> the one it builds on (BUILDS_ON)").get(name)
     if base is None:
         return "baseline"
     return "yes" if base in scores and scores[name] > scores[base] else "no"

@@ -139,14 +139,14 @@ def once(rows: Sequence[dict[str, Any]], metric: str, cases: Sequence[Case]) -> 
     """The rows of the cases that hold a distinct item of ``metric`` (:func:`~.cases.unique_items`): both cases
     of a pair share their context-precision and context-recall items (nodes, question, reference), so only the
     first case's rows stand for the pair; every answer has claims and statements of its own."""
-    keep = {case for case, _, _ in unique_items(check_metric(metric), list(cases))}
+    keep = {case for case, _, _ in unique_items(check_metric(metric), check_cases(cases))}
     return [r for r in run_rows(rows) if r["case"].split("+", 1)[0] in keep]
 
 
 def overlap_rows(cases: Sequence[Case], metric: str, rotate: int = 0) -> list[dict[str, Any]]:
     """Word overlap's verdicts as rows shaped like the judge's (context-precision nodes moved round by
     ``rotate`` places as :func:`ragmetrics_edu.studies.judge_study.runs.run` moves them, then put back in order)."""
-    cases, metric = check_cases(list(cases)), check_metric(metric)
+    cases, metric = check_cases(cases), check_metric(metric)
     rotate = integer("rotate", rotate, low=-10**9, high=10**9, expected="a whole number of places")
     out = []
     for case in cases:

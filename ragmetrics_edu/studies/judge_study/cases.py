@@ -320,7 +320,9 @@ def parse_decisions(doc: Any, first: PassLabels, second: PassLabels) -> list[Dec
 def adjudicated(first: PassLabels, decisions: list[Decision]) -> PassLabels:
     """``first``'s labels with every adjudicated disagreement replaced by its final label."""
     first = instance("first", first, PassLabels, "a pass's labels (parse_labels())")
-    final = {(d.case, d.metric, d.item): d for d in as_list("decisions", decisions, "decisions (parse_decisions())")}
+    found = as_list("decisions", decisions, "decisions (parse_decisions())")
+    final = {(d.case, d.metric, d.item): d
+             for d in (instance(f"decisions[{i}]", d, Decision, "a Decision") for i, d in enumerate(found))}
     cases = {}
     for cid, case in first.cases.items():
         per_metric = {}

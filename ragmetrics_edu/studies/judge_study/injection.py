@@ -22,7 +22,7 @@ from typing import Any
 from ...metrics.registry import MetricTable
 from ...validate import mapping, records
 from . import behaviour as behave
-from .study import JudgeStudy
+from .study import JudgeStudy, check_study
 
 __all__ = ["FORMS", "ADDED", "in_node", "reading"]
 
@@ -43,6 +43,7 @@ def in_node(study: JudgeStudy) -> list[dict[str, Any]]:
 
     A pass that was not recorded gives one row saying so.
     """
+    study = check_study(study)
     out: list[dict[str, Any]] = []
     for form, injected, placebo, control in FORMS:
         for added, planted in zip(ADDED, (injected, placebo), strict=True):

@@ -16,7 +16,7 @@ from . import agreement
 from .cases import Case, PassLabels, check_cases
 from .passes import select
 
-__all__ = ["JudgeStudy"]
+__all__ = ["JudgeStudy", "check_study"]
 
 
 @dataclass(frozen=True)
@@ -30,7 +30,7 @@ class JudgeStudy:
     _memo: dict[tuple[Any, ...], dict[str, Any]] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "cases", tuple(check_cases(list(self.cases))))
+        object.__setattr__(self, "cases", tuple(check_cases(self.cases)))
         instance("labels", self.labels, PassLabels, "a pass's labels (cases.parse_labels())")
         mapping("passes", self.passes, "pass name -> its rows")
 
@@ -63,3 +63,8 @@ class JudgeStudy:
             self._memo[key] = agreement.verdict_agreement(found, metric, self.cases, self.labels, pipeline=pipeline,
                                                           binary=binary, seed=seed, baseline=baseline)
         return self._memo[key]
+
+
+def check_study(study: Any) -> JudgeStudy:
+    """``study`` if it is a :class:`JudgeStudy`, else an InputError."""
+    return instance("study", study, JudgeStudy, "a JudgeStudy (the course's report.study())")

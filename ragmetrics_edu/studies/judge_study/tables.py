@@ -19,7 +19,7 @@ from .figures import agreement_figure as agreement_figure_of
 from .paired import compare, compare_columns, fmt_ci
 from .passes import repeat_passes, select
 from .runs import INJECTED_AT, inject
-from .study import JudgeStudy
+from .study import JudgeStudy, check_study
 
 __all__ = ["RAGAS_PAPER", "SAME_ITEMS_PASS", "PIPELINE_LABELS", "INJECTION_FORMS", "agreement_table",
            "agreement_figure", "pipeline_table", "full_pipeline_table", "flip_table", "repeat_spread",
@@ -51,6 +51,7 @@ def _pairwise(study: JudgeStudy, found: Sequence[dict[str, Any]], **how: Any) ->
 def agreement_table(study: JudgeStudy, seed: int = 0) -> list[dict[str, Any]]:
     """Per metric, same items: the judge's kappa beside word overlap's and the paired difference judge − overlap
     in the share of items agreeing with the labels, over pairs, with its interval and sign test."""
+    study = check_study(study)
     out: list[dict[str, Any]] = []
     for metric, name in SAME_ITEMS_PASS.items():
         if not study.has(name):
@@ -65,6 +66,7 @@ def agreement_table(study: JudgeStudy, seed: int = 0) -> list[dict[str, Any]]:
 
 def agreement_figure(study: JudgeStudy, seed: int = 0) -> Any:
     """:func:`ragmetrics_edu.studies.judge_study.figures.agreement_figure` of every recorded same-items pass."""
+    study = check_study(study)
     return agreement_figure_of({m: study.verdicts(n, m, seed=seed) for m, n in SAME_ITEMS_PASS.items() if study.has(n)})
 
 
@@ -93,6 +95,7 @@ def _pipeline_rows(study: JudgeStudy, sources: list[Source], mode: str, head: st
 def pipeline_table(study: JudgeStudy, seed: int = 0) -> list[dict[str, Any]]:
     """Faithfulness on every case's own claims, each pipeline change (chosen on these same pairs: the kept rows
     carry the winner's curse)."""
+    study = check_study(study)
     sources: list[Source] = [("library", "qwen_same_items", study.rows("qwen_same_items"), None)] \
         if study.has("qwen_same_items") else []
     if study.has("qwen_pipeline_same_items"):
@@ -105,6 +108,7 @@ def pipeline_table(study: JudgeStudy, seed: int = 0) -> list[dict[str, Any]]:
 def full_pipeline_table(study: JudgeStudy, seed: int = 0) -> list[dict[str, Any]]:
     """Faithfulness with the judge extracting its own claims, on the pairs the pipeline passes covered: the library
     beside each changed pipeline (chosen on these same pairs: the kept rows carry the winner's curse)."""
+    study = check_study(study)
     if not study.has("qwen_pipeline_full"):
         return []
     piped = study.rows("qwen_pipeline_full")
@@ -123,6 +127,7 @@ def _repeat_runs(study: JudgeStudy) -> dict[str, list[list[dict[str, Any]]]]:
 
 def flip_table(study: JudgeStudy) -> list[dict[str, Any]]:
     """How often a verdict changes across three repeat runs at temperature 0 and three at 0.7, first five pairs."""
+    study = check_study(study)
     out: list[dict[str, Any]] = []
     for label, runs in _repeat_runs(study).items():
         if not runs:
@@ -138,6 +143,7 @@ def flip_table(study: JudgeStudy) -> list[dict[str, Any]]:
 def repeat_spread(study: JudgeStudy) -> list[dict[str, Any]]:
     """Per temperature and metric: each repeat run's mean score and the spread of those means
     (:func:`ragmetrics_edu.studies.judge_study.behaviour.run_means`)."""
+    study = check_study(study)
     out = []
     for label, runs in _repeat_runs(study).items():
         for metric in ("context_precision", "faithfulness") if runs else ():
@@ -149,6 +155,7 @@ def repeat_spread(study: JudgeStudy) -> list[dict[str, Any]]:
 
 def position_summary(study: JudgeStudy) -> dict[str, Any] | None:
     """Context precision verdicts with the nodes moved round by one place vs in their order, each node once."""
+    study = check_study(study)
     if not study.has("qwen_position", "qwen_same_items"):
         return None
     moved = behave.once(study.rows("qwen_position"), "context_precision", list(study.cases))
@@ -170,6 +177,7 @@ def injection_by_content(study: JudgeStudy) -> list[dict[str, Any]]:
     moved down one place. Context precision is split into nodes in place and nodes shifted, beside the control for a
     layout change alone (the position pass: not-"yes" verdicts that became "yes" on the same cases); faithfulness
     judges each claim against the whole context, so it is reported per form."""
+    study = check_study(study)
     out: list[dict[str, Any]] = []
     control = None
     if study.has("qwen_position", "qwen_same_items"):
@@ -199,6 +207,7 @@ def injection_by_content(study: JudgeStudy) -> list[dict[str, Any]]:
 def behaviour_table(study: JudgeStudy) -> list[dict[str, Any]]:
     """Repeat runs, nodes moved round and the planted instruction: the recorded judge beside word overlap on the same
     cases and items (:func:`ragmetrics_edu.studies.judge_study.behaviour.overlap_rows`)."""
+    study = check_study(study)
     cases, out = list(study.cases), []
     for flips in flip_table(study):
         if flips["metric"] != "-":
@@ -228,6 +237,7 @@ def behaviour_table(study: JudgeStudy) -> list[dict[str, Any]]:
 
 def size_table(study: JudgeStudy, seed: int = 0) -> list[dict[str, Any]]:
     """Same items, first six pairs: SmolLM2-135M beside Qwen2.5-Coder-1.5B and the baseline, per metric."""
+    study = check_study(study)
     out: list[dict[str, Any]] = []
     for metric, name in SAME_ITEMS_PASS.items() if study.has("smol_same_items") else ():
         if study.has(name):
@@ -241,6 +251,7 @@ def size_table(study: JudgeStudy, seed: int = 0) -> list[dict[str, Any]]:
 def extraction_table(study: JudgeStudy, seed: int = 0) -> list[dict[str, Any]]:
     """Full pipeline, per metric: the judge's own items matched to the labelled ones by content, and the verdict
     agreement on the matched items."""
+    study = check_study(study)
     out = []
     for metric, name in (("context_recall", "qwen_full"), ("faithfulness", "qwen_full"),
                          ("answer_relevancy", "qwen_full_answer_relevancy")):
@@ -257,6 +268,7 @@ def extraction_table(study: JudgeStudy, seed: int = 0) -> list[dict[str, Any]]:
 
 def cost_table(study: JudgeStudy) -> list[dict[str, Any]]:
     """Calls and tokens per case, per pass, metric and pipeline, from the recorded calls."""
+    study = check_study(study)
     out: list[dict[str, Any]] = []
     for name in ("qwen_same_items", "qwen_same_items_answer_relevancy", "qwen_pipeline_same_items", "qwen_full",
                  "qwen_full_answer_relevancy", "qwen_pipeline_full"):
@@ -271,4 +283,5 @@ def cost_table(study: JudgeStudy) -> list[dict[str, Any]]:
 
 def malformed_summary(study: JudgeStudy) -> dict[str, int]:
     """Across every shipped pass of the labelled set: rows, rows repaired, rows with no usable reply."""
+    study = check_study(study)
     return behave.malformed([r for n in study.passes if not n.startswith("qwen_capstone") for r in study.rows(n)])
