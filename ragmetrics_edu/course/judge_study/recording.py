@@ -19,7 +19,8 @@ from ...evaluation.judge_identity import file_sha256, gguf_header, server_versio
 from ...judges.files import write_recording
 from ...judges.openai_judge import OpenAIJudge
 from ...judges.records import recordable, tally
-from .passes import PASSES, run_pass
+from ...studies.judge_study.passes import PASSES
+from .passes import run_pass
 
 __all__ = ["record_passes", "add_parser"]
 
