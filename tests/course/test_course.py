@@ -353,6 +353,8 @@ def test_the_figures_in_notebook_11s_prose_are_the_librarys():
     assert "At temperature 0 these recorded replies did not change between runs" in prose
     hot = flips[("0.7", "faithfulness")]
     assert f"faithfulness verdicts flipped on about {_fraction(hot['flipped'] / hot['items'])} the items" in prose
-    moved = _fraction(judge_tables.position_summary(judge_report.study())["effect"]["rate"])
-    assert f"changed about {moved} of its context-precision verdicts when only the order" in prose
+    effect = judge_tables.position_summary(judge_report.study())["effect"]
+    moved = _fraction(effect["rate"])
+    assert (f"changed {effect['rate']:.0%} of its context-precision verdicts ({effect['changed']} of "
+            f"{effect['nodes']}) when only the order") in prose
     assert f"Moving the nodes changed about {moved} of the verdicts" in prose

@@ -141,7 +141,7 @@ def test_the_base_rate_warning_states_what_the_data_gives(found):
     for key in ("precision_at", "baseline_precision_at"):
         low, high = found[key + "_ci"]
         assert f"{found[key]:.3f} (95% CI {low:.3f} to {high:.3f}, pairs resampled)" in printed
-    assert f"Precision were {found['base_rate']:.0%} of answers hallucinated" in printed
+    assert f"Precision if {found['base_rate']:.0%} of answers were hallucinated" in printed
     # "were one answer in ten hallucinated, about a third of the flags would be false alarms"
     assert found["base_rate"] == pytest.approx(0.1)
     for key in ("precision_at", "baseline_precision_at"):
