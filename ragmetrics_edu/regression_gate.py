@@ -119,7 +119,12 @@ class JudgeNoise:
         return (f"{self.runs} repeat runs on {self.questions} questions{where}\n    run means {means}\n"
                 f"    per question sd {self.per_question_sd:.4f} (in the bootstrap already); "
                 f"per-run shift sd {self.shift:.4f}\n"
-                f"    from {self.runs} runs the shift is poorly known: 95% upper bound {self.shift_upper():.4f} "
+                f"    {self._bound_note()}")
+
+    def _bound_note(self) -> str:
+        if self.run_sd == 0:
+            return f"the {self.runs} run means are identical: 95% upper bound 0 (more runs would test it)"
+        return (f"from {self.runs} runs the shift is poorly known: 95% upper bound {self.shift_upper():.4f} "
                 f"(run means' sd, χ² with {self.runs - 1} df)")
 
 
