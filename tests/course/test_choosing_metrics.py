@@ -141,26 +141,31 @@ def _by_hand_interval(candidate, accepted, shift_sd, level=0.95, n_resamples=200
     return boot.ci, band, (mean - math.hypot(mean - low, band), mean + math.hypot(high - mean, band))
 
 
-def test_the_shipped_example_gate_runs_on_the_recordings_and_does_not_fail():
+def test_the_shipped_example_gate_blocks_on_cannot_tell():
     from ragmetrics_edu.course.regression_gate_example import MARGIN, test_faithfulness_does_not_regress
 
-    with pytest.warns(UserWarning, match="cannot tell"):       # the 1.5B judge cannot see the b answers' claim
+    # the 1.5B judge cannot see the b answers' claim: CANNOT TELL, and the copied test blocks on it (non-inferiority)
+    with pytest.raises(AssertionError, match="CANNOT TELL"):
         test_faithfulness_does_not_regress()
     source = deck_cases.example_source()
     assert "def test_" in source and "noise=" in source and 0 < MARGIN < 1
+    assert "assert result.passed" in source and "warnings.warn" not in source
 
 
 def test_the_shipped_example_is_a_pytest_file_that_pytest_runs(tmp_path):
     source = deck_cases.example_source()
-    (tmp_path / "test_gate_copy.py").write_text(source, encoding="utf-8")
+    (tmp_path / "test_gate_copy.py").write_text(source, encoding="utf-8")          # as shipped: CANNOT TELL blocks
     worse = source.replace("result = gate(candidate, accepted,", "result = gate([c - 0.3 for c in candidate], accepted,")
-    assert worse != source
+    same = source.replace("result = gate(candidate, accepted,", "result = gate(accepted, accepted,")
+    assert worse != source and same != source
     (tmp_path / "test_gate_worse.py").write_text(worse, encoding="utf-8")
+    (tmp_path / "test_gate_same.py").write_text(same, encoding="utf-8")          # no change at all: PASS
     done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(tmp_path)],
                           capture_output=True, text=True, cwd=tmp_path, timeout=120,
                           env={**os.environ, "PYTHONPATH": str(REPO)})
-    assert "1 failed, 1 passed" in done.stdout, done.stdout + done.stderr
-    assert "test_gate_worse.py" in done.stdout and "FAIL" in done.stdout   # the explanation is the message
+    assert "2 failed, 1 passed" in done.stdout, done.stdout + done.stderr
+    assert "test_gate_worse.py" in done.stdout and "FAIL:" in done.stdout   # the explanation is the message
+    assert "test_gate_copy.py" in done.stdout and "CANNOT TELL:" in done.stdout
 
 
 def test_mean_against_a_bar_and_the_paired_gate_disagree():
@@ -367,3 +372,31 @@ def test_the_gate_case_is_named_for_what_it_shows():
     case = gate_cases.case_gate("drop near the margin")
     assert case.noise_band == 0 and case.sign_p < 0.05
     assert case.ci[0] < -case.margin < case.ci[1]
+
+
+# --- issue 47: how well three runs pin the shift down, and the 30-unit caution -----------------------
+
+def test_shift_upper_is_the_chi_square_upper_end_of_the_run_means_sd():
+    from scipy.stats import chi2
+
+    from ragmetrics_edu.course import gate_cases
+
+    noise = gate_cases.recorded_noise("0.7")                 # run means 0.367, 0.467, 0.433
+    s = statistics.stdev(noise.run_means)
+    assert noise.shift_upper() == pytest.approx(s * math.sqrt(2 / chi2.ppf(0.025, 2)))
+    assert noise.shift == 0 < 0.3 < noise.shift_upper()       # "band 0" rests on an estimate three runs barely fix
+    assert noise.shift_upper(0.5) < noise.shift_upper()
+    many = regression_gate.judge_noise([[m] * 10 for m in (0.367, 0.467, 0.433) * 4])   # same spread, 12 runs
+    assert many.shift_upper() < noise.shift_upper()           # more runs, a tighter bound
+    assert regression_gate.judge_noise([[0.5] * 4, [0.5] * 4]).shift_upper() == 0
+    with pytest.raises(InputError, match="level"):
+        noise.shift_upper(1.5)
+
+
+def test_the_gate_cautions_under_thirty_units():
+    rng = __import__("random").Random(3)
+    for n, cautioned in ((20, True), (30, False)):
+        accepted = [rng.random() for _ in range(n)]
+        shown = regression_gate.gate(accepted, accepted, noise=0.0).explain()
+        assert ("caution: under 30 units" in shown) is cautioned
+        assert all(len(line) <= 100 for line in shown.splitlines())
