@@ -22,13 +22,13 @@ from ...judges.examples import Labelled, example_text, labelled_sentences, pick_
 from ...judges.replay import ReplayJudge
 from ...metrics.support import support_score
 from ...results import MetricResult
+from ...studies.alignment.stability import ask_stability
 from ..against_people.designs import DESIGNS, Design, ask_pass
 from ..against_people.items import Item
 from ..against_people.study import recording_path
-from .stability import ask_stability
 
-__all__ = ["ALIGNMENT_DESIGNS", "ALIGNMENT_PASSES", "ask_any_pass", "replayed_pass", "dev_pool", "examples_for", "ask_fewshot", "JUDGED", "EXAMPLES_PER_SOURCE",
-           "EXPLORED", "ask_entailment", "ask_quote"]
+__all__ = ["ALIGNMENT_DESIGNS", "ALIGNMENT_PASSES", "ask_any_pass", "replayed_pass", "dev_pool", "examples_for",
+           "ask_fewshot", "JUDGED", "EXAMPLES_PER_SOURCE", "ask_entailment", "ask_quote", "ask_stability_of"]
 
 #: examples shown per source in the few-shot form (half of them "no")
 EXAMPLES_PER_SOURCE = 4
@@ -74,27 +74,27 @@ def ask_batched(judge: Judge, item: Item) -> MetricResult:
 
 def ask_entailment(judge: Judge, item: Item) -> MetricResult:
     """The NLI-worded pass: support per sentence asked as "does the premise entail the hypothesis?" (explored after
-    the rule was written, see :data:`EXPLORED`)."""
+    the rule was written, see ``studies.alignment.protocol.EXPLORED``)."""
     _check(item)
     return faithfulness_support(judge, item.answer, list(item.context), question=item.question, wording="entailment")
 
 
 def ask_quote(judge: Judge, item: Item) -> MetricResult:
-    """The quote-then-verify pass: a quote per sentence, checked by counting words (explored, see :data:`EXPLORED`)."""
+    """The quote-then-verify pass: a quote per sentence, checked by counting words (explored after the rule)."""
     _check(item)
     return faithfulness_quote(judge, item.answer, list(item.context), question=item.question)
 
 
-#: lesson 15's own recorded passes (lesson 14's PASSES hold ``support``, the zero-shot one): the few-shot form, the
-#: same sentences sampled several times (:mod:`.stability`), and the designs explored after the rule was written
-ALIGNMENT_PASSES = {"support_fewshot": ask_fewshot, "stability": ask_stability, "support_batched": ask_batched,
-                    "support_entailment": ask_entailment, "support_quote": ask_quote}
+def ask_stability_of(judge: Judge, item: Item) -> MetricResult:
+    """The stability pass: each sentence asked several times, sampled (:mod:`ragmetrics_edu.studies.alignment.stability`)."""
+    _check(item)
+    return ask_stability(judge, item.answer, list(item.context), question=item.question, answer_id=item.id)
 
-#: designs explored after the rule was written, on the first dev sources only: reported beside the one-request-a-
-#: sentence design and G-Eval on the same answers, never candidates (pass -> what the lesson calls its score)
-EXPLORED = {"support_batched": ("support_batched_min", "all sentences in one request, one JSON reply"),
-            "support_entailment": ("support_entailment_min", "the NLI wording: does the premise entail the sentence?"),
-            "support_quote": ("quote_min", "quote, then verify: a quote per sentence, checked by counting words")}
+
+#: lesson 15's own recorded passes (lesson 14's PASSES hold ``support``, the zero-shot one): the few-shot form, the
+#: same sentences sampled several times, and the designs explored after the rule was written (``EXPLORED``)
+ALIGNMENT_PASSES = {"support_fewshot": ask_fewshot, "stability": ask_stability_of, "support_batched": ask_batched,
+                    "support_entailment": ask_entailment, "support_quote": ask_quote}
 
 
 def ask_any_pass(pass_name: str, judge: Judge, item: Item) -> MetricResult:
@@ -135,7 +135,7 @@ ALIGNMENT_DESIGNS: dict[str, Design] = {d.name: d for d in (
            "support", "1/sentence", lambda r, i: _again(r, "min_claims") if r else math.nan),
     Design("support_fewshot_min", "support per sentence with 4 examples people labelled: the lowest p(yes)",
            "support_fewshot", "1/sentence", lambda r, i: r.score if r else math.nan),
-    # explored after the rule was written (EXPLORED below): scored and validated alike, never candidates
+    # explored after the rule was written (protocol.EXPLORED): scored and validated alike, never candidates
     Design("support_batched_min", "all of an answer's sentences in one request: the lowest p(yes)", "support_batched",
            "1", lambda r, i: r.score if r else math.nan),
     Design("support_entailment_min", "support per sentence in the NLI wording (premise, hypothesis): the lowest p(yes)",
