@@ -18,7 +18,7 @@ from ...errors import InputError
 from ...judges.replay import ReplayJudge
 from ...text import words
 from ..against_people import study as people_study
-from ..against_people.figures import SpanView, span_view
+from ...studies.against_people.spans import SpanView, span_view
 from ..against_people.items import items
 from ..against_people.study import recording_path
 from .designs import replayed_pass

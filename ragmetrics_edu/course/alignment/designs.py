@@ -22,7 +22,7 @@ from ...judges.examples import Labelled, example_text, labelled_sentences, pick_
 from ...judges.replay import ReplayJudge
 from ...metrics.support import support_score
 from ...results import MetricResult
-from ..against_people.designs import DESIGNS, Design, ask_pass
+from ...studies.against_people.designs import DESIGNS, Design, ask_pass
 from ..against_people.items import Item
 from ..against_people.study import recording_path
 from .stability import ask_stability

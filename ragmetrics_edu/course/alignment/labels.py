@@ -26,7 +26,7 @@ from ...agreement.planning import MAX_ANSWERS, METHODS
 from ...errors import InputError
 from ...validate import integer
 from ..against_people import study as people_study
-from ..against_people.designs import BASELINE
+from ...studies.against_people.designs import BASELINE
 from .study import candidate_figures, checked_log
 
 __all__ = ["PLANNED", "HALF_WIDTHS", "SYSTEM_ANSWERS", "threshold_for", "rates", "labels_plan", "plan_summary"]

@@ -21,9 +21,9 @@ from ...baselines import SIGNALS, answer_overlap, cheap_signals
 from ...errors import InputError
 from ...validate import flag
 from ..against_people import study as people_study
-from ..against_people.designs import BASELINE
+from ...studies.against_people.designs import BASELINE
 from ..against_people.items import items
-from ..against_people.readings import stratified_auc
+from ...studies.against_people.readings import stratified_auc
 from .calibration import platt_scaled
 from .designs import ALIGNMENT_DESIGNS, EXPLORED, replayed_pass
 from .protocol import CANDIDATES, HALUEVAL_DEV_PAIRS, LEVEL, RESAMPLES, RULE, SEED
