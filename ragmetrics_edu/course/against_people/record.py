@@ -24,8 +24,9 @@ from ...judges.records import recordable
 from ...judges.replay import ReplayJudge
 from ..alignment.designs import ALIGNMENT_PASSES, ask_any_pass
 from ..judge_study.recording import gguf_header, server_version, sha256_of
-from .designs import MODEL, PASSES, recording_name
+from ...studies.against_people.designs import PASSES
 from .items import DATASETS, items
+from .study import MODEL, recording_name
 
 __all__ = ["record", "recording_name", "MODEL", "MAX_TOKENS"]
 

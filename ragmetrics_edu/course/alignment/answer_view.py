@@ -7,9 +7,9 @@ from typing import Any
 from ...designs.faithfulness_support import faithfulness_support
 from ...errors import InputError
 from ...judges.replay import ReplayJudge
+from ...studies.against_people.spans import SpanView, span_view
 from ...studies.alignment.analysis import answer_of
 from ...studies.alignment.choice import candidate_figures
-from ..against_people.figures import SpanView, span_view
 from ..against_people.study import recording_path
 
 __all__ = ["one_answer", "support_view"]

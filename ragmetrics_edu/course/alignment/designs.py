@@ -22,9 +22,8 @@ from ...judges.examples import Labelled, example_text, labelled_sentences, pick_
 from ...judges.replay import ReplayJudge
 from ...metrics.support import support_score
 from ...results import MetricResult
+from ...studies.against_people.designs import DESIGNS, Design, Item, ask_pass
 from ...studies.alignment.stability import ask_stability
-from ..against_people.designs import DESIGNS, Design, ask_pass
-from ..against_people.items import Item
 from ..against_people.study import recording_path
 
 __all__ = ["ALIGNMENT_DESIGNS", "ALIGNMENT_PASSES", "ask_any_pass", "replayed_pass", "dev_pool", "examples_for",
