@@ -18,8 +18,8 @@ notebook 11              ``judge_study/`` (the judge against people's labels: ``
 notebook 12              ``metric_map`` (which metric when, and what it costs), ``gate_cases``
                          (the regression gate's recorded runs and exercise cases)
 notebooks 13-14          ``against_people/`` (rubric judges and designs against human span labels)
-notebook 15              ``alignment/`` (aligning a judge with people: ``protocol``, ``designs``, ``study``,
-                         ``analysis``, ``validate_judge``: the ``validate-judge`` command)
+notebook 15              ``alignment/`` (aligning a judge with people: ``study``, the log; ``recordings``, the
+                         passes replayed; ``answer_view``; the figures and ``validate-judge``: ``studies.alignment``)
 notebook 16              ``capstone/`` (``systems``: two RAG systems, recorded; ``diagnosis``, ``checks``,
                          ``summary``: the take-away)
 HaluEval                 ``halueval/`` (``study``: designs scored on HaluEval QA from recordings;

@@ -6,7 +6,7 @@ against them. Subpackages, one per study:
 
 - ``judge_study``: a judge run over the labelled worked cases (lessons 10-11, 16);
 - ``against_people``: judges against people's labels on HaluEval and RAGTruth (lessons 13-14);
-- ``alignment``: aligning a judge, and the ``validate-judge`` command's reading (lesson 15);
+- ``alignment``: aligning a judge (lesson 15), and the ``validate-judge`` command;
 - ``capstone``: the capstone's retrievers and blame (lesson 16).
 
 This package never imports the course (``ragmetrics_edu.course``).

@@ -11,7 +11,7 @@ from ragmetrics_edu.agreement import fit_combination, roc_auc
 from ragmetrics_edu.baselines import SIGNALS
 from ragmetrics_edu.course.against_people import study as people_study
 from ragmetrics_edu.course.alignment import study
-from ragmetrics_edu.studies.alignment import analysis, choice, costs, protocol
+from ragmetrics_edu.studies.alignment import analysis, choice, cost_figures, protocol
 from ragmetrics_edu.studies.alignment.log import JUDGE_SIGNALS
 from ragmetrics_edu.studies.alignment.protocol import EXPLORED
 
@@ -108,7 +108,7 @@ def test_the_judges_spans_by_character_sets(log):
 
 
 def test_the_cost_comparison_counts_a_shared_call_once(log):
-    cost = costs.cost_comparison(log)
+    cost = cost_figures.cost_comparison(log)
     toks = log["parts"]["ragtruth-dev"]["tokens"]
     both_t = [k for k in range(len(toks["support"])) if not math.isnan(toks["support"][k])
               and not math.isnan(toks["g_eval"][k])]
@@ -213,13 +213,14 @@ def test_the_labels_plan_uses_one_threshold_per_design_and_counts_the_rates_by_h
 @pytest.mark.parametrize("pass_name", sorted(EXPLORED))
 def test_each_explored_design_is_costed_and_scored_by_its_own_recording(log, pass_name):
     from ragmetrics_edu.course.against_people.items import items
-    from ragmetrics_edu.course.alignment.designs import JUDGED, replayed_pass
+    from ragmetrics_edu.course.alignment.recordings import replayed_pass
+    from ragmetrics_edu.studies.alignment.designs import JUDGED
 
     score_name = EXPLORED[pass_name][0]
     assert score_name not in protocol.CANDIDATES                                    # explored after the rule: never a candidate
     assert JUDGED[score_name].recording == pass_name                                # and validate-judge offers it
     found = replayed_pass(pass_name, items("ragtruth", "dev"), "ragtruth", "dev")
-    row = costs.explored(log, people_study.load_log()).get(pass_name)
+    row = cost_figures.explored(log, people_study.load_log()).get(pass_name)
     if found is None or all(r is None for r in found):
         assert row is None                                                          # not recorded, not reported
         return
@@ -285,7 +286,7 @@ def test_the_cost_goal_line_is_the_benchmarks_own_ratio():
 
 def test_the_quote_reading_is_counted_from_the_recording():
     from ragmetrics_edu.course.against_people.items import items
-    from ragmetrics_edu.course.alignment.designs import replayed_pass
+    from ragmetrics_edu.course.alignment.recordings import replayed_pass
 
     chosen = items("ragtruth", "dev")
     found = replayed_pass("support_quote", chosen, "ragtruth", "dev")
@@ -412,7 +413,7 @@ def test_calibration_bins_by_hand_and_the_stored_platt_fit_is_the_refit(log):
 
 def test_the_stability_rule_is_the_designs_rule_counted_by_hand(log):
     from ragmetrics_edu.course.against_people.items import items
-    from ragmetrics_edu.course.alignment.designs import replayed_pass
+    from ragmetrics_edu.course.alignment.recordings import replayed_pass
     from ragmetrics_edu.studies.alignment import stability
 
     chosen = study.stability_items()

@@ -63,7 +63,7 @@ def test_the_predicted_flip_follows_the_temperature_rule():
 def test_the_shipped_log_holds_what_the_stability_recording_replays():
     import json
 
-    from ragmetrics_edu.course.alignment.designs import replayed_pass
+    from ragmetrics_edu.course.alignment.recordings import replayed_pass
 
     chosen = study.stability_items()
     sampled = replayed_pass("stability", chosen, "ragtruth", "dev")

@@ -354,15 +354,16 @@ _LABELLED = str(Path(ragmetrics_edu.__file__).parent / "data" / "labelled_answer
 
 @functools.lru_cache(maxsize=None)
 def _labelled_items():
-    from ragmetrics_edu.course.alignment.labelled import read_labelled
+    from ragmetrics_edu.studies.alignment.labelled import read_labelled
 
     return read_labelled(_LABELLED)
 
 
 def _cost():
-    from ragmetrics_edu.course.alignment import cost
+    from ragmetrics_edu.course.alignment.recordings import calibration_of
+    from ragmetrics_edu.studies.alignment import cost
 
-    return cost.estimate("g_eval", _labelled_items()[:2])
+    return cost.estimate(calibration_of("g_eval"), _labelled_items()[:2])
 
 
 @functools.lru_cache(maxsize=None)
@@ -370,6 +371,19 @@ def _pass_rate_result():
     from ragmetrics_edu import agreement
 
     return agreement.estimate_pass_rate([True, False, True, True], [True, False, False, True], [True, False, True])
+
+
+@functools.lru_cache(maxsize=None)
+def _g_eval_recording():
+    """The shipped G-Eval recording on RAGTruth dev (its JSON) and the answers it holds, for the cost calibration."""
+    import json
+
+    from ragmetrics_edu.course.against_people.items import items
+    from ragmetrics_edu.course.against_people.study import recording_path
+
+    meta = json.loads(recording_path("g_eval", "ragtruth", "dev").read_text(encoding="utf-8"))
+    done = meta["pass"].get("answers_done") or meta["pass"].get("answers")
+    return meta, items("ragtruth", "dev", groups=meta["pass"].get("groups"))[:done]
 
 
 def _recording_dict():
@@ -381,6 +395,16 @@ def _recording_dict():
 #: people's labels and a design's scores for the validation functions (ranked, with a tie)
 def _alignment_log():
     return _export("course.alignment.study.load_log")()
+
+
+def _people_log():
+    """Lesson 14's log, which lesson 15's functions read beside their own."""
+    return _export("course.against_people.study.load_log")()
+
+
+def _alignment_part():
+    """A copy of lesson 15's RAGTruth dev part, for the functions that add to a part."""
+    return copy.deepcopy(_alignment_log()["parts"]["ragtruth-dev"])
 
 
 _FAILED = [True, False, True, False, False, True, False, False]
@@ -492,10 +516,13 @@ VALID: dict[str, Callable[[], dict[str, Any]]] = {
     "agreement.corrected_pass_rate": lambda: dict(system_passes=[True, False, True, True], labelled_failed=_FAILED,
                                                   labelled_passes=[not f for f in _FAILED], n_resamples=200),
     "agreement.best_threshold": lambda: dict(failed=_FAILED, scores=_SCORES),
-    "alignment.cost.calibration": lambda: dict(pass_name="g_eval"),
+    "alignment.cost.calibration": lambda: dict(pass_name="g_eval", recording=_g_eval_recording()[0],
+                                               recorded=_g_eval_recording()[1]),
+    "alignment.recordings.calibration_of": lambda: dict(pass_name="g_eval"),
     "alignment.cost.unit": lambda: dict(pass_name="support"),
     "alignment.cost.data_chars": lambda: dict(pass_name="support", item=_labelled_items()[0]),
-    "alignment.cost.estimate": lambda: dict(pass_name="g_eval", chosen=_labelled_items()[:2]),
+    "alignment.cost.estimate": lambda: dict(cal=_export("course.alignment.recordings.calibration_of")("g_eval"),
+                                            chosen=_labelled_items()[:2]),
     "alignment.cost.describe": lambda: dict(found=_cost()),
     "alignment.cost.minutes": lambda: dict(seconds=120.0),
     "alignment.labelled.read_labelled": lambda: dict(path=_LABELLED),
@@ -531,7 +558,35 @@ VALID: dict[str, Callable[[], dict[str, Any]]] = {
     "judges.examples.example_text": lambda: dict(example=_export("judges.examples.labelled_sentences")(
         "AI is old.", [], ["AI is old."], question="q", group="g", split="dev")[0]),
     # lesson 15 (course.alignment) and the course's time rule
-    "alignment.analysis.misses": lambda: dict(design="support_min"),
+    "alignment.analysis.misses": lambda: dict(design="support_min", log=_alignment_log(), log14=_people_log()),
+    "alignment.analysis.failure_kinds": lambda: dict(design="support_min", log=_alignment_log()),
+    "alignment.analysis.old_design_misses": lambda: dict(log14=_people_log()),
+    "alignment.analysis.spans": lambda: dict(log=_alignment_log()),
+    "alignment.analysis.shown_answer": lambda: dict(log=_alignment_log()),
+    "alignment.analysis.quote_reading": lambda: dict(results=[None, _result()], failed=[True, False]),
+    "alignment.answer_view.one_answer": lambda: dict(answer_id="ragtruth-14323-gpt-4-0613", log=_alignment_log()),
+    "alignment.choice.figures_of": lambda: dict(part=_alignment_log()["parts"]["ragtruth-dev"], name="word_overlap"),
+    "alignment.choice.candidate_figures": lambda: dict(log=_alignment_log()),
+    "alignment.choice.paired_on": lambda: dict(part=_alignment_log()["parts"]["ragtruth-dev"], keep=list(range(40)),
+                                               first="support_min", second="word_overlap"),
+    "alignment.choice.choose": lambda: dict(log=_alignment_log()),
+    "alignment.choice.candidate_table": lambda: dict(log=_alignment_log()),
+    "alignment.choice.takeaway": lambda: dict(log=_alignment_log()),
+    "alignment.cost_figures.cost_comparison": lambda: dict(log=_alignment_log()),
+    "alignment.cost_figures.explored": lambda: dict(log=_alignment_log(), log14=_people_log()),
+    "alignment.comparisons.against_old_designs": lambda: dict(design="support_min", log=_alignment_log(),
+                                                              log14=_people_log()),
+    "alignment.comparisons.by_sources": lambda: dict(names=("support_min",), first=20, log=_alignment_log()),
+    "alignment.comparisons.pooled_and_within": lambda: dict(log=_alignment_log()),
+    "alignment.comparisons.halueval_table": lambda: dict(log=_alignment_log()),
+    "alignment.comparisons.halueval_sentences": lambda: dict(log=_alignment_log()),
+    "alignment.comparisons.without_late_figure": lambda: dict(name="judge_combination", log=_alignment_log()),
+    "alignment.comparisons.cv_word_overlap": lambda: dict(log=_alignment_log()),
+    "alignment.log.checked_log": lambda: dict(log=_alignment_log()),
+    "alignment.log.lesson14_threshold": lambda: dict(log14=_people_log(), design="word_overlap"),
+    "alignment.log.add_transferred": lambda: dict(fitted={}, part=_alignment_part()),
+    "alignment.stability.stability_figures": lambda: dict(sampled=[None], support=[None], failed=[True],
+                                                          models=["m"], threshold=0.3),
     "alignment.analysis.answer_of": lambda: dict(answer_id="ragtruth-14323-gpt-4-0613"),
     "alignment.calibration.sentences": lambda: dict(log=_alignment_log()),
     "alignment.calibration.plot_reliability": lambda: dict(
@@ -542,9 +597,11 @@ VALID: dict[str, Callable[[], dict[str, Any]]] = {
                                                       outcome=[False, True, True, False], groups=["a", "a", "b", "b"],
                                                       n_resamples=20),
     "stats.sample_size.units_needed": lambda: dict(half_width=0.08, units=50, target=0.05),
-    "alignment.labels.rates": lambda: dict(design="word_overlap"),
-    "alignment.labels.threshold_for": lambda: dict(design="support_min"),
-    "alignment.labels.plan_summary": lambda: dict(plan=_export("course.alignment.labels.labels_plan")()),
+    "alignment.labels.rates": lambda: dict(design="word_overlap", log=_alignment_log(), log14=_people_log()),
+    "alignment.labels.threshold_for": lambda: dict(design="support_min", log=_alignment_log(), log14=_people_log()),
+    "alignment.labels.labels_plan": lambda: dict(log=_alignment_log(), log14=_people_log()),
+    "alignment.labels.plan_summary": lambda: dict(plan=_export("studies.alignment.labels.labels_plan")(
+        _alignment_log(), _people_log())),
     "alignment.stability.rule_flags": lambda: dict(sampled=[None], support=[None], failed=[True], threshold=0.3),
     "course.time_plan.counts": lambda: dict(notebook={"cells": [{"cell_type": "markdown", "source": "# A title"}]}),
     "course.course_plan.readme_part": lambda: dict(readme=f"{_plan_markers()[0]}\n{_plan_markers()[1]}"),
@@ -615,6 +672,10 @@ SKIPPED: dict[str, str] = {
     "judge_study.recording.record_passes": "runs a judge study against a live llama.cpp server",
     "alignment.calibration.platt_scaled": "fits a logistic regression per dev source (loads scikit-learn, about 3 s); "
                                           "tests/course/test_lesson15_alignment.py checks it against the stored fit",
+    "alignment.log.add_combinations": "fits logistic regressions per dev source (scikit-learn); "
+                                      "tests/course/test_lesson15_alignment.py checks them through build_log",
+    "alignment.log.add_baseline_cv": "fits a logistic regression per dev source (scikit-learn); "
+                                     "tests/course/test_lesson15_alignment.py checks it against the shipped log",
     "alignment.study.build_log": "replays every recording of lesson 15 (thousands of requests, about 15 s); "
                                  "tests/course/test_lesson15_alignment.py checks it against the shipped log",
     "recorded_embeddings.record_embeddings": "loads a neural model (a download, torch)",
@@ -1304,10 +1365,10 @@ NO_RESULT_BY_REASON: dict[str, list[str]] = {
         "course.against_people.figures.score_distribution", "course.against_people.figures.span_view",
         "course.against_people.readings.plot_judge_failures",
         "course.against_people.record.record", "course.against_people.study.choose",
-        "course.against_people.study.threshold_of", "course.alignment.designs.ask_entailment",
-        "course.alignment.designs.ask_fewshot", "course.alignment.designs.ask_quote",
-        "course.alignment.designs.examples_for", "course.alignment.stability.ask_stability",
-        "course.alignment.validate_judge.validate_judge", 
+        "course.against_people.study.threshold_of", "studies.alignment.designs.ask_entailment",
+        "studies.alignment.designs.ask_fewshot", "studies.alignment.designs.ask_quote",
+        "studies.alignment.designs.examples_for", "studies.alignment.stability.ask_stability",
+        "studies.alignment.validate_judge.validate_judge",
         "course.capstone.diagnosis.rules_vs_annotator", "course.capstone.summary.reading_rows",
         "course.deck_cases.agreement",
         "course.deck_cases.baseline_verdicts", "course.deck_cases.metric_agreement", "course.display.by_node",
@@ -1337,10 +1398,10 @@ NO_RESULT_BY_REASON: dict[str, list[str]] = {
         "course.against_people.study.breakdown", "course.against_people.study.by_model",
         "course.against_people.study.replay",
         "course.against_people.study.replayed_or_none", "course.against_people.study.scored",
-        "course.against_people.study.test_difference", "course.alignment.analysis.one_answer",
-        "course.alignment.analysis.support_view", "course.alignment.designs.ask_any_pass",
-        "course.alignment.study.paired", "course.alignment.validate_judge.estimate",
-        "course.alignment.validate_judge.replayed", "course.alignment.validate_judge.report",
+        "course.against_people.study.test_difference", "course.alignment.answer_view.one_answer",
+        "course.alignment.answer_view.support_view", "studies.alignment.designs.ask_any_pass",
+        "studies.alignment.choice.paired",
+        "course.alignment.recordings.replayed", "studies.alignment.validate_judge.report",
         "course.capstone.diagnosis.paired_scores", "course.capstone.summary.plot_paired", "course.capstone.systems.answer_rows",
         "course.capstone.systems.generate", "course.display.show_claims_example", "course.display.show_hits",
         "course.display.show_recall_case", "course.display.show_relevancy_case", "course.gate_cases.case_gate",
@@ -1365,8 +1426,8 @@ NO_RESULT_BY_REASON: dict[str, list[str]] = {
     ],
     _MISFIT: [
         "agreement.roc.labels_of", "agreement.roc.scores_of",
-        "course.against_people.readings.stratified_auc", "course.alignment.stability.flip_rates",
-        "course.alignment.validate_judge.add_parser", "course.capstone.diagnosis.describe_row",
+        "course.against_people.readings.stratified_auc", "studies.alignment.stability.flip_rates",
+        "studies.alignment.validate_judge.add_parser", "course.capstone.diagnosis.describe_row",
         "course.capstone.diagnosis.tag_row", "course.deck_table.exact_text",
         "course.display.CorrectnessPanel.score_directly", "course.embedding_texts.plot_calibration",
         "course.embedding_texts.threshold_splits", "course.halueval.study.checked_threshold",

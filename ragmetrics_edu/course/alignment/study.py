@@ -14,10 +14,11 @@ from ...errors import InputError
 from ...studies.alignment import log as parts
 from ...studies.alignment.calibration import platt_scaled
 from ...studies.alignment.choice import candidate_figures
+from ...studies.alignment.designs import ALIGNMENT_DESIGNS
 from ...studies.alignment.protocol import CANDIDATES, HALUEVAL_DEV_PAIRS, RULE
 from ...studies.alignment.stability import SOURCES, stability_figures
 from ..against_people.items import Item, items
-from .designs import ALIGNMENT_DESIGNS, replayed_pass
+from .recordings import replayed_pass
 
 __all__ = ["LOG_NAME", "LAYOUT_BENCHMARK", "build_log", "load_log", "layout_benchmark", "stability_items"]
 
@@ -56,7 +57,7 @@ def build_log() -> dict[str, Any]:
     if len(halu["scores"]) > 1:
         parts.add_transferred(fitted, halu)
         found["halueval-dev"] = halu
-    log = {"rule": RULE, "candidates": CANDIDATES, "parts": found}
+    log: dict[str, Any] = {"rule": RULE, "candidates": CANDIDATES, "parts": found}
     log["figures"] = json.loads(json.dumps(candidate_figures(log, fresh=True)))
     log["calibration"] = platt_scaled(log)
     chosen = stability_items()

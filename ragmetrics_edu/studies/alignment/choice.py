@@ -104,7 +104,7 @@ def choose(log: Any) -> tuple[str, list[str]]:
             reasons.append(f"{name}: not measured on every dev answer, not a candidate.")
         elif judged and halu is None:
             reasons.append(f"{name}: no HaluEval dev figure, reported but not chosen.")
-        elif judged and halu[1] < 0:
+        elif judged and halu is not None and halu[1] < 0:
             reasons.append(f"{name}: significantly below word overlap on HaluEval dev, excluded.")
         else:
             eligible[name] = fig["auc"]

@@ -1,6 +1,7 @@
 """Lesson 15's designs: support per sentence (with three aggregates), its few-shot form, as lesson 14's Designs.
 
-Each reads a recorded pass (see :mod:`ragmetrics_edu.course.against_people.record`): ``support`` asks every
+Each reads a recorded pass (see :mod:`ragmetrics_edu.course.against_people.record`; the course replays them):
+``support`` asks every
 sentence alone; ``support_fewshot`` shows four sentences people labelled, from other dev sources
 (:mod:`ragmetrics_edu.judges.examples`), before the passages.
 """
@@ -17,16 +18,13 @@ from ...designs.faithfulness_support import faithfulness_support
 from ...designs.faithfulness_support_batched import faithfulness_support_batched
 from ...errors import InputError
 from ...judges.base import Judge
-from ...judges.errors import JudgeError
 from ...judges.examples import Labelled, example_text, labelled_sentences, pick_examples
-from ...judges.replay import ReplayJudge
 from ...metrics.support import support_score
 from ...results import MetricResult
-from ...studies.against_people.designs import DESIGNS, Design, Item, ask_pass
-from ...studies.alignment.stability import ask_stability
-from ..against_people.study import recording_path
+from ..against_people.designs import DESIGNS, Design, Item, ask_pass
+from .stability import ask_stability
 
-__all__ = ["ALIGNMENT_DESIGNS", "ALIGNMENT_PASSES", "ask_any_pass", "replayed_pass", "dev_pool", "examples_for",
+__all__ = ["ALIGNMENT_DESIGNS", "ALIGNMENT_PASSES", "ask_any_pass", "dev_pool", "examples_for",
            "ask_fewshot", "JUDGED", "EXAMPLES_PER_SOURCE", "ask_entailment", "ask_quote", "ask_stability_of"]
 
 #: examples shown per source in the few-shot form (half of them "no")
@@ -46,7 +44,7 @@ def dev_pool() -> tuple[Labelled, ...]:
 def _check(item: Any) -> None:
     """An InputError unless ``item`` is one of the study's items."""
     if not isinstance(item, Item):
-        raise InputError("item", "an Item (from against_people.items.items)", item)
+        raise InputError("item", "an Item (course.against_people.items.items() or labelled.read_labelled())", item)
 
 
 def examples_for(item: Item) -> list[str]:
@@ -73,7 +71,7 @@ def ask_batched(judge: Judge, item: Item) -> MetricResult:
 
 def ask_entailment(judge: Judge, item: Item) -> MetricResult:
     """The NLI-worded pass: support per sentence asked as "does the premise entail the hypothesis?" (explored after
-    the rule was written, see ``studies.alignment.protocol.EXPLORED``)."""
+    the rule was written, see ``protocol.EXPLORED``)."""
     _check(item)
     return faithfulness_support(judge, item.answer, list(item.context), question=item.question, wording="entailment")
 
@@ -85,7 +83,7 @@ def ask_quote(judge: Judge, item: Item) -> MetricResult:
 
 
 def ask_stability_of(judge: Judge, item: Item) -> MetricResult:
-    """The stability pass: each sentence asked several times, sampled (:mod:`ragmetrics_edu.studies.alignment.stability`)."""
+    """The stability pass: each sentence asked several times, sampled (:mod:`.stability`)."""
     _check(item)
     return ask_stability(judge, item.answer, list(item.context), question=item.question, answer_id=item.id)
 
@@ -101,22 +99,6 @@ def ask_any_pass(pass_name: str, judge: Judge, item: Item) -> MetricResult:
     if isinstance(pass_name, str) and pass_name in ALIGNMENT_PASSES:
         return ALIGNMENT_PASSES[pass_name](judge, item)
     return ask_pass(pass_name, judge, item)
-
-
-def replayed_pass(pass_name: str, chosen: list[Item], dataset: str, split: str) -> list[MetricResult | None] | None:
-    """Each item's result replayed from the shipped recording of a pass (None where it holds no reply: an unfinished
-    pass), or None when the pass was not recorded on that part."""
-    path = recording_path(pass_name, dataset, split)
-    if path is None:
-        return None
-    judge = ReplayJudge(path)
-    out: list[MetricResult | None] = []
-    for item in chosen:
-        try:
-            out.append(ask_any_pass(pass_name, judge, item))
-        except JudgeError:
-            out.append(None)
-    return out
 
 
 def _again(r: MetricResult, aggregate: str) -> float:
