@@ -84,3 +84,22 @@ def test_the_per_model_rows_add_up_to_the_whole():
     rows = log["stability_by_model"].values()
     for key in ("answers", "sentences", "flipped", "answers_flipped", "answers_flagged_every_run"):
         assert sum(r[key] for r in rows) == log["stability"][key], key
+
+
+def test_the_logs_stability_keys_are_stability_figures_of_the_replayed_passes():
+    import json
+
+    from ragmetrics_edu.course.alignment.recordings import replayed_pass
+
+    log = study.load_log()
+    chosen = study.stability_items()
+    sampled = replayed_pass("stability", chosen, "ragtruth", "dev")
+    zero = replayed_pass("support", chosen, "ragtruth", "dev")
+    found = stability.stability_figures(sampled, zero, [i.hallucinated for i in chosen], [i.model for i in chosen],
+                                        log["figures"]["support_min"]["threshold"])
+    for key in ("stability", "stability_rule", "stability_by_model"):   # as the log stores them (JSON)
+        assert json.loads(json.dumps(found[key])) == log[key], key
+    assert "stability_rule" not in stability.stability_figures(sampled, zero, [True] * len(chosen),
+                                                               [i.model for i in chosen], None)
+    with pytest.raises(ValueError, match="models"):
+        stability.stability_figures(sampled, zero, [True] * len(chosen), ["one model"], None)

@@ -1,9 +1,9 @@
-"""Lesson 15's designs: support per sentence (with three aggregates), its few-shot form, as lesson 14's Designs.
+"""Lesson 15's designs: support per sentence (with three aggregates), its few-shot form and the designs explored
+after the rule, as lesson 14's Designs; and every design ``validate-judge`` offers (:data:`JUDGED`).
 
-Each reads a recorded pass (see :mod:`ragmetrics_edu.course.against_people.record`; the course replays them):
-``support`` asks every
-sentence alone; ``support_fewshot`` shows four sentences people labelled, from other dev sources
-(:mod:`ragmetrics_edu.judges.examples`), before the passages.
+Each reads a pass (recorded by :mod:`ragmetrics_edu.course.against_people.record`, which the course replays):
+``support`` asks every sentence alone; ``support_fewshot`` shows four sentences people labelled, from other dev
+sources (:mod:`ragmetrics_edu.judges.examples`), before the passages.
 """
 
 from __future__ import annotations
