@@ -8,11 +8,11 @@ import pytest
 
 from ragmetrics_edu import data
 from ragmetrics_edu.course.against_people import study
-from ragmetrics_edu.studies.against_people import choice, tables
-from ragmetrics_edu.studies.against_people.designs import DESIGNS
 from ragmetrics_edu.course.against_people.items import items
 from ragmetrics_edu.data import ragtruth
 from ragmetrics_edu.errors import InputError
+from ragmetrics_edu.studies.against_people import choice, tables
+from ragmetrics_edu.studies.against_people.designs import DESIGNS
 
 RECORDINGS = Path(data.root()) / "recordings" / "against_people"
 

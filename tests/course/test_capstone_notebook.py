@@ -11,10 +11,10 @@ import pytest
 from conftest import REPO
 from ragmetrics_edu import data
 from ragmetrics_edu.course import course_plan
-from ragmetrics_edu.studies.capstone import diagnosis
-from ragmetrics_edu.studies.capstone import summary as capstone_summary
 from ragmetrics_edu.course.capstone import systems as capstone
 from ragmetrics_edu.retrieval.corpus import load_corpus
+from ragmetrics_edu.studies.capstone import diagnosis
+from ragmetrics_edu.studies.capstone import summary as capstone_summary
 
 NOTEBOOK = REPO / "notebooks" / "16_capstone_diagnose_a_rag_system.ipynb"
 

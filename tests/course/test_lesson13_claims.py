@@ -16,7 +16,6 @@ from ragmetrics_edu import designs, judges
 from ragmetrics_edu.agreement import auc_difference
 from ragmetrics_edu.course import bridges, course_plan, exercises
 from ragmetrics_edu.course.against_people import study
-from ragmetrics_edu.studies.against_people import tables
 from ragmetrics_edu.course.exercises import rubric as rubric_exercises
 from ragmetrics_edu.errors import InputError
 from ragmetrics_edu.judges.openai_judge import sample_seed

@@ -12,10 +12,10 @@ from ragmetrics_edu import InputError
 from ragmetrics_edu.agreement import roc_auc
 from ragmetrics_edu.course import course_plan
 from ragmetrics_edu.course.against_people import study
-from ragmetrics_edu.studies.against_people import pass_rate, readings, spans, tables
 from ragmetrics_edu.course.against_people.items import items
 from ragmetrics_edu.data import ragtruth
 from ragmetrics_edu.judges.replay import ReplayJudge
+from ragmetrics_edu.studies.against_people import pass_rate, readings, spans, tables
 
 NOTEBOOK = REPO / "notebooks" / "14_judges_against_people.ipynb"
 DECK = REPO / "slides" / "14_judges_against_people.ipynb"

@@ -22,9 +22,9 @@ from ...judges.files import write_recording
 from ...judges.openai_judge import OpenAIJudge
 from ...judges.records import recordable
 from ...judges.replay import ReplayJudge
+from ...studies.against_people.designs import PASSES
 from ..alignment.designs import ALIGNMENT_PASSES, ask_any_pass
 from ..judge_study.recording import gguf_header, server_version, sha256_of
-from ...studies.against_people.designs import PASSES
 from .items import DATASETS, items
 from .study import MODEL, recording_name
 

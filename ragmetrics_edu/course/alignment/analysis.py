@@ -16,9 +16,9 @@ from ...data import ragtruth
 from ...designs.faithfulness_support import faithfulness_support
 from ...errors import InputError
 from ...judges.replay import ReplayJudge
+from ...studies.against_people.spans import SpanView, span_view
 from ...text import words
 from ..against_people import study as people_study
-from ...studies.against_people.spans import SpanView, span_view
 from ..against_people.items import items
 from ..against_people.study import recording_path
 from .designs import replayed_pass

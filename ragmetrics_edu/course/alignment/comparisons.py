@@ -21,9 +21,9 @@ from typing import Any
 
 from ...agreement import auc_difference, roc_auc
 from ...errors import InputError
+from ...studies.against_people.designs import BASELINE
 from ...validate import as_list, integer
 from ..against_people import study as people_study
-from ...studies.against_people.designs import BASELINE
 from .protocol import LEVEL, RESAMPLES, SEED
 from .study import candidate_figures, checked_log, choose
 

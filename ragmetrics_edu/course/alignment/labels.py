@@ -24,9 +24,9 @@ from typing import Any
 from ...agreement import labels_needed, plan_pass_rate
 from ...agreement.planning import MAX_ANSWERS, METHODS
 from ...errors import InputError
+from ...studies.against_people.designs import BASELINE
 from ...validate import integer
 from ..against_people import study as people_study
-from ...studies.against_people.designs import BASELINE
 from .study import candidate_figures, checked_log
 
 __all__ = ["PLANNED", "HALF_WIDTHS", "SYSTEM_ANSWERS", "threshold_for", "rates", "labels_plan", "plan_summary"]

@@ -19,11 +19,11 @@ from ...agreement import auc_difference, fit_combination, roc_auc, validation_re
 from ...agreement.combine import Combination
 from ...baselines import SIGNALS, answer_overlap, cheap_signals
 from ...errors import InputError
+from ...studies.against_people.designs import BASELINE
+from ...studies.against_people.readings import stratified_auc
 from ...validate import flag
 from ..against_people import study as people_study
-from ...studies.against_people.designs import BASELINE
 from ..against_people.items import items
-from ...studies.against_people.readings import stratified_auc
 from .calibration import platt_scaled
 from .designs import ALIGNMENT_DESIGNS, EXPLORED, replayed_pass
 from .protocol import CANDIDATES, HALUEVAL_DEV_PAIRS, LEVEL, RESAMPLES, RULE, SEED
