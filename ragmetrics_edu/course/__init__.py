@@ -17,11 +17,13 @@ notebook 11              ``judge_study/`` (the judge against people's labels: ``
                          ``paired``, ``report``, ``recording``)
 notebook 12              ``metric_map`` (which metric when, and what it costs), ``gate_cases``
                          (the regression gate's recorded runs and exercise cases)
-notebooks 13-14          ``against_people/`` (rubric judges and designs against human span labels)
+notebooks 13-14          ``against_people/`` (``items``: the answers people labelled; ``study``: the recordings
+                         replayed into scored parts and the choice log, the relabelling exercise; ``record``),
+                         computed by ``ragmetrics_edu.studies.against_people``
 notebook 15              ``alignment/`` (aligning a judge with people: ``study``, the log; ``recordings``, the
                          passes replayed; ``answer_view``; the figures and ``validate-judge``: ``studies.alignment``)
-notebook 16              ``capstone/`` (``systems``: two RAG systems, recorded; ``diagnosis``, ``checks``,
-                         ``summary``: the take-away)
+notebook 16              ``capstone/`` (``systems``: the two RAG systems' recorded rows and the annotator's
+                         reading; ``tables``; ``checks``), computed by ``ragmetrics_edu.studies.capstone``
 HaluEval                 ``halueval/`` (``study``: designs scored on HaluEval QA from recordings;
                          ``record``; ``curse``: the winner's curse and detection F1)
 =======================  ======================================================================

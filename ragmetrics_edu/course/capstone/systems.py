@@ -10,7 +10,7 @@ from typing import Any
 
 from ... import data
 from ...judges.replay import ReplayJudge
-from ...studies.capstone.systems import K, QUESTIONS, SYSTEMS, answer_rows, references, retrievers, score_rows
+from ...studies.capstone.systems import QUESTIONS, SYSTEMS, K, answer_rows, references, retrievers, score_rows
 
 __all__ = ["K", "QUESTIONS", "SYSTEMS", "retrievers", "answer_rows", "score_rows", "references", "answers", "scored",
            "annotator_diagnosis"]
