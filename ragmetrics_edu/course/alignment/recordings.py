@@ -52,11 +52,17 @@ def replayed(design: str, sources: int, say: Any = print) -> dict[str, Any]:
     return report(design, chosen, results, say)
 
 
-@lru_cache(maxsize=16)
 def calibration_of(pass_name: str) -> cost.Calibration:
     """A pass's cost calibration (:func:`ragmetrics_edu.studies.alignment.cost.calibration`), measured on its shipped
     RAGTruth dev recording and the answers it holds, once a process."""
-    path = recording_path(pass_name, "ragtruth", "dev") if isinstance(pass_name, str) else None
+    if not isinstance(pass_name, str):
+        raise InputError("pass_name", "a pass name, e.g. 'support'", pass_name)
+    return _calibration_of(pass_name)
+
+
+@lru_cache(maxsize=16)
+def _calibration_of(pass_name: str) -> cost.Calibration:
+    path = recording_path(pass_name, "ragtruth", "dev")
     if path is None:
         raise InputError("pass_name", "a pass with a RAGTruth dev recording", pass_name)
     meta = json.loads(path.read_text(encoding="utf-8"))

@@ -180,6 +180,8 @@ def quote_reading(results: list[MetricResult | None], failed: list[bool]) -> dic
         raise InputError("results/failed", "MetricResults (or None) and labels, one of each per answer", len(failed))
     done = [(r, f) for r, f in zip(results, failed, strict=True) if r is not None]
     rows = [row for r, _ in done for row in r.rows]
+    if not all(isinstance(row, dict) and {"verified", "quote", "text"} <= set(row) for row in rows):
+        raise InputError("results", "the quote pass's results (rows with verified, quote and text)", "other rows")
     return {"answers": len(done), "faithful": sum(not f for _, f in done), "sentences": len(rows),
             "verified": sum(bool(row["verified"]) for row in rows),
             "copied_sentence": sum(bool(words(row["quote"])) and words(row["quote"]) == words(row["text"])

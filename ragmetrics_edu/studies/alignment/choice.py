@@ -19,10 +19,10 @@ from ...validate import flag
 from .log import checked_log
 from .protocol import BASELINE, CANDIDATES, LEVEL, RESAMPLES, SEED
 
-__all__ = ["figures_of", "candidate_figures", "paired", "paired_on", "choose", "candidate_table", "takeaway"]
+__all__ = ["candidate_figures", "paired", "choose", "candidate_table", "takeaway"]
 
 
-def figures_of(part: dict[str, Any], name: str) -> dict[str, Any] | None:
+def _figures(part: dict[str, Any], name: str) -> dict[str, Any] | None:
     """AUC, paired difference from word overlap, AUC within each answering model and counts, on the answers of
     ``part`` that ``name`` scored (None: it scored none)."""
     values = part["scores"].get(name)
@@ -58,10 +58,10 @@ def candidate_figures(log: Any, *, fresh: bool = False) -> dict[str, dict[str, A
     halu = log["parts"].get("halueval-dev")
     out: dict[str, dict[str, Any] | None] = {}
     for name in CANDIDATES:
-        fig = figures_of(rt, name)
+        fig = _figures(rt, name)
         if fig is not None:
             fig["all_dev"] = fig["sources"] == len({r["group"] for r in rt["items"]}) and fig["answers"] == len(rt["items"])
-            hf = figures_of(halu, name) if halu is not None else None
+            hf = _figures(halu, name) if halu is not None else None
             fig["halueval_vs_overlap_ci"] = None if hf is None else hf["vs_overlap_ci"]
             for key in ("answers", "auc", "ci", "vs_overlap"):
                 fig[f"halueval_{key}"] = None if hf is None else hf[key]
@@ -69,7 +69,7 @@ def candidate_figures(log: Any, *, fresh: bool = False) -> dict[str, dict[str, A
     return out
 
 
-def paired_on(part: dict[str, Any], keep: list[int], first: str, second: str) -> Any:
+def _paired_on(part: dict[str, Any], keep: list[int], first: str, second: str) -> Any:
     """The protocol's paired AUC difference ``first`` minus ``second`` on the answers ``keep`` (intervals over sources)."""
     return auc_difference([part["items"][k]["failed"] for k in keep], [part["scores"][first][k] for k in keep],
                           [part["scores"][second][k] for k in keep], groups=[part["items"][k]["group"] for k in keep],
@@ -85,7 +85,7 @@ def paired(first: str, second: str, log: Any) -> dict[str, Any]:
             raise InputError(field, "a score the log holds: " + ", ".join(sorted(part["scores"])), name)
     keep = [k for k in range(len(part["items"]))
             if not math.isnan(part["scores"][first][k]) and not math.isnan(part["scores"][second][k])]
-    found = paired_on(part, keep, first, second)
+    found = _paired_on(part, keep, first, second)
     return {"score": found.score, "ci": found.ci, "answers": len(keep),
             "sources": len({part["items"][k]["group"] for k in keep})}
 

@@ -2,7 +2,7 @@
 an answer, beside what each design ranks.
 
 The tokens compare designs; the seconds were recorded on different days, under whatever else ran. A call several
-answers share (G-Eval's evaluation steps) is counted once, with the answer that made it (:func:`.log.per_answer`).
+answers share (G-Eval's evaluation steps) is counted once, with the answer that made it (``log.add_timings``).
 """
 
 from __future__ import annotations
@@ -11,16 +11,15 @@ import math
 import statistics
 from typing import Any
 
-from ...agreement import roc_auc
+from ...agreement import auc_difference, roc_auc
 from ...errors import InputError
-from .choice import paired_on
 from .log import checked_log
-from .protocol import BASELINE, EXPLORED
+from .protocol import BASELINE, EXPLORED, LEVEL, RESAMPLES, SEED
 
-__all__ = ["median", "cost_comparison", "explored"]
+__all__ = ["cost_comparison", "explored"]
 
 
-def median(values: list[float]) -> float:
+def _median(values: list[float]) -> float:
     """The median of the values that are not NaN (NaN with none)."""
     kept = [v for v in values if not math.isnan(v)]
     return statistics.median(kept) if kept else math.nan
@@ -38,10 +37,10 @@ def cost_comparison(log: Any) -> dict[str, Any]:
     out: dict[str, Any] = {"answers": len(both), "sources": len({part["items"][k]["group"] for k in both})}
     for name in ("support", "g_eval"):
         kept = [secs[name][k] for k in both]
-        out[f"{name}_seconds"], out[f"{name}_median"] = sum(kept) / max(len(both), 1), median(kept)
+        out[f"{name}_seconds"], out[f"{name}_median"] = sum(kept) / max(len(both), 1), _median(kept)
     for name in ("support", "g_eval"):
         kept = [toks[name][k] for k in both]
-        out[f"{name}_tokens"], out[f"{name}_tokens_median"] = sum(kept) / max(len(both), 1), median(kept)
+        out[f"{name}_tokens"], out[f"{name}_tokens_median"] = sum(kept) / max(len(both), 1), _median(kept)
     return out
 
 
@@ -81,7 +80,7 @@ def explored(log: Any, log14: Any) -> dict[str, dict[str, Any]]:
                                      ("g_eval", "g_eval", None), (BASELINE, None, BASELINE)):
             values = [secs[seconds][k] for k in keep] if seconds else [0.0] * len(keep)
             counted = [toks[seconds][k] for k in keep] if seconds else [0.0] * len(keep)
-            row[name] = {"seconds": sum(values) / len(keep), "median_seconds": median(values),
+            row[name] = {"seconds": sum(values) / len(keep), "median_seconds": _median(values),
                          "tokens": sum(counted) / len(keep)}
             if score is not None and both:
                 row[name]["auc"] = roc_auc(failed, [scores[score][k] for k in keep])
@@ -89,7 +88,9 @@ def explored(log: Any, log14: Any) -> dict[str, dict[str, Any]]:
         if g_eval is not None and both:
             row["g_eval"]["auc"] = roc_auc(failed, g_eval)   # G-Eval's scores are lesson 14's, on these same answers
         if both:
-            against = paired_on(part, keep, score_name, BASELINE)
+            against = auc_difference(failed, [scores[score_name][k] for k in keep], [scores[BASELINE][k] for k in keep],
+                                     groups=groups, names=(score_name, BASELINE), level=LEVEL, n_resamples=RESAMPLES,
+                                     seed=SEED)
             row["vs_overlap"], row["vs_overlap_ci"] = against.score, against.ci
         out[pass_name] = row
     return out

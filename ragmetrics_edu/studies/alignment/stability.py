@@ -142,6 +142,8 @@ def stability_figures(sampled: list[MetricResult | None], support: list[MetricRe
     models = as_list("models", models, "one answering model per answer")
     if len(models) != len(as_list("sampled", sampled, "a list of stability results")):
         raise InputError("models", f"one answering model per sampled answer ({len(sampled)})", len(models))
+    if threshold is not None:
+        threshold = number("threshold", threshold, "support_min's dev threshold (a p(yes)), or None", low=0.0)
     out: dict[str, Any] = {"stability": flip_rates(sampled, support)}
     if threshold is not None:
         out["stability_rule"] = rule_flags(sampled, support, failed, min(1.0, threshold))
