@@ -17,7 +17,7 @@ from ...agreement.combine import Combination
 from ...baselines import SIGNALS, answer_overlap, cheap_signals
 from ...errors import InputError
 from ...results import MetricResult
-from ...validate import as_list
+from ...validate import as_list, text_list
 from ..against_people.designs import Item
 from .protocol import BASELINE
 
@@ -40,6 +40,7 @@ def checked_part(part: Any, names: tuple[str, ...] = ()) -> dict[str, Any]:
     if (not isinstance(part, dict) or not isinstance(part.get("items"), list) or not isinstance(part.get("scores"), dict)
             or not isinstance(part.get("signals"), dict)):
         raise InputError("part", "a part of lesson 15's log (new_part(...), or log['parts'][name])", type(part).__name__)
+    names = tuple(text_list("names", names))
     for name in names:
         if part["scores"].get(name) is None:
             raise InputError("part", f"a part holding the scores {', '.join(names)}", sorted(part["scores"]))
