@@ -1363,6 +1363,7 @@ NO_RESULT_BY_REASON: dict[str, list[str]] = {
         "course.alignment.study.paired", "course.alignment.validate_judge.estimate",
         "course.alignment.validate_judge.replayed", "course.alignment.validate_judge.report",
         "studies.capstone.diagnosis.paired_scores", "studies.capstone.summary.plot_paired", "studies.capstone.systems.answer_rows",
+        "course.capstone.systems.answer_rows",
         "studies.capstone.systems.generate", "course.display.show_claims_example", "course.display.show_hits",
         "course.display.show_recall_case", "course.display.show_relevancy_case", "course.gate_cases.case_gate",
         "course.halueval.curse.detection_difference", "course.halueval.record.record",
