@@ -243,6 +243,18 @@ def _against_people_log():
     return study.load_log()
 
 
+def _people_part():
+    """Lesson 14's RAGTruth dev sample, scored (a part of the shipped choice log)."""
+    return _against_people_log()["parts"]["ragtruth-dev"]
+
+
+def _people_items():
+    """The answers of the first RAGTruth dev source (lesson 14's items)."""
+    from ragmetrics_edu.course.against_people.items import items
+
+    return items("ragtruth", "dev", groups=1)
+
+
 def _pass_rates():
     """Lesson 14's pass-rate table, the input of its reading, display and figure."""
     from ragmetrics_edu.studies.against_people import pass_rate
@@ -549,6 +561,14 @@ VALID: dict[str, Callable[[], dict[str, Any]]] = {
     "studies.against_people.choice.candidates": lambda: dict(dev=_against_people_log()["dev"]),
     "studies.against_people.choice.best_candidate": lambda: dict(dev=_against_people_log()["dev"]),
     "studies.against_people.readings.pooled_and_within": lambda: dict(designs=["g_eval"]),
+    "studies.against_people.readings.judge_failures": lambda: dict(log=_against_people_log(), answered={"s": False}),
+    "studies.against_people.readings.measure_judge": lambda: dict(pass_name="g_eval", chosen=_people_items()),
+    "studies.against_people.choice.score_part": lambda: dict(chosen=_people_items(), judges={}),
+    "studies.against_people.choice.complete": lambda: dict(part=_people_part(), names=["word_overlap"]),
+    "studies.against_people.choice.part_figures": lambda: dict(part=_people_part(), design="word_overlap",
+                                                               idx=list(range(40)), threshold=None),
+    "studies.against_people.choice.paired_figures": lambda: dict(part=_people_part(), a="g_eval", b="word_overlap",
+                                                                 idx=list(range(40))),
     "metrics.checked.checked_rows": lambda: dict(said=["supported"], quotes=None, context=["a claim here"]),
     "judges.examples.labelled_sentences": lambda: dict(answer="AI is old. It thinks.", spans=[(11, 21)],
                                                        passages=["AI is old."], question="q", group="g", split="dev"),
@@ -1370,7 +1390,8 @@ NO_RESULT_BY_REASON: dict[str, list[str]] = {
         "studies.against_people.spans.SpanView.flag_offsets", "studies.against_people.spans.SpanView.unmarked_flags",
         "studies.against_people.figures.auc_by_group", "studies.against_people.figures.roc_curves",
         "studies.against_people.figures.score_distribution", "studies.against_people.spans.span_view",
-        "studies.against_people.readings.plot_judge_failures",
+        "studies.against_people.readings.plot_judge_failures", "studies.against_people.choice.build_log",
+        "course.against_people.study.threshold_of",
         "course.against_people.record.record", "studies.against_people.choice.choose",
         "studies.against_people.tables.threshold_of", "studies.alignment.designs.ask_entailment",
         "studies.alignment.designs.ask_fewshot", "studies.alignment.designs.ask_quote",
@@ -1410,6 +1431,7 @@ NO_RESULT_BY_REASON: dict[str, list[str]] = {
         "studies.alignment.choice.paired",
         "course.alignment.recordings.replayed", "studies.alignment.validate_judge.report",
         "studies.capstone.diagnosis.paired_scores", "studies.capstone.summary.plot_paired", "studies.capstone.systems.answer_rows",
+        "course.capstone.systems.answer_rows",
         "studies.capstone.systems.generate", "course.display.show_claims_example", "course.display.show_hits",
         "course.display.show_recall_case", "course.display.show_relevancy_case", "course.gate_cases.case_gate",
         "course.halueval.curse.detection_difference", "course.halueval.record.record",

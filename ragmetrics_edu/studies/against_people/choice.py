@@ -19,10 +19,11 @@ from ...agreement import auc_difference, validation_report
 from ...errors import InputError
 from ...judges.base import Judge
 from ...judges.errors import JudgeError
+from ...validate import as_list
 from .designs import BASELINE, DESIGNS, Item, ask_pass
 
 __all__ = ["LOG_NAME", "MIN_SOURCES", "DEV_SAMPLE_SOURCES", "RULE", "load_log", "checked_log", "score_part",
-           "replayed_or_none", "checked_part", "complete", "part_figures", "paired_figures", "candidates",
+           "replayed_or_none", "complete", "part_figures", "paired_figures", "candidates",
            "best_candidate", "choose", "build_log"]
 
 LOG_NAME = "against_people_choice_log.json"
@@ -58,7 +59,8 @@ def score_part(chosen: Sequence[Item], judges: Mapping[str, Judge]) -> dict[str,
     """Every design's score on each of the ``chosen`` answers (NaN where its pass failed), and its costs. ``judges``
     maps a pass name to the judge that answers it (a replay of its recording); a design whose pass has no judge, or
     whose every answer failed, is left out."""
-    if not isinstance(chosen, (list, tuple)) or not all(isinstance(i, Item) for i in chosen):
+    chosen = as_list("chosen", chosen, "a list of Items (course.against_people.items.items())")
+    if not all(isinstance(i, Item) for i in chosen):
         raise InputError("chosen", "a list of Items (course.against_people.items.items())", chosen)
     if not isinstance(judges, Mapping) or not all(isinstance(j, Judge) for j in judges.values()):
         raise InputError("judges", "a dict pass name -> judge", judges)
@@ -97,32 +99,31 @@ def _item_row(item: Item) -> dict[str, Any]:
             "span_kind": item.span_kind}
 
 
-def checked_part(part: Any, designs: Sequence[tuple[str, Any]] = (), idx: Any = None) -> dict[str, Any]:
-    """``part`` as a scored part (:func:`score_part`) holding each of ``designs`` ((field, name) pairs), with ``idx``
-    positions of its answers; or an InputError naming the field."""
+def _checked_part(part: Any, designs: Sequence[tuple[str, Any]] = (), idx: Any = None) -> list[int]:
+    """Check ``part`` is a scored part (:func:`score_part`) holding each of ``designs`` ((field, name) pairs);
+    return ``idx`` as a list of positions of its answers (none when None)."""
     if not isinstance(part, dict) or not isinstance(part.get("items"), list) or not isinstance(part.get("scores"), dict):
         raise InputError("part", "a scored part (score_part(...), or a choice log's log['parts'][name])", part)
     for field, name in designs:
         if not isinstance(name, str) or name not in part["scores"]:
             raise InputError(field, "a design scored on this part: " + ", ".join(part["scores"]), name)
-    if idx is not None and not (isinstance(idx, (list, tuple)) and all(
-            isinstance(i, int) and not isinstance(i, bool) and 0 <= i < len(part["items"]) for i in idx)):
+    positions = [] if idx is None else as_list("idx", idx, "a list of positions of the part's answers")
+    if not all(isinstance(i, int) and not isinstance(i, bool) and 0 <= i < len(part["items"]) for i in positions):
         raise InputError("idx", "a list of positions of the part's answers (complete(part, names))", idx)
-    return part
+    return positions
 
 
 def complete(part: dict[str, Any], names: Sequence[str]) -> list[int]:
     """The answers every named design scored."""
-    if not isinstance(names, (list, tuple)):
-        raise InputError("names", "a list of design names", names)
-    checked_part(part, [("names", n) for n in names])
+    names = as_list("names", names, "a list of design names")
+    _checked_part(part, [("names", n) for n in names])
     return [i for i in range(len(part["items"])) if all(not math.isnan(part["scores"][d][i]) for d in names)]
 
 
 def part_figures(part: dict[str, Any], design: str, idx: list[int], threshold: float | None) -> dict[str, Any]:
     """``design``'s AUC with its interval over sources, and P/R/F1 at ``threshold`` (None: the F1-best), on the
     answers ``idx`` of a scored part."""
-    checked_part(part, [("design", design)], idx)
+    idx = _checked_part(part, [("design", design)], idx)
     failed = [part["items"][i]["failed"] for i in idx]
     values = [part["scores"][design][i] for i in idx]
     groups = [part["items"][i]["group"] for i in idx]
@@ -134,7 +135,7 @@ def part_figures(part: dict[str, Any], design: str, idx: list[int], threshold: f
 
 def paired_figures(part: dict[str, Any], a: str, b: str, idx: list[int]) -> dict[str, Any]:
     """AUC(a) - AUC(b) on the answers ``idx`` of a scored part, with its paired interval over sources."""
-    checked_part(part, [("a", a), ("b", b)], idx)
+    idx = _checked_part(part, [("a", a), ("b", b)], idx)
     d = auc_difference([part["items"][i]["failed"] for i in idx], [part["scores"][a][i] for i in idx],
                        [part["scores"][b][i] for i in idx], groups=[part["items"][i]["group"] for i in idx],
                        names=(a, b))

@@ -8,7 +8,7 @@ from typing import Any
 
 from ...agreement import auc_difference, validation_report
 from ...errors import InputError
-from ...validate import number
+from ...validate import as_list, number
 from .choice import MIN_SOURCES, checked_log, complete
 
 __all__ = ["dev_table", "test_table", "flag_rule", "breakdown", "by_model", "threshold_of", "test_difference",
@@ -51,6 +51,12 @@ def _own_cost(row: dict[str, Any]) -> bool:
 
 def ci_text(ci: Any, value: float | None = None) -> str:
     """An interval as text, after ``value`` when given: "+0.012 [-0.010, 0.034]"."""
+    if ci is not None:
+        ci = as_list("ci", ci, "an interval (low, high), or None")
+        if len(ci) != 2:
+            raise InputError("ci", "an interval (low, high), or None", ci)
+        ci = [number(f"ci[{i}]", v, "a number") for i, v in enumerate(ci)]
+    value = None if value is None else number("value", value, "a number, or None")
     if ci is None:
         return "(too few groups)"
     head = "" if value is None else f"{value:+.3f} "
