@@ -17,11 +17,13 @@ notebook 11              ``judge_study/`` (the labelled set and recorded passes 
                          ``ragmetrics_edu.studies.judge_study``)
 notebook 12              ``metric_map`` (which metric when, and what it costs), ``gate_cases``
                          (the regression gate's recorded runs and exercise cases)
-notebooks 13-14          ``against_people/`` (rubric judges and designs against human span labels)
-notebook 15              ``alignment/`` (aligning a judge with people: ``protocol``, ``designs``, ``study``,
-                         ``analysis``, ``validate_judge``: the ``validate-judge`` command)
-notebook 16              ``capstone/`` (``systems``: two RAG systems, recorded; ``diagnosis``, ``checks``,
-                         ``summary``: the take-away)
+notebooks 13-14          ``against_people/`` (``items``: the answers people labelled; ``study``: the recordings
+                         replayed into scored parts and the choice log, the relabelling exercise; ``record``),
+                         computed by ``ragmetrics_edu.studies.against_people``
+notebook 15              ``alignment/`` (aligning a judge with people: ``study``, the log; ``recordings``, the
+                         passes replayed; ``answer_view``; the figures and ``validate-judge``: ``studies.alignment``)
+notebook 16              ``capstone/`` (``systems``: the two RAG systems' recorded rows and the annotator's
+                         reading; ``tables``; ``checks``), computed by ``ragmetrics_edu.studies.capstone``
 HaluEval                 ``halueval/`` (``study``: the recordings replayed, the choice log; ``record``;
                          the measuring is ``ragmetrics_edu.studies.halueval``)
 =======================  ======================================================================

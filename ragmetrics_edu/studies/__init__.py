@@ -6,9 +6,11 @@ against them. Subpackages, one per study:
 
 - ``judge_study``: a judge run over the labelled worked cases (lessons 10-11, 16); ``halueval``: choosing a
   faithfulness judge on HaluEval QA, the winner's curse and detection F1 (lesson 11);
-- ``against_people``: judges against people's labels on HaluEval and RAGTruth (lessons 13-14);
-- ``alignment``: aligning a judge, and the ``validate-judge`` command's reading (lesson 15);
-- ``capstone``: the capstone's retrievers and blame (lesson 16).
+- ``against_people``: judges against people's labels on HaluEval and RAGTruth: the designs, the scored parts,
+  the choice log and its tables, readings, pass rates and figures (lessons 13-14);
+- ``alignment``: aligning a judge (lesson 15), and the ``validate-judge`` command;
+- ``capstone``: the capstone's two RAG systems, their rows tagged, paired and read (lesson 16; the blame rule
+  is ``evaluation.failures``).
 
 This package never imports the course (``ragmetrics_edu.course``).
 """

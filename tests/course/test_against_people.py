@@ -8,10 +8,11 @@ import pytest
 
 from ragmetrics_edu import data
 from ragmetrics_edu.course.against_people import study
-from ragmetrics_edu.course.against_people.designs import DESIGNS
 from ragmetrics_edu.course.against_people.items import items
 from ragmetrics_edu.data import ragtruth
 from ragmetrics_edu.errors import InputError
+from ragmetrics_edu.studies.against_people import choice, tables
+from ragmetrics_edu.studies.against_people.designs import DESIGNS
 
 RECORDINGS = Path(data.root()) / "recordings" / "against_people"
 
@@ -58,9 +59,9 @@ def test_the_shipped_log_is_what_the_recordings_replay():
 
 def test_the_choice_is_the_rule_applied_to_the_dev_figures():
     log = study.load_log()
-    chosen, reasons = study.choose(log["dev"])
+    chosen, reasons = choice.choose(log["dev"])
     assert (chosen, reasons) == (log["chosen"], log["reasons"])
-    assert log["rule"] == study.RULE
+    assert log["rule"] == choice.RULE
 
 
 def test_dev_figures_are_recomputed_from_the_logged_scores():
@@ -74,13 +75,13 @@ def test_dev_figures_are_recomputed_from_the_logged_scores():
 
 
 def test_the_dev_sample_is_the_first_sources_of_the_dev_part():
-    sample = items("ragtruth", "dev", groups=study.DEV_SAMPLE_SOURCES["ragtruth"])
-    assert len({i.group for i in sample}) == study.DEV_SAMPLE_SOURCES["ragtruth"]
+    sample = items("ragtruth", "dev", groups=choice.DEV_SAMPLE_SOURCES["ragtruth"])
+    assert len({i.group for i in sample}) == choice.DEV_SAMPLE_SOURCES["ragtruth"]
     assert [i.id for i in sample] == [r["id"] for r in study.load_log()["parts"]["ragtruth-dev"]["items"]]
 
 
 def test_breakdown_refuses_what_it_does_not_know():
     with pytest.raises(InputError, match="design"):
-        study.breakdown("bleu", "model")
+        tables.breakdown("bleu", "model")
     with pytest.raises(InputError, match="by"):
-        study.breakdown("word_overlap", "colour")
+        tables.breakdown("word_overlap", "colour")

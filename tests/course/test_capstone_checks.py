@@ -82,7 +82,7 @@ def test_the_prose_of_notebook_15_about_the_two_metrics_holds():
 
 
 def test_the_prose_of_notebook_15_about_retrieval_misses_holds():
-    from ragmetrics_edu.course.capstone import diagnosis
+    from ragmetrics_edu.studies.capstone import diagnosis
 
     tagged = diagnosis.tag_rows(capstone.scored())
     misses = [r["system"] for r in tagged if "retrieval_miss" in r["tags"]]

@@ -8,13 +8,13 @@ import json
 import pytest
 
 from conftest import REPO
-from ragmetrics_edu.course.against_people import study
 from ragmetrics_edu.course.capstone import checks as capstone_checks
-from ragmetrics_edu.course.capstone import diagnosis as dg
-from ragmetrics_edu.course.capstone import summary as capstone_summary
 from ragmetrics_edu.course.capstone import systems as capstone
 from ragmetrics_edu.evaluation import failures
 from ragmetrics_edu.retrieval import evaluate_retriever, load_corpus
+from ragmetrics_edu.studies.against_people import choice as study
+from ragmetrics_edu.studies.capstone import diagnosis as dg
+from ragmetrics_edu.studies.capstone import summary as capstone_summary
 
 NOTEBOOK = REPO / "notebooks" / "16_capstone_diagnose_a_rag_system.ipynb"
 DECK = REPO / "slides" / "16_capstone.ipynb"
@@ -83,7 +83,7 @@ def test_the_generator_or_judge_rows_rest_on_the_faithfulness_verdict_alone(ques
     if expected == "generator or judge":
         assert tagged["tags"] == ["unsupported_claim"]
         # the annotator read the answer: on q09 minilm it blames the judge's faithfulness verdict, not the generator
-        read = dg.annotator_diagnosis()[question, system]
+        read = capstone.annotator_diagnosis()[question, system]
         assert "unsupported_claim" not in read["tags"] and "judge_error" in read["tags"]
 
 

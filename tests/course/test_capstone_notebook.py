@@ -11,10 +11,10 @@ import pytest
 from conftest import REPO
 from ragmetrics_edu import data
 from ragmetrics_edu.course import course_plan
-from ragmetrics_edu.course.capstone import diagnosis
-from ragmetrics_edu.course.capstone import summary as capstone_summary
 from ragmetrics_edu.course.capstone import systems as capstone
 from ragmetrics_edu.retrieval.corpus import load_corpus
+from ragmetrics_edu.studies.capstone import diagnosis
+from ragmetrics_edu.studies.capstone import summary as capstone_summary
 
 NOTEBOOK = REPO / "notebooks" / "16_capstone_diagnose_a_rag_system.ipynb"
 
@@ -58,7 +58,7 @@ def test_the_annotators_reading_covers_existing_rows_with_known_tags_and_a_note(
 
 
 def test_the_annotators_reading_covers_the_lowest_rows():
-    hand = diagnosis.annotator_diagnosis()
+    hand = capstone.annotator_diagnosis()
     lowest = diagnosis.sort_rows(capstone.scored(), by="mean")[:6]
     assert all((r["question"], r["system"]) in hand for r in lowest)
 
@@ -244,7 +244,7 @@ def test_the_prose_of_notebook_15_states_the_scores_and_tags_as_computed():
     assert f"the retriever with {_words(misses[0])} of the {_words(misses[1])} retrieval misses" in prose
     # the rules against the annotator's reading
     assert "8 minutes" in by_key[("q34", "bm25")]["answer"] and '"about 8 minutes"' in prose
-    rules_only = [c["question"] for c in diagnosis.rules_vs_annotator(tagged, diagnosis.annotator_diagnosis())
+    rules_only = [c["question"] for c in diagnosis.rules_vs_annotator(tagged, capstone.annotator_diagnosis())
                   if c["system"] == "minilm" and "unsupported_claim" in c["only_rules"]]
     assert all(by_key[(q, "minilm")]["scores"]["faithfulness"] < 1 for q in rules_only)
     assert f"On {', '.join(rules_only[:-1])} and {rules_only[-1]} (minilm) faithfulness is below 1" in prose

@@ -12,12 +12,12 @@ from conftest import REPO
 from ragmetrics_edu import stats
 from ragmetrics_edu.course import course_plan
 from ragmetrics_edu.course.capstone import checks as capstone_checks
-from ragmetrics_edu.course.capstone import diagnosis
-from ragmetrics_edu.course.capstone import summary as cs
 from ragmetrics_edu.course.capstone import systems as capstone
 from ragmetrics_edu.errors import InputError
 from ragmetrics_edu.evaluation import failures
 from ragmetrics_edu.retrieval import load_corpus
+from ragmetrics_edu.studies.capstone import diagnosis
+from ragmetrics_edu.studies.capstone import summary as cs
 
 NOTEBOOK = REPO / "notebooks" / "16_capstone_diagnose_a_rag_system.ipynb"
 DECK = REPO / "slides" / "16_capstone.ipynb"
@@ -40,7 +40,7 @@ def _prose(path):
 
 def _blames():
     tagged = diagnosis.tag_rows(capstone.scored())
-    reading = cs.reading_rows(diagnosis.annotator_diagnosis(), tagged)
+    reading = cs.reading_rows(capstone.annotator_diagnosis(), tagged)
     return tagged, [failures.blame(r) for r in tagged], reading, [failures.blame(r) for r in reading]
 
 
@@ -60,7 +60,7 @@ def _largest(blames):
 
 def test_the_reading_rows_carry_the_retrieval_of_their_recorded_row():
     tagged = diagnosis.tag_rows(capstone.scored())
-    reading = cs.reading_rows(diagnosis.annotator_diagnosis(), tagged)
+    reading = cs.reading_rows(capstone.annotator_diagnosis(), tagged)
     by_key = {(r["question"], r["system"]): r for r in tagged}
     assert reading and all(r["read"] is True for r in reading)
     for r in reading:
@@ -80,11 +80,11 @@ def test_q01_bm25_is_a_partial_retrieval_blamed_on_the_retriever():
     assert (len(found), len(refs["q01"]["supported_by"])) == (1, 4) and q01["source_recall"] == 0.25
     assert "incomplete_answer" in q01["tags"] and "retrieval_miss" not in q01["tags"]
     assert failures.blame(q01) == "retriever (partial recall)"
-    reading = {(r["question"], r["system"]): r for r in cs.reading_rows(diagnosis.annotator_diagnosis(),
+    reading = {(r["question"], r["system"]): r for r in cs.reading_rows(capstone.annotator_diagnosis(),
                                                                         list(rows.values()))}
     assert failures.blame(reading["q01", "bm25"]) == "retriever (partial recall)"
-    assert "one of the four benefit passages" in diagnosis.annotator_diagnosis()["q01", "bm25"]["note"].lower() \
-        or "only one of the four" in diagnosis.annotator_diagnosis()["q01", "bm25"]["note"].lower()
+    assert "one of the four benefit passages" in capstone.annotator_diagnosis()["q01", "bm25"]["note"].lower() \
+        or "only one of the four" in capstone.annotator_diagnosis()["q01", "bm25"]["note"].lower()
     # q01 minilm retrieved three of the four: the passages held the reference, the answer left it out
     assert rows["q01", "minilm"]["source_recall"] == 0.75 and failures.blame(rows["q01", "minilm"]) == "generator"
 
@@ -185,7 +185,7 @@ def test_the_reading_of_the_blame_says_what_the_counts_show():
     assert sum(r["system"] == "bm25" for r in retriever) > len(retriever) / 2
     assert "the rules blame the generator alone only for an incomplete answer" in prose
     assert all("incomplete_answer" in r["tags"] for r, b in zip(tagged, rules, strict=True) if b == "generator")
-    read = {(r["question"], r["system"]): b for r, b in zip(cs.reading_rows(diagnosis.annotator_diagnosis(), tagged),
+    read = {(r["question"], r["system"]): b for r, b in zip(cs.reading_rows(capstone.annotator_diagnosis(), tagged),
                                                            reading, strict=True)}
     assert "on q51, which the corpus cannot answer, the generator answered from memory on both systems" in prose
     q51 = [r for r, b in zip(tagged, rules, strict=True) if b == "generator or judge" and r["question"] == "q51"]

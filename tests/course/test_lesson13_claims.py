@@ -131,7 +131,7 @@ def _dense_ranks(design):
 
 
 def test_same_ranking_says_when_two_readings_order_the_answers_alike():
-    from ragmetrics_edu.course.against_people import readings
+    from ragmetrics_edu.studies.against_people import readings
 
     assert readings.same_ranking([0.1, 0.5, 0.5], [3, 7, 7]) is True
     assert readings.same_ranking([0.1, 0.5, 0.5], [3, 7, 8]) is False      # a tie broken in one only
@@ -170,7 +170,7 @@ def test_only_the_critics_p_yes_against_its_own_votes_is_told_apart():
 
 
 def test_the_dev_table_prints_formatted_floats():
-    cell = _cell_with(NOTEBOOK, "table = study.dev_table(log)")
+    cell = _cell_with(NOTEBOOK, "table = tables.dev_table(log)")
     text = "".join("".join(o.get("text", "")) for o in cell["outputs"])
     auc = study.load_log()["dev"]["designs"]["word_overlap"]["ragtruth"]["auc"]
     assert f"{auc:.3f}" in text and not re.search(r"\d\.\d{4,}", text)
@@ -193,7 +193,7 @@ def test_the_wrong_lesson_13_sentences_are_gone(wrong):
 # -- issue 44: pooled against within-model, the code beside the worked example, the reading list -----------------
 
 def test_pooled_and_within_counts_are_the_stratified_comparisons():
-    from ragmetrics_edu.course.against_people import readings
+    from ragmetrics_edu.studies.against_people import readings
 
     log = study.load_log()
     within = readings.stratified_table(log, "ragtruth-dev").set_index("design")

@@ -11,10 +11,11 @@ from conftest import REPO
 from ragmetrics_edu import InputError
 from ragmetrics_edu.agreement import roc_auc
 from ragmetrics_edu.course import course_plan
-from ragmetrics_edu.course.against_people import figures, pass_rate, readings, study
+from ragmetrics_edu.course.against_people import study
 from ragmetrics_edu.course.against_people.items import items
 from ragmetrics_edu.data import ragtruth
 from ragmetrics_edu.judges.replay import ReplayJudge
+from ragmetrics_edu.studies.against_people import pass_rate, readings, spans, tables
 
 NOTEBOOK = REPO / "notebooks" / "14_judges_against_people.ipynb"
 DECK = REPO / "slides" / "14_judges_against_people.ipynb"
@@ -66,7 +67,7 @@ def test_a_flag_sharing_a_word_with_a_span_elsewhere_is_unmarked():
                          implicit_true=False)
     answer = ragtruth.RagAnswer(source_id=1, split="dev", question="q", passages="p", model="m", answer=text,
                                 spans=(span,))
-    view = figures.span_view(answer, ["The grill is hot.", "Season the steak with salt."])
+    view = spans.span_view(answer, ["The grill is hot.", "Season the steak with salt."])
     assert view.unmarked_flags() == ["The grill is hot."]
     assert view.flag_offsets("The grill is hot.") == (0, 17) and view.flag_offsets("not there") is None
     with pytest.raises(InputError, match="flag"):
@@ -150,7 +151,7 @@ def test_only_ppi_plus_plus_is_promised_no_wider_and_classic_ppi_is_wider_here()
 
 def test_rogan_gladen_with_pooled_rates_is_the_formula_on_every_models_labels():
     log = study.load_log()
-    threshold = study.threshold_of(log, log["chosen"])
+    threshold = tables.threshold_of(log, log["chosen"])
     dev, test = log["parts"]["ragtruth-dev-all"], log["parts"]["ragtruth-test"]
     passing = [s >= threshold for x, s in zip(dev["items"], dev["scores"][log["chosen"]], strict=True) if not x["failed"]]
     failing = [s < threshold for x, s in zip(dev["items"], dev["scores"][log["chosen"]], strict=True) if x["failed"]]
@@ -234,7 +235,7 @@ def test_why_the_judge_fails_is_recomputed_from_the_recordings():
     for x in p["items"]:
         firsts.setdefault(x["group"], x["id"])
     refused = sum(not study.replay("reanswer", i).values["answered"] for i in firsts.values())
-    found = readings.judge_failures(log)
+    found = readings.judge_failures(log, study.answered(log))
     assert (found["g_eval_4_or_5"], found["hallucinated"], found["not_in_context"]) == (high, len(replies), refused)
     assert found["critic_p_yes_median"] == pytest.approx(statistics.median(p_yes))
     out = _outputs(NOTEBOOK)
@@ -245,7 +246,7 @@ def test_why_the_judge_fails_is_recomputed_from_the_recordings():
 
 def test_the_dev_and_test_tables_say_what_each_row_rests_on():
     log = study.load_log()
-    dev = study.dev_table(log).set_index("design")
+    dev = tables.dev_table(log).set_index("design")
     for name, row in log["dev"]["designs"].items():
         rt = row["ragtruth"]
         assert dev.loc[name, "answers"] == rt["answers"] and dev.loc[name, "sources"] == rt["groups"]
@@ -254,7 +255,7 @@ def test_the_dev_and_test_tables_say_what_each_row_rests_on():
         assert dev.loc[name, "f1_flag_all"] == pytest.approx(2 * b / (1 + b))
     judge_only = dev.loc["reanswer_judge_only"]
     assert judge_only["answers"] < dev.loc["word_overlap", "answers"]          # it rests on fewer answers
-    test = study.test_table(log)
+    test = tables.test_table(log)
     assert (test["sources"] >= 10).all() and not test["design"].str.startswith("claims").any()
     left = study.test_left_out(log)
     assert left and all("after the re-answer test recording" in line for line in left)
@@ -262,7 +263,7 @@ def test_the_dev_and_test_tables_say_what_each_row_rests_on():
 
 def test_the_span_kind_table_names_its_counts_and_the_hardest_kind_flips():
     log = study.load_log()
-    kinds = {p: study.breakdown("word_overlap", "span_kind", p, log).set_index("group")
+    kinds = {p: tables.breakdown("word_overlap", "span_kind", p, log).set_index("group")
              for p in ("ragtruth-dev-all", "ragtruth-test")}
     for p, table in kinds.items():
         failing = [x["span_kind"] for x in log["parts"][p]["items"] if x["failed"]]
@@ -274,8 +275,8 @@ def test_the_span_kind_table_names_its_counts_and_the_hardest_kind_flips():
 
 def test_measure_judge_runs_the_dev_protocol_on_any_judge():
     judge = ReplayJudge(study.recording_path("g_eval", "ragtruth", "dev"))
-    found = readings.measure_judge(judge, "g_eval", sources=2)
     chosen = items("ragtruth", "dev", groups=2)
+    found = readings.measure_judge(judge, "g_eval", chosen)
     assert found["answers"] == len(chosen) and found["sources"] == 2
     log = study.load_log()["parts"]["ragtruth-dev"]
     ids = [c.id for c in chosen]
@@ -283,11 +284,11 @@ def test_measure_judge_runs_the_dev_protocol_on_any_judge():
     assert found["designs"]["g_eval"]["auc"] == pytest.approx(roc_auc([c.hallucinated for c in chosen], scores))
     assert found["designs"]["g_eval"]["ci"] is None                            # no interval under 10 sources
     with pytest.raises(InputError, match="pass_name"):
-        readings.measure_judge(judge, "bleu")
-    with pytest.raises(InputError, match="sources"):
-        readings.measure_judge(judge, "g_eval", sources=0)
+        readings.measure_judge(judge, "bleu", chosen)
+    with pytest.raises(InputError, match="chosen"):
+        readings.measure_judge(judge, "g_eval", [])
     with pytest.raises(InputError, match="judge"):
-        readings.measure_judge("http://127.0.0.1:8080", "g_eval")
+        readings.measure_judge("http://127.0.0.1:8080", "g_eval", chosen)
     with pytest.raises(InputError, match="base_rate"):
         readings.flag_all_f1(1.5)
 

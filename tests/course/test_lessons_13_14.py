@@ -6,6 +6,7 @@ import json
 from conftest import REPO
 from ragmetrics_edu.course import course_plan
 from ragmetrics_edu.course.against_people import study
+from ragmetrics_edu.studies.against_people import tables
 
 RUBRIC = ["g_eval", "g_eval_deepeval_rule", "g_eval_reply", "critic_majority", "critic_yes_share", "critic_p_yes"]
 JUDGED = [d for d in study.load_log()["dev"]["designs"] if d not in ("word_overlap", "reanswer")]
@@ -51,7 +52,7 @@ def test_the_confound_is_in_the_data_as_notebook_14_says():
     # "the models that hallucinate least (the two GPTs) also copy the passages most, and inside one model's
     # answers word overlap ranks worse than over all answers for most models"
     log = study.load_log()
-    models = study.by_model("word_overlap", log=log)
+    models = tables.by_model("word_overlap", log=log)
     least = set(models.nsmallest(2, "share_hallucinated")["model"])
     assert least == {"gpt-4-0613", "gpt-3.5-turbo-0613"}
     assert least == set(models.nlargest(2, "mean_word_overlap")["model"])
@@ -59,7 +60,7 @@ def test_the_confound_is_in_the_data_as_notebook_14_says():
     from ragmetrics_edu.agreement import roc_auc
 
     overall = roc_auc([x["failed"] for x in part["items"]], part["scores"]["word_overlap"])
-    within = study.breakdown("word_overlap", "model", "ragtruth-dev-all", log)
+    within = tables.breakdown("word_overlap", "model", "ragtruth-dev-all", log)
     assert (within["auc"] < overall).sum() > len(within) / 2
 
 
@@ -85,11 +86,11 @@ def test_the_test_reading_holds():
 
     dev_auc = roc_auc([x["failed"] for x in dev_all["items"]], dev_all["scores"]["word_overlap"])
     assert log["test"]["word_overlap"]["auc"] < dev_auc                        # "a little worse than on dev"
-    versus = study.test_difference("reanswer", "word_overlap", log)
+    versus = tables.test_difference("reanswer", "word_overlap", log)
     assert versus.ci[0] <= 0 <= versus.ci[1]                                   # "cannot be told from it"
-    within = study.breakdown("word_overlap", "model", "ragtruth-test", log)
+    within = tables.breakdown("word_overlap", "model", "ragtruth-test", log)
     assert (within["auc"] < log["test"]["word_overlap"]["auc"]).sum() > len(within) / 2
-    kinds = {part: study.breakdown("word_overlap", "span_kind", part, log).set_index("group")
+    kinds = {part: tables.breakdown("word_overlap", "span_kind", part, log).set_index("group")
              for part in ("ragtruth-dev-all", "ragtruth-test")}
     dev_kinds, test_kinds = (kinds[p]["auc"] for p in ("ragtruth-dev-all", "ragtruth-test"))
     common = [k for k in dev_kinds.index if k in test_kinds.index and min(kinds[p].loc[k, "hallucinated"] for p in kinds) >= 10]
@@ -101,13 +102,13 @@ def test_the_readme_quotes_the_against_people_figures():
     section = " ".join(readme[readme.index("**Faithfulness: which design"):readme.index("**Rubric judges.**")].split())
     log = study.load_log()
     wo, re_ = log["test"]["word_overlap"], log["test"]["reanswer"]
-    diff = study.test_difference("reanswer", "word_overlap", log)
+    diff = tables.test_difference("reanswer", "word_overlap", log)
     for figure in (log["dev"]["designs"]["word_overlap"]["ragtruth"]["auc"], wo["auc"], wo["ci"][0], wo["ci"][1],
                    re_["auc"], log["dev"]["designs"]["critic_p_yes"]["ragtruth"]["auc"]):
         assert f"{figure:.3f}" in section, figure
     assert f"{diff.score:+.3f}" in section and f"{diff.ci[1]:+.3f}" in section
     assert f"{diff.ci[0]:+.3f}".replace("-", "−") in section
-    from ragmetrics_edu.course.against_people import readings
+    from ragmetrics_edu.studies.against_people import readings
 
     within = readings.stratified_table(log).set_index("design").loc["critic_p_yes"]
     for figure in (within["within_vs_overlap"], within["vs_low"], within["vs_high"]):

@@ -243,9 +243,21 @@ def _against_people_log():
     return study.load_log()
 
 
+def _people_part():
+    """Lesson 14's RAGTruth dev sample, scored (a part of the shipped choice log)."""
+    return _against_people_log()["parts"]["ragtruth-dev"]
+
+
+def _people_items():
+    """The answers of the first RAGTruth dev source (lesson 14's items)."""
+    from ragmetrics_edu.course.against_people.items import items
+
+    return items("ragtruth", "dev", groups=1)
+
+
 def _pass_rates():
     """Lesson 14's pass-rate table, the input of its reading, display and figure."""
-    from ragmetrics_edu.course.against_people import pass_rate
+    from ragmetrics_edu.studies.against_people import pass_rate
 
     return pass_rate.pass_rate_by_model()
 
@@ -370,15 +382,16 @@ _LABELLED = str(Path(ragmetrics_edu.__file__).parent / "data" / "labelled_answer
 
 @functools.lru_cache(maxsize=None)
 def _labelled_items():
-    from ragmetrics_edu.course.alignment.labelled import read_labelled
+    from ragmetrics_edu.studies.alignment.labelled import read_labelled
 
     return read_labelled(_LABELLED)
 
 
 def _cost():
-    from ragmetrics_edu.course.alignment import cost
+    from ragmetrics_edu.course.alignment.recordings import calibration_of
+    from ragmetrics_edu.studies.alignment import cost
 
-    return cost.estimate("g_eval", _labelled_items()[:2])
+    return cost.estimate(calibration_of("g_eval"), _labelled_items()[:2])
 
 
 @functools.lru_cache(maxsize=None)
@@ -386,6 +399,19 @@ def _pass_rate_result():
     from ragmetrics_edu import agreement
 
     return agreement.estimate_pass_rate([True, False, True, True], [True, False, False, True], [True, False, True])
+
+
+@functools.lru_cache(maxsize=None)
+def _g_eval_recording():
+    """The shipped G-Eval recording on RAGTruth dev (its JSON) and the answers it holds, for the cost calibration."""
+    import json
+
+    from ragmetrics_edu.course.against_people.items import items
+    from ragmetrics_edu.course.against_people.study import recording_path
+
+    meta = json.loads(recording_path("g_eval", "ragtruth", "dev").read_text(encoding="utf-8"))
+    done = meta["pass"].get("answers_done") or meta["pass"].get("answers")
+    return meta, items("ragtruth", "dev", groups=meta["pass"].get("groups"))[:done]
 
 
 def _recording_dict():
@@ -397,6 +423,16 @@ def _recording_dict():
 #: people's labels and a design's scores for the validation functions (ranked, with a tie)
 def _alignment_log():
     return _export("course.alignment.study.load_log")()
+
+
+def _people_log():
+    """Lesson 14's log, which lesson 15's functions read beside their own."""
+    return _export("course.against_people.study.load_log")()
+
+
+def _alignment_part():
+    """A copy of lesson 15's RAGTruth dev part, for the functions that add to a part."""
+    return copy.deepcopy(_alignment_log()["parts"]["ragtruth-dev"])
 
 
 _FAILED = [True, False, True, False, False, True, False, False]
@@ -534,10 +570,13 @@ VALID: dict[str, Callable[[], dict[str, Any]]] = {
     "agreement.corrected_pass_rate": lambda: dict(system_passes=[True, False, True, True], labelled_failed=_FAILED,
                                                   labelled_passes=[not f for f in _FAILED], n_resamples=200),
     "agreement.best_threshold": lambda: dict(failed=_FAILED, scores=_SCORES),
-    "alignment.cost.calibration": lambda: dict(pass_name="g_eval"),
+    "alignment.cost.calibration": lambda: dict(pass_name="g_eval", recording=_g_eval_recording()[0],
+                                               recorded=_g_eval_recording()[1]),
+    "alignment.recordings.calibration_of": lambda: dict(pass_name="g_eval"),
     "alignment.cost.unit": lambda: dict(pass_name="support"),
     "alignment.cost.data_chars": lambda: dict(pass_name="support", item=_labelled_items()[0]),
-    "alignment.cost.estimate": lambda: dict(pass_name="g_eval", chosen=_labelled_items()[:2]),
+    "alignment.cost.estimate": lambda: dict(cal=_export("course.alignment.recordings.calibration_of")("g_eval"),
+                                            chosen=_labelled_items()[:2]),
     "alignment.cost.describe": lambda: dict(found=_cost()),
     "alignment.cost.minutes": lambda: dict(seconds=120.0),
     "alignment.labelled.read_labelled": lambda: dict(path=_LABELLED),
@@ -556,14 +595,22 @@ VALID: dict[str, Callable[[], dict[str, Any]]] = {
     "agreement.span_agreement": lambda: dict(predicted=[[(0, 4)], []], people=[[(2, 6)], [(0, 1)]]),
     "agreement.fit_combination": lambda: dict(features={"overlap": _SCORES * 3, "length": _SCORES[::-1] * 3},
                                               failed=_FAILED * 3, groups=[str(i) for i in range(24)], folds=3),
-    "course.against_people.pass_rate.model_inputs": lambda: dict(model="gpt-4-0613"),
-    "course.against_people.pass_rate.pass_rate_display": lambda: dict(table=_pass_rates()),
-    "course.against_people.pass_rate.pass_rate_reading": lambda: dict(table=_pass_rates()),
-    "course.against_people.pass_rate.check_share_se": lambda: dict(table=_pass_rates()),
-    "course.against_people.pass_rate.plot_pass_rates": lambda: dict(table=_pass_rates()),
-    "course.against_people.study.candidates": lambda: dict(dev=_against_people_log()["dev"]),
-    "course.against_people.study.best_candidate": lambda: dict(dev=_against_people_log()["dev"]),
-    "course.against_people.readings.pooled_and_within": lambda: dict(designs=["g_eval"]),
+    "studies.against_people.pass_rate.model_inputs": lambda: dict(model="gpt-4-0613"),
+    "studies.against_people.pass_rate.pass_rate_display": lambda: dict(table=_pass_rates()),
+    "studies.against_people.pass_rate.pass_rate_reading": lambda: dict(table=_pass_rates()),
+    "studies.against_people.pass_rate.check_share_se": lambda: dict(table=_pass_rates()),
+    "studies.against_people.pass_rate.plot_pass_rates": lambda: dict(table=_pass_rates()),
+    "studies.against_people.choice.candidates": lambda: dict(dev=_against_people_log()["dev"]),
+    "studies.against_people.choice.best_candidate": lambda: dict(dev=_against_people_log()["dev"]),
+    "studies.against_people.readings.pooled_and_within": lambda: dict(designs=["g_eval"]),
+    "studies.against_people.readings.judge_failures": lambda: dict(log=_against_people_log(), answered={"s": False}),
+    "studies.against_people.readings.measure_judge": lambda: dict(pass_name="g_eval", chosen=_people_items()),
+    "studies.against_people.choice.score_part": lambda: dict(chosen=_people_items(), judges={}),
+    "studies.against_people.choice.complete": lambda: dict(part=_people_part(), names=["word_overlap"]),
+    "studies.against_people.choice.part_figures": lambda: dict(part=_people_part(), design="word_overlap",
+                                                               idx=list(range(40)), threshold=None),
+    "studies.against_people.choice.paired_figures": lambda: dict(part=_people_part(), a="g_eval", b="word_overlap",
+                                                                 idx=list(range(40))),
     "metrics.checked.checked_rows": lambda: dict(said=["supported"], quotes=None, context=["a claim here"]),
     "judges.examples.labelled_sentences": lambda: dict(answer="AI is old. It thinks.", spans=[(11, 21)],
                                                        passages=["AI is old."], question="q", group="g", split="dev"),
@@ -573,7 +620,42 @@ VALID: dict[str, Callable[[], dict[str, Any]]] = {
     "judges.examples.example_text": lambda: dict(example=_export("judges.examples.labelled_sentences")(
         "AI is old.", [], ["AI is old."], question="q", group="g", split="dev")[0]),
     # lesson 15 (course.alignment) and the course's time rule
-    "alignment.analysis.misses": lambda: dict(design="support_min"),
+    "alignment.analysis.misses": lambda: dict(design="support_min", log=_alignment_log(), log14=_people_log()),
+    "alignment.analysis.failure_kinds": lambda: dict(design="support_min", log=_alignment_log()),
+    "alignment.analysis.old_design_misses": lambda: dict(log14=_people_log()),
+    "alignment.analysis.spans": lambda: dict(log=_alignment_log()),
+    "alignment.analysis.shown_answer": lambda: dict(log=_alignment_log()),
+    "alignment.analysis.quote_reading": lambda: dict(results=[None], failed=[True]),
+    "alignment.answer_view.one_answer": lambda: dict(answer_id="ragtruth-14323-gpt-4-0613", log=_alignment_log()),
+    "alignment.choice.figures_of": lambda: dict(part=_alignment_log()["parts"]["ragtruth-dev"], name="word_overlap"),
+    "alignment.choice.candidate_figures": lambda: dict(log=_alignment_log()),
+    "alignment.choice.paired_on": lambda: dict(part=_alignment_log()["parts"]["ragtruth-dev"], keep=list(range(40)),
+                                               first="support_min", second="word_overlap"),
+    "alignment.choice.choose": lambda: dict(log=_alignment_log()),
+    "alignment.choice.candidate_table": lambda: dict(log=_alignment_log()),
+    "alignment.choice.takeaway": lambda: dict(log=_alignment_log()),
+    "alignment.cost_figures.cost_comparison": lambda: dict(log=_alignment_log()),
+    "alignment.cost_figures.explored": lambda: dict(log=_alignment_log(), log14=_people_log()),
+    "alignment.comparisons.against_old_designs": lambda: dict(design="support_min", log=_alignment_log(),
+                                                              log14=_people_log()),
+    "alignment.comparisons.by_sources": lambda: dict(names=("support_min",), first=20, log=_alignment_log()),
+    "alignment.comparisons.pooled_and_within": lambda: dict(log=_alignment_log()),
+    "alignment.comparisons.halueval_table": lambda: dict(log=_alignment_log()),
+    "alignment.comparisons.halueval_sentences": lambda: dict(log=_alignment_log()),
+    "alignment.comparisons.without_late_figure": lambda: dict(name="judge_combination", log=_alignment_log()),
+    "alignment.comparisons.cv_word_overlap": lambda: dict(log=_alignment_log()),
+    "alignment.log.checked_log": lambda: dict(log=_alignment_log()),
+    "alignment.log.lesson14_threshold": lambda: dict(log14=_people_log(), design="word_overlap"),
+    "alignment.log.add_transferred": lambda: dict(fitted={}, part=_alignment_part()),
+    "alignment.log.new_part": lambda: dict(chosen=_labelled_items()[:3]),
+    "alignment.log.checked_part": lambda: dict(part=_alignment_part()),
+    "alignment.log.add_pass": lambda: dict(part=_alignment_part(), pass_name="support",
+                                           results=[None] * len(_alignment_part()["items"]),
+                                           chosen=[None] * len(_alignment_part()["items"]), scorers={}),
+    "alignment.log.add_timings": lambda: dict(part=_alignment_part(), pass_name="support",
+                                              results=[None] * len(_alignment_part()["items"])),
+    "alignment.stability.stability_figures": lambda: dict(sampled=[None], support=[None], failed=[True],
+                                                          models=["m"], threshold=0.3),
     "alignment.analysis.answer_of": lambda: dict(answer_id="ragtruth-14323-gpt-4-0613"),
     "alignment.calibration.sentences": lambda: dict(log=_alignment_log()),
     "alignment.calibration.plot_reliability": lambda: dict(
@@ -584,9 +666,11 @@ VALID: dict[str, Callable[[], dict[str, Any]]] = {
                                                       outcome=[False, True, True, False], groups=["a", "a", "b", "b"],
                                                       n_resamples=20),
     "stats.sample_size.units_needed": lambda: dict(half_width=0.08, units=50, target=0.05),
-    "alignment.labels.rates": lambda: dict(design="word_overlap"),
-    "alignment.labels.threshold_for": lambda: dict(design="support_min"),
-    "alignment.labels.plan_summary": lambda: dict(plan=_export("course.alignment.labels.labels_plan")()),
+    "alignment.labels.rates": lambda: dict(design="word_overlap", log=_alignment_log(), log14=_people_log()),
+    "alignment.labels.threshold_for": lambda: dict(design="support_min", log=_alignment_log(), log14=_people_log()),
+    "alignment.labels.labels_plan": lambda: dict(log=_alignment_log(), log14=_people_log()),
+    "alignment.labels.plan_summary": lambda: dict(plan=_export("studies.alignment.labels.labels_plan")(
+        _alignment_log(), _people_log())),
     "alignment.stability.rule_flags": lambda: dict(sampled=[None], support=[None], failed=[True], threshold=0.3),
     "course.time_plan.counts": lambda: dict(notebook={"cells": [{"cell_type": "markdown", "source": "# A title"}]}),
     "course.course_plan.readme_part": lambda: dict(readme=f"{_plan_markers()[0]}\n{_plan_markers()[1]}"),
@@ -657,6 +741,10 @@ SKIPPED: dict[str, str] = {
     "judge_study.recording.record_passes": "runs a judge study against a live llama.cpp server",
     "alignment.calibration.platt_scaled": "fits a logistic regression per dev source (loads scikit-learn, about 3 s); "
                                           "tests/course/test_lesson15_alignment.py checks it against the stored fit",
+    "alignment.log.add_combinations": "fits logistic regressions per dev source (scikit-learn); "
+                                      "tests/course/test_lesson15_alignment.py checks them through build_log",
+    "alignment.log.add_baseline_cv": "fits a logistic regression per dev source (scikit-learn); "
+                                     "tests/course/test_lesson15_alignment.py checks it against the shipped log",
     "alignment.study.build_log": "replays every recording of lesson 15 (thousands of requests, about 15 s); "
                                  "tests/course/test_lesson15_alignment.py checks it against the shipped log",
     "recorded_embeddings.record_embeddings": "loads a neural model (a download, torch)",
@@ -1340,17 +1428,18 @@ NO_RESULT_BY_REASON: dict[str, list[str]] = {
     _LIVE: ["judges.served.check_served", "judges.served.served_models"],
     _BUILT: [
         "MetricResult.plot", "agreement.plot_roc", "agreement.roc.checked_curve", "agreement.spans.marked_characters",
-        "course.against_people.figures.SpanView", "course.against_people.figures.SpanView.caught",
-        "course.against_people.figures.SpanView.flag_offsets", "course.against_people.figures.SpanView.unmarked_flags",
-        "course.against_people.figures.auc_by_group", "course.against_people.figures.roc_curves",
-        "course.against_people.figures.score_distribution", "course.against_people.figures.span_view",
-        "course.against_people.readings.plot_judge_failures",
-        "course.against_people.record.record", "course.against_people.study.choose",
-        "course.against_people.study.threshold_of", "course.alignment.designs.ask_entailment",
-        "course.alignment.designs.ask_fewshot", "course.alignment.designs.ask_quote",
-        "course.alignment.designs.examples_for", "course.alignment.stability.ask_stability",
-        "course.alignment.validate_judge.validate_judge", 
-        "course.capstone.diagnosis.rules_vs_annotator", "course.capstone.summary.reading_rows",
+        "studies.against_people.spans.SpanView", "studies.against_people.spans.SpanView.caught",
+        "studies.against_people.spans.SpanView.flag_offsets", "studies.against_people.spans.SpanView.unmarked_flags",
+        "studies.against_people.figures.auc_by_group", "studies.against_people.figures.roc_curves",
+        "studies.against_people.figures.score_distribution", "studies.against_people.spans.span_view",
+        "studies.against_people.readings.plot_judge_failures", "studies.against_people.choice.build_log",
+        "course.against_people.study.threshold_of",
+        "course.against_people.record.record", "studies.against_people.choice.choose",
+        "studies.against_people.tables.threshold_of", "studies.alignment.designs.ask_entailment",
+        "studies.alignment.designs.ask_fewshot", "studies.alignment.designs.ask_quote",
+        "studies.alignment.designs.examples_for", "studies.alignment.designs.ask_stability_of",
+        "studies.alignment.validate_judge.validate_judge",
+        "studies.capstone.diagnosis.rules_vs_annotator", "studies.capstone.summary.reading_rows",
         "course.deck_cases.agreement",
         "course.deck_cases.baseline_verdicts", "course.deck_cases.metric_agreement", "course.display.by_node",
         "course.display.explorer_step", "course.gate_cases.decision", "course.halueval.study.curse_rows",
@@ -1374,17 +1463,18 @@ NO_RESULT_BY_REASON: dict[str, list[str]] = {
     ],
     _CLOSED: [
         "MetricResult.lookup", "agreement.AgreementResult.lookup", "agreement.AgreementResult.table",
-        "agreement.PassRateResult.lookup", "agreement.PassRateResult.table", "course.against_people.designs.ask_pass",
+        "agreement.PassRateResult.lookup", "agreement.PassRateResult.table", "studies.against_people.designs.ask_pass",
         "course.against_people.items.items",
-        "course.against_people.study.breakdown", "course.against_people.study.by_model",
+        "studies.against_people.tables.breakdown", "studies.against_people.tables.by_model",
         "course.against_people.study.replay",
-        "course.against_people.study.replayed_or_none", "course.against_people.study.scored",
-        "course.against_people.study.test_difference", "course.alignment.analysis.one_answer",
-        "course.alignment.analysis.support_view", "course.alignment.designs.ask_any_pass",
-        "course.alignment.study.paired", "course.alignment.validate_judge.estimate",
-        "course.alignment.validate_judge.replayed", "course.alignment.validate_judge.report",
-        "course.capstone.diagnosis.paired_scores", "course.capstone.summary.plot_paired", "course.capstone.systems.answer_rows",
-        "course.capstone.systems.generate", "course.display.show_claims_example", "course.display.show_hits",
+        "studies.against_people.choice.replayed_or_none", "course.against_people.study.scored",
+        "studies.against_people.tables.test_difference", "course.alignment.answer_view.one_answer",
+        "course.alignment.answer_view.support_view", "studies.alignment.designs.ask_any_pass",
+        "studies.alignment.choice.paired",
+        "course.alignment.recordings.replayed", "studies.alignment.validate_judge.report",
+        "studies.capstone.diagnosis.paired_scores", "studies.capstone.summary.plot_paired", "studies.capstone.systems.answer_rows",
+        "course.capstone.systems.answer_rows",
+        "studies.capstone.systems.generate", "course.display.show_claims_example", "course.display.show_hits",
         "course.display.show_recall_case", "course.display.show_relevancy_case", "course.gate_cases.case_gate",
         "studies.halueval.detection.detection_difference", "course.halueval.record.record",
         "course.halueval.study.best_threshold", "course.halueval.study.checked_split", "course.halueval.study.compare",
@@ -1407,9 +1497,9 @@ NO_RESULT_BY_REASON: dict[str, list[str]] = {
     ],
     _MISFIT: [
         "agreement.roc.labels_of", "agreement.roc.scores_of",
-        "course.against_people.readings.stratified_auc", "course.alignment.stability.flip_rates",
-        "course.alignment.validate_judge.add_parser", "course.capstone.diagnosis.describe_row",
-        "course.capstone.diagnosis.tag_row", "course.deck_table.exact_text",
+        "studies.against_people.readings.stratified_auc", "studies.alignment.stability.flip_rates",
+        "studies.alignment.validate_judge.add_parser", "studies.capstone.diagnosis.describe_row",
+        "studies.capstone.diagnosis.tag_row", "course.deck_table.exact_text",
         "course.display.CorrectnessPanel.score_directly", "course.embedding_texts.plot_calibration",
         "course.embedding_texts.threshold_splits", "studies.halueval.choosing.checked_threshold",
         "studies.halueval.choosing.pairwise", "course.halueval.study.rescore_comparator",

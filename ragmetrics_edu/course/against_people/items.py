@@ -1,34 +1,19 @@
-"""The answers a faithfulness design is measured on, from RAGTruth QA and HaluEval QA, in one shape."""
+"""The answers a faithfulness design is measured on, loaded from RAGTruth QA and HaluEval QA in one shape
+(:class:`~ragmetrics_edu.studies.against_people.designs.Item`)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
 
 from ...data import halueval, ragtruth
 from ...errors import InputError
+from ...studies.against_people.designs import Item
 from ...validate import integer
 
 __all__ = ["Item", "items", "DATASETS"]
 
 #: the two labelled sets: people's span labels (RAGTruth), constructed pairs (HaluEval)
 DATASETS = ("ragtruth", "halueval")
-
-
-@dataclass(frozen=True)
-class Item:
-    """One answer to judge: ``hallucinated`` is the label (people's spans, or HaluEval's construction)."""
-
-    id: str
-    dataset: str
-    split: str
-    group: str          # the independent unit intervals resample: a RAGTruth source, a HaluEval pair
-    question: str
-    context: tuple[str, ...]
-    answer: str
-    hallucinated: bool
-    model: str          # who wrote the answer (RAGTruth's six models; HaluEval: "hotpotqa" or "chatgpt")
-    span_kind: str      # RAGTruth's span type ("none" when faithful); HaluEval: "constructed"
 
 
 @lru_cache(maxsize=8)

@@ -24,9 +24,10 @@ from ...judges.files import write_recording
 from ...judges.openai_judge import OpenAIJudge
 from ...judges.records import recordable
 from ...judges.replay import ReplayJudge
-from ..alignment.designs import ALIGNMENT_PASSES, ask_any_pass
-from .designs import MODEL, PASSES, recording_name
+from ...studies.against_people.designs import PASSES
+from ...studies.alignment.designs import ALIGNMENT_PASSES, ask_any_pass
 from .items import DATASETS, items
+from .study import MODEL, recording_name
 
 __all__ = ["record", "recording_name", "MODEL", "MAX_TOKENS"]
 

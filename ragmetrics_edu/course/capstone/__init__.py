@@ -1,9 +1,9 @@
-"""Notebook 16, the capstone: two RAG systems, recorded, scored and diagnosed.
+"""Lesson 16, the capstone: what the course loads for two RAG systems whose arithmetic is library code
+(:mod:`ragmetrics_edu.studies.capstone`).
 
 =============  ==========================================================================================
-``systems``    the two systems' retrievers, answers and judged scores (replayed from recordings)
-``diagnosis``  the rows tagged by :mod:`ragmetrics_edu.evaluation.failures`, sorted and printed; the annotator's reading
-``checks``     the checks a learner runs on the rows
-``summary``    the loaders of the blame and of the retriever comparison, and the deck's paired figure
+``systems``    the recorded answers and verdicts, replayed; the project annotator's reading
+``tables``     the rows as printed tables (the metric map's short names)
+``checks``     the checks a learner runs on the judge's relevancy and recall verdicts
 =============  ==========================================================================================
 """

@@ -13,7 +13,7 @@ from typing import Any
 
 from ... import stats
 from ...evaluation import failures
-from ..capstone import diagnosis
+from ...studies.capstone import diagnosis
 from ..capstone import systems as capstone
 from . import Exercise, register
 

@@ -19,7 +19,8 @@ from ...data import ragtruth
 from ...errors import InputError
 from ...plots import figure_and_axes
 from ...validate import choice, number
-from .study import checked_log, complete, threshold_of
+from .choice import checked_log, complete
+from .tables import threshold_of
 
 __all__ = ["ESTIMATES", "check_share_se", "NORMAL_MIN", "SHORT", "model_inputs", "pass_rate_by_model", "pass_rate_reading", "pass_rate_display",
            "pooled_labels", "plot_pass_rates"]

@@ -1,8 +1,7 @@
-"""Notebook 16's failure analysis: the rows loaded with the capstone's references and corpus, tagged by
-:mod:`ragmetrics_edu.evaluation.failures`, sorted, printed, and set against the project annotator's reading.
+"""Lesson 16's failure analysis: the rows tagged by :mod:`ragmetrics_edu.evaluation.failures` with the capstone's
+references and corpus, sorted, paired by question, and set against the project annotator's reading.
 
-A row is one question answered by one system, shaped like :func:`ragmetrics_edu.course.capstone.systems.scored`
-returns it (see :mod:`ragmetrics_edu.evaluation.failures` for the fields and the taxonomy). :func:`tag_rows` adds each
+A row is one question answered by one system, shaped like :func:`.systems.score_rows` returns it (see :mod:`ragmetrics_edu.evaluation.failures` for the fields and the taxonomy). :func:`tag_rows` adds each
 row's tags, with the capstone's references and the corpus's answerable questions as defaults.
 
 Edge cases: no rows give an empty list; a NaN or missing score sorts first (an unscored row is read
@@ -11,12 +10,10 @@ before any other).
 
 from __future__ import annotations
 
-import json
 import math
 import textwrap
 from typing import Any, Collection, Mapping, Sequence
 
-from ... import data
 from ...baselines import coverage
 from ...errors import InputError
 from ...evaluation.failures import (
@@ -33,14 +30,11 @@ from ...evaluation.failures import (
 )
 from ...retrieval.corpus import load_corpus
 from ...validate import as_list, choice, identifier, mapping, records
-from ..display import text_table
-from ..metric_map import MAP
 from .systems import references as capstone_references
 
 __all__ = ["TAGS", "RULES", "SHORT", "COMPONENT", "METRICS", "COVERAGE_CUT", "RELEVANT", "IRRELEVANT", "check_rows",
            "overall", "tag_row", "tagged_rows", "reference_texts", "present_metrics", "sort_rows", "answerable",
-           "tag_rows", "paired_scores", "annotator_diagnosis", "rules_vs_annotator", "flat", "describe_row",
-           "text_table"]
+           "tag_rows", "paired_scores", "rules_vs_annotator", "describe_row"]
 
 #: short names for tables
 SHORT = {"retrieval_miss": "miss", "bad_ranking": "rank", "unsupported_claim": "unsup",
@@ -156,17 +150,9 @@ def paired_scores(rows: Any, metric: str, a: str = "minilm", b: str = "bm25") ->
 
 
 # -- the project annotator's reading, against the rules -----------------------------------------
-def annotator_diagnosis() -> dict[tuple[str, str], dict[str, Any]]:
-    """The tags and notes of the project's annotator, a language model that read every row
-    (``data/capstone_diagnosis.json``), keyed by (question, system). A second reading, not ground truth."""
-    with open(data.path("capstone_diagnosis.json"), encoding="utf-8") as handle:
-        doc = json.load(handle)
-    return {(r["question"], r["system"]): {"tags": list(r["tags"]), "note": r["note"]} for r in doc["rows"]}
-
-
 def rules_vs_annotator(tagged: Any, reading: Mapping[tuple[str, str], Mapping[str, Any]]) -> list[dict[str, Any]]:
     """The project's rules against a language-model annotator's reading (``reading``: its tags per
-    (question, system), see :func:`annotator_diagnosis`), row by row: the rule tags, the annotator's
+    (question, system), as ``course.capstone.systems.annotator_diagnosis`` loads it), row by row: the rule tags, the annotator's
     tags, and where they differ (keys ``rules``, ``annotator``, ``only_rules``, ``only_annotator``,
     ``agree``, ``note``). Neither side is ground truth: the rules trust the judge, the reading is a
     model's."""
@@ -185,28 +171,7 @@ def rules_vs_annotator(tagged: Any, reading: Mapping[tuple[str, str], Mapping[st
     return out
 
 
-# -- printing ---------------------------------------------------------------------------------------
-#: the four scores' short names in flat tables (the metric map's ``short``)
-_SHORT = {m: MAP[m].short for m in METRICS}
-
-
-def flat(rows: Any) -> list[dict[str, Any]]:
-    """One printable dict per row: question, system, kind, grades (one digit per retrieved passage),
-    the four scores (short names faith, cp, cr, ar), their mean and the tags (when the rows are tagged,
-    by their :data:`SHORT` names)."""
-    out = []
-    for row in check_rows(rows):
-        entry: dict[str, Any] = {"question": row["question"], "system": row["system"], "kind": row["kind"],
-                                 "grades": "".join(str(g) for g in row["grades"]) or "-"}
-        for metric, short in _SHORT.items():
-            entry[short] = row["scores"].get(metric, math.nan)
-        entry["mean"] = overall(row)
-        if "tags" in row:
-            entry["tags"] = " ".join(SHORT[t] for t in row["tags"]) or "-"
-        out.append(entry)
-    return out
-
-
+# -- reading one row ---------------------------------------------------------------------------
 def describe_row(row: Mapping[str, Any], width: int = 100) -> str:
     """One row in full, to read: the question, each passage with its grade, the answer, the judge's
     claims, answer statements and reference statements with its verdict on each, every score, and the

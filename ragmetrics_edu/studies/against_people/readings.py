@@ -1,24 +1,22 @@
-"""What lesson 14's figures show, computed from the choice log and the recordings: the within-model (stratified)
-AUC of each design, why the recorded judge fails, which claims about the designs the data can support, and the dev
+"""What lesson 14's figures show, computed from the choice log (:mod:`.choice`): the within-model (stratified) AUC
+of each design, why the recorded judge fails, which claims about the designs the data can support, and the dev
 protocol run on a learner's own judge."""
 
 from __future__ import annotations
 
 import math
 import statistics
-from typing import Any
+from typing import Any, Mapping, Sequence
 
 from ...agreement import roc_auc
 from ...agreement.validation import stratified_auc_of, validation_report
 from ...errors import InputError
 from ...judges.base import Judge
-from ...judges.replay import ReplayJudge
 from ...metrics import f1_from
 from ...plots import new_figure
-from ...validate import as_list, integer, number
-from .designs import BASELINE, DESIGNS, ask_pass
-from .items import items
-from .study import MIN_SOURCES, checked_log, complete, recording_path, replayed_or_none
+from ...validate import as_list, mapping, number
+from .choice import MIN_SOURCES, checked_log, complete
+from .designs import BASELINE, DESIGNS, Item, ask_pass
 
 __all__ = ["stratified_auc", "stratified_table", "judge_failures",
            "plot_judge_failures", "flag_all_f1", "untested_designs", "design_claim", "measure_judge", "pooled_and_within",
@@ -105,11 +103,13 @@ def stratified_table(log: dict[str, Any] | None = None, part: str = "ragtruth-de
     return pd.DataFrame(rows, columns=list(STRATIFIED_COLUMNS))  # the columns even when no design has a row
 
 
-def judge_failures(log: dict[str, Any] | None = None) -> dict[str, Any]:
+def judge_failures(log: dict[str, Any] | None, answered: Mapping[str, bool]) -> dict[str, Any]:
     """Why the recorded judge fails, on the RAGTruth dev sample: the G-Eval replies to hallucinated answers and, as
     their baseline, to faithful ones; the aspect critic's p(yes), also split by people's label; and the questions
-    the re-answer judge said the passages do not answer."""
+    the re-answer judge said the passages do not answer (``answered``: per source, whether it found the question
+    answered by the passages; the course replays it: ``course.against_people.study.answered``)."""
     log = checked_log(log)
+    answered = mapping("answered", answered, "a dict source -> whether the re-answer judge found it answered")
     p = log["parts"]["ragtruth-dev"]
 
     def replies(failed: bool) -> list[int]:   # back to the digit the judge wrote: score (reply - 1) / 4
@@ -120,16 +120,6 @@ def judge_failures(log: dict[str, Any] | None = None) -> dict[str, Any]:
         return [v for x, v in zip(p["items"], p["scores"]["critic_p_yes"], strict=True)
                 if (failed is None or x["failed"] == failed) and not math.isnan(v)]
 
-    path = recording_path("reanswer", "ragtruth", "dev")
-    if path is None:
-        raise InputError("reanswer", "a recorded re-answer pass", None)
-    judge = ReplayJudge(path)
-    answered: dict[str, bool] = {}
-    for item in items("ragtruth", "dev", groups=log["dev_sample_sources"]["ragtruth"]):
-        if item.group not in answered:
-            result = replayed_or_none("reanswer", judge, item)
-            if result is not None:
-                answered[item.group] = bool(result.values["answered"])
     bad, good = replies(True), replies(False)
     return {"g_eval_replies_hallucinated": bad, "g_eval_4_or_5": sum(r >= 4 for r in bad), "hallucinated": len(bad),
             "g_eval_replies_faithful": good, "g_eval_4_or_5_faithful": sum(r >= 4 for r in good),
@@ -204,18 +194,20 @@ def design_claim(log: dict[str, Any] | None = None) -> str:
             f"sources for an interval, so their point estimates, whichever way they lean, say nothing yet.")
 
 
-def measure_judge(judge: Any, pass_name: str = "g_eval", *, sources: int = 3) -> dict[str, Any]:
-    """The dev protocol on your own judge: ask ``pass_name`` on the first ``sources`` RAGTruth dev sources, score
-    every design that reads that pass, and set each beside word overlap on the same answers (AUC, answers, sources;
-    no interval under 10 sources). Calls ``judge`` (an :class:`~ragmetrics_edu.judges.OpenAIJudge`)."""
+def measure_judge(judge: Any, pass_name: str, chosen: Sequence[Item]) -> dict[str, Any]:
+    """The dev protocol on your own judge: ask ``pass_name`` on the ``chosen`` answers (e.g. the first 3 RAGTruth
+    dev sources), score every design that reads that pass, and set each beside word overlap on the same answers
+    (AUC, answers, sources; no interval under 10 sources). Calls ``judge`` (an
+    :class:`~ragmetrics_edu.judges.OpenAIJudge`)."""
     if not isinstance(judge, Judge):
         raise InputError("judge", "a judge (judges.OpenAIJudge(...))", judge)
     names = [d for d in DESIGNS.values() if isinstance(pass_name, str) and d.recording == pass_name]
     if not names:
         raise InputError("pass_name", "a pass: " + ", ".join(sorted({d.recording for d in DESIGNS.values()
                                                                        if d.recording})), pass_name)
-    sources = integer("sources", sources, low=1, high=10**6, expected="a number of sources, 1 or more")
-    chosen = items("ragtruth", "dev", groups=sources)
+    chosen = as_list("chosen", chosen, "a list of Items (course.against_people.items.items())")
+    if not chosen or not all(isinstance(i, Item) for i in chosen):
+        raise InputError("chosen", "a non-empty list of Items (course.against_people.items.items())", chosen)
     results = [ask_pass(pass_name, judge, item) for item in chosen]
     failed = [i.hallucinated for i in chosen]
     groups = [i.group for i in chosen]

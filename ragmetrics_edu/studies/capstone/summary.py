@@ -1,8 +1,8 @@
-"""What notebook 16 and deck 16 load for the blame and the comparison, and the deck's paired figure.
+"""What lesson 16 and its deck read for the blame and the comparison, and the deck's paired figure.
 
 The lesson computes its figures in view (the blame rule, the counts, the sign test, the bootstrap) and
 checks them against the library (:func:`ragmetrics_edu.evaluation.failures.blame`, :mod:`ragmetrics_edu.stats`,
-:func:`ragmetrics_edu.retrieval.compare_retrievers`). This module only loads and draws:
+:func:`ragmetrics_edu.retrieval.compare_retrievers`). This module gives the inputs and draws:
 
 * :func:`reading_rows` - the project annotator's reading as tagged rows, each with the retrieval facts of
   its recorded row, so the same blame rule applies to it;
@@ -31,10 +31,10 @@ MIN_UNITS = 10
 
 
 def reading_rows(reading: Mapping[tuple[str, str], Mapping[str, Any]], tagged: Any) -> list[dict[str, Any]]:
-    """The annotator's reading (:func:`~ragmetrics_edu.course.capstone.diagnosis.annotator_diagnosis`) as tagged
+    """The annotator's reading (as ``course.capstone.systems.annotator_diagnosis`` loads it) as tagged
     rows: its tags, ``read`` True (its ``unsupported_claim`` is its own reading of the answer, not the judge's
     verdict) and the ``passages`` and ``source_recall`` of the same (question, system) row of ``tagged``."""
-    reading = mapping("reading", reading, "diagnosis.annotator_diagnosis()")
+    reading = mapping("reading", reading, "the annotator's reading (systems.annotator_diagnosis())")
     rows = {(r["question"], r["system"]): r for r in dg.tagged_rows(tagged, keys=("question", "system"))}
     out = []
     for key, value in reading.items():

@@ -7,7 +7,8 @@ import math
 import pytest
 
 from ragmetrics_edu import InputError
-from ragmetrics_edu.course.capstone import diagnosis
+from ragmetrics_edu.course.capstone import tables
+from ragmetrics_edu.studies.capstone import diagnosis
 
 REF = "Antarctica is the largest desert because its interior gets almost no precipitation."
 
@@ -135,7 +136,7 @@ def test_tag_rows_adds_the_share_of_the_reference_s_sources_retrieved():
 def test_no_rows_give_empty_tables():
     assert diagnosis.tag_rows([], references={}, answerable_ids=set()) == []
     assert diagnosis.sort_rows([]) == []
-    assert diagnosis.text_table([], ["a"]) == "(no rows)"
+    assert tables.text_table([], ["a"]) == "(no rows)"
 
 
 def test_sort_puts_unscored_rows_first_then_lowest():
@@ -170,7 +171,7 @@ def test_the_reading_is_named_for_who_made_it_not_by_hand():
 
 
 def test_text_table_cuts_lines():
-    text = diagnosis.text_table([{"a": "x" * 200, "b": 0.5}], ["a", "b"], width=50)
+    text = tables.text_table([{"a": "x" * 200, "b": 0.5}], ["a", "b"], width=50)
     assert all(len(line) <= 50 for line in text.splitlines())
 
 
@@ -237,7 +238,7 @@ def test_capstone_exercises_explain_the_likely_slip():
 
 def test_flat_rows_and_the_full_reading_of_a_row():
     tagged = tagged_two_systems()
-    table = diagnosis.flat(tagged)
+    table = tables.flat(tagged)
     assert table[0]["grades"] == "000" and table[0]["tags"] == "miss unsup" and table[1]["tags"] == "-"
     assert math.isnan(table[0]["cp"]) and table[0]["faith"] == 0.5
     text = diagnosis.describe_row(dict(tagged[3], items={"faithfulness": ["It is the Sahara."]},
@@ -255,8 +256,8 @@ def test_present_metrics_lists_only_the_scored_ones_in_order():
 
 def test_text_table_narrows_the_widest_column_and_takes_a_rule_flag():
     rows = [{"a": "x" * 80, "b": "y" * 80, "c": 0.25}]
-    text = diagnosis.text_table(rows, ["a", "b", "c"], width=60, rule=True)
+    text = tables.text_table(rows, ["a", "b", "c"], width=60, rule=True)
     lines = text.splitlines()
     assert len(lines) == 3 and set(lines[1]) <= {"-", " "} and lines[2].endswith("0.250")  # the number survives
     with pytest.raises(InputError, match="rule"):
-        diagnosis.text_table(rows, ["a"], rule="yes")
+        tables.text_table(rows, ["a"], rule="yes")

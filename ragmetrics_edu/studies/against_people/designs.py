@@ -1,4 +1,5 @@
-"""The faithfulness designs measured against people, each as what it asks a judge and how it scores.
+"""The faithfulness designs measured against people (lessons 13-15), each as what it asks a judge and how it
+scores, and :class:`Item`, the one shape of an answer they are measured on (RAGTruth QA or HaluEval QA).
 
 A *pass* is one recorded judge run (one kind of request over a set of answers); several designs read
 the same pass (G-Eval weighted and G-Eval's raw reply read one recording). Every score is "higher is
@@ -18,20 +19,27 @@ from ...errors import InputError
 from ...judges.base import Judge
 from ...metrics.rubric import g_eval_score
 from ...results import MetricResult
-from .items import Item
 
-__all__ = ["BASELINE", "Design", "DESIGNS", "PASSES", "ask_pass", "MODEL", "recording_name"]
+__all__ = ["BASELINE", "Design", "DESIGNS", "Item", "PASSES", "ask_pass"]
 
 #: The study's baseline: the design every judged design is paired with (counting words, no model).
 BASELINE = "word_overlap"
 
-#: the model name recordings carry (the server serves whatever GGUF it loaded; its header is recorded too)
-MODEL = "qwen2.5-coder-1.5b-instruct-q4_k_m"
 
+@dataclass(frozen=True)
+class Item:
+    """One answer to judge: ``hallucinated`` is the label (people's spans, or HaluEval's construction)."""
 
-def recording_name(pass_name: str, dataset: str, split: str) -> str:
-    """The shipped recording's name (under ``data/recordings/against_people/``)."""
-    return f"{MODEL}_{pass_name}_{dataset}-{split}"
+    id: str
+    dataset: str
+    split: str
+    group: str          # the independent unit intervals resample: a RAGTruth source, a HaluEval pair
+    question: str
+    context: tuple[str, ...]
+    answer: str
+    hallucinated: bool
+    model: str          # who wrote the answer (RAGTruth's six models; HaluEval: "hotpotqa" or "chatgpt")
+    span_kind: str      # RAGTruth's span type ("none" when faithful); HaluEval: "constructed"
 
 #: pass name -> what the pass asks of the judge for one answer (its MetricResult carries the calls)
 PASSES: dict[str, Callable[[Judge, Item], MetricResult]] = {
@@ -49,7 +57,7 @@ def ask_pass(name: str, judge: Judge, item: Item) -> MetricResult:
     if not isinstance(name, str) or name not in PASSES:
         raise InputError("name", "one of " + ", ".join(PASSES), name)
     if not isinstance(item, Item):
-        raise InputError("item", "an Item (from against_people.items.items)", item)
+        raise InputError("item", "an Item (course.against_people.items.items())", item)
     return PASSES[name](judge, item)
 
 
