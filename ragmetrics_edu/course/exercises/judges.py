@@ -7,7 +7,8 @@ from typing import Any
 from ... import data
 from ...agreement import cohen_kappa
 from ...judges.replay import ReplayJudge
-from ..deck_cases import metric_agreement, run_deck_cases
+from ...studies.deck_agreement import metric_agreement
+from ..deck_cases import run_deck_cases
 from . import Exercise, as_number, register
 
 _JUDGE = ["yes", "yes", "no", "no", "yes", "no", "no", "no", "yes", "no"]
