@@ -15,12 +15,12 @@ from __future__ import annotations
 import textwrap
 from typing import Any, Iterable, Mapping, Sequence
 
-from .. import metrics
 from ..errors import InputError
 from ..examples import Case, Example
 from ..retrieval.corpus import Corpus, Question
 from ..studies.calibration import pair_cosines
-from ..validate import as_list, count, flag, instance, integer, mapping, plain, records, text_list
+from ..studies.ranking_lists import RANKING_NAMES, per_k_rows, ranking_scores
+from ..validate import as_list, flag, instance, integer, mapping, plain, records, text_list
 from ..validate import text as checked_text
 from .embedding_texts import embedder_source
 
@@ -272,26 +272,9 @@ def show_calibration(summaries: Mapping[str, Mapping[str, Mapping[str, float]]])
             print(f"{name:<12}{label:<12}{s['n']:>4}{s['min']:>9.3f}{s['median']:>9.3f}{s['max']:>9.3f}")
 
 
-RANKING_NAMES = ("CP", "AP", "P@k", "R@k", "RR", "nDCG@k")
-
-
-def ranking_scores(flags: Sequence[int], total_relevant: int | None = None, k: int | None = None) -> dict[str, float]:
-    """Context precision, AP, P@k, R@k, RR and nDCG@k of one list (short names as keys)."""
-    if total_relevant is not None:
-        total_relevant = count("total_relevant", total_relevant, maximum=100_000)
-    ideal = None if total_relevant is None else [1] * total_relevant
-    return {
-        "CP": metrics.context_precision(flags).score,
-        "AP": metrics.average_precision(flags, total_relevant).score,
-        "P@k": metrics.precision_at_k(flags, k=k).score,
-        "R@k": metrics.recall_at_k(flags, k=k, total_relevant=total_relevant).score,
-        "RR": metrics.reciprocal_rank(flags).score,
-        "nDCG@k": metrics.ndcg_at_k(flags, k=k, ideal=ideal).score,
-    }
-
-
 def score_table(lists: Mapping[str, Sequence[int]], **options: Any) -> None:
-    """One row per list, one column per ranking measure (options as for :func:`ranking_scores`)."""
+    """One row per list, one column per ranking measure (:func:`ragmetrics_edu.studies.ranking_lists.ranking_scores`;
+    options as for it)."""
     print(f"{'list':<18}" + "".join(f"{n:>8}" for n in RANKING_NAMES))
     for label, flags in mapping("lists", lists, "a dict label -> relevance flags").items():
         row = ranking_scores(flags, **options)
@@ -299,25 +282,19 @@ def score_table(lists: Mapping[str, Sequence[int]], **options: Any) -> None:
 
 
 def per_k_table(flags: Sequence[int], total_relevant: int | None = None) -> dict[str, float]:
-    """Print every measure's per-rank value, read from the library's step tables; return the scores."""
-    p = metrics.precision_at_k(flags)
-    r = metrics.recall_at_k(flags, total_relevant=total_relevant)
-    cp = metrics.context_precision(flags)
-    nd = metrics.ndcg_at_k(flags, ideal=None if total_relevant is None else [1] * total_relevant)
-    rr = metrics.reciprocal_rank(flags)
+    """Print every measure's per-rank value (:func:`ragmetrics_edu.studies.ranking_lists.per_k_rows`); return the
+    scores."""
+    rows, scores = per_k_rows(flags, total_relevant)
     print(f"{'k':>2} {'r_k':>4} {'P@k':>7} {'R@k':>7} {'CP term':>8} {'DCG@k':>7} {'nDCG@k':>7} {'RR':>6}")
-    for k in range(1, len(flags) + 1):
-        first = rr.rows[k - 1]["first_relevant"]
-        print(f"{k:>2} {flags[k - 1]:>4} {p.rows[k - 1]['precision_at_k']:>7.4f} {r.rows[k - 1]['recall_at_k']:>7.4f} "
-              f"{cp.rows[k - 1]['term']:>8.4f} {nd.rows[k - 1]['dcg']:>7.4f} {nd.rows[k - 1]['ndcg_at_k']:>7.4f} "
-              f"{(f'{1 / k:.4f}' if first else ''):>6}")
-    return {"context precision": cp.score, "average precision": metrics.average_precision(flags, total_relevant).score,
-            f"precision@{len(flags)}": p.score, f"recall@{len(flags)}": r.score,
-            "reciprocal rank": rr.score, f"nDCG@{len(flags)}": nd.score}
+    for row in rows:
+        rr = "" if row["rr"] is None else f"{row['rr']:.4f}"
+        print(f"{row['k']:>2} {row['r_k']:>4} {row['precision_at_k']:>7.4f} {row['recall_at_k']:>7.4f} "
+              f"{row['cp_term']:>8.4f} {row['dcg']:>7.4f} {row['ndcg_at_k']:>7.4f} {rr:>6}")
+    return scores
 
 
 __all__ = ["DERIVED_PREFIX", "by_node", "explorer_step", "is_derived", "node_texts",
-           "per_k_table", "ranking_scores", "score_table", "show_calibration", "show_checks", "show_claims_example",
+           "per_k_table", "score_table", "show_calibration", "show_checks", "show_claims_example",
            "show_cosines", "show_hits", "show_ranked_example", "show_recall_case", "show_relevancy_case",
            "show_sources", "show_text", "source_label", "text_table", "wrap", "say", "WIDTH"]
 

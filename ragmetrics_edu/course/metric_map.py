@@ -19,15 +19,11 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from ..errors import InputError
-from ..judges.costs import StepCost, check_costs, checked_price, combine, cost_per_1000, measure
+from ..judges.costs import StepCost, check_costs, checked_price, cost_per_1000
 from ..metrics.registry import MetricTable
 from ..metrics.specs import SPECS
 from ..results import cut
 from ..validate import identifier
-
-__all__ = ["EXAMPLE_PRICE", "FIELDS", "LABELS", "MAP", "MapRow", "MetricInfo", "StepCost", "check_costs", "combine",
-           "cost_per_1000", "cost_table", "entries", "get", "label", "measure", "peer_table",
-           "reference_free", "rows", "table", "triad", "triad_table"]
 
 FIELDS = ("question", "contexts", "answer", "reference")
 

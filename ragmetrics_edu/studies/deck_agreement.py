@@ -22,7 +22,7 @@ from ..judges.records import tally
 from ..metrics.registry import MetricTable
 from ..results import MetricResult
 from ..stats.inputs import seed as checked_seed
-from ..validate import as_list, identifier, instance, text_list
+from ..validate import as_list, identifier, instance, mapping, text, text_list
 
 __all__ = ["DeckCase", "DeckRun", "agreement", "baseline_verdicts", "metric_agreement", "yes_no"]
 
@@ -109,6 +109,14 @@ class DeckRun:
         """One case's run: the judge's ``result`` (None: it failed with ``error``) on ``inputs``, beside the deck's
         result ``deck`` from the deck's own arguments ``given``; ``deck_items`` are the deck's verdicts where the
         step's items carry none of their own (answer correctness' kinds do)."""
+        case = instance("case", case, DeckCase, "a DeckCase (course.deck_cases.DECK_CASES)")
+        inputs, given = dict(mapping("inputs", inputs)), dict(mapping("given", given))
+        if result is not None:
+            instance("result", result, MetricResult, "the judge's MetricResult, or None")
+        instance("deck", deck, MetricResult, "the deck's MetricResult")
+        if error is not None:
+            text("error", error)
+        deck_items = None if deck_items is None else text_list("deck_items", deck_items)
         side = _deck_side(case, given, inputs)
         items = side.pop("deck_items", None) or deck_items
         return cls(case=case, result=result, deck=deck, judge_items=_verdict_column(result) if result else [],

@@ -197,6 +197,17 @@ def _export(suffix: str) -> Any:
 
 
 @functools.lru_cache(maxsize=None)
+def _deck_run_args() -> dict[str, Any]:
+    """A deck case's run as DeckRun.build takes it: the deck's own result, the judge's failed."""
+    from ragmetrics_edu import examples
+    from ragmetrics_edu.course.deck_cases import DECK_CASES
+
+    case = DECK_CASES[0]
+    ex = examples.load(case.example_id)
+    return dict(case=case, inputs=case.inputs(ex), given=ex.case(case.case).kwargs, result=None,
+                deck=ex.compute(case.case), error="the judge failed")
+
+
 def _eval_case():
     return _export("judge_study.labels.load_cases")()[0]
 
@@ -537,6 +548,10 @@ VALID: dict[str, Callable[[], dict[str, Any]]] = {
     "alignment.calibration.plot_reliability": lambda: dict(
         tables={"p": _export("agreement.calibration.reliability")([0.2, 0.7, 0.4], [False, True, True])}),
     "agreement.calibration.reliability": lambda: dict(p=[0.2, 0.7, 0.4], outcome=[False, True, True]),
+    "judges.costs.checked_price": lambda: dict(field="price_in", value=0.5),
+    "studies.deck_agreement.DeckRun.build": _deck_run_args,
+    "course.deck_cases.DeckRun.build": _deck_run_args,
+    "studies.calibration.calibration_cosines": lambda: dict(pairs=[{"label": "related", "a": "a cat", "b": "a dog"}]),
     "agreement.calibration.base_rate": lambda: dict(outcome=[False, True, True, False], groups=["a", "a", "b", "b"]),
     "agreement.calibration.brier_skill": lambda: dict(p=[0.2, 0.7, 0.4, 0.6], reference=[0.5, 0.5, 0.5, 0.5],
                                                       outcome=[False, True, True, False], groups=["a", "a", "b", "b"],

@@ -128,6 +128,25 @@ def as_number(value: Any) -> float | None:
     return None
 
 
+def close(given: Any, value: float, tolerance: float = 1e-3) -> bool:
+    """Whether an answer is a number (as :func:`as_number` reads it) within ``tolerance`` of ``value``."""
+    g = as_number(given)
+    return g is not None and abs(g - value) < tolerance
+
+
+def slips(known: Callable[[], list[tuple[float, str]]]) -> Diagnoser:
+    """A diagnoser from the wrong numbers tempting slips give: ``known()`` lists each with what the slip is, and
+    the first the answer is :func:`close` to explains it."""
+    def diagnose(given: Any, correct: Any) -> str | None:
+        return next((why for wrong, why in known() if close(given, wrong)), None)
+    return diagnose
+
+
+def as_name(given: Any) -> str | None:
+    """A learner's name of a choice (a variant, a measure): stripped, lower case, spaces and hyphens as ``_``."""
+    return given.strip().lower().replace(" ", "_").replace("-", "_") if isinstance(given, str) else None
+
+
 def _same(kind: str, given: Any, correct: Any, tolerance: float) -> bool:
     if kind == "number":
         g, c = as_number(given), float(correct)
@@ -187,4 +206,5 @@ def solution(exercise_id: str) -> str:
     return f"Answer: {item.answer()!r}. {item.explanation}".strip()
 
 
-__all__ = ["Exercise", "Feedback", "check", "get", "hint", "ids", "register", "solution"]
+__all__ = ["Exercise", "Feedback", "as_name", "as_number", "check", "close", "get", "hint", "ids", "register",
+           "slips", "solution"]
