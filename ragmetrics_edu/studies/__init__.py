@@ -8,6 +8,9 @@ against them. Subpackages, one per study:
 - ``against_people``: judges against people's labels on HaluEval and RAGTruth (lessons 13-14);
 - ``alignment``: aligning a judge, and the ``validate-judge`` command's reading (lesson 15);
 - ``capstone``: the capstone's retrievers and blame (lesson 16).
+- ``calibration``, ``ranking_lists``, ``deck_agreement`` (modules): labelled sentence pairs' cosines under an
+  embedder (lessons 06-07); every ranking measure of one list, per rank, and its figure (lesson 08); a judge's
+  verdicts on the decks' worked examples against the decks' (lessons 10, 12).
 
 This package never imports the course (``ragmetrics_edu.course``).
 """

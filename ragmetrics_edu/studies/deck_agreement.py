@@ -47,8 +47,12 @@ class DeckCase:
 
 
 def yes_no(values: Iterable[Any]) -> list[str]:
-    """Verdicts written as the decks write them: yes, no or idk."""
-    return ["yes" if v in (1, True, "yes") else ("idk" if v == "idk" else "no") for v in values]
+    """Verdicts written as the decks write them (1/0, True/False, yes/no/idk) as yes, no or idk."""
+    items = as_list("values", values, "verdicts (1/0, True/False or yes/no/idk)", iterators=True)
+    for i, v in enumerate(items):
+        if not isinstance(v, (str, int)):
+            raise InputError(f"values[{i}]", "a verdict: 1/0, True/False or yes/no/idk", v)
+    return ["yes" if v in (1, True, "yes") else ("idk" if v == "idk" else "no") for v in items]
 
 
 @dataclass

@@ -13,7 +13,7 @@ from typing import Any, Sequence
 
 from .. import metrics
 from ..plots import RELEVANT, new_figure
-from ..validate import YES, count, verdict_list
+from ..validate import YES, as_list, count, number, text, verdict_list
 
 __all__ = ["RANKING_NAMES", "per_k_rows", "plot_per_k_measures", "ranking_scores"]
 
@@ -71,6 +71,12 @@ def plot_per_k_measures(
     """
     flags = [1 if v == YES else 0 for v in verdict_list("relevance", relevance)]
     n = len(flags)
+    if total_relevant is not None:
+        total_relevant = count("total_relevant", total_relevant, maximum=100_000)
+    if gains is not None:
+        gains = [number(f"gains[{i}]", g, "a graded gain (a finite number >= 0)", low=0.0)
+                 for i, g in enumerate(as_list("gains", gains, "graded gains, one per rank"))]
+    title = text("title", title)
     total = sum(flags) if total_relevant is None else total_relevant
     ideal = None if total_relevant is None else [1] * total_relevant
     if gains is not None:

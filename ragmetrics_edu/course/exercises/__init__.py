@@ -130,16 +130,12 @@ def as_number(value: Any) -> float | None:
 
 def close(given: Any, value: float, tolerance: float = 1e-3) -> bool:
     """Whether an answer is a number (as :func:`as_number` reads it) within ``tolerance`` of ``value``."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise InputError("value", "the number an answer is compared with", value)
+    if isinstance(tolerance, bool) or not isinstance(tolerance, (int, float)) or not tolerance >= 0:
+        raise InputError("tolerance", "a tolerance (a number >= 0)", tolerance)
     g = as_number(given)
     return g is not None and abs(g - value) < tolerance
-
-
-def slips(known: Callable[[], list[tuple[float, str]]]) -> Diagnoser:
-    """A diagnoser from the wrong numbers tempting slips give: ``known()`` lists each with what the slip is, and
-    the first the answer is :func:`close` to explains it."""
-    def diagnose(given: Any, correct: Any) -> str | None:
-        return next((why for wrong, why in known() if close(given, wrong)), None)
-    return diagnose
 
 
 def as_name(given: Any) -> str | None:
@@ -207,4 +203,4 @@ def solution(exercise_id: str) -> str:
 
 
 __all__ = ["Exercise", "Feedback", "as_name", "as_number", "check", "close", "get", "hint", "ids", "register",
-           "slips", "solution"]
+           "solution"]

@@ -9,7 +9,7 @@ from typing import Any
 from ... import designs, examples, metrics
 from ...errors import InputError
 from ...validate import verdict_list
-from . import Exercise, as_number, close, register
+from . import Exercise, as_name, as_number, close, register
 from .changed_code import change_exercise
 
 #: crel-1: a short node with one relevant statement, a long node with one relevant statement of four.
@@ -59,9 +59,9 @@ def _judge_input() -> str:
 
 
 def _diagnose_input(given: Any, correct: str) -> str | None:
-    if not isinstance(given, str):
+    g = as_name(given)
+    if g is None:
         return "Answer with one of the strings 'question', 'nodes' or 'expected_output'."
-    g = given.strip().lower().replace(" ", "_").replace("-", "_")
     if g == correct:
         return f"Right idea; write it as the parameter is spelled: {correct!r}."
     if g in ("question", "nodes"):
