@@ -550,6 +550,8 @@ VALID: dict[str, Callable[[], dict[str, Any]]] = {
     "agreement.calibration.reliability": lambda: dict(p=[0.2, 0.7, 0.4], outcome=[False, True, True]),
     "judges.costs.checked_price": lambda: dict(field="price_in", value=0.5),
     "studies.deck_agreement.DeckRun.build": _deck_run_args,
+    "studies.deck_agreement.yes_no": lambda: dict(values=[1, 0, "idk"]),
+    "course.exercises.close": lambda: dict(given="1/2", value=0.5),
     "course.deck_cases.DeckRun.build": _deck_run_args,
     "studies.calibration.calibration_cosines": lambda: dict(pairs=[{"label": "related", "a": "a cat", "b": "a dog"}]),
     "agreement.calibration.base_rate": lambda: dict(outcome=[False, True, True, False], groups=["a", "a", "b", "b"]),
