@@ -14,9 +14,9 @@ notebooks 06-07          ``embedding_texts`` (the texts the course embeds, the c
 notebook 10              ``deck_cases`` (the decks' examples put to a judge; their agreement with the
                          decks: ``studies.deck_agreement``; the CI-gate example's text),
                          ``regression_gate_example`` (a test file learners copy)
-notebook 11              ``judge_study/`` (the judge against people's labels: ``labels``, ``runs``,
-                         ``passes``, ``agreement``, ``behaviour``, ``failures``, ``injection``,
-                         ``paired``, ``report``, ``recording``)
+notebook 11              ``judge_study/`` (the labelled set and recorded passes loaded: ``labels``, ``passes``,
+                         ``report`` (the shipped study), ``recording``; the measuring is
+                         ``ragmetrics_edu.studies.judge_study``)
 notebook 12              ``metric_map`` (which metric when; what it costs: ``judges.costs``),
                          ``gate_cases`` (the regression gate's recorded runs and exercise cases)
 notebooks 13-14          ``against_people/`` (rubric judges and designs against human span labels)
@@ -24,7 +24,7 @@ notebook 15              ``alignment/`` (aligning a judge with people: ``protoco
                          ``analysis``, ``validate_judge``: the ``validate-judge`` command)
 notebook 16              ``capstone/`` (``systems``: two RAG systems, recorded; ``diagnosis``, ``checks``,
                          ``summary``: the take-away)
-HaluEval                 ``halueval/`` (``study``: designs scored on HaluEval QA from recordings;
-                         ``record``; ``curse``: the winner's curse and detection F1)
+HaluEval                 ``halueval/`` (``study``: the recordings replayed, the choice log; ``record``;
+                         the measuring is ``ragmetrics_edu.studies.halueval``)
 =======================  ======================================================================
 """

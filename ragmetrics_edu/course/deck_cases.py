@@ -4,8 +4,8 @@ Each :class:`~ragmetrics_edu.studies.deck_agreement.DeckCase` of :data:`DECK_CAS
 judge step an example goes through and with which of its texts; :func:`run_deck_cases` puts them
 to a judge and returns the runs, whose agreement with the decks
 :mod:`ragmetrics_edu.studies.deck_agreement` measures (``metric_agreement``: Cohen's kappa one
-judging task at a time, beside the word-overlap baseline); :meth:`DeckRun.failures` names each
-failure (:mod:`ragmetrics_edu.course.judge_study.failures`).
+judging task at a time, beside the word-overlap baseline); :meth:`~ragmetrics_edu.studies.deck_agreement.DeckRun.failures`
+names each failure.
 
 Two examples give the judge an expected answer the deck shows elsewhere: deck A's and
 deck C's context-precision slides give no expected output, so the case borrows the one
@@ -26,12 +26,10 @@ from ..errors import InputError
 from ..judges.batch import run_tasks
 from ..judges.requests import check_judge
 from ..metrics.specs import parameter_names
-from ..studies import deck_agreement
-from ..studies.deck_agreement import DeckCase, Inputs, yes_no
+from ..studies.deck_agreement import DeckCase, DeckRun, Inputs, yes_no
 from ..validate import text_list
-from .judge_study.failures import Failure, classify
 
-__all__ = ["DECK_CASES", "DeckCase", "DeckRun", "example_source", "recording_source", "run_deck_cases"]
+__all__ = ["DECK_CASES", "example_source", "recording_source", "run_deck_cases"]
 
 
 def _kw(case: str | None = None, key: str = "verdicts") -> Callable[[Any], list[str]]:
@@ -120,34 +118,6 @@ DECK_CASES: tuple[DeckCase, ...] = (
                          "ground_truth": ex.inputs["ground_truth"]},
              borrowed="question from deck E's Einstein faithfulness example"),
 )
-
-
-class DeckRun(deck_agreement.DeckRun):
-    """A run of :func:`run_deck_cases` (:class:`ragmetrics_edu.studies.deck_agreement.DeckRun`), whose
-    failures the judge study's taxonomy names."""
-
-    def failures(self) -> list[Any]:
-        """This run's failures against the deck (:func:`ragmetrics_edu.course.judge_study.failures.classify`)."""
-        if self.error is not None:
-            return classify([], [], error=self.error)
-        if self.case.step == "context_entity_recall":
-            ref_d, ctx_d = (list(x) for x in self.deck_entities)
-            ref_j, ctx_j = self.judge_entities
-            nodes = list(self.inputs["nodes"])
-            found = []
-            for side, (deck, judged, source, context) in {
-                    "reference": (ref_d, ref_j, self.inputs["reference"], nodes),
-                    "context": (ctx_d, ctx_j, "\n".join(nodes), [self.inputs["reference"]])}.items():
-                for f in classify(deck, judged, source=source, context=context):
-                    found.append(Failure(f.category, f.judged, f.reference, f"{side} entities: {f.detail}"))
-            return found
-        if self.deck_texts is None:
-            return classify([], [], repairs=self.repairs) if self.repairs else []
-        verdicts = self.deck_items is not None and len(self.deck_items) == len(self.deck_texts)
-        return classify(self.deck_texts, self.judge_texts, reference_verdicts=self.deck_items if verdicts else None,
-                        judged_verdicts=self.judge_items if verdicts else None, source=self.source,
-                        context=self.context, repairs=self.repairs,
-                        given=not self.source)  # no source text: the items were given (context precision's nodes)
 
 
 def run_deck_cases(judge: Any, ids: Sequence[str] | None = None, *, embedder: Any = None) -> list[DeckRun]:

@@ -6,8 +6,9 @@ retrieved nodes of context precision always; extracted statements, claims or ent
 a judge's item matches a deck item by content (:func:`ragmetrics_edu.agreement.match_items`),
 never because the counts happen to be equal. :func:`metric_agreement` reports Cohen's kappa with
 its bootstrap interval one judging task at a time, beside the word-overlap baseline on the same
-items (:func:`baseline_verdicts`), and lists what was left out. :meth:`DeckRun.build` makes a run of a
-judge's result and the deck's own (``course.deck_cases.run_deck_cases`` runs the judge).
+items (:func:`baseline_verdicts`), and lists what was left out; :meth:`DeckRun.failures` names each failure
+(:mod:`ragmetrics_edu.studies.judge_study.failures`). :meth:`DeckRun.build` makes a run of a judge's result and
+the deck's own (``course.deck_cases.run_deck_cases`` runs the judge).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from ..metrics.registry import MetricTable
 from ..results import MetricResult
 from ..stats.inputs import seed as checked_seed
 from ..validate import as_list, identifier, instance, mapping, text, text_list
+from .judge_study.failures import Failure, classify
 
 __all__ = ["DeckCase", "DeckRun", "agreement", "baseline_verdicts", "metric_agreement", "yes_no"]
 
@@ -126,6 +128,29 @@ class DeckRun:
         return cls(case=case, result=result, deck=deck, judge_items=_verdict_column(result) if result else [],
                    deck_items=items, error=error, judge_texts=_text_column(result) if result else [], inputs=inputs,
                    **side)
+
+    def failures(self) -> list[Any]:
+        """This run's failures against the deck (:func:`ragmetrics_edu.studies.judge_study.failures.classify`)."""
+        if self.error is not None:
+            return classify([], [], error=self.error)
+        if self.case.step == "context_entity_recall":
+            ref_d, ctx_d = (list(x) for x in self.deck_entities)
+            ref_j, ctx_j = self.judge_entities
+            nodes = list(self.inputs["nodes"])
+            found = []
+            for side, (deck, judged, source, context) in {
+                    "reference": (ref_d, ref_j, self.inputs["reference"], nodes),
+                    "context": (ctx_d, ctx_j, "\n".join(nodes), [self.inputs["reference"]])}.items():
+                for f in classify(deck, judged, source=source, context=context):
+                    found.append(Failure(f.category, f.judged, f.reference, f"{side} entities: {f.detail}"))
+            return found
+        if self.deck_texts is None:
+            return classify([], [], repairs=self.repairs) if self.repairs else []
+        verdicts = self.deck_items is not None and len(self.deck_items) == len(self.deck_texts)
+        return classify(self.deck_texts, self.judge_texts, reference_verdicts=self.deck_items if verdicts else None,
+                        judged_verdicts=self.judge_items if verdicts else None, source=self.source,
+                        context=self.context, repairs=self.repairs,
+                        given=not self.source)  # no source text: the items were given (context precision's nodes)
 
     @property
     def judge_entities(self) -> tuple[list[str], list[str]]:

@@ -17,13 +17,14 @@ import time
 from pathlib import Path
 from typing import Any
 
+from ...evaluation.judge_identity import file_sha256 as sha256_of
+from ...evaluation.judge_identity import gguf_header, server_version
 from ...judges.errors import JudgeError
 from ...judges.files import write_recording
 from ...judges.openai_judge import OpenAIJudge
 from ...judges.records import recordable
 from ...judges.replay import ReplayJudge
 from ..alignment.designs import ALIGNMENT_PASSES, ask_any_pass
-from ..judge_study.recording import gguf_header, server_version, sha256_of
 from .designs import MODEL, PASSES, recording_name
 from .items import DATASETS, items
 

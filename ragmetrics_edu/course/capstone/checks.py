@@ -22,8 +22,8 @@ import math
 from typing import Any, Mapping, Sequence
 
 from ...errors import InputError
+from ...studies.judge_study.failures import from_wrong_text as wrong_text
 from ...validate import as_list
-from ..judge_study.failures import from_wrong_text as wrong_text
 from .diagnosis import IRRELEVANT, reference_texts
 from .diagnosis import check_rows as checked_rows
 
