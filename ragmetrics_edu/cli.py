@@ -30,7 +30,7 @@ from typing import Any, NoReturn, Sequence
 from . import __version__, examples, validate
 from .course.against_people.items import items
 from .course.alignment.recordings import calibration_of
-from .course.deck_cases import metric_agreement, run_deck_cases
+from .course.deck_cases import run_deck_cases
 from .course.embedding_texts import course_texts
 from .course.judge_study.recording import add_parser as add_record_study_parser
 from .course.judge_study.recording import main as record_study
@@ -44,6 +44,7 @@ from .metrics.specs import SPECS
 from .results import fmt
 from .studies.alignment.validate_judge import add_parser as add_validate_judge_parser
 from .studies.alignment.validate_judge import main as validate_judge
+from .studies.deck_agreement import metric_agreement
 
 
 def score_metrics() -> tuple[str, ...]:

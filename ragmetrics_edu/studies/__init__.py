@@ -11,6 +11,9 @@ against them. Subpackages, one per study:
 - ``alignment``: aligning a judge (lesson 15), and the ``validate-judge`` command;
 - ``capstone``: the capstone's two RAG systems, their rows tagged, paired and read (lesson 16; the blame rule
   is ``evaluation.failures``).
+- ``calibration``, ``ranking_lists``, ``deck_agreement`` (modules): labelled sentence pairs' cosines under an
+  embedder (lessons 06-07); every ranking measure of one list, per rank, and its figure (lesson 08); a judge's
+  verdicts on the decks' worked examples against the decks' (lessons 10, 12).
 
 This package never imports the course (``ragmetrics_edu.course``).
 """

@@ -14,20 +14,14 @@ from ragmetrics_edu import InputError, data, designs, judges, regression_gate
 from ragmetrics_edu.course import deck_cases, exercises
 from ragmetrics_edu.course import metric_map as mm
 from ragmetrics_edu.course.deck_cases import DECK_CASES, run_deck_cases
-from ragmetrics_edu.judges.records import CallRecord
+from ragmetrics_edu.judges.costs import combine, measure
 from ragmetrics_edu.metrics import context_precision
 from ragmetrics_edu.metrics.reference_free import context_precision_without_reference, context_utilization
-from ragmetrics_edu.results import MetricResult
 
 
 @pytest.fixture(scope="module")
 def runs():
     return run_deck_cases(judges.ReplayJudge(data.recording("qwen2.5-coder-1.5b_deck-examples")))
-
-
-def _call(step, prompt, completion, seconds, attempt=0):
-    return CallRecord(step=step, messages=[], raw="", parsed={}, model="m", prompt_tokens=prompt,
-                      completion_tokens=completion, latency_s=seconds, attempt=attempt)
 
 
 # --- the map ---------------------------------------------------------------------------------
@@ -50,20 +44,8 @@ def test_every_judge_step_of_the_map_is_a_judge_step_of_the_library(runs):
             assert info.step in steps and hasattr(designs, info.step), info.name
 
 
-def test_measure_adds_up_the_call_records_repairs_included():
-    one = MetricResult(metric="x", score=1.0, calls=[_call("s", 100, 10, 2.0), _call("s", 150, 5, 1.0, attempt=1)])
-    two = MetricResult(metric="x", score=0.5, calls=[_call("s", 50, None, 0.5)])
-    cost = mm.measure([("s", one), ("s", two), ("s", None)])["s"]
-    assert (cost.cases, cost.calls, cost.prompt_tokens, cost.completion_tokens) == (2, 3, 300, 15)
-    assert cost.seconds == pytest.approx(3.5) and cost.per_case("calls") == 1.5
-    with pytest.raises(InputError, match="results"):
-        mm.measure([("s", object())])
-    with pytest.raises(InputError, match="field"):
-        cost.per_case("dollars")
-
-
 def test_measured_costs_of_the_recording_match_its_call_records(runs):
-    costs = mm.measure_deck_runs(runs)
+    costs = measure([(run.case.step, run.result) for run in runs])
     for step, cost in costs.items():
         calls = [c for r in runs if r.case.step == step and r.result for c in r.result.calls]
         assert cost.calls == len(calls) and cost.prompt_tokens == sum(c.prompt_tokens for c in calls)
@@ -73,26 +55,16 @@ def test_measured_costs_of_the_recording_match_its_call_records(runs):
     assert costs["context_recall"].per_case("calls") > 1       # the recording holds a repair
 
 
-def test_cost_per_1000_is_tokens_times_price():
-    cost = mm.StepCost("s", cases=4, calls=8, prompt_tokens=4000, completion_tokens=400, seconds=40.0)
-    c = mm.cost_per_1000(cost, price_in=2.0, price_out=10.0)
-    assert c["calls"] == 2000 and c["prompt_tokens"] == 1_000_000 and c["completion_tokens"] == 100_000
-    assert c["dollars"] == pytest.approx(2.0 + 1.0) and c["hours"] == pytest.approx(10_000 / 3600)
-    for bad in (-1, "1", True, math.inf, math.nan):
-        with pytest.raises(InputError, match="price_in"):
-            mm.cost_per_1000(cost, bad, 1.0)
-
-
 def test_combine_sums_per_case_rates(runs):
-    costs = mm.measure_deck_runs(runs)
-    both = mm.combine(costs, ["faithfulness", "context_recall"], "both")
+    costs = measure([(run.case.step, run.result) for run in runs])
+    both = combine(costs, ["faithfulness", "context_recall"], "both")
     assert both.calls == pytest.approx(costs["faithfulness"].per_case("calls") + costs["context_recall"].per_case("calls"))
     with pytest.raises(InputError, match="steps"):
-        mm.combine(costs, ["nope"], "x")
+        combine(costs, ["nope"], "x")
 
 
 def test_tables_fit_under_100_characters_and_mark_unmeasured_rows(runs):
-    costs = mm.measure_deck_runs(runs)
+    costs = measure([(run.case.step, run.result) for run in runs])
     text = mm.table(costs)
     for block in (text, mm.cost_table(costs, *mm.EXAMPLE_PRICE), mm.triad_table(), mm.peer_table()):
         assert max(len(line) for line in block.splitlines()) < 100
@@ -351,7 +323,7 @@ def test_notebook_12_counts_the_map_rows_it_prints_and_types_no_count():
 
 
 def test_the_triad_and_cost_rows_name_the_claims_step_by_what_it_computes(runs):
-    costs = mm.measure_deck_runs(runs)
+    costs = measure([(run.case.step, run.result) for run in runs])
     assert mm.get("faithfulness").step == "faithfulness" and "claims" in mm.get("faithfulness").how
     lines = mm.cost_table(costs, *mm.EXAMPLE_PRICE).splitlines()
     assert any(line.startswith("faithfulness (claims) ") for line in lines)

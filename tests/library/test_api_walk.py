@@ -197,6 +197,17 @@ def _export(suffix: str) -> Any:
 
 
 @functools.lru_cache(maxsize=None)
+def _deck_run_args() -> dict[str, Any]:
+    """A deck case's run as DeckRun.build takes it: the deck's own result, the judge's failed."""
+    from ragmetrics_edu import examples
+    from ragmetrics_edu.course.deck_cases import DECK_CASES
+
+    case = DECK_CASES[0]
+    ex = examples.load(case.example_id)
+    return dict(case=case, inputs=case.inputs(ex), given=ex.case(case.case).kwargs, result=None,
+                deck=ex.compute(case.case), error="the judge failed")
+
+
 def _eval_case():
     return _export("judge_study.labels.load_cases")()[0]
 
@@ -661,6 +672,11 @@ VALID: dict[str, Callable[[], dict[str, Any]]] = {
     "alignment.calibration.plot_reliability": lambda: dict(
         tables={"p": _export("agreement.calibration.reliability")([0.2, 0.7, 0.4], [False, True, True])}),
     "agreement.calibration.reliability": lambda: dict(p=[0.2, 0.7, 0.4], outcome=[False, True, True]),
+    "judges.costs.checked_price": lambda: dict(field="price_in", value=0.5),
+    "studies.deck_agreement.DeckRun.build": _deck_run_args,
+    "studies.deck_agreement.yes_no": lambda: dict(values=[1, 0, "idk"]),
+    "course.exercises.close": lambda: dict(given="1/2", value=0.5),
+    "studies.calibration.calibration_cosines": lambda: dict(pairs=[{"label": "related", "a": "a cat", "b": "a dog"}]),
     "agreement.calibration.base_rate": lambda: dict(outcome=[False, True, True, False], groups=["a", "a", "b", "b"]),
     "agreement.calibration.brier_skill": lambda: dict(p=[0.2, 0.7, 0.4, 0.6], reference=[0.5, 0.5, 0.5, 0.5],
                                                       outcome=[False, True, True, False], groups=["a", "a", "b", "b"],
@@ -1440,8 +1456,8 @@ NO_RESULT_BY_REASON: dict[str, list[str]] = {
         "studies.alignment.designs.examples_for", "studies.alignment.designs.ask_stability_of",
         "studies.alignment.validate_judge.validate_judge",
         "studies.capstone.diagnosis.rules_vs_annotator", "studies.capstone.summary.reading_rows",
-        "course.deck_cases.agreement",
-        "course.deck_cases.baseline_verdicts", "course.deck_cases.metric_agreement", "course.display.by_node",
+        "studies.deck_agreement.agreement",
+        "studies.deck_agreement.baseline_verdicts", "studies.deck_agreement.metric_agreement", "course.display.by_node",
         "course.display.explorer_step", "course.gate_cases.decision", "course.halueval.study.curse_rows",
         "studies.halueval.choosing.choose", "course.halueval.study.score_test", "studies.judge_study.failures.count",
         "studies.judge_study.paired.compare_columns", "studies.judge_study.paired.fmt_compare",
@@ -1449,8 +1465,8 @@ NO_RESULT_BY_REASON: dict[str, list[str]] = {
         "studies.judge_study.runs.UndelimitedJudge.accepted", "studies.judge_study.runs.UndelimitedJudge.ask",
         "studies.judge_study.runs.UndelimitedJudge.describe", "studies.judge_study.runs.UndelimitedJudge.prepare",
         "studies.judge_study.runs.UndelimitedJudge.settled", "studies.judge_study.runs.run",
-        "studies.judge_study.runs.run_cases", "course.metric_map.cost_per_1000", "course.metric_map.measure",
-        "course.metric_map.measure_deck_runs", "course.slides.figure", "embeddings.weights_sha256",
+        "studies.judge_study.runs.run_cases", "judges.costs.cost_per_1000", "judges.costs.measure",
+        "course.slides.figure", "embeddings.weights_sha256",
         "judges.OpenAIJudge.accepted", "judges.OpenAIJudge.settled", "judges.batch.run_tasks",
         "judges.requests.make_request", "metrics.RankingView", "metrics.StatementView", "metrics.f1_counts",
         "metrics.register", "metrics.specs.Registry.add", "plots.plot_answer_correctness", "plots.plot_cosines",
@@ -1500,8 +1516,8 @@ NO_RESULT_BY_REASON: dict[str, list[str]] = {
         "studies.against_people.readings.stratified_auc", "studies.alignment.stability.flip_rates",
         "studies.alignment.validate_judge.add_parser", "studies.capstone.diagnosis.describe_row",
         "studies.capstone.diagnosis.tag_row", "course.deck_table.exact_text",
-        "course.display.CorrectnessPanel.score_directly", "course.embedding_texts.plot_calibration",
-        "course.embedding_texts.threshold_splits", "studies.halueval.choosing.checked_threshold",
+        "widgets.CorrectnessPanel.score_directly", "studies.calibration.plot_calibration",
+        "studies.calibration.threshold_splits", "studies.halueval.choosing.checked_threshold",
         "studies.halueval.choosing.pairwise", "course.halueval.study.rescore_comparator",
         "studies.judge_study.agreement.label_score", "studies.judge_study.agreement.labels_for",
         "studies.judge_study.agreement.matched_verdicts", "studies.judge_study.agreement.pairwise",
@@ -1511,8 +1527,8 @@ NO_RESULT_BY_REASON: dict[str, list[str]] = {
         "studies.judge_study.cases.disagreements", "studies.judge_study.cases.label_vectors",
         "studies.judge_study.cases.parse_cases", "studies.judge_study.cases.parse_labels",
         "course.judge_study.passes.cases_for", "course.judge_study.recording.add_parser",
-        "course.judge_study.report.show", "course.metric_map.check_costs",
-        "course.metric_map.combine", "course.slides.embedder_sources", "judges.OpenAIJudge.cache_key",
+        "course.judge_study.report.show", "judges.costs.check_costs",
+        "judges.costs.combine", "course.slides.embedder_sources", "judges.OpenAIJudge.cache_key",
         "judges.cache_entries.read_cache_entry", "metrics.Ask", "metrics.inputs.typed_verdicts",
         "metrics.reanswer.threshold_of", "metrics.reanswer.weight_of", "regression_gate.judge_noise",
         "results.html_table", "results.markdown_table", "retrieval.EmbeddingRetriever.collisions",
