@@ -11,6 +11,7 @@ times quicker than the dense loop, and what ``evaluate()`` uses for semantic sim
 from __future__ import annotations
 
 import math
+import operator
 from functools import lru_cache
 from typing import Mapping
 
@@ -26,10 +27,10 @@ COUNTS_CACHE_SIZE = 1024
 
 def sparse_cosine(u: Mapping[int, float], v: Mapping[int, float]) -> tuple[float, float, float, float]:
     """(dot, |u|, |v|, cosine) of two sparse vectors; a zero vector gives cosine 0, as the dense cosine does."""
-    shared = u.keys() & v.keys()
-    dot = math.fsum(u[k] * v[k] for k in shared)
-    norm_u = math.sqrt(math.fsum(x * x for x in u.values()))
-    norm_v = math.sqrt(math.fsum(x * x for x in v.values()))
+    shared = list(u.keys() & v.keys())  # map and operator.mul keep the loops out of Python, as in the core
+    dot = math.fsum(map(operator.mul, map(u.__getitem__, shared), map(v.__getitem__, shared)))
+    norm_u = math.sqrt(math.fsum(map(operator.mul, u.values(), u.values())))
+    norm_v = math.sqrt(math.fsum(map(operator.mul, v.values(), v.values())))
     return dot, norm_u, norm_v, cosine_of(dot, norm_u, norm_v)
 
 

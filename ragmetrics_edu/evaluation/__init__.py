@@ -23,6 +23,7 @@ the cache.
 from __future__ import annotations
 
 from functools import lru_cache, partial
+from types import MappingProxyType
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from .. import validate
@@ -264,8 +265,38 @@ def _row(index: int, case: dict[str, Any], names: Sequence[str], outcomes: Seque
         row.update(calls=spent.calls, repairs=spent.repairs, cache_hits=spent.cache_hits,
                    prompt_tokens=spent.prompt_tokens, completion_tokens=spent.completion_tokens)
     row["error"] = "; ".join(errors) or None
-    row["_results"] = results
+    row["_results"] = results  # taken out again by evaluate()
     return row
+
+
+#: A row's kept results when no judged metric scored it (one read-only mapping shared by those rows).
+NONE_KEPT: Mapping[str, MetricResult] = MappingProxyType({})
+
+
+@lru_cache(maxsize=256)
+def _shared(names: tuple[str, ...]) -> tuple[str, ...]:
+    """One tuple for every row scored by the same metrics (not one each)."""
+    return names
+
+
+class _Columns:
+    """Rows added one at a time, held as columns: a list per column, in the order the columns first appear, and
+    NaN where a row has no value (what pandas makes of a list of dicts), without a dict kept per row."""
+
+    def __init__(self) -> None:
+        self.columns: dict[str, list[Any]] = {}
+        self.rows = 0
+
+    def add(self, row: Mapping[str, Any]) -> None:
+        for key, value in row.items():
+            column = self.columns.get(key)
+            if column is None:
+                column = self.columns[key] = [float("nan")] * self.rows
+            column.append(value)
+        self.rows += 1
+        for column in self.columns.values():
+            if len(column) < self.rows:
+                column.append(float("nan"))
 
 
 #: How many rows a judge-free metric's batch path scores at a time (its scores are held only for these rows).
@@ -378,16 +409,19 @@ def evaluate(
     run = run_tasks(tasks, judge, max_concurrency=max_concurrency, progress=progress, keep=(Exception,),
                     interruptible=True, desc="evaluating", unit="score") if pooled else None
     done = len(cases) if run is None else len(run) // len(pooled)  # an interrupted run keeps the cases scored in full
-    rows = {}
+    table = _Columns()
+    kept: list[Mapping[str, MetricResult]] = []
+    scored: list[tuple[str, ...]] = []
     bar = _bar(done, progress and run is None)
     batched = [n for n in names if getattr(SPECS[n].ask, "batch", None) is not None and not chosen.get(n)]
     fast: dict[str, list[Any]] = {}
+    reads_answer = {n for n in names if "answer" in SPECS[n].needs}
 
     def outcome(name: str, i: int, asked: Iterator[Outcome]) -> Outcome:
         if name in pooled:
             return next(asked)
         scored = fast[name][i % BATCH_ROWS] if name in fast else None
-        if scored is None or "answer" in SPECS[name].needs and empty_answer(cases[i]):
+        if scored is None or name in reads_answer and empty_answer(cases[i]):
             return _inline(call(name, cases[i]))  # the per-case function: its result, or its error for the row
         return Outcome(result=scored)
 
@@ -399,16 +433,13 @@ def evaluate(
         asked = iter(run[i * len(pooled):(i + 1) * len(pooled)] if run is not None else ())
         outcomes = [outcome(name, i, asked) for name in names]
         row = _row(i, cases[i], names, outcomes, any(SPECS[n].judged for n in names))
-        done_by = row["_results"]  # judge-free results are dropped here (rebuilt when asked), not kept per row
-        row["_scored"] = tuple(n for n in done_by if not SPECS[n].judged)
-        row["_results"] = {n: r for n, r in done_by.items() if SPECS[n].judged}
-        rows[i] = row
+        done_by = row.pop("_results")  # judge-free results are dropped here (rebuilt when asked), not kept per row
+        scored.append(_shared(tuple(n for n in done_by if not SPECS[n].judged)))
+        kept.append({n: r for n, r in done_by.items() if SPECS[n].judged} or NONE_KEPT)
+        table.add(row)
     if bar is not None:
         bar.close()
-    ordered = [rows.pop(i) for i in sorted(rows)]
-    kept = [row.pop("_results") for row in ordered]
-    scored = [row.pop("_scored") for row in ordered]
-    frame = pd.DataFrame(ordered)
+    frame = pd.DataFrame(table.columns)
     frame.attrs["results"] = CaseResults(names, kept, scored, recompute, cases)
     frame.attrs["interrupted"] = bool(run is not None and run.interrupted)
     frame.attrs["once"] = shown

@@ -14,9 +14,9 @@ from typing import Any, Sequence
 from ..cores import computed_by
 from ..cores import word_overlap as core
 from ..errors import InputError
-from ..validate import as_list
 from ..results import MetricResult
 from ..text import tokenize
+from ..validate import as_list
 from . import checks
 from .overlap_explained import overlap_result
 from .scored import Scored
