@@ -294,9 +294,10 @@ class _Columns:
                 column = self.columns[key] = [float("nan")] * self.rows
             column.append(value)
         self.rows += 1
-        for column in self.columns.values():
-            if len(column) < self.rows:
-                column.append(float("nan"))
+        if len(row) < len(self.columns):  # a column this row has no value for
+            for column in self.columns.values():
+                if len(column) < self.rows:
+                    column.append(float("nan"))
 
 
 #: How many rows a judge-free metric's batch path scores at a time (its scores are held only for these rows).
