@@ -5,13 +5,14 @@
 The rows are RAGTruth-sized: each is one of the shipped public RAGTruth QA answers with its question and
 passages (ragmetrics_edu.data.ragtruth), and another answer as its reference, cycled to the size asked for
 (so words repeat as they do in a real file, and the hashing embedder's feature cache is warm after the first
-few hundred rows; a text met again is read and hashed once). With ``--distinct`` each answer and reference ends
+few hundred rows; a text met again is held and hashed once). With ``--distinct`` each answer and reference ends
 with its row's number, so no two rows share either (the passages and questions still repeat, as in RAGTruth,
-where six answers share each source): nothing of them is met again. Each size is scored by the command line in a fresh process, as a user runs it:
-``ragmetrics-edu evaluate FILE --out results.csv`` (word overlap and semantic similarity, the summary with its
+where six models' answers share each source). Each size is scored by the command line in a fresh process, as a
+user runs it: ``ragmetrics-edu evaluate FILE --out results.csv`` (word overlap and semantic similarity, the summary with its
 bootstrap intervals, the flat table written). Peak memory is the process's maximum resident set (getrusage);
 the baseline is the same command on a 10-row file (the interpreter, pandas and numpy), and the growth over it
-is compared with the input file's size.
+is compared with the input file's size. On a machine other work keeps busy the wall clock counts waiting: the CPU
+seconds are the run's own, and "net" rows per CPU second leave out the baseline's (starting up).
 """
 
 from __future__ import annotations
@@ -72,17 +73,19 @@ def main() -> None:
     folder.mkdir(parents=True, exist_ok=True)
     small = folder / "rows-10.jsonl"
     write_rows(small, 10)
-    started, _, baseline = run_cli(small, folder / "results-10.csv")
-    print(f"baseline (10 rows: interpreter, pandas, numpy): peak {baseline / 2**20:.0f} MiB, {started:.1f} s"
-          + ("; every answer and reference distinct" if args.distinct else "; rows cycled from the shipped answers"))
+    started, start_cpu, baseline = run_cli(small, folder / "results-10.csv")
+    print(f"baseline (10 rows: interpreter, pandas, numpy): peak {baseline / 2**20:.0f} MiB, {started:.1f} s wall, "
+          f"{start_cpu:.1f} s CPU" + ("; every answer and reference distinct" if args.distinct
+                                       else "; rows cycled from the shipped answers"))
     print(f"{'rows':>8} {'file MiB':>9} {'wall s':>7} {'rows/s':>7} {'CPU s':>7} {'rows/CPU s':>10} "
-          f"{'peak MiB':>9} {'peak/file':>9} {'growth MiB':>11} {'growth/file':>12}")
+          f"{'net rows/CPU s':>14} {'peak MiB':>9} {'peak/file':>9} {'growth MiB':>11} {'growth/file':>12}")
     for n in args.rows:
         path = folder / f"rows-{n}{'-distinct' if args.distinct else ''}.jsonl"
         size = write_rows(path, n, args.distinct)
         seconds, cpu, peak = run_cli(path, folder / f"results-{n}.csv")
         growth = peak - baseline
         print(f"{n:>8,} {size / 2**20:>9.1f} {seconds:>7.1f} {n / seconds:>7,.0f} {cpu:>7.1f} {n / cpu:>10,.0f} "
+              f"{n / max(cpu - start_cpu, 1e-9):>14,.0f} "
               f"{peak / 2**20:>9.0f} {peak / size:>9.2f} {growth / 2**20:>11.0f} {growth / size:>12.2f}", flush=True)
     print(f"cpu: {os.cpu_count()} cores; load average {os.getloadavg()[0]:.1f} at the end "
           f"(other work on the machine slows it); files in {folder}")

@@ -171,17 +171,16 @@ def write_table(frame: Any, path: Any) -> Path:
         raise InputError("out", "a file path ending in .csv or .jsonl", str(path))
     rows = iter_flat_rows(frame)
     first = next(rows, None)
+    rows = itertools.chain([] if first is None else [first], rows)  # the first row again, then the others
     try:  # written row by row: a large table is not held again, as rows or as one text
         with target.open("w", encoding="utf-8", newline="") as file:
-            if first is None and target.suffix.lower() == ".csv":
-                file.write("case\n")
-            elif target.suffix.lower() == ".jsonl":
-                for r in itertools.chain([] if first is None else [first], rows):
+            if target.suffix.lower() == ".jsonl":
+                for r in rows:
                     file.write(json.dumps(r, ensure_ascii=False, default=str) + "\n")
             else:
-                writer = csv.DictWriter(file, fieldnames=list(first), lineterminator="\n")
+                writer = csv.DictWriter(file, fieldnames=list(first or ["case"]), lineterminator="\n")
                 writer.writeheader()
-                writer.writerows(itertools.chain([first], rows))
+                writer.writerows(rows)
     except OSError as exc:
         raise InputError("out", "a file that can be written", str(path), hint=str(exc.strerror or exc)) from None
     return target
