@@ -101,8 +101,7 @@ def semantic_similarity_batch(answers: Sequence[Any], ground_truths: Sequence[An
         if not (isinstance(answer, str) and isinstance(truth, str)):
             out.append(None)
             continue
-        dot, norm_a, norm_g, cos = sparse_cosine(hashed_counts(emb.dim, emb.bigrams, answer),
-                                                 hashed_counts(emb.dim, emb.bigrams, truth))
+        dot, norm_a, norm_g, cos = sparse_cosine(hashed_counts(emb, answer), hashed_counts(emb, truth))
         sim = clamp(cos)
         out.append(Scored(sim, {"cosine": sim, "dot": dot, "norm_answer": norm_a, "norm_ground_truth": norm_g},
                           "semantic_similarity", "ragas"))

@@ -90,7 +90,11 @@ def test_counts_are_the_dense_vector_without_its_zeros_and_the_sparse_cosine_is_
         assert [dot, norm_a, norm_b] == [expected["dot"], expected["norm_answer"], expected["norm_ground_truth"]]
         assert cos == expected["cosine"] or abs(cos) > 1  # the metric clamps a cosine rounded past 1
     assert cancelled > 0  # a slot whose features cancel is left out, and the cosine is still the same
-    assert hashed_counts(16, True, "paris france") == embedder.counts("paris france")
+    assert hashed_counts(embedder, "paris france") == embedder.counts("paris france")
+    with pytest.raises(InputError, match="u"):
+        sparse_cosine([1.0, 2.0], {})
+    with pytest.raises(InputError, match="embedder"):
+        hashed_counts(None, "paris")
 
 
 def test_another_embedder_and_bad_cases_are_left_to_the_per_case_function():
