@@ -83,10 +83,12 @@ class HashingEmbedder:
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
         out = []
+        table = _HASHES.setdefault(self.dim, {})
         for text in text_list("texts", texts):
             vec = [0.0] * self.dim
-            for slot, sign in self.features(text):
-                vec[slot] += sign
+            for feat in self.tokens(text):
+                found = table.get(feat) or _hashed(table, feat, self.dim)
+                vec[found[0]] += found[1]
             out.append(vec)
         return out
 

@@ -76,7 +76,8 @@ def semantic_similarity(answer: str, ground_truth: str, embedder: Any = None, *,
     return similarity_result(score, rows, values, emb, answer, ground_truth, threshold)
 
 
-@computed_by("semantic_similarity", runs=EMBEDDER)
+@computed_by("cosine", runs=("ragmetrics_edu.embeddings.embedders.HashingEmbedder.counts",
+                              "ragmetrics_edu.embeddings.sparse.sparse_cosine"))
 def semantic_similarity_batch(answers: Sequence[Any], ground_truths: Sequence[Any],
                               embedder: Any = None) -> list[Scored | None]:
     """Many cases' semantic similarity at once (``answers[i]`` against ``ground_truths[i]``): for each, the score and
@@ -85,8 +86,9 @@ def semantic_similarity_batch(answers: Sequence[Any], ground_truths: Sequence[An
     With the offline hashing embedder (the default) each text's vector is kept as its non-zero slots
     (:meth:`~ragmetrics_edu.embeddings.embedders.HashingEmbedder.counts`, kept for a text met again:
     :func:`~ragmetrics_edu.embeddings.sparse.hashed_counts`) and the cosine reads only those
-    (:func:`~ragmetrics_edu.embeddings.sparse.sparse_cosine`, the same sums as the core's cosine); then, as in
-    :mod:`ragmetrics_edu.cores.semantic_similarity`, the cosine is clamped to [-1, 1] and is the score. Any other
+    (:func:`~ragmetrics_edu.embeddings.sparse.sparse_cosine`: the same sums as :mod:`ragmetrics_edu.cores.cosine`'s
+    cosine, and its ``cosine_of``); then, as :mod:`ragmetrics_edu.cores.semantic_similarity` does, the cosine is
+    clamped to [-1, 1] (the cosine core's ``clamp``) and is the score. Any other
     embedder's vectors are the per-case function's to compute (every case is None), as is a case that is not two
     texts (:func:`semantic_similarity` on it says what is wrong)."""
     answers = as_list("answers", answers, "a list of answers, one per case")

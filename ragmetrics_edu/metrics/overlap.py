@@ -41,9 +41,9 @@ def word_overlap(answer: str, contexts: Sequence[str], *, threshold: float | Non
 @computed_by("word_overlap")
 def word_overlap_batch(answers: Sequence[Any], contexts: Sequence[Any]) -> list[Scored | None]:
     """Many cases' word overlap at once (``answers[i]`` against ``contexts[i]``): for each, the score and values
-    :func:`word_overlap` gives, by the formula of its core (:mod:`ragmetrics_edu.cores.word_overlap`) without the
-    step table, a row per answer word, and without building its result (evaluate()'s fast path;
-    tests/library/test_batch_scores.py checks the two agree).
+    :func:`word_overlap` gives, from the same core (:mod:`ragmetrics_edu.cores.word_overlap`), without checking
+    each case's fields one by one or building its result (evaluate()'s fast path; tests/library/test_batch_scores.py
+    checks the two agree).
 
     A case whose answer is not text or whose contexts are not a list of texts is None: :func:`word_overlap` on it
     says what is wrong. The words of a text met before (a passage shared by many rows) are not counted again
@@ -57,8 +57,6 @@ def word_overlap_batch(answers: Sequence[Any], contexts: Sequence[Any]) -> list[
         if not (isinstance(answer, str) and isinstance(nodes, list) and all(isinstance(n, str) for n in nodes)):
             out.append(None)
             continue
-        answer_words = set(tokenize(answer))
-        found = answer_words.intersection(tokenize("\n".join(nodes)))
-        score = len(found) / len(answer_words) if answer_words else 0.0  # the core's formula, without its rows
-        out.append(Scored(score, {"answer_words": len(answer_words), "found": len(found)}, "word_overlap"))
+        score, _, values = core.word_overlap(set(tokenize(answer)), set(tokenize("\n".join(nodes))))
+        out.append(Scored(score, values, "word_overlap"))  # the core's step table is not kept
     return out
