@@ -12,7 +12,8 @@ __all__ = ["SPEC"]
 
 SPEC = metrics.register(MetricSpec(
     "semantic_similarity", "Semantic similarity", metrics.semantic_similarity, component="end to end", embedder=True,
-    ask=Ask(metrics.semantic_similarity, ("answer", "ground_truth", "embedder")),
+    ask=Ask(metrics.semantic_similarity, ("answer", "ground_truth", "embedder"),
+            batch=metrics.semantic_similarity_batch),
     design="cosine of two embeddings (no judge)", reads=inputs.TWO_TEXTS,
     cannot_see="With the default offline hashing embedder it counts shared words and word pairs: a correct answer "
                "in other words scores low, and a wrong answer that reuses the reference's words scores high. It "

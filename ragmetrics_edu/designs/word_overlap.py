@@ -15,7 +15,7 @@ __all__ = ["SPEC"]
 
 SPEC = metrics.register(MetricSpec(
     "word_overlap", "Word overlap", metrics.word_overlap, of="faithfulness", component="generator",
-    ask=Ask(metrics.word_overlap, ("answer", "contexts")),
+    ask=Ask(metrics.word_overlap, ("answer", "contexts"), batch=metrics.word_overlap_batch),
     design="the share of the answer's content words found in the contexts (no judge)",
     cannot_see="It cannot see a contradiction that reuses the contexts' words: \"Sydney is Australia's capital\" "
                "against a passage naming Canberra as the capital shares most of its words and scores high. It reads "

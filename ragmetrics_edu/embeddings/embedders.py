@@ -76,6 +76,11 @@ class HashingEmbedder:
             feats += [f"{a} {b}" for a, b in zip(kept, kept[1:], strict=False)]
         return feats
 
+    def features(self, text: str) -> list[tuple[int, float]]:
+        """Each of ``text``'s features (:meth:`tokens`) as the (slot, sign) it adds to the vector."""
+        table = _HASHES.setdefault(self.dim, {})
+        return [table.get(feat) or _hashed(table, feat, self.dim) for feat in self.tokens(text)]
+
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
         out = []
         table = _HASHES.setdefault(self.dim, {})
@@ -86,6 +91,15 @@ class HashingEmbedder:
                 vec[found[0]] += found[1]
             out.append(vec)
         return out
+
+    def counts(self, text: str) -> dict[int, float]:
+        """The non-zero slots of ``text``'s vector, slot -> value: the same numbers as :meth:`embed`'s, without
+        its zeros (a text of a hundred words fills a few hundred of 1,024 slots);
+        a slot whose features cancel out is left out, as a zero."""
+        vec: dict[int, float] = {}
+        for slot, sign in self.features(text):
+            vec[slot] = vec.get(slot, 0.0) + sign  # whole numbers: exact, as embed() adds them
+        return {slot: value for slot, value in vec.items() if value}
 
     def __repr__(self) -> str:
         return f"HashingEmbedder(dim={self.dim}, bigrams={self.bigrams})"

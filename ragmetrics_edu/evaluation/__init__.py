@@ -22,14 +22,16 @@ the cache.
 
 from __future__ import annotations
 
-from functools import partial
-from typing import Any, Iterable, Mapping, Sequence
+from functools import lru_cache, partial
+from types import MappingProxyType
+from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from .. import validate
 from ..errors import InputError, show_value
 from ..judges.base import Judge
 from ..judges.batch import Outcome, run_tasks
 from ..judges.records import tally
+from ..metrics.scored import Scored
 from ..metrics.specs import COLUMNS, SPECS, MetricSpec
 from ..results import MetricResult
 from .case_results import CaseResults
@@ -227,6 +229,17 @@ def plan(data: Any, metrics: Iterable[str] | None = None, judge: Any = None) -> 
     return names, left_out
 
 
+@lru_cache(maxsize=256)
+def _design_of(metric: str, variant: str | None) -> str:
+    return metric + (f" ({variant})" if variant else "")
+
+
+def _design(result: MetricResult | Scored) -> str:
+    """The design and variant a result came from, e.g. ``semantic_similarity (ragas)`` (one string shared by
+    every row that has it)."""
+    return _design_of(result.metric, result.variant)
+
+
 def _row(index: int, case: dict[str, Any], names: Sequence[str], outcomes: Sequence[Outcome],
          judged: bool) -> dict[str, Any]:
     """One case's row from its outcomes (one per metric, in ``names`` order); call columns when ``judged``."""
@@ -239,21 +252,69 @@ def _row(index: int, case: dict[str, Any], names: Sequence[str], outcomes: Seque
             row[name] = float("nan")
             errors.append(f"{name}: {outcome.error_text}")
             continue
-        result = outcome.result
+        result = outcome.result  # a MetricResult, or a batch path's Scored (score and values, no step table)
         results[name] = result  # evaluate() keeps the judged ones (CaseResults)
         row[name] = result.score
-        row[f"{name}_design"] = result.metric + (f" ({result.variant})" if result.variant else "")
+        row[f"{name}_design"] = _design(result)
         row[f"{name}_values"] = dict(result.values)
         column = SPECS[name].verdict_column
-        if column is not None and column in result.columns:
+        if column is not None and isinstance(result, MetricResult) and column in result.columns:
             row[f"{name}_verdicts"] = [r[column] for r in result.rows]
     if judged:
         spent = tally(record for outcome in outcomes for record in outcome.records)
         row.update(calls=spent.calls, repairs=spent.repairs, cache_hits=spent.cache_hits,
                    prompt_tokens=spent.prompt_tokens, completion_tokens=spent.completion_tokens)
     row["error"] = "; ".join(errors) or None
-    row["_results"] = results
+    row["_results"] = results  # taken out again by evaluate()
     return row
+
+
+#: A row's kept results when no judged metric scored it (one read-only mapping shared by those rows).
+NONE_KEPT: Mapping[str, MetricResult] = MappingProxyType({})
+
+
+@lru_cache(maxsize=256)
+def _shared(names: tuple[str, ...]) -> tuple[str, ...]:
+    """One tuple for every row scored by the same metrics (not one each)."""
+    return names
+
+
+class _Columns:
+    """Rows added one at a time, held as columns: a list per column, in the order the columns first appear, and
+    NaN where a row has no value (what pandas makes of a list of dicts), without a dict kept per row."""
+
+    def __init__(self) -> None:
+        self.columns: dict[str, list[Any]] = {}
+        self.rows = 0
+
+    def add(self, row: Mapping[str, Any]) -> None:
+        for key, value in row.items():
+            column = self.columns.get(key)
+            if column is None:
+                column = self.columns[key] = [float("nan")] * self.rows
+            column.append(value)
+        self.rows += 1
+        if len(row) < len(self.columns):  # a column this row has no value for
+            for column in self.columns.values():
+                if len(column) < self.rows:
+                    column.append(float("nan"))
+
+
+#: How many rows a judge-free metric's batch path scores at a time (its scores are held only for these rows).
+BATCH_ROWS = 1024
+
+
+def _batch_scores(name: str, cases: Sequence[Mapping[str, Any]], embedder: Any, criteria: str | None) -> list[Any]:
+    """``name``'s batch path on ``cases`` (:attr:`~ragmetrics_edu.metrics.specs.Ask.batch`): one Scored or None per
+    case. A batch that fails leaves every case to the per-case function, which records each one's error."""
+    ask = SPECS[name].ask
+    assert ask is not None and ask.batch is not None  # checked by the caller
+    passed = {"embedder": embedder, "criteria": criteria}
+    try:
+        found = list(ask.batch(*(passed[a] if a in passed else [c.get(a) for c in cases] for a in ask.args)))
+    except Exception:  # noqa: BLE001 - the per-case function says what is wrong, case by case
+        return [None] * len(cases)
+    return found if len(found) == len(cases) else [None] * len(cases)
 
 
 def _inline(task: Any) -> Outcome:
@@ -349,24 +410,37 @@ def evaluate(
     run = run_tasks(tasks, judge, max_concurrency=max_concurrency, progress=progress, keep=(Exception,),
                     interruptible=True, desc="evaluating", unit="score") if pooled else None
     done = len(cases) if run is None else len(run) // len(pooled)  # an interrupted run keeps the cases scored in full
-    rows = {}
+    table = _Columns()
+    kept: list[Mapping[str, MetricResult]] = []
+    scored: list[tuple[str, ...]] = []
     bar = _bar(done, progress and run is None)
+    batched = [n for n in names if getattr(SPECS[n].ask, "batch", None) is not None and not chosen.get(n)]
+    fast: dict[str, list[Any]] = {}
+    reads_answer = {n for n in names if "answer" in SPECS[n].needs}
+
+    def outcome(name: str, i: int, asked: Iterator[Outcome]) -> Outcome:
+        if name in pooled:
+            return next(asked)
+        scored = fast[name][i % BATCH_ROWS] if name in fast else None
+        if scored is None or name in reads_answer and empty_answer(cases[i]):
+            return _inline(call(name, cases[i]))  # the per-case function: its result, or its error for the row
+        return Outcome(result=scored)
+
     for i in range(done):
         if bar is not None:
             bar.update(1)
+        if i % BATCH_ROWS == 0:  # the next rows' judge-free scores, many cases at once
+            fast = {n: _batch_scores(n, cases[i:i + BATCH_ROWS], embedder, criteria) for n in batched}
         asked = iter(run[i * len(pooled):(i + 1) * len(pooled)] if run is not None else ())
-        outcomes = [next(asked) if name in pooled else _inline(call(name, cases[i])) for name in names]
+        outcomes = [outcome(name, i, asked) for name in names]
         row = _row(i, cases[i], names, outcomes, any(SPECS[n].judged for n in names))
-        done_by = row["_results"]  # judge-free results are dropped here (rebuilt when asked), not kept per row
-        row["_scored"] = tuple(n for n in done_by if not SPECS[n].judged)
-        row["_results"] = {n: r for n, r in done_by.items() if SPECS[n].judged}
-        rows[i] = row
+        done_by = row.pop("_results")  # judge-free results are dropped here (rebuilt when asked), not kept per row
+        scored.append(_shared(tuple(n for n in done_by if not SPECS[n].judged)))
+        kept.append({n: r for n, r in done_by.items() if SPECS[n].judged} or NONE_KEPT)
+        table.add(row)
     if bar is not None:
         bar.close()
-    ordered = [rows.pop(i) for i in sorted(rows)]
-    kept = [row.pop("_results") for row in ordered]
-    scored = [row.pop("_scored") for row in ordered]
-    frame = pd.DataFrame(ordered)
+    frame = pd.DataFrame(table.columns)
     frame.attrs["results"] = CaseResults(names, kept, scored, recompute, cases)
     frame.attrs["interrupted"] = bool(run is not None and run.interrupted)
     frame.attrs["once"] = shown

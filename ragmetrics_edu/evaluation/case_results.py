@@ -24,7 +24,7 @@ class CaseResults(Sequence[dict[str, Any]]):
     ``kept[i]``: the results kept from the run (judged metrics); ``scored[i]``: the judge-free metrics that scored
     case i, recomputed on access by ``recompute(i, metric)``; ``names``: the metric order of each dict."""
 
-    def __init__(self, names: Sequence[str], kept: list[dict[str, Any]], scored: list[tuple[str, ...]],
+    def __init__(self, names: Sequence[str], kept: list[Mapping[str, Any]], scored: list[tuple[str, ...]],
                  recompute: Callable[[int, str], Any], cases: Sequence[Mapping[str, Any]] = ()) -> None:
         if len(kept) != len(scored):
             raise InputError("scored", f"one entry per case ({len(kept)})", f"{len(scored)} entries")

@@ -151,13 +151,26 @@ def _read_file(path: Path) -> tuple[list[Any], list[str], bool]:
         raise InputError("data", "a UTF-8 text file", str(path), hint=f"it cannot be read ({exc})") from None
 
 
+def _share(row: Any, seen: dict[str, str]) -> Any:
+    """``row`` with each text in it (a field's, or an item of a list) replaced by the first equal text read
+    (``seen``): a passage or question repeated on many rows is then held once in memory, not once a row."""
+    if isinstance(row, dict):
+        for key, value in row.items():
+            if type(value) is str:
+                row[key] = seen.setdefault(value, value)
+            elif type(value) is list:
+                row[key] = [seen.setdefault(v, v) if type(v) is str else v for v in value]
+    return row
+
+
 def _jsonl(lines: Iterable[str], name: str) -> tuple[list[Any], list[str], bool]:
     rows, where = [], []
+    seen: dict[str, str] = {}  # each distinct text, kept while the file is read (_share)
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
         try:
-            rows.append(json.loads(line))
+            rows.append(_share(json.loads(line), seen))
         except json.JSONDecodeError as exc:
             raise InputError(f"{name} line {number}", "one JSON object per line", line[:40],
                              hint=f"not JSON ({exc.msg} at column {exc.colno})") from None
@@ -173,6 +186,8 @@ def _json_list(text: str, name: str) -> tuple[list[Any], list[str], bool]:
                          hint=f"not JSON ({exc.msg} at line {exc.lineno})") from None
     if not isinstance(rows, list):
         raise InputError(name, "a JSON list of objects, one per case", rows)
+    seen: dict[str, str] = {}
+    rows = [_share(row, seen) for row in rows]
     return rows, [f"{name} item {i}" for i in range(len(rows))], False
 
 
@@ -188,6 +203,7 @@ def _csv(lines: Iterable[str], name: str) -> tuple[list[Any], list[str], bool]:
                 raise InputError(f"{name} line 1", "a header of distinct, non-empty column names",
                                  column, hint=f"column {i + 1}")
         rows, where = [], []
+        seen: dict[str, str] = {}  # each distinct cell text, kept while the file is read (_share)
         start = reader.line_num + 1
         for cells in reader:
             at = f"{name} line {start}"
@@ -196,7 +212,7 @@ def _csv(lines: Iterable[str], name: str) -> tuple[list[Any], list[str], bool]:
                 continue
             if len(cells) > len(columns):
                 raise InputError(at, f"at most {len(columns)} cells, one per column", f"{len(cells)} cells")
-            rows.append({c: (v if v.strip() else None) for c, v in zip(columns, cells, strict=False)})
+            rows.append(_share({c: (v if v.strip() else None) for c, v in zip(columns, cells, strict=False)}, seen))
             where.append(at)
     except csv.Error as exc:
         raise InputError(f"{name} line {reader.line_num}", "CSV", None, hint=str(exc)) from None
@@ -266,16 +282,20 @@ def _case(row: Any, where: str, tabular: bool) -> dict[str, Any]:
         given = case["contexts"]
         if named["contexts"] == "retrieval_context" and isinstance(given, str) and not given.strip().startswith("["):
             given = _deepeval_joined(given)
-        case["contexts"] = _contexts(field_at(where, named["contexts"]), given, tabular)
+        case["contexts"] = _contexts(where, named["contexts"], given, tabular)
     if "id" in case:
         case["id"] = _identifier(field_at(where, "id"), case["id"])
     return case
 
 
-def _contexts(field: str, value: Any, tabular: bool) -> Any:
-    """A list of passage texts; a table's cell may hold it as JSON (or the Python list pandas writes)."""
+def _contexts(where: str, key: str, value: Any, tabular: bool) -> Any:
+    """Row ``where``'s field ``key``: a list of passage texts; a table's cell may hold it as JSON (or the Python
+    list pandas writes)."""
     if value is None:
         return None
+    if type(value) is list and all(type(item) is str for item in value):  # the common case, checked in one pass
+        return list(value)
+    field = field_at(where, key)
     if tabular and isinstance(value, str) and value.strip().startswith("["):
         value = _cell_list(field, value)
     if isinstance(value, str) or not isinstance(value, (list, tuple)):

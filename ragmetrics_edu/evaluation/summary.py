@@ -11,11 +11,12 @@ a spreadsheet or a later ``ragmetrics-edu stats``.
 from __future__ import annotations
 
 import csv
+import itertools
 import json
 import math
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 from .. import stats, validate
 from ..errors import InputError
@@ -23,7 +24,7 @@ from ..metrics.specs import SPECS
 from ..results import fmt
 from .case_results import CaseResults
 
-__all__ = ["MetricSummary", "summarize", "summary_text", "flat_rows", "write_table", "scored_metrics", "TABLE_SUFFIXES"]
+__all__ = ["MetricSummary", "summarize", "summary_text", "flat_rows", "iter_flat_rows", "write_table", "scored_metrics", "TABLE_SUFFIXES"]
 
 #: The call columns evaluate() adds when a metric asks a judge.
 CALL_COLUMNS = ("calls", "repairs", "cache_hits", "prompt_tokens", "completion_tokens")
@@ -147,14 +148,26 @@ def _cell(value: Any) -> Any:
     return value
 
 
-def flat_rows(frame: Any) -> list[dict[str, Any]]:
-    """One dict per case: case, id, question, answer, each metric's score, design and verdicts, the calls, the error."""
+#: How many rows :func:`iter_flat_rows` reads from the table at a time (a large table is not copied whole).
+FLAT_CHUNK = 4096
+
+
+def iter_flat_rows(frame: Any) -> Iterator[dict[str, Any]]:
+    """:func:`flat_rows` one row at a time, the table read :data:`FLAT_CHUNK` rows at a time."""
     names = scored_metrics(frame)
     columns = ["case", *(["id"] if "id" in frame.columns else []), "question", "answer"]
     for name in names:
         columns += [c for c in (name, f"{name}_design", f"{name}_verdicts") if c in frame.columns]
     columns += [c for c in (*CALL_COLUMNS, "error") if c in frame.columns]
-    return [{c: _cell(row[c]) for c in columns} for row in frame[columns].to_dict(orient="records")]
+    table = frame[columns]
+    for start in range(0, len(table), FLAT_CHUNK):
+        for row in table.iloc[start:start + FLAT_CHUNK].to_dict(orient="records"):
+            yield {c: _cell(row[c]) for c in columns}
+
+
+def flat_rows(frame: Any) -> list[dict[str, Any]]:
+    """One dict per case: case, id, question, answer, each metric's score, design and verdicts, the calls, the error."""
+    return list(iter_flat_rows(frame))
 
 
 def write_table(frame: Any, path: Any) -> Path:
@@ -162,14 +175,16 @@ def write_table(frame: Any, path: Any) -> Path:
     target = validate.path("out", path, exists=False, expected="a file path ending in .csv or .jsonl")
     if target.suffix.lower() not in TABLE_SUFFIXES:
         raise InputError("out", "a file path ending in .csv or .jsonl", str(path))
-    rows = flat_rows(frame)
-    try:  # written row by row: a large table is not held again as one text
+    rows = iter_flat_rows(frame)
+    first = next(rows, None)
+    rows = itertools.chain([] if first is None else [first], rows)  # the first row again, then the others
+    try:  # written row by row: a large table is not held again, as rows or as one text
         with target.open("w", encoding="utf-8", newline="") as file:
             if target.suffix.lower() == ".jsonl":
                 for r in rows:
                     file.write(json.dumps(r, ensure_ascii=False, default=str) + "\n")
             else:
-                writer = csv.DictWriter(file, fieldnames=list(rows[0]) if rows else ["case"], lineterminator="\n")
+                writer = csv.DictWriter(file, fieldnames=list(first or ["case"]), lineterminator="\n")
                 writer.writeheader()
                 writer.writerows(rows)
     except OSError as exc:

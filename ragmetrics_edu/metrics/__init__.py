@@ -23,9 +23,9 @@ from ..ranking import (
 from .checked import score_checked
 from .context_precision import context_precision, context_precision_batch
 from .correctness import answer_correctness, f1_counts, f1_from, f_beta
-from .embedding import answer_relevancy_embedding, semantic_similarity
+from .embedding import answer_relevancy_embedding, semantic_similarity, semantic_similarity_batch
 from .entities import context_entity_recall, normalize_entity
-from .overlap import word_overlap
+from .overlap import word_overlap, word_overlap_batch
 from .quote import quote_score
 from .reanswer import score_reanswer
 from .reference_free import context_precision_without_reference, context_utilization
@@ -46,8 +46,8 @@ __all__ = [
     "context_recall", "context_utilization", "quote_score", "support_score",
     "contextual_relevancy", "f1_counts", "f1_from", "f_beta", "faithfulness", "g_eval_score", "hit_at_k", "hit_rate_at_k", "mean_average_precision",
     "mean_reciprocal_rank", "ndcg_at_k", "normalize_entity", "precision_at_k", "r_precision", "recall_at_k",
-    "reciprocal_rank", "register", "score_checked", "score_reanswer", "semantic_similarity", "show_code", "Step", "unregister",
-    "word_overlap",
+    "reciprocal_rank", "register", "score_checked", "score_reanswer", "semantic_similarity", "semantic_similarity_batch", "show_code", "Step", "unregister",
+    "word_overlap", "word_overlap_batch",
 ]
 
 #: Every registered metric's name mapped to its function (live: a metric registered later is in it).

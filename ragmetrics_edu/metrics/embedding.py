@@ -12,11 +12,16 @@ from typing import Any, Sequence
 from ..cores import answer_relevancy_embedding as relevancy_core
 from ..cores import computed_by
 from ..cores import semantic_similarity as similarity_core
-from ..embeddings.embedders import resolve
+from ..cores.cosine import clamp
+from ..embeddings.embedders import HashingEmbedder, resolve
+from ..embeddings.sparse import hashed_counts, sparse_cosine
+from ..errors import InputError
 from ..results import MetricResult
+from ..validate import as_list
 from . import checks
 from .embedding_explained import clamp_cosine as clamp_cosine  # importable from here as before
 from .embedding_explained import relevancy_result, similarity_result
+from .scored import Scored
 
 VARIANTS = checks.EMBEDDING_VARIANTS
 
@@ -69,3 +74,37 @@ def semantic_similarity(answer: str, ground_truth: str, embedder: Any = None, *,
     E_a, E_g = emb.embed([answer, ground_truth])
     score, rows, values = similarity_core.semantic_similarity(E_a, E_g, threshold)
     return similarity_result(score, rows, values, emb, answer, ground_truth, threshold)
+
+
+@computed_by("cosine", runs=("ragmetrics_edu.embeddings.embedders.HashingEmbedder.counts",
+                              "ragmetrics_edu.embeddings.sparse.sparse_cosine"))
+def semantic_similarity_batch(answers: Sequence[Any], ground_truths: Sequence[Any],
+                              embedder: Any = None) -> list[Scored | None]:
+    """Many cases' semantic similarity at once (``answers[i]`` against ``ground_truths[i]``): for each, the score and
+    values :func:`semantic_similarity` gives, to the last bit, without building its result (evaluate()'s fast path).
+
+    With the offline hashing embedder (the default) each text's vector is kept as its non-zero slots
+    (:meth:`~ragmetrics_edu.embeddings.embedders.HashingEmbedder.counts`, kept for a text met again:
+    :func:`~ragmetrics_edu.embeddings.sparse.hashed_counts`) and the cosine reads only those
+    (:func:`~ragmetrics_edu.embeddings.sparse.sparse_cosine`: the same sums as :mod:`ragmetrics_edu.cores.cosine`'s
+    cosine, and its ``cosine_of``); then, as :mod:`ragmetrics_edu.cores.semantic_similarity` does, the cosine is
+    clamped to [-1, 1] (the cosine core's ``clamp``) and is the score. Any other
+    embedder's vectors are the per-case function's to compute (every case is None), as is a case that is not two
+    texts (:func:`semantic_similarity` on it says what is wrong)."""
+    answers = as_list("answers", answers, "a list of answers, one per case")
+    ground_truths = as_list("ground_truths", ground_truths, "a list of ground truths, one per case")
+    if len(answers) != len(ground_truths):
+        raise InputError("ground_truths", f"one ground truth per answer ({len(answers)})", f"{len(ground_truths)} texts")
+    emb = resolve(embedder)
+    if type(emb) is not HashingEmbedder:  # a subclass may embed otherwise: only the hashing embedder's own counts
+        return [None] * len(answers)
+    out: list[Scored | None] = []
+    for answer, truth in zip(answers, ground_truths, strict=True):
+        if not (isinstance(answer, str) and isinstance(truth, str)):
+            out.append(None)
+            continue
+        dot, norm_a, norm_g, cos = sparse_cosine(hashed_counts(emb, answer), hashed_counts(emb, truth))
+        sim = clamp(cos)
+        out.append(Scored(sim, {"cosine": sim, "dot": dot, "norm_answer": norm_a, "norm_ground_truth": norm_g},
+                          "semantic_similarity", "ragas"))
+    return out

@@ -87,12 +87,19 @@ class Ask:
     ``once``: the design's per-run stage, ``(keyword, Ask)``: the Ask (passed only ``"judge"``,
     ``"embedder"`` or ``"criteria"``) is called once per evaluate() run and what it returns is passed to
     every case's call as ``keyword`` (G-Eval's evaluation steps: asked once per criterion and run, then
-    shared by every case). A caller's option giving ``keyword`` itself skips the stage."""
+    shared by every case). A caller's option giving ``keyword`` itself skips the stage.
+
+    ``batch``: for a metric with no judge, a function that scores many cases at once with the same numbers
+    (evaluate()'s fast path on a large file): called with the same ``args``, each case column as a list with
+    one entry per case (``"embedder"`` as it is), it returns one :class:`~ragmetrics_edu.metrics.scored.Scored`
+    per case, or None for a case it leaves to ``target``. evaluate() uses it only when the caller gives the
+    metric no options; a test checks it against ``target`` (tests/library/test_batch_scores.py)."""
 
     target: Callable[..., Any]
     args: tuple[str, ...]
     kwargs: tuple[tuple[str, str], ...] = ()
     once: tuple[str, Ask] | None = None
+    batch: Callable[..., Any] | None = None
 
     def __post_init__(self) -> None:
         if not callable(self.target):
@@ -102,6 +109,9 @@ class Ask:
                 isinstance(p, tuple) and len(p) == 2 and isinstance(p[0], str) and p[0].isidentifier() for p in self.kwargs):
             raise InputError("Ask.kwargs", "a tuple of (keyword, what is passed) pairs", self.kwargs)
         _strings("Ask.kwargs", tuple(v for _, v in self.kwargs), _PASSED)
+        if self.batch is not None and (not callable(self.batch) or self.judged or self.kwargs or self.once):
+            raise InputError("Ask.batch", "None, or a function scoring many cases at once for an Ask with no judge, "
+                             "no kwargs and no per-run stage", self.batch)
         if self.once is not None:
             if not (isinstance(self.once, tuple) and len(self.once) == 2 and isinstance(self.once[0], str)
                     and self.once[0] in self.options() and isinstance(self.once[1], Ask) and self.once[1].once is None):

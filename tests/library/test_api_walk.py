@@ -487,9 +487,19 @@ def _plan_markers() -> tuple[str, str]:
     return course_plan.README_START, course_plan.README_END
 
 
+def _hashing_embedder() -> Any:
+    from ragmetrics_edu.embeddings import HashingEmbedder
+
+    return HashingEmbedder()
+
+
 VALID: dict[str, Callable[[], dict[str, Any]]] = {
     # metrics (a registered spec's arithmetic takes its valid call from the spec's `example`: registered_kwargs)
     "metrics.context_precision_batch": lambda: dict(cases=[[1, 0], ["yes"]]),
+    "metrics.word_overlap_batch": lambda: dict(answers=["Paris is in France."], contexts=[["Paris is in France."]]),
+    "metrics.semantic_similarity_batch": lambda: dict(answers=["Paris is in France."], ground_truths=["In France."]),
+    "embeddings.sparse.sparse_cosine": lambda: dict(u={0: 1.0, 3: -2.0}, v={3: 1.0}),
+    "embeddings.sparse.hashed_counts": lambda: dict(embedder=_hashing_embedder(), text="Paris is in France."),
     "metrics.f_beta": lambda: dict(tp=1, fp=2, fn=0),
     "stats.adapted_resamples": lambda: dict(n=100, wanted=2000),
     "GivenJudge.in_turn": lambda: dict(first=["yes"]),
