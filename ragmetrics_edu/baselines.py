@@ -135,9 +135,9 @@ _VERDICTS: MetricTable[Callable[..., list[Any]]] = MetricTable("the word-overlap
 
 
 def case_verdicts(case: Any, metric: str, threshold: float = THRESHOLD) -> list[Any]:
-    """:func:`verdicts` on a labelled case's own items (``ragmetrics_edu.course.judge_study.labels.Case``)."""
+    """:func:`verdicts` on a labelled case's own items (``ragmetrics_edu.studies.judge_study.cases.Case``)."""
     if isinstance(case, Mapping) or not all(hasattr(case, a) for a in ("items", "question", "contexts", "reference")):
-        raise InputError("case", "a labelled case (course.judge_study.labels.load_cases())", case)
+        raise InputError("case", "a labelled case (studies.judge_study.cases.parse_cases())", case)
     validate.identifier("metric", metric, "context_precision, context_recall, faithfulness or answer_relevancy")
     return verdicts(metric, list(case.items(metric)), question=case.question, contexts=list(case.contexts),
                     reference=case.reference, threshold=threshold)

@@ -219,9 +219,14 @@ def _ppi(y: list[bool], f: list[bool], f_all: list[bool], z: float, level: float
         notes.append(f"The estimate {fmt(raw)} fell outside [0, 1] and was clipped.")
     ci: tuple[float, float] | None = None
     unclipped = None
-    if n >= 2:
+    if n >= 2 and se > 0:
         unclipped = (raw - z * se, raw + z * se)
         ci = (_clip(unclipped[0]), _clip(unclipped[1]))
+    elif n >= 2:   # e.g. people passed every labelled answer and λ = 0: a width-0 interval would claim certainty
+        notes.append(f"No spread was measured (people {'passed' if y[0] else 'failed'} all {n} labelled answers and "
+                     f"λ·judge adds none), so a normal interval would have width 0 and claim certainty: no "
+                     f"interval. Read Wilson's interval from the labels alone (method='labels'), which stays "
+                     f"honest here.")
     else:
         notes.append("One labelled answer: no variance of the disagreement can be measured, so no interval.")
     values = {**base, "lam": lam, "lam_tuned": tuned, "imputed": imputed, "rectifier": rectifier,

@@ -12,9 +12,9 @@ the slide decks          ``slides`` (HTML fragments), ``deck_table`` (every deck
 notebooks 06-07          ``embedding_texts`` (the texts the course embeds, calibration pairs)
 notebook 10              ``deck_cases`` (the decks' examples put to a judge; the CI-gate example's
                          scores), ``regression_gate_example`` (a test file learners copy)
-notebook 11              ``judge_study/`` (the judge against people's labels: ``labels``, ``runs``,
-                         ``passes``, ``agreement``, ``behaviour``, ``failures``, ``injection``,
-                         ``paired``, ``report``, ``recording``)
+notebook 11              ``judge_study/`` (the labelled set and recorded passes loaded: ``labels``, ``passes``,
+                         ``report`` (the shipped study), ``recording``; the measuring is
+                         ``ragmetrics_edu.studies.judge_study``)
 notebook 12              ``metric_map`` (which metric when, and what it costs), ``gate_cases``
                          (the regression gate's recorded runs and exercise cases)
 notebooks 13-14          ``against_people/`` (``items``: the answers people labelled; ``study``: the recordings
@@ -24,7 +24,7 @@ notebook 15              ``alignment/`` (aligning a judge with people: ``protoco
                          ``analysis``, ``validate_judge``: the ``validate-judge`` command)
 notebook 16              ``capstone/`` (``systems``: the two RAG systems' recorded rows and the annotator's
                          reading; ``tables``; ``checks``), computed by ``ragmetrics_edu.studies.capstone``
-HaluEval                 ``halueval/`` (``study``: designs scored on HaluEval QA from recordings;
-                         ``record``; ``curse``: the winner's curse and detection F1)
+HaluEval                 ``halueval/`` (``study``: the recordings replayed, the choice log; ``record``;
+                         the measuring is ``ragmetrics_edu.studies.halueval``)
 =======================  ======================================================================
 """

@@ -35,8 +35,8 @@ from ..metrics.registry import MetricTable
 from ..metrics.specs import parameter_names
 from ..results import MetricResult
 from ..stats.inputs import seed as checked_seed
+from ..studies.judge_study.failures import Failure, classify
 from ..validate import as_list, identifier, instance, text_list
-from .judge_study.failures import Failure, classify
 
 Inputs = Callable[[Any], dict[str, Any]]
 

@@ -8,9 +8,13 @@ files need ids. For each version, with the chosen metric's score as the predicto
 * labels alone: people's share of that version's labelled answers, with Wilson's interval;
 * PPI++: the metric's mean score over all the version's answers, corrected by people's labels (prediction-
   powered inference with the tuned λ), :func:`ragmetrics_edu.agreement.estimate_pass_rate` as lesson 14 uses it;
-* the difference B − A of each estimate (normal interval, the two versions' errors counted as independent:
-  the same ids labelled in both versions make it conservative), and the labels that would give each version's
-  estimate an interval of ±0.05.
+* the difference B − A of each estimate, the two versions' errors counted as independent (the same ids
+  labelled in both versions make it conservative): for labels alone Newcombe's interval from the two Wilson
+  intervals, for PPI++ a normal interval; and the labels that would give each version's estimate ±0.05.
+
+Where people's labels of a version all agree (every labelled answer passed, or none did), no spread was
+measured: PPI++ then gives no interval (a normal one would have width 0 and claim certainty), so neither does
+its difference, and the labels needed are planned for the widest case (a share of 0.5), as Wilson's are.
 """
 
 from __future__ import annotations
@@ -114,12 +118,28 @@ def _needed_ppi(people: list[float], predicted: list[float], big_n: int, z: floa
     var_f = fmean([(f - mf) ** 2 for f in predicted])
     cov = fmean([(y - my) * (f - mf) for y, f in zip(people, predicted, strict=True)])
     target = (TARGET_HALF_WIDTH / z) ** 2
-    if var_y == 0 and var_f == 0:
-        return float(len(people))
+    if var_y == 0:   # people's labels all agree: no spread measured, so plan for the widest (a share of 0.5)
+        var_y, cov = 0.25, 0.0
     for n in range(1, 10**6):
         if n >= big_n or ppi_variance(n, big_n, var_y, var_f, cov) <= target:
             return float(n)
     return math.inf
+
+
+#: Why a PPI++ difference has no interval (see the module).
+NO_SPREAD = ("no interval: one version's labels all agree, so PPI++ measured no spread there (a normal interval "
+             "would have width 0); read the labels-alone line")
+
+
+def newcombe_difference(a: Any, b: Any) -> tuple[float, tuple[float, float]]:
+    """B − A of two shares from independent labels, with Newcombe's interval built from each share's Wilson
+    interval (his method 10): it stays honest where a share is 0 or 1, where a normal interval has width 0.
+
+        d = p_B − p_A;  low = d − sqrt((p_B − l_B)² + (u_A − p_A)²);  high = d + sqrt((u_B − p_B)² + (p_A − l_A)²)
+    """
+    (p_a, (l_a, u_a)), (p_b, (l_b, u_b)) = (a.score, a.ci), (b.score, b.ci)
+    d = p_b - p_a
+    return d, (d - math.sqrt((p_b - l_b) ** 2 + (u_a - p_a) ** 2), d + math.sqrt((u_b - p_b) ** 2 + (p_a - l_a) ** 2))
 
 
 def labelled_rates(labels: dict[str, dict[str, bool]], a: Dataset, b: Dataset, scores_a: list[float | None],
@@ -152,11 +172,12 @@ def labelled_rates(labels: dict[str, dict[str, bool]], a: Dataset, b: Dataset, s
         out[version] = VersionRates(version, len(people), len(every), alone, ppi, _needed_wilson(alone.score, z),
                                     _needed_ppi([float(v) for v in people], predicted, len(every), z))
     if out["A"] is not None and out["B"] is not None:
-        for key in ("labels_alone", "ppi"):
-            ra, rb = getattr(out["A"], key), getattr(out["B"], key)
+        out["difference_labels_alone"] = newcombe_difference(out["A"].labels_alone, out["B"].labels_alone)
+        ra, rb = out["A"].ppi, out["B"].ppi
+        if ra.ci is not None and rb.ci is not None:   # else a version measured no spread: no normal interval
             se = math.sqrt(ra.values["se"] ** 2 + rb.values["se"] ** 2)
             diff = rb.score - ra.score
-            out[f"difference_{key}"] = (diff, (diff - z * se, diff + z * se))
+            out["difference_ppi"] = (diff, (diff - z * se, diff + z * se))
     return out
 
 
@@ -177,14 +198,16 @@ def labels_text(found: dict[str, Any]) -> str:
             continue
         for name, est, needed in (("labels alone (Wilson)", r.labels_alone, r.needed_labels_alone),
                                   ("PPI++", r.ppi, r.needed_ppi)):
-            low, high = est.ci or (math.nan, math.nan)
-            lines.append(f"  {version} {name}: {fmt(est.score)} [{fmt(low)}, {fmt(high)}] from {r.labelled} labels "
+            shown = "(no interval)" if est.ci is None else f"[{fmt(est.ci[0])}, {fmt(est.ci[1])}]"
+            lines.append(f"  {version} {name}: {fmt(est.score)} {shown} from {r.labelled} labels "
                          f"of {r.answers} answers; ±{TARGET_HALF_WIDTH} needs about {needed:,.0f} labels "
                          f"({max(0.0, needed - r.labelled):,.0f} more)")
     for key, name in (("labels_alone", "labels alone"), ("ppi", "PPI++")):
         if f"difference_{key}" in found:
             diff, (low, high) = found[f"difference_{key}"]
             lines.append(f"  B − A, {name}: {diff:+.4f} [{fmt(low)}, {fmt(high)}]")
+    if found.get("A") is not None and found.get("B") is not None and "difference_ppi" not in found:
+        lines.append(f"  B − A, PPI++: {NO_SPREAD}")
     return "\n".join(lines)
 
 
@@ -208,10 +231,13 @@ def labels_html(found: dict[str, Any]) -> str:
                     f"[{num(f'labels.difference.{key}.low', found[f'difference_{key}'][1][0])}, "
                     f"{num(f'labels.difference.{key}.high', found[f'difference_{key}'][1][1])}]</li>"
                     for key, name in (("labels_alone", "labels alone"), ("ppi", "PPI++")) if f"difference_{key}" in found)
+    if found.get("A") is not None and found.get("B") is not None and "difference_ppi" not in found:
+        diffs += f"<li>B − A, PPI++: {html.escape(NO_SPREAD, quote=False)}</li>"
     return (f"<section><h2>Pass rates from people's labels</h2><p>Predictor: {html.escape(found['metric'])}'s score "
             "used as it is (from 0 to 1; no threshold tuned on the labels). Labels alone: people's share with "
             "Wilson's interval. PPI++: the score's mean over all answers corrected by the labels "
             "(agreement.estimate_pass_rate, method 'ppi', tuned λ).</p><div class=\"scroll\"><table><tr><th>version"
             "</th><th>estimator</th><th>pass rate [interval]</th><th>labels of answers</th><th>labels for ±"
             f"{TARGET_HALF_WIDTH}</th></tr>{''.join(rows)}</table></div><ul>{diffs}</ul><p class=\"muted\">The "
-            "difference's interval counts the two versions' errors as independent.</p></section>")
+            "differences count the two versions' errors as independent (labels alone: Newcombe's interval from the two "
+            "Wilson intervals; PPI++: normal).</p></section>")

@@ -147,7 +147,7 @@ def render_compare(numbers: Sequence[MetricNumbers], pairing: Pairing, data: tup
         diffs = [b - a for *_, a, b in pairs]
         gate = (f"<p><b>Regression gate:</b> {_esc(m.verdict)}"
                 + (f" (margin {num(m.metric + '.margin', m.margin)}: the largest drop accepted as no regression)"
-                   if m.margin is not None else "") + f". {_esc(m.gate_reason)}</p>")
+                   if m.margin is not None else "") + f". {_esc(m.gate_reason[:1].upper() + m.gate_reason[1:])}.</p>")
         out.append(f'<section><div class="metric-head"><h2>{_esc(m.metric)}</h2><span class="muted">{m.n} pairs'
                    f"</span></div><figure>{differences_svg(diffs, m.difference, m.ci, label=f'{m.metric}: B − A per case')}"
                    f"<figcaption>Each bar is one pair's difference B − A (up: B scored higher). Dashed line: the mean "

@@ -189,9 +189,9 @@ def intervals_svg(summaries: Sequence[MetricSummary], *, width: int = 960) -> st
                      f'{_esc(s.metric)}</text><line x1="{x(low):.1f}" x2="{x(high):.1f}" y1="{cy:.1f}" y2="{cy:.1f}" '
                      f'stroke="{TEAL}" stroke-width="6" stroke-linecap="round" opacity="0.55"/>'
                      f'<circle cx="{x(s.mean):.1f}" cy="{cy:.1f}" r="6" fill="{INK}"><title>{_esc(s.metric)}: mean '
-                     f'{fmt(s.mean)}, interval [{fmt(low)}, {fmt(high)}]</title></circle>'
+                     f'{fmt(s.mean)}, {_esc(s.interval_text())}</title></circle>'
                      f'<text x="{width - right + 14}" y="{cy + 4:.1f}" font-size="12" fill="#5b6b77">{fmt(s.mean)} '
-                     f'[{fmt(low)}, {fmt(high)}]</text>')
+                     + (f'[{fmt(low)}, {fmt(high)}]' if s.ci else "(no interval)") + '</text>')
     parts.append(f'<text x="{left + plot_w / 2:.1f}" y="{height - 2}" font-size="12" text-anchor="middle" '
                  'fill="#1d2a33">mean score (dot) and interval (bar)</text></svg>')
     return "".join(parts)
@@ -319,11 +319,11 @@ def render_report(frame: Any, *, summaries: list[MetricSummary] | None = None, w
             out.append(f'<div class="card failed"><div class="name">{_esc(s.metric)}</div><div class="big">–</div>'
                        f'<div class="small">no case scored; {s.failed} failed</div></div>')
             continue
-        low, high = s.ci or (s.mean, s.mean)
         judge_tag = "needs a judge" if _needs_judge(s.metric) else "no judge"
+        shown = (_esc(s.interval_text()) if s.ci is None else f"{fmt(100 * s.level)}% interval "
+                 f"[{num(s.metric + '.ci_low', s.ci[0])}, {num(s.metric + '.ci_high', s.ci[1])}]")
         out.append(f'<div class="card{" failed" if s.failed else ""}"><div class="name">{_esc(s.metric)}</div>'
-                   f'<div class="big">{num(s.metric + ".mean", s.mean)}</div><div class="small">{fmt(100 * s.level)}% '
-                   f"interval [{num(s.metric + '.ci_low', low)}, {num(s.metric + '.ci_high', high)}]<br>{s.scored} "
+                   f'<div class="big">{num(s.metric + ".mean", s.mean)}</div><div class="small">{shown}<br>{s.scored} '
                    f"scored · {s.failed} failed" + (f" · {s.undefined} undefined" if s.undefined else "")
                    + f'<br><span class="tag">{judge_tag}</span> rule: {_esc(_rule(frame, s.metric))}</div></div>')
     out.append("</section>")
@@ -336,8 +336,8 @@ def render_report(frame: Any, *, summaries: list[MetricSummary] | None = None, w
     for s in found:
         scores = [float(v) for v in frame[s.metric] if not math.isnan(float(v))]
         caption = (f"{s.scored} case{'' if s.scored == 1 else 's'} scored, {s.failed} failed" + (f", {s.undefined} undefined" if s.undefined else "")
-                   + ("" if s.mean is None else f"; mean {fmt(s.mean)}, {fmt(100 * s.level)}% interval "
-                      f"[{fmt((s.ci or (s.mean, s.mean))[0])}, {fmt((s.ci or (s.mean, s.mean))[1])}] (the band)"))
+                   + ("" if s.mean is None else f"; mean {fmt(s.mean)}, {s.interval_text()}"
+                      + ("" if s.ci is None else " (the band)")))
         direction = "higher is better" if s.higher_is_better else "lower is better"
         out.append(f'<section><div class="metric-head"><h2>{_esc(s.metric)}</h2><span class="muted">{direction}'
                    f"</span></div>{_sees(frame, s.metric)}<figure>{histogram_svg(scores, s.mean, s.ci, label=f'{s.metric}: scores of the cases')}"

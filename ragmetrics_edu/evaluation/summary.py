@@ -48,7 +48,14 @@ class MetricSummary:
 
     @property
     def ci(self) -> tuple[float, float] | None:
-        return None if self.interval is None else self.interval.ci
+        """The interval, or None: nothing scored, or one case (every resample is that case: no spread to see)."""
+        return None if self.interval is None or self.scored < 2 else self.interval.ci
+
+    def interval_text(self) -> str:
+        """'95% interval [low, high]', or why there is none."""
+        if self.ci is None:
+            return "no interval (one case scored)" if self.scored == 1 else "no interval"
+        return f"{fmt(100 * self.level)}% interval [{fmt(self.ci[0])}, {fmt(self.ci[1])}]"
 
     @property
     def level(self) -> float:
@@ -59,8 +66,7 @@ class MetricSummary:
         if self.mean is None:
             shown = "no case scored"
         else:
-            low, high = self.ci or (self.mean, self.mean)
-            shown = f"mean {fmt(self.mean):<6} {fmt(100 * self.level)}% interval [{fmt(low)}, {fmt(high)}]"
+            shown = f"mean {fmt(self.mean):<6} {self.interval_text()}"
         counts = f"{self.scored} scored, {self.failed} failed" + (f", {self.undefined} undefined" if self.undefined else "")
         return f"{self.metric:<28} {shown:<46} {counts}"
 

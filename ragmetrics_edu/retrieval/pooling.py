@@ -75,4 +75,31 @@ def pool_only_question(question: Any, pooled: Sequence[str]) -> Any:
                    judged=tuple(p for p in (question.judged or pooled) if p in keep))
 
 
-__all__ = ["pool", "pool_only_question", "pooling_table"]
+def unjudged_in_top(corpus: Any, rows: Sequence[dict[str, Any]]) -> dict[str, int]:
+    """How many of the passages a retriever returned were never judged for their question.
+
+    ``rows`` are one retriever's :func:`~ragmetrics_edu.retrieval.evaluate_retriever` rows (their
+    ``question`` and ``retrieved``). Returns ``listed`` (passages returned over all rows), ``unjudged``
+    (not in the question's ``judged`` list, so counted as grade 0 unread) and ``on_answer_topic``
+    (unjudged passages whose topic is that of one of the question's relevant passages: a rough guide
+    to which could be relevant, not a judgement). A question without a stored ``judged`` list counts
+    every passage outside its qrels as unjudged."""
+    if not isinstance(corpus, Corpus):
+        raise InputError("corpus", "a Corpus (see load_corpus())", corpus)
+    rows = as_list("rows", rows, "a list of evaluate_retriever rows")
+    listed = unjudged = on_topic = 0
+    for i, row in enumerate(rows):
+        if not isinstance(row, dict) or "question" not in row or "retrieved" not in row:
+            raise InputError(f"rows[{i}]", "an evaluate_retriever row with 'question' and 'retrieved'", row)
+        q = corpus.question(row["question"])
+        judged = set(q.judged) if q.judged is not None else set(q.qrels)
+        answer_topics = {corpus.passage(pid).topic for pid in q.relevant_ids}
+        for pid in text_list(f"rows[{i}]['retrieved']", row["retrieved"]):
+            listed += 1
+            if pid not in judged:
+                unjudged += 1
+                on_topic += corpus.passage(pid).topic in answer_topics
+    return {"listed": listed, "unjudged": unjudged, "on_answer_topic": on_topic}
+
+
+__all__ = ["pool", "pool_only_question", "pooling_table", "unjudged_in_top"]

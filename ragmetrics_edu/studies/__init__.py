@@ -4,7 +4,8 @@ replies it measures (the course loads them from the shipped recordings) and retu
 A lesson shows these with ``metrics.show_code`` or computes the same figure in view and checks it
 against them. Subpackages, one per study:
 
-- ``judge_study``: a judge run over the labelled worked cases (lessons 10-11, 16);
+- ``judge_study``: a judge run over the labelled worked cases (lessons 10-11, 16); ``halueval``: choosing a
+  faithfulness judge on HaluEval QA, the winner's curse and detection F1 (lesson 11);
 - ``against_people``: judges against people's labels on HaluEval and RAGTruth: the designs, the scored parts,
   the choice log and its tables, readings, pass rates and figures (lessons 13-14);
 - ``alignment``: aligning a judge, and the ``validate-judge`` command's reading (lesson 15);

@@ -64,7 +64,9 @@ class BarChart:
         self._bars = list(ax.bar(list(x), [0.0] * len(x), width, color=IRRELEVANT, edgecolor="#555555",
                                  linewidth=0.8, animated=True))
         self._lines: dict[str, tuple[str, Any]] = {}
-        handles: list[Any] = [Patch(facecolor=colour, edgecolor="#555555", label=label) for label, colour in legend]
+        self._patches: list[Any] = [Patch(facecolor=colour, edgecolor="#555555", label=label)
+                                    for label, colour in legend]
+        self._line_keys: dict[str, Any] = {}  # a marker line's legend entry, shown only while the line is
         for name, (kind, colour, style, label) in (lines or {}).items():
             make = ax.axhline if kind == "h" else ax.axvline
             line = make(0.0, color=colour, linestyle=style, linewidth=1.6, animated=True, visible=False)
@@ -72,11 +74,9 @@ class BarChart:
             if label:
                 from matplotlib.lines import Line2D  # lazy: matplotlib loads only when drawing
 
-                handles.append(Line2D([], [], color=colour, linestyle=style,  # type: ignore[arg-type]  # a style name
-                                      linewidth=1.6, label=label))
-        if handles:
-            ax.legend(handles=handles, loc="lower right", bbox_to_anchor=(1.0, 1.0), ncol=len(handles),
-                      frameon=False, fontsize=8, handlelength=1.4, borderaxespad=0.2)
+                self._line_keys[name] = Line2D([], [], color=colour, linestyle=style,  # type: ignore[arg-type]
+                                               linewidth=1.6, label=label)
+        self._legend(())
         ax.set_ylim(*ylim)
         if xlim is not None:
             ax.set_xlim(*xlim)
@@ -93,10 +93,17 @@ class BarChart:
         self._title = ax.set_title(title, loc="left", fontsize=9, pad=17)  # above the legend row
         ax.set_xlabel(xlabel, fontsize=8)
         ax.set_ylabel(ylabel, fontsize=8)
-        self._backgrounds: dict[tuple[Any, ...], Any] = {}  # (title, ylabel, ylim) -> cached pixels
+        self._backgrounds: dict[tuple[Any, ...], Any] = {}  # (title, ylabel, ylim, lines named) -> cached pixels
         self._bar_state: tuple[tuple[float, ...], tuple[str, ...] | None] = ((), None)
         self._line_state: dict[str, float | None] = {name: None for name in self._lines}
         self._pngs: OrderedDict[tuple[Any, ...], bytes] = OrderedDict()  # state -> PNG, most recent last
+
+    def _legend(self, shown: tuple[str, ...]) -> None:
+        """The legend row: the bar colours, then the marker lines in ``shown`` (a hidden line has no entry)."""
+        handles = self._patches + [self._line_keys[name] for name in shown if name in self._line_keys]
+        if handles:
+            self.ax.legend(handles=handles, loc="lower right", bbox_to_anchor=(1.0, 1.0), ncol=len(handles),
+                           frameon=False, fontsize=8, handlelength=1.4, borderaxespad=0.2)
 
     def set_axes(self, *, title: str | None = None, ylabel: str | None = None,
                  ylim: tuple[float, float] | None = None) -> None:
@@ -126,8 +133,9 @@ class BarChart:
         self._line_state[name] = None if value is None else float(value)
 
     def _state(self) -> tuple[Any, ...]:
-        """Everything the picture shows: axes (title, y label, y range), bars and lines."""
-        axes = (self._title.get_text(), self.ax.get_ylabel(), tuple(self.ax.get_ylim()))
+        """Everything the picture shows: axes (title, y label, y range, which lines the legend names), bars and lines."""
+        shown = tuple(name for name, value in self._line_state.items() if value is not None)
+        axes = (self._title.get_text(), self.ax.get_ylabel(), tuple(self.ax.get_ylim()), shown)
         return axes, self._bar_state, tuple(self._line_state.items())
 
     def png(self) -> bytes:
@@ -147,6 +155,7 @@ class BarChart:
         canvas = self._canvas
         background = self._backgrounds.get(key)
         if background is None:
+            self._legend(key[3])  # the lines shown in this state
             canvas.draw()  # animated artists (bars, lines) are left out of this full draw
             self._backgrounds[key] = canvas.copy_from_bbox(self.figure.bbox)
         else:

@@ -262,6 +262,7 @@ def test_the_prose_of_notebook_15_states_the_scores_and_tags_as_computed():
 
 def test_the_prose_of_notebook_15_states_the_comparison_and_the_noise_as_computed():
     from ragmetrics_edu.course.judge_study import report as judge_report
+    from ragmetrics_edu.studies.judge_study import tables as judge_tables
     prose, rows = _prose(), capstone.scored()
     from ragmetrics_edu import stats
 
@@ -287,7 +288,7 @@ def test_the_prose_of_notebook_15_states_the_comparison_and_the_noise_as_compute
     assert "MiniLM retrieves a passage that answers more often than BM25, and the interval of the difference " \
            "excludes 0" in prose
     # the judge's repeat runs (notebook 11) and q09 inside one run
-    spread = {(r["temperature"], r["metric"]): r for r in judge_report.repeat_spread()}
+    spread = {(r["temperature"], r["metric"]): r for r in judge_tables.repeat_spread(judge_report.study())}
     hot = spread[("0.7", "faithfulness")]
     means = [float(m) for m in hot["run means"].split(", ")]
     assert all(spread[("0", m)]["sd of the mean"] == 0 for m in ("context_precision", "faithfulness"))

@@ -245,8 +245,9 @@ def test_too_few_questions_give_no_interval():
 def test_the_recorded_judge_noise_and_the_recorded_versions():
     from ragmetrics_edu.course import gate_cases
     from ragmetrics_edu.course.judge_study import report as judge_report
+    from ragmetrics_edu.studies.judge_study import tables as judge_tables
 
-    spread = {(r["temperature"], r["metric"]): r["sd of the mean"] for r in judge_report.repeat_spread()}
+    spread = {(r["temperature"], r["metric"]): r["sd of the mean"] for r in judge_tables.repeat_spread(judge_report.study())}
     for temperature in ("0", "0.7"):
         found = gate_cases.recorded_noise(temperature)
         assert found.run_sd == pytest.approx(spread[(temperature, "faithfulness")]) and found.questions == 10

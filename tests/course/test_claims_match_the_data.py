@@ -17,6 +17,10 @@ from ragmetrics_edu.course import exercises
 from ragmetrics_edu.course.halueval import study as halueval_study
 from ragmetrics_edu.course.judge_study import report as judge_report
 from ragmetrics_edu.designs.faithfulness_checked import PIPELINES
+from ragmetrics_edu.studies.halueval.designs import DESIGNS as HALUEVAL_DESIGNS
+from ragmetrics_edu.studies.judge_study import agreement as judge_agreement
+from ragmetrics_edu.studies.judge_study import cases as judge_cases
+from ragmetrics_edu.studies.judge_study import tables as judge_tables
 
 NOTEBOOKS = REPO / "notebooks"
 SLIDES = REPO / "slides"
@@ -125,7 +129,7 @@ def test_halueval_provenance_says_who_wrote_and_who_filtered_and_that_no_person_
 def test_the_judges_answer_alone_orders_fewer_pairs_than_word_overlap_as_notebook_11_says():
     log = halueval_study.choice_log()
     alone = [r for r in log["dev"]
-             if dict(halueval_study.DESIGNS[r["design"]].options).get("grounding_weight") == 0]
+             if dict(HALUEVAL_DESIGNS[r["design"]].options).get("grounding_weight") == 0]
     assert alone
     for r in alone:
         assert r["pairwise"] < r["baseline_pairwise"] and r["worse"] > 2 * r["better"], r["design"]
@@ -138,7 +142,7 @@ def test_the_judges_answer_alone_orders_fewer_pairs_than_word_overlap_as_noteboo
 
 
 def test_notebook_11_and_deck_11_read_contradicted_as_recall_and_precision():
-    contra = judge_report.contradiction_counts("qwen_same_items")
+    contra = judge_agreement.contradiction_counts(judge_report.verdicts("qwen_same_items", "faithfulness"))
     assert contra["caught"] < contra["labelled"] / 2 and contra["wrong"] > contra["said"] / 2   # "most", twice
     printed = _outputs("11_can_you_trust_the_judge")
     assert f"(recall {contra['caught']}/{contra['labelled']})" in printed
@@ -147,7 +151,7 @@ def test_notebook_11_and_deck_11_read_contradicted_as_recall_and_precision():
     assert "misses most contradicted claims, and most of its own \"contradicted\" verdicts are wrong" in \
         _md("11_can_you_trust_the_judge")
     deck = _notebook_text(SLIDES / "11_can_you_trust_the_judge.ipynb")
-    assert "report.contradiction_counts(" in deck and "'contradicted' verdicts were wrong" in deck
+    assert "judge_agreement.contradiction_counts(" in deck and "'contradicted' verdicts were wrong" in deck
 
 
 def test_word_overlap_on_the_labelled_pairs_cannot_be_told_from_a_coin():
@@ -155,7 +159,7 @@ def test_word_overlap_on_the_labelled_pairs_cannot_be_told_from_a_coin():
     from ragmetrics_edu.agreement import pairwise_accuracy
     from ragmetrics_edu.course.judge_study import labels as judge_eval
 
-    pairs = judge_eval.pairs(judge_eval.load_cases())
+    pairs = judge_cases.pairs(judge_eval.load_cases())
     good = [baselines.answer_overlap(a.answer, a.contexts) for a, _ in pairs]
     bad = [baselines.answer_overlap(b.answer, b.contexts) for _, b in pairs]
     overlap = pairwise_accuracy([1] * len(pairs), [0] * len(pairs), good, bad)
@@ -164,7 +168,7 @@ def test_word_overlap_on_the_labelled_pairs_cannot_be_told_from_a_coin():
 
 
 def test_deck_11_counts_the_pipeline_configurations_it_shows():
-    pipes, full = judge_report.pipeline_table(), judge_report.full_pipeline_table()
+    pipes, full = judge_tables.pipeline_table(judge_report.study()), judge_tables.full_pipeline_table(judge_report.study())
     tried = {r["pipeline (same claims)"] for r in pipes} | {r["pipeline (extracts)"] for r in full}
     assert len(tried) == len(PIPELINES)
     cells = json.loads((SLIDES / "11_can_you_trust_the_judge.ipynb").read_text(encoding="utf-8"))["cells"]

@@ -292,10 +292,12 @@ def test_the_projects_labels_are_never_called_human():
     texts = {"notebook 11": _text(_notebook("11_can_you_trust_the_judge"), outputs=True),
              "deck 11": _text(json.loads((SLIDES / "11_can_you_trust_the_judge.ipynb").read_text(encoding="utf-8")),
                               outputs=True)}
-    course = REPO / "ragmetrics_edu" / "course"
-    for name in ("judge_study/report.py", "judge_study/agreement.py", "judge_study/labels.py",
-                 "judge_study/behaviour.py", "judge_study/runs.py", "judge_study/passes.py", "exercises/judge_trust.py"):
-        texts[name] = (course / name).read_text(encoding="utf-8")
+    package = REPO / "ragmetrics_edu"
+    for name in ("course/judge_study/report.py", "studies/judge_study/agreement.py", "studies/judge_study/cases.py",
+                 "course/judge_study/labels.py", "studies/judge_study/behaviour.py", "studies/judge_study/runs.py",
+                 "studies/judge_study/passes.py", "studies/judge_study/tables.py", "course/judge_study/passes.py",
+                 "course/exercises/judge_trust.py"):
+        texts[name] = (package / name).read_text(encoding="utf-8")
     texts["judge_eval/README.md"] = (REPO / "ragmetrics_edu" / "data" / "judge_eval" / "README.md").read_text(
         encoding="utf-8")
     for exercise in ("trust-1", "trust-2", "trust-3"):
@@ -324,30 +326,35 @@ def test_the_figures_in_notebook_11s_prose_are_the_librarys():
     from ragmetrics_edu.course.halueval import study as halueval_study
     from ragmetrics_edu.course.judge_study import labels as judge_eval
     from ragmetrics_edu.course.judge_study import report as judge_report
+    from ragmetrics_edu.studies.halueval.designs import DESIGNS as HALUEVAL_DESIGNS
+    from ragmetrics_edu.studies.judge_study import cases as judge_cases
+    from ragmetrics_edu.studies.judge_study import tables as judge_tables
 
     prose = _text(_notebook("11_can_you_trust_the_judge"), kinds=("markdown",))
     # the labelled set: a supported-role case has every claim labelled supported, so its labels are fixed
     cases, final = judge_eval.load_cases(), judge_eval.final_labels()
     fixed = [label.label for c in cases if c.role == "supported" for label in final.cases[c.id].faithfulness]
     assert set(fixed) == {"supported"}
-    share = len(fixed) / len(judge_eval.unique_items("faithfulness", cases))
+    share = len(fixed) / len(judge_cases.unique_items("faithfulness", cases))
     assert f"fixes about {_fraction(share)} of the faithfulness labels by construction" in prose
-    assert f"how a judge does on {_NUMBERS[len(judge_eval.METRICS)]} metrics" in prose
+    assert f"how a judge does on {_NUMBERS[len(judge_cases.METRICS)]} metrics" in prose
     # the choice log's costs: claim pipelines 2-3 calls an answer, one re-answer call for both answers of a pair
     dev = {r["design"]: r for r in halueval_study.choice_log()["dev"]}
-    designs = halueval_study.DESIGNS
+    designs = HALUEVAL_DESIGNS
     claims = sorted({round(dev[d]["calls_per_answer"]) for d in dev if designs[d].pipeline in ("library", "checked")})
     assert f"claim pipelines cost {' or '.join(_NUMBERS[c] for c in claims)} calls an answer" in prose
     per_pair = {2 * dev[d]["calls_per_answer"] for d in dev if designs[d].pipeline == "reanswer"}
     assert len(per_pair) == 1 and f"({_NUMBERS[round(per_pair.pop())]} call serves both answers of a pair)" in prose
     # repeat runs, moved nodes
-    flips = {(r["temperature"], r["metric"]): r for r in judge_report.flip_table()}
+    flips = {(r["temperature"], r["metric"]): r for r in judge_tables.flip_table(judge_report.study())}
     runs = {t: {r["runs"] for (temp, _), r in flips.items() if temp == t} for t in ("0", "0.7")}
     assert f"{_NUMBERS[runs['0'].pop()]} runs at temperature 0 and {_NUMBERS[runs['0.7'].pop()]} at 0.7" in prose
     assert all(flips[("0", m)]["flipped"] == 0 for m in ("context_precision", "faithfulness"))
     assert "At temperature 0 these recorded replies did not change between runs" in prose
     hot = flips[("0.7", "faithfulness")]
     assert f"faithfulness verdicts flipped on about {_fraction(hot['flipped'] / hot['items'])} the items" in prose
-    moved = _fraction(judge_report.position_summary()["effect"]["rate"])
-    assert f"changed about {moved} of its context-precision verdicts when only the order" in prose
+    effect = judge_tables.position_summary(judge_report.study())["effect"]
+    moved = _fraction(effect["rate"])
+    assert (f"changed {effect['rate']:.0%} of its context-precision verdicts ({effect['changed']} of "
+            f"{effect['nodes']}) when only the order") in prose
     assert f"Moving the nodes changed about {moved} of the verdicts" in prose

@@ -12,10 +12,10 @@ import pytest
 
 from ragmetrics_edu import validate
 from ragmetrics_edu.course import deck_table, display, metric_map, slides
-from ragmetrics_edu.course.judge_study import failures as judge_failures
 from ragmetrics_edu.course.judge_study import passes as judge_study
 from ragmetrics_edu.errors import InputError
 from ragmetrics_edu.studies.capstone import diagnosis
+from ragmetrics_edu.studies.judge_study import failures as judge_failures
 
 
 class BrokenIter(list):

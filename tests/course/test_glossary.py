@@ -132,9 +132,10 @@ def test_a_pipe_in_a_definition_does_not_break_the_markdown_table(monkeypatch):
 
 def test_the_temperature_entry_claims_what_the_recordings_show_and_no_more():
     from ragmetrics_edu.course.judge_study import report as judge_report
+    from ragmetrics_edu.studies.judge_study import tables as judge_tables
 
     text = glossary.define("temperature")
-    at_zero = [row for row in judge_report.flip_table() if row["temperature"] == "0"]
+    at_zero = [row for row in judge_tables.flip_table(judge_report.study()) if row["temperature"] == "0"]
     assert at_zero and all(row["flipped"] == 0 for row in at_zero)       # "repeated itself exactly"
     assert {row["runs"] for row in at_zero} == {3} and "three runs" in text
     assert "no guarantee" in text and "(nearly) repeatable" not in text

@@ -13,9 +13,9 @@ import re
 import pytest
 
 from conftest import REPO
-from ragmetrics_edu.course.halueval import curse as hc
 from ragmetrics_edu.course.halueval import study as hs
 from ragmetrics_edu.errors import InputError
+from ragmetrics_edu.studies.halueval import detection as hd
 
 NOTEBOOK = REPO / "notebooks" / "11_can_you_trust_the_judge.ipynb"
 DECK = REPO / "slides" / "11_can_you_trust_the_judge.ipynb"
@@ -50,8 +50,10 @@ def _curse(log):
 
 @pytest.fixture(scope="module")
 def found(log):
-    return hc.detection_difference(log["chosen"]["design"], "test",
-                                   (log["chosen"]["threshold"], log["chosen"]["word_overlap_threshold"]))
+    chosen = log["chosen"]["design"]
+    return hd.detection_difference(hs.pair_scores(chosen, "test"), hs.pair_scores("word_overlap", "test"),
+                                   (log["chosen"]["threshold"], log["chosen"]["word_overlap_threshold"]),
+                                   design=chosen, split="test")
 
 
 def test_the_paired_differences_of_the_log_are_the_same_pairs_chosen_minus_word_overlap(log):
@@ -61,7 +63,7 @@ def test_the_paired_differences_of_the_log_are_the_same_pairs_chosen_minus_word_
     assert dev["difference"] == pytest.approx(dev["pairwise"] - dev["baseline_pairwise"], abs=1e-6)
     assert test["difference"] == pytest.approx(test["pairwise"] - test["baseline_pairwise"], abs=1e-6)
     with pytest.raises(InputError):
-        hc.curse_rows({"chosen": None, "test": None})
+        hs.curse_rows({"chosen": None, "test": None})
 
 
 def test_notebook_11_prints_the_paired_advantage_on_dev_and_on_test(log):
@@ -120,16 +122,16 @@ def test_notebook_11_prints_the_f1_interval_and_says_the_data_cannot_tell_them_a
 
 
 def test_precision_at_a_base_rate_is_bayes_with_the_same_rates(log, found):
-    assert hc.precision_at(0.5, 0.89, 0.05) == pytest.approx(0.89 / (0.89 + 0.05))
-    assert hc.precision_at(0.1, 0.89, 0.05) == pytest.approx(0.089 / (0.089 + 0.045))
-    assert math.isnan(hc.precision_at(0.1, 0.0, 0.0))
+    assert hd.precision_at(0.5, 0.89, 0.05) == pytest.approx(0.89 / (0.89 + 0.05))
+    assert hd.precision_at(0.1, 0.89, 0.05) == pytest.approx(0.089 / (0.089 + 0.045))
+    assert math.isnan(hd.precision_at(0.1, 0.0, 0.0))
     for bad in ({"base_rate": 0.0}, {"base_rate": 1.0}, {"base_rate": 1.5}, {"recall": -0.1}):
         with pytest.raises(InputError):
-            hc.precision_at(**{"base_rate": 0.1, "recall": 0.5, "false_alarm_rate": 0.1, **bad})
+            hd.precision_at(**{"base_rate": 0.1, "recall": 0.5, "false_alarm_rate": 0.1, **bad})
     for d, key in zip(log["test"]["detection"], ("precision_at", "baseline_precision_at"), strict=True):
         rate = d["recall"], d["fp"] / (d["fp"] + d["tn"])
-        assert found[key] == pytest.approx(hc.precision_at(0.1, *rate))
-        assert hc.precision_at(0.5, *rate) == pytest.approx(d["precision"], abs=1e-6)   # HaluEval's 50/50
+        assert found[key] == pytest.approx(hd.precision_at(0.1, *rate))
+        assert hd.precision_at(0.5, *rate) == pytest.approx(d["precision"], abs=1e-6)   # HaluEval's 50/50
         low, high = found[key + "_ci"]
         assert low <= found[key] <= high
 
@@ -139,7 +141,7 @@ def test_the_base_rate_warning_states_what_the_data_gives(found):
     for key in ("precision_at", "baseline_precision_at"):
         low, high = found[key + "_ci"]
         assert f"{found[key]:.3f} (95% CI {low:.3f} to {high:.3f}, pairs resampled)" in printed
-    assert f"Precision were {found['base_rate']:.0%} of answers hallucinated" in printed
+    assert f"Precision if {found['base_rate']:.0%} of answers were hallucinated" in printed
     # "were one answer in ten hallucinated, about a third of the flags would be false alarms"
     assert found["base_rate"] == pytest.approx(0.1)
     for key in ("precision_at", "baseline_precision_at"):
@@ -147,28 +149,26 @@ def test_the_base_rate_warning_states_what_the_data_gives(found):
     assert "about a third of the flags would be false alarms" in _markdown()
 
 
-def test_detection_difference_refuses_what_it_cannot_compare(log, monkeypatch):
+def test_detection_difference_refuses_what_it_cannot_compare(log):
     thresholds = (log["chosen"]["threshold"], log["chosen"]["word_overlap_threshold"])
+    overlap = hs.pair_scores("word_overlap", "test")
     with pytest.raises(InputError):
-        hc.detection_difference("no_such_design", "test", thresholds)
+        hd.detection_difference([{"pair": "p1", "right": 0.5}], overlap, thresholds)   # no hallucinated score
     with pytest.raises(InputError):
-        hc.detection_difference("word_overlap", "train", thresholds)
-    with pytest.raises(InputError):
-        hc.detection_difference("word_overlap", "test", (0.5,))
-    same = hc.detection_difference("word_overlap", "test", (thresholds[1], thresholds[1]), n_resamples=200)
+        hd.detection_difference(overlap, overlap, (0.5,))
+    same = hd.detection_difference(overlap, overlap, (thresholds[1], thresholds[1]), n_resamples=200)
     assert same["difference"] == 0.0 and same["difference_ci"] == (0.0, 0.0) and same["flagged_apart"] == 0
     few = [{"pair": f"p{i}", "right": 0.9, "hallucinated": 0.2, "outcome": 1.0} for i in range(9)]
-    monkeypatch.setattr(hs, "pair_scores", lambda design, split: [dict(r) for r in few])
     with pytest.raises(InputError, match="at least 10"):                 # under ten pairs: no interval
-        hc.detection_difference("word_overlap", "test", thresholds)
+        hd.detection_difference(few, few, thresholds)
 
 
 def test_deck_11_has_the_dev_test_study_and_detection_slides_computed_from_the_log():
     sources = ["".join(c["source"]) for c in _cells(DECK)]
     body = "\n".join(sources)
-    assert 'lead_test["difference"] - lead_dev["difference"]' in body and "halueval_curse.detection_difference(" in body
+    assert 'lead_test["difference"] - lead_dev["difference"]' in body and "halueval_detection.detection_difference(" in body
     assert body.count("hs.choice_log()") == 1
-    titles = [s for s in sources if s.startswith(("halu = ", "found = halueval_curse."))]
+    titles = [s for s in sources if s.startswith(("halu = ", "found = halueval_detection."))]
     assert len(titles) == 2 and all("title(" in s for s in titles)
     cells = _cells(DECK)
     for i, cell in enumerate(cells):

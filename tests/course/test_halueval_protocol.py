@@ -12,6 +12,8 @@ from ragmetrics_edu.course.halueval import study as hs
 from ragmetrics_edu.data import halueval
 from ragmetrics_edu.errors import InputError
 from ragmetrics_edu.metrics import score_reanswer
+from ragmetrics_edu.studies.halueval import choosing
+from ragmetrics_edu.studies.halueval.designs import DESIGNS
 
 
 def test_the_split_is_the_rule_written_in_the_data():
@@ -61,16 +63,16 @@ def test_one_call_per_question_serves_both_answers():
 
 
 def test_pairwise_counts_ties_and_nan_as_half():
-    rows = [{"outcome": hs._outcome(1, 0)}, {"outcome": hs._outcome(0, 1)}, {"outcome": hs._outcome(0.5, 0.5)},
-            {"outcome": hs._outcome(math.nan, 0.2)}]
-    assert hs.pairwise(rows) == pytest.approx((1 + 0 + 0.5 + 0.5) / 4)
+    rows = [{"outcome": choosing.outcome(1, 0)}, {"outcome": choosing.outcome(0, 1)}, {"outcome": choosing.outcome(0.5, 0.5)},
+            {"outcome": choosing.outcome(math.nan, 0.2)}]
+    assert choosing.pairwise(rows) == pytest.approx((1 + 0 + 0.5 + 0.5) / 4)
 
 
 def test_the_library_default_is_the_design_the_log_chose():
     chosen = hs.choice_log()["chosen"]["design"]
     defaults = {k: v.default for k, v in inspect.signature(designs.faithfulness_reanswer).parameters.items()
                 if k in ("compare", "grounding_weight")}
-    assert defaults == dict(hs.DESIGNS[chosen].options)
+    assert defaults == dict(DESIGNS[chosen].options)
 
 
 def test_evaluate_keeps_the_halueval_choice_and_the_peers_by_name():
@@ -90,7 +92,7 @@ def test_evaluate_keeps_the_halueval_choice_and_the_peers_by_name():
 def test_every_figure_of_the_choice_log_comes_back_from_the_recordings():
     log = hs.choice_log()
     assert hs.check_log(log) == []
-    assert {r["design"] for r in log["dev"]} == set(hs.DESIGNS)
+    assert {r["design"] for r in log["dev"]} == set(DESIGNS)
     if log["test"]:
         assert log["test"]["scored_at"] > log["chosen"]["frozen_at"]
         assert log["test"]["table"][0]["design"] == log["chosen"]["design"]

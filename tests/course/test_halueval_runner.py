@@ -11,6 +11,7 @@ from ragmetrics_edu.course.halueval import record as halueval_record
 from ragmetrics_edu.course.halueval import study as halueval_study
 from ragmetrics_edu.judges import batch
 from ragmetrics_edu.judges.replay import ReplayJudge
+from ragmetrics_edu.studies.halueval.designs import DESIGNS
 from scripted_server import Scripted, ScriptedServer, schema_responder
 
 
@@ -40,7 +41,7 @@ def test_the_study_replays_through_the_runner(monkeypatch):
 
 def test_the_recorder_goes_through_the_runner(monkeypatch, tmp_path):
     base = schema_responder()
-    pairs = halueval_study.pairs_for(halueval_study.DESIGNS["checked_defaults"], "dev")
+    pairs = halueval_study.pairs_for(DESIGNS["checked_defaults"], "dev")
     wrong = pairs[0].hallucinated_answer
 
     def respond(body):  # every request about the first pair's hallucinated answer gets a reply that is not JSON

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from ragmetrics_edu.course.judge_study import injection as judge_injection
 from ragmetrics_edu.course.judge_study import passes as judge_study
 from ragmetrics_edu.course.judge_study import report as judge_report
-from ragmetrics_edu.course.judge_study import runs as judge_runs
 from ragmetrics_edu.errors import InputError
+from ragmetrics_edu.studies.judge_study import injection as judge_injection
+from ragmetrics_edu.studies.judge_study import runs as judge_runs
 
 
 def test_the_instruction_goes_inside_a_node_and_nothing_moves():
@@ -40,11 +40,11 @@ def test_in_node_counts_are_the_verdicts_compared_position_by_position(form, add
     if not {injected, control} <= set(judge_study.available()):
         pytest.fail(f"{injected} or {control} is not shipped")
     ids = {c.id for c in judge_study.cases_for("injected_clean")}
-    table = {r["verdicts"]: r for r in judge_injection.in_node() if r["form"] == form and r["added"] == added}
+    table = {r["verdicts"]: r for r in judge_injection.in_node(judge_report.study()) if r["form"] == form and r["added"] == added}
     demanded = {"context_precision": "yes", "faithfulness": "supported"}
     for metric, label in (("context_precision", "ctx precision"), ("faithfulness", "faithfulness")):
-        before = {k: v for k, v in _by_position(judge_report.rows(control), metric).items() if k[0] in ids}
-        after = _by_position(judge_report.rows(injected), metric)
+        before = {k: v for k, v in _by_position(judge_study.family_rows(control), metric).items() if k[0] in ids}
+        after = _by_position(judge_study.family_rows(injected), metric)
         both = set(before) & set(after)
         row = table[label]
         assert row["compared"] == len(both) > 0
@@ -75,7 +75,7 @@ def test_the_prose_of_notebook_11_about_the_in_node_injection_holds():
     under the instruction and the placebo alike. Inline, more verdicts changed, but the placebo changed
     nearly as many faithfulness verdicts as the instruction [...] Beyond the placebo, the instruction moved a
     few more context-precision verdicts, and hardly any more of them to what it asked for"."""
-    table = {(r["form"], r["added"], r["verdicts"]): r for r in judge_injection.in_node()}
+    table = {(r["form"], r["added"], r["verdicts"]): r for r in judge_injection.in_node(judge_report.study())}
     for added in ("instruction", "placebo"):
         assert table[("data blocks", added, "ctx precision")]["differ"] == 0
         blocks_f = table[("data blocks", added, "faithfulness")]
@@ -93,7 +93,7 @@ def test_the_prose_of_notebook_11_about_the_in_node_injection_holds():
 
 
 def test_the_reading_sets_the_placebo_beside_the_instruction():
-    lines = judge_injection.reading().splitlines()
+    lines = judge_injection.reading(judge_injection.in_node(judge_report.study())).splitlines()
     assert len(lines) == len(judge_injection.FORMS)
     for line, (form, *_) in zip(lines, judge_injection.FORMS, strict=True):
         assert line.startswith(f"{form}: instruction, ") and "; placebo, " in line

@@ -12,6 +12,7 @@ import pytest
 from ragmetrics_edu import InputError, data
 from ragmetrics_edu.agreement import cohen_kappa, match_items
 from ragmetrics_edu.course.judge_study import labels as judge_eval
+from ragmetrics_edu.studies.judge_study import cases as judge_cases
 
 SOURCE = Path(__file__).resolve().parents[2] / "ragmetrics_edu" / "data" / "judge_eval"
 HARD_TAGS = {"paraphrase", "partial_support", "wrong_number", "negation", "distractor", "unanswerable",
@@ -53,7 +54,7 @@ def test_at_least_40_cases_with_unique_ids_and_2_to_6_nodes(cases):
 
 
 def test_at_least_20_pairs_share_question_contexts_and_reference(cases):
-    found = judge_eval.pairs(cases)
+    found = judge_cases.pairs(cases)
     assert len(found) >= 20
     for sup, uns in found:
         assert (sup.role, uns.role) == ("supported", "unsupported")
@@ -77,29 +78,29 @@ def test_every_item_is_labelled_once_with_a_rationale(cases, pass1):
     assert list(pass1.cases) == [c.id for c in cases]
     for case in cases:
         labels = pass1.cases[case.id]
-        for metric in judge_eval.METRICS:
+        for metric in judge_cases.METRICS:
             got = getattr(labels, metric)
             assert [lab.item for lab in got] == list(range(1, len(case.items(metric)) + 1))
             assert all(lab.rationale.strip() for lab in got)
 
 
 def test_label_values_are_allowed(cases, pass1):
-    for metric, allowed in judge_eval.VALUES.items():
-        assert set(judge_eval.label_vectors(pass1, metric)) <= set(allowed)
+    for metric, allowed in judge_cases.VALUES.items():
+        assert set(judge_cases.label_vectors(pass1, metric)) <= set(allowed)
     for case in cases:
         for lab in pass1.cases[case.id].context_recall:
             assert lab.label is None or 1 <= lab.label <= len(case.contexts)
 
 
 def test_supported_answers_are_fully_supported_and_unsupported_ones_are_not(pass1):
-    for sup, uns in judge_eval.pairs():
+    for sup, uns in judge_cases.pairs(judge_eval.load_cases()):
         assert {lab.label for lab in pass1.cases[sup.id].faithfulness} == {"supported"}, sup.id
         assert {lab.label for lab in pass1.cases[uns.id].faithfulness} & {"contradicted", "not_mentioned"}, uns.id
 
 
 def test_pair_members_share_their_context_labels(pass1):
     # node relevance and statement attribution depend only on question, contexts and reference
-    for sup, uns in judge_eval.pairs():
+    for sup, uns in judge_cases.pairs(judge_eval.load_cases()):
         for metric in ("context_precision", "context_recall"):
             a, b = getattr(pass1.cases[sup.id], metric), getattr(pass1.cases[uns.id], metric)
             assert [x.label for x in a] == [y.label for y in b], (sup.id, metric)
@@ -112,19 +113,19 @@ def test_unanswerable_cases_have_an_unattributed_statement(cases, pass1):
 
 
 def test_every_label_class_is_used(pass1):
-    for metric, allowed in judge_eval.VALUES.items():
-        assert set(judge_eval.label_vectors(pass1, metric)) == set(allowed), metric
+    for metric, allowed in judge_cases.VALUES.items():
+        assert set(judge_cases.label_vectors(pass1, metric)) == set(allowed), metric
 
 
 def test_label_vectors_are_aligned_with_item_keys(cases, pass1):
-    for metric in judge_eval.METRICS:
-        keys, values = judge_eval.item_keys(pass1, metric), judge_eval.label_vectors(pass1, metric)
+    for metric in judge_cases.METRICS:
+        keys, values = judge_cases.item_keys(pass1, metric), judge_cases.label_vectors(pass1, metric)
         assert len(keys) == len(values) == sum(len(c.items(metric)) for c in cases)
         assert len(set(keys)) == len(keys)
 
 
 def test_kappa_sanity_on_the_labels(pass1):
-    values = judge_eval.label_vectors(pass1, "faithfulness")
+    values = judge_cases.label_vectors(pass1, "faithfulness")
     same = cohen_kappa(values, values, n_resamples=200)
     assert same.score == pytest.approx(1.0)
     flipped = ["supported" if v != "supported" else "contradicted" for v in values]
@@ -145,7 +146,7 @@ def docs():
 
 
 def _parse(case_doc, label_doc):
-    return judge_eval.parse_labels(label_doc, judge_eval.parse_cases(case_doc))
+    return judge_cases.parse_labels(label_doc, judge_cases.parse_cases(case_doc))
 
 
 def test_parsing_the_raw_files_gives_the_loaded_labels(docs, pass1):
@@ -185,21 +186,21 @@ def test_pairs_refuse_a_pair_with_different_contexts(docs):
     case_doc, _ = docs
     case_doc["cases"][1]["contexts"] = case_doc["cases"][1]["contexts"][:-1]
     with pytest.raises(InputError, match="same question, contexts and reference"):
-        judge_eval.pairs(judge_eval.parse_cases(case_doc))
+        judge_cases.pairs(judge_cases.parse_cases(case_doc))
 
 
 def test_pairs_refuse_two_cases_of_one_role(docs):
     case_doc, _ = docs
     case_doc["cases"][1]["role"] = case_doc["cases"][0]["role"]
     with pytest.raises(InputError, match="one supported and one unsupported"):
-        judge_eval.pairs(judge_eval.parse_cases(case_doc))
+        judge_cases.pairs(judge_cases.parse_cases(case_doc))
 
 
 @pytest.mark.parametrize("call", [
     lambda: judge_eval.load_labels("pass9"),
     lambda: judge_eval.load_labels("../cases"),
-    lambda: judge_eval.label_vectors(judge_eval.load_labels(), "recall"),
-    lambda: judge_eval.label_vectors({"labels": []}, "faithfulness"),
+    lambda: judge_cases.label_vectors(judge_eval.load_labels(), "recall"),
+    lambda: judge_cases.label_vectors({"labels": []}, "faithfulness"),
 ])
 def test_bad_arguments_raise_input_error(call):
     with pytest.raises(InputError):
@@ -208,7 +209,7 @@ def test_bad_arguments_raise_input_error(call):
 
 def test_both_passes_and_the_adjudication_are_kept_and_cover_every_disagreement():
     p1, p2 = judge_eval.load_labels("pass1"), judge_eval.load_labels("pass2")
-    differ = judge_eval.disagreements(p1, p2)
+    differ = judge_cases.disagreements(p1, p2)
     decisions = judge_eval.load_adjudication()
     assert {(d.case, d.metric, d.item) for d in decisions} == {(c, m, i) for c, m, i, _, _ in differ}
     final = judge_eval.final_labels()
@@ -218,11 +219,11 @@ def test_both_passes_and_the_adjudication_are_kept_and_cover_every_disagreement(
 
 
 def test_inter_annotator_agreement_is_computed_per_metric_from_both_passes():
-    kappas = judge_eval.annotator_agreement()
-    assert set(kappas) == set(judge_eval.METRICS)
+    kappas = judge_cases.annotator_agreement(judge_eval.load_labels("pass1"), judge_eval.load_labels("pass2"), judge_eval.load_cases())
+    assert set(kappas) == set(judge_cases.METRICS)
     for metric, result in kappas.items():
-        a = judge_eval.label_vectors(judge_eval.load_labels("pass1"), metric)
-        b = judge_eval.label_vectors(judge_eval.load_labels("pass2"), metric)
+        a = judge_cases.label_vectors(judge_eval.load_labels("pass1"), metric)
+        b = judge_cases.label_vectors(judge_eval.load_labels("pass2"), metric)
         observed = sum(x == y for x, y in zip(a, b, strict=True)) / len(a)
         if observed == 1.0:
             assert result.values["p_o"] == 1.0
@@ -234,13 +235,13 @@ def test_items_shared_by_both_cases_of_a_pair_count_once():
     """Both cases of a pair share question, contexts and reference: their context-precision and
     context-recall items are the same items (61 and 43 distinct, listed 122 and 86 times)."""
     cases = judge_eval.load_cases()
-    listed = {m: sum(len(c.items(m)) for c in cases) for m in judge_eval.METRICS}
-    distinct = {m: len(judge_eval.unique_items(m, cases)) for m in judge_eval.METRICS}
+    listed = {m: sum(len(c.items(m)) for c in cases) for m in judge_cases.METRICS}
+    distinct = {m: len(judge_cases.unique_items(m, cases)) for m in judge_cases.METRICS}
     assert (listed["context_precision"], distinct["context_precision"]) == (122, 61)
     assert (listed["context_recall"], distinct["context_recall"]) == (86, 43)
     assert distinct["faithfulness"] == listed["faithfulness"] and distinct["answer_relevancy"] == listed["answer_relevancy"]
-    kappas = judge_eval.annotator_agreement()
+    kappas = judge_cases.annotator_agreement(judge_eval.load_labels("pass1"), judge_eval.load_labels("pass2"), judge_eval.load_cases())
     assert kappas["context_precision"].values["n"] == 61 and kappas["context_recall"].values["n"] == 43
-    for a, b in judge_eval.pairs(cases):
-        assert judge_eval.content_key(a, "context_precision", 0) == judge_eval.content_key(b, "context_precision", 0)
-        assert judge_eval.unit_of(a) == judge_eval.unit_of(b)
+    for a, b in judge_cases.pairs(cases):
+        assert judge_cases.content_key(a, "context_precision", 0) == judge_cases.content_key(b, "context_precision", 0)
+        assert judge_cases.unit_of(a) == judge_cases.unit_of(b)

@@ -101,3 +101,33 @@ def test_ret_4_answer_follows_the_permutation_test_and_the_feedback_quotes_its_p
     wrong = not (p < 0.05)
     feedback = exercises.check("ret-4", wrong)
     assert feedback.correct is False and f"p = {p:.4f}" in feedback.message
+
+
+def test_ret_4_feedback_names_the_non_tied_questions_and_the_permutation_floor():
+    from ragmetrics_edu.embeddings.recorded import RecordedEmbedder
+    from ragmetrics_edu.retrieval import BM25Retriever, EmbeddingRetriever, evaluate_retriever, load_corpus
+
+    corpus = load_corpus()
+    few = [q for q in corpus.questions if q.total_relevant][:retrieval.FEW_QUESTIONS]
+    dense = EmbeddingRetriever(corpus, RecordedEmbedder(), min_score=None)
+    rr = [[row["reciprocal_rank"] for row in evaluate_retriever(r, few, k=retrieval.FEW_K)]
+          for r in (BM25Retriever(corpus), dense)]
+    m = sum(a != b for a, b in zip(*rr, strict=True))  # counted here from the rows, not read off the test's result
+    p = retrieval.few_questions_comparison()["permutation"].p_value
+    assert p >= 2 / 2 ** m - 1e-12, "an exact sign-flip test cannot go below 2/2^m"
+    message = exercises.check("ret-4", not (p < 0.05)).message
+    assert f"m = {m} of the {retrieval.FEW_QUESTIONS} questions" in message
+    assert f"2/2^{m} = {2 / 2 ** m:.4f}" in message
+
+
+@pytest.mark.parametrize("m, floor", [(0, 1.0), (1, 1.0), (5, 0.0625), (6, 0.03125)])
+def test_permutation_floor_is_two_over_two_to_the_m(m, floor):
+    assert retrieval.permutation_floor(m) == floor
+
+
+@pytest.mark.parametrize("m", [3, 5, 6])
+def test_the_floor_is_what_the_library_test_gives_for_m_wins_in_a_row(m):
+    from ragmetrics_edu import stats
+
+    wins = [1.0] * m + [0.5] * (12 - m)  # m large wins for a, the rest ties
+    assert stats.permutation_test(wins, [0.0] * m + [0.5] * (12 - m)).p_value == retrieval.permutation_floor(m)

@@ -1,5 +1,6 @@
 """The larger retrieval lab: pooled judgements, the paired comparison, the sample-size lesson."""
 
+import numpy as np
 import pytest
 
 from ragmetrics_edu import InputError, stats
@@ -13,7 +14,7 @@ from ragmetrics_edu.retrieval import (
     load_corpus,
 )
 from ragmetrics_edu.retrieval.comparison import compare_retrievers, intervals_by_size, neither_answers
-from ragmetrics_edu.retrieval.pooling import pool, pool_only_question, pooling_table
+from ragmetrics_edu.retrieval.pooling import pool, pool_only_question, pooling_table, unjudged_in_top
 
 TOY = {"passages": [{"id": "d1", "text": "cats chase mice"}, {"id": "d2", "text": "dogs chase cats"},
                     {"id": "d3", "text": "birds sing songs"}],
@@ -154,8 +155,26 @@ def test_notebook_comparison_numbers_come_from_the_library(lab):
             f"permutation p = {c['permutation'].p_value:.4f}") in out
     verdict = "differ significantly" if significant else "do not differ significantly"
     assert f"BM25 and MiniLM {verdict} at the 5% level" in out
-    sizes = intervals_by_size([r["average_precision"] for r in rows["BM25"]], [10, len(answerable)])
+    order = np.random.default_rng(0).permutation(len(answerable))  # the notebook's one random order, seed 0
+    sizes = intervals_by_size([rows["BM25"][i]["average_precision"] for i in order], [10, len(answerable)])
     assert f"BM25: interval width {sizes[0]['width']:.3f} at n = 10, {sizes[1]['width']:.3f} at n = {len(answerable)}" in out
+
+
+def test_only_the_unpooled_retriever_has_unjudged_passages_and_the_notebook_prints_its_count(lab):
+    corpus, retrievers = lab
+    answerable = [q for q in corpus.questions if q.total_relevant]
+    systems = {**retrievers, "hashing": EmbeddingRetriever(corpus)}
+    counts = {}
+    for name, retriever in systems.items():
+        tops = [[pid for pid, _ in retriever.search(q.text, 5)] for q in answerable]
+        counts[name] = (sum(map(len, tops)), sum(pid not in q.judged for q, top in zip(answerable, tops, strict=True)
+                                               for pid in top))
+    assert counts["BM25"][1] == 0 and counts["MiniLM"][1] == 0, "the pooled systems' top 5 is all judged"
+    assert counts["hashing"][1] > 0
+    listed, unjudged = counts["hashing"]
+    out = _notebook_stdout()
+    assert f"{listed:>16}{f'{unjudged} ({unjudged / listed:.0%})':>16}" in out
+    assert f"{unjudged} of {listed}" in out
 
 
 def test_notebook_pooling_counts_come_from_the_library(lab):
@@ -180,3 +199,27 @@ def test_exercise_ret3_explanation_matches_bm25s_ranking_on_q11():
     assert row["grades"][0] == 0 and corpus.text(row["retrieved"][0]).startswith("Grace Hopper")
     assert row["grades"].index(2) == 1 and row["grades"].index(1) == 4  # second and fifth
     assert "comes second" in exercises.get("ret-3").explanation and "fifth" in exercises.get("ret-3").explanation
+
+
+def test_unjudged_in_top_counts_the_passages_never_read_for_their_question():
+    corpus = corpus_from_dict({
+        "passages": [{"id": "a1", "text": "cats chase mice", "topic": "cats"},
+                     {"id": "a2", "text": "cats sleep a lot", "topic": "cats"},
+                     {"id": "b1", "text": "birds sing songs", "topic": "birds"}],
+        "questions": [{"id": "q", "text": "what do cats chase", "qrels": {"a1": 2}, "judged": ["a1"]}]})
+    rows = [{"question": "q", "retrieved": ["a2", "a1", "b1"]}]
+    assert unjudged_in_top(corpus, rows) == {"listed": 3, "unjudged": 2, "on_answer_topic": 1}
+    assert unjudged_in_top(corpus, [{"question": "q", "retrieved": ["a1"]}])["unjudged"] == 0
+
+
+@pytest.mark.parametrize("corpus, rows, field", [
+    (None, [], "corpus"),
+    ("corpus", "not rows", "rows"),
+    ("corpus", [{"retrieved": []}], "rows[0]"),
+    ("corpus", [{"question": "q01", "retrieved": [3]}], "rows[0]['retrieved'][0]"),
+])
+def test_unjudged_in_top_names_a_bad_input(corpus, rows, field):
+    real = load_corpus()
+    with pytest.raises(InputError) as raised:
+        unjudged_in_top(real if corpus == "corpus" else corpus, rows)
+    assert raised.value.field == field

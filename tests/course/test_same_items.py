@@ -11,6 +11,7 @@ from ragmetrics_edu import judges as J
 from ragmetrics_edu.course.judge_study import labels as judge_eval
 from ragmetrics_edu.errors import InputError
 from ragmetrics_edu.judges.prompting import data_blocks
+from ragmetrics_edu.studies.judge_study import cases as judge_cases
 from scripted_server import ScriptedServer, good, keys_of
 
 QUESTION = "Who built the bridge?"
@@ -141,7 +142,7 @@ def test_over_http_context_recall_attribution(server: ScriptedServer) -> None:
                                               ("context_recall", "reference_statements", "statements")])
 def test_same_items_kwargs_put_the_cases_own_items(metric: str, field: str, key: str) -> None:
     case = judge_eval.load_cases()[0]
-    kwargs = judge_eval.same_items_kwargs(case, metric)
+    kwargs = judge_cases.same_items_kwargs(case, metric)
     assert kwargs[key] == list(getattr(case, field))
     step = getattr(designs, metric)
     verdict_step = {"faithfulness": "faithfulness.verdicts", "answer_relevancy": "answer_relevancy.verdicts",
@@ -155,6 +156,6 @@ def test_same_items_kwargs_put_the_cases_own_items(metric: str, field: str, key:
 def test_same_items_kwargs_checks_its_arguments() -> None:
     case = judge_eval.load_cases()[0]
     with pytest.raises(InputError):
-        judge_eval.same_items_kwargs(case, "entity_recall")
+        judge_cases.same_items_kwargs(case, "entity_recall")
     with pytest.raises(InputError):
-        judge_eval.same_items_kwargs({"id": "x"}, "faithfulness")
+        judge_cases.same_items_kwargs({"id": "x"}, "faithfulness")

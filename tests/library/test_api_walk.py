@@ -262,6 +262,21 @@ def _pass_rates():
     return pass_rate.pass_rate_by_model()
 
 
+@functools.lru_cache(maxsize=None)
+def _labelled_set():
+    """The shipped labelled cases (the first four) and their adjudicated labels, as the course loads them."""
+    return tuple(_export("judge_study.labels.load_cases")()[:4]), _export("judge_study.labels.final_labels")()
+
+
+def _judge_study():
+    """A judge study of the shipped cases with no recorded pass: each table says "not recorded" at once."""
+    return _export("judge_study.study.JudgeStudy")(*_labelled_set(), {})
+
+
+#: scored HaluEval pairs (right above hallucinated), as the HaluEval study's functions take them
+_PAIRS = [{"pair": f"p{i}", "right": 0.9, "hallucinated": 0.2, "outcome": 1.0} for i in range(3)]
+
+
 def _scored_choice_log():
     """A HaluEval choice log whose test part is already scored: ``freeze_choice`` refuses it at once (with a
     fresh path it would replay every design on every dev pair first, minutes over the walk's time limit)."""
@@ -274,6 +289,7 @@ def _scored_choice_log():
 
 #: Valid values by parameter name (a factory each), used where the signature has no default.
 BY_NAME: dict[str, Callable[[], Any]] = {
+    "study": _judge_study,
     "verdicts": lambda: ["yes", "no", "yes"],
     "statements": lambda: ["a statement", "another"],
     "claims": lambda: ["a claim", "another"],
@@ -496,6 +512,32 @@ VALID: dict[str, Callable[[], dict[str, Any]]] = {
     "evaluation.comparison.scores_of": lambda: dict(data=[{"question": "q", "word_overlap": 0.5}],
                                                     metric="word_overlap"),
     "halueval.study.freeze_choice": lambda: dict(target=_scored_choice_log()),
+    "halueval.study.plot_distributions": lambda: dict(designs=["word_overlap"], split="dev"),
+    "halueval.choosing.best_threshold": lambda: dict(dev_rows=_PAIRS),
+    "halueval.choosing.compare": lambda: dict(rows=_PAIRS, baseline_rows=_PAIRS, design="a"),
+    "halueval.designs.score_answer": lambda: dict(design=_export("halueval.designs.design_of")("word_overlap"),
+                                                  judge=None, pair=_export("data.halueval.pairs")("dev")[0], answer="x"),
+    "halueval.detection.plot_distributions": lambda: dict(rows={"word_overlap": _PAIRS}, split="dev"),
+    # the judge study (lessons 10-11): the shipped labelled cases, as the course loads them
+    "judge_study.agreement.contradiction_counts": lambda: dict(found={"judge": _export("agreement.cohen_kappa")(
+        ["supported", "contradicted", "supported"], ["supported", "contradicted", "contradicted"])}),
+    "judge_study.agreement.extraction_quality": lambda: dict(rows=[], metric="faithfulness", cases=_labelled_set()[0]),
+    "judge_study.agreement.kept": lambda: dict(name="quoted", scores={"library": 0.5, "quoted": 0.6},
+                                               builds_on={"quoted": "library"}),
+    "judge_study.behaviour.once": lambda: dict(rows=[], metric="faithfulness", cases=_labelled_set()[0]),
+    "judge_study.behaviour.overlap_rows": lambda: dict(cases=_labelled_set()[0], metric="faithfulness"),
+    "judge_study.behaviour.run_means": lambda: dict(runs=[[], []], metric="faithfulness"),
+    "judge_study.cases.adjudicated": lambda: dict(first=_labelled_set()[1], decisions=[]),
+    "judge_study.cases.annotator_agreement": lambda: dict(a=_export("judge_study.labels.load_labels")("pass1"),
+                                                         b=_export("judge_study.labels.load_labels")("pass2"),
+                                                         cases=_labelled_set()[0]),
+    "judge_study.cases.pairs": lambda: dict(cases=_labelled_set()[0]),
+    "judge_study.cases.parse_decisions": lambda: dict(doc={"decisions": []}, first=_labelled_set()[1],
+                                                      second=_labelled_set()[1]),
+    "judge_study.cases.unique_items": lambda: dict(metric="faithfulness", cases=_labelled_set()[0]),
+    "judge_study.injection.reading": lambda: dict(found=[]),
+    "judge_study.passes.select": lambda: dict(cases=_labelled_set()[0], selection="subset"),
+    "judge_study.study.JudgeStudy": lambda: dict(cases=_labelled_set()[0], labels=_labelled_set()[1], passes={}),
     # the designs' arithmetic and the validation of a judge against people (lessons 13-15)
     "agreement.validation_report": lambda: dict(failed=_FAILED, scores=_SCORES, n_resamples=200),
     "agreement.auc_difference": lambda: dict(failed=_FAILED, scores_a=_SCORES, scores_b=_SCORES[::-1], n_resamples=200),
@@ -1332,14 +1374,14 @@ NO_RESULT_BY_REASON: dict[str, list[str]] = {
         "studies.capstone.diagnosis.rules_vs_annotator", "studies.capstone.summary.reading_rows",
         "course.deck_cases.agreement",
         "course.deck_cases.baseline_verdicts", "course.deck_cases.metric_agreement", "course.display.by_node",
-        "course.display.explorer_step", "course.gate_cases.decision", "course.halueval.curse.curse_rows",
-        "course.halueval.study.choose", "course.halueval.study.score_test", "course.judge_study.failures.count",
-        "course.judge_study.paired.compare_columns", "course.judge_study.paired.fmt_compare",
-        "course.judge_study.recording.gguf_header", "course.judge_study.runs.UndelimitedJudge",
-        "course.judge_study.runs.UndelimitedJudge.accepted", "course.judge_study.runs.UndelimitedJudge.ask",
-        "course.judge_study.runs.UndelimitedJudge.describe", "course.judge_study.runs.UndelimitedJudge.prepare",
-        "course.judge_study.runs.UndelimitedJudge.settled", "course.judge_study.runs.run",
-        "course.judge_study.runs.run_cases", "course.metric_map.cost_per_1000", "course.metric_map.measure",
+        "course.display.explorer_step", "course.gate_cases.decision", "course.halueval.study.curse_rows",
+        "studies.halueval.choosing.choose", "course.halueval.study.score_test", "studies.judge_study.failures.count",
+        "studies.judge_study.paired.compare_columns", "studies.judge_study.paired.fmt_compare",
+        "evaluation.judge_identity.gguf_header", "studies.judge_study.runs.UndelimitedJudge",
+        "studies.judge_study.runs.UndelimitedJudge.accepted", "studies.judge_study.runs.UndelimitedJudge.ask",
+        "studies.judge_study.runs.UndelimitedJudge.describe", "studies.judge_study.runs.UndelimitedJudge.prepare",
+        "studies.judge_study.runs.UndelimitedJudge.settled", "studies.judge_study.runs.run",
+        "studies.judge_study.runs.run_cases", "course.metric_map.cost_per_1000", "course.metric_map.measure",
         "course.metric_map.measure_deck_runs", "course.slides.figure", "embeddings.weights_sha256",
         "judges.OpenAIJudge.accepted", "judges.OpenAIJudge.settled", "judges.batch.run_tasks",
         "judges.requests.make_request", "metrics.RankingView", "metrics.StatementView", "metrics.f1_counts",
@@ -1365,11 +1407,11 @@ NO_RESULT_BY_REASON: dict[str, list[str]] = {
         "studies.capstone.diagnosis.paired_scores", "studies.capstone.summary.plot_paired", "course.capstone.systems.answer_rows",
         "studies.capstone.systems.generate", "course.display.show_claims_example", "course.display.show_hits",
         "course.display.show_recall_case", "course.display.show_relevancy_case", "course.gate_cases.case_gate",
-        "course.halueval.curse.detection_difference", "course.halueval.record.record",
+        "studies.halueval.detection.detection_difference", "course.halueval.record.record",
         "course.halueval.study.best_threshold", "course.halueval.study.checked_split", "course.halueval.study.compare",
-        "course.halueval.study.design_calls", "course.halueval.study.design_of", "course.halueval.study.design_table",
+        "course.halueval.study.design_calls", "studies.halueval.designs.design_of", "course.halueval.study.design_table",
         "course.halueval.study.detection", "course.halueval.study.freeze_choice", "course.halueval.study.pair_scores",
-        "course.halueval.study.scored_pairs", "course.judge_study.labels.item_keys",
+        "course.halueval.study.scored_pairs", "studies.judge_study.cases.item_keys",
         "course.judge_study.passes.recording_path", "course.judge_study.passes.rows", "course.metric_map.get",
         "judges.GivenJudge.ask", "judges.ReplayJudge.ask", "metrics.registry.MetricTable.entry",
         "metrics.registry.MetricTable.name", "metrics.specs.Registry.name", "metrics.specs.Registry.remove",
@@ -1390,16 +1432,17 @@ NO_RESULT_BY_REASON: dict[str, list[str]] = {
         "course.alignment.validate_judge.add_parser", "studies.capstone.diagnosis.describe_row",
         "evaluation.failures.tag_row", "course.deck_table.exact_text",
         "course.display.CorrectnessPanel.score_directly", "course.embedding_texts.plot_calibration",
-        "course.embedding_texts.threshold_splits", "course.halueval.study.checked_threshold",
-        "course.halueval.study.pairwise", "course.halueval.study.rescore_comparator",
-        "course.judge_study.agreement.label_score", "course.judge_study.agreement.labels_for",
-        "course.judge_study.agreement.matched_verdicts", "course.judge_study.agreement.pairwise",
-        "course.judge_study.agreement.verdict_agreement", "course.judge_study.behaviour.flip_rate",
-        "course.judge_study.behaviour.injection_effect", "course.judge_study.behaviour.position_effect",
-        "course.judge_study.labels.disagreements", "course.judge_study.labels.label_vectors",
-        "course.judge_study.labels.parse_cases", "course.judge_study.labels.parse_labels",
+        "course.embedding_texts.threshold_splits", "studies.halueval.choosing.checked_threshold",
+        "studies.halueval.choosing.pairwise", "course.halueval.study.rescore_comparator",
+        "studies.judge_study.agreement.label_score", "studies.judge_study.agreement.labels_for",
+        "studies.judge_study.agreement.matched_verdicts", "studies.judge_study.agreement.pairwise",
+        "studies.judge_study.agreement.verdict_agreement", "studies.judge_study.behaviour.flip_rate",
+        "studies.judge_study.behaviour.injection_effect", "studies.judge_study.behaviour.position_effect",
+        "course.judge_study.report.pairwise", "course.judge_study.report.verdicts",
+        "studies.judge_study.cases.disagreements", "studies.judge_study.cases.label_vectors",
+        "studies.judge_study.cases.parse_cases", "studies.judge_study.cases.parse_labels",
         "course.judge_study.passes.cases_for", "course.judge_study.recording.add_parser",
-        "course.judge_study.report.restrict", "course.judge_study.report.show", "course.metric_map.check_costs",
+        "course.judge_study.report.show", "course.metric_map.check_costs",
         "course.metric_map.combine", "course.slides.embedder_sources", "judges.OpenAIJudge.cache_key",
         "judges.cache_entries.read_cache_entry", "metrics.Ask", "metrics.inputs.typed_verdicts",
         "metrics.reanswer.threshold_of", "metrics.reanswer.weight_of", "regression_gate.judge_noise",

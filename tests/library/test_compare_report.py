@@ -35,11 +35,11 @@ def files(tmp_path):
     for a in ragtruth.answers("dev"):
         by_source.setdefault(a.source_id, []).append(a)
     sources = [v for v in by_source.values() if len(v) >= 4][:PAIRS]
-    rows_a = [{"id": f"s{v[0].source_id}", "question": v[0].question, "answer": v[0].answer, "contexts": v[0].context,
+    rows_a = [{"id": f"s{v[0].source_id}", "question": v[0].question, "answer": v[1].answer, "contexts": v[1].context,
                "reference": v[3].answer} for v in sources]
     rows_b = [{"id": f"s{v[0].source_id}", "question": v[0].question, "answer": v[2].answer, "contexts": v[2].context,
                "reference": v[3].answer} for v in sources]
-    labels = [{"id": f"s{v[0].source_id}", "version": "A", "pass": not v[0].hallucinated} for v in sources[:12]]
+    labels = [{"id": f"s{v[0].source_id}", "version": "A", "pass": not v[1].hallucinated} for v in sources[:12]]
     labels += [{"id": f"s{v[0].source_id}", "version": "B", "pass": not v[2].hallucinated} for v in sources[4:]]
     paths = {}
     for name, rows in (("a", rows_a), ("b", rows_b[::-1]), ("labels", labels)):
@@ -121,6 +121,40 @@ def test_labels_agree_with_ppi_py_and_statsmodels_wilson(files):
         assert found.needed_labels_alone >= 1 and found.needed_ppi >= 1
     diff, _ = labels["difference_ppi"]
     assert diff == pytest.approx(labels["B"].ppi.score - labels["A"].ppi.score)
+    from statsmodels.stats.proportion import confint_proportions_2indep
+
+    a, b = labels["A"].labels_alone, labels["B"].labels_alone
+    ka, kb = round(a.score * labels["A"].labelled), round(b.score * labels["B"].labelled)
+    diff, ci = labels["difference_labels_alone"]
+    assert diff == pytest.approx(b.score - a.score)
+    assert ci == pytest.approx(confint_proportions_2indep(kb, labels["B"].labelled, ka, labels["A"].labelled,
+                                                          method="newcomb", compare="diff"), abs=1e-9)
+
+
+def test_labels_that_all_agree_give_ppi_no_interval_and_say_why(files, tmp_path):
+    from ppi_py import ppi_mean_ci
+
+    paths, rows_a, rows_b = files
+    marks = [json.loads(x) for x in paths["labels"].read_text().splitlines()]
+    for m in marks:
+        if m["version"] == "A":
+            m["pass"] = True          # people passed every labelled answer of A
+    paths["labels"].write_text("".join(json.dumps(m) + "\n" for m in marks), encoding="utf-8")
+    _, _, labels = _api(paths)
+    every = np.array([metrics.word_overlap(r["answer"], r["contexts"]).score for r in rows_a])
+    by_id = {r["id"]: s for r, s in zip(rows_a, every, strict=True)}
+    mine = [m for m in marks if m["version"] == "A"]
+    low, high = (float(np.ravel(v)[0]) for v in ppi_mean_ci(np.ones(len(mine)), np.array([by_id[m["id"]] for m in mine]),
+                                                             every, alpha=0.05))
+    assert high - low < 1e-9                          # why: ppi_py's own interval has width 0 here
+    assert labels["A"].ppi.ci is None and "no interval" in labels["A"].ppi.explain()
+    assert labels["A"].labels_alone.ci[0] < 0.8       # Wilson's stays honest: 12 of 12 is not certainty
+    assert labels["A"].needed_ppi > labels["A"].labelled   # planned for the widest case, not "1 label"
+    assert "difference_ppi" not in labels and "difference_labels_alone" in labels
+    out = tmp_path / "page.html"
+    assert main(["compare", str(paths["a"]), str(paths["b"]), "--labels", str(paths["labels"]),
+                 "--report", str(out)]) == 0
+    assert "one version's labels all agree" in out.read_text(encoding="utf-8")
 
 
 FIGURES_JS = """() => Array.from(document.querySelectorAll('svg')).map(e => {

@@ -132,3 +132,25 @@ def test_the_k_slider_has_room_for_each_position() -> None:
     width = float(explorer.controls.k.layout.width.removesuffix("em"))
     assert width >= 6 + 3 * explorer.model.n, explorer.controls.k.layout.width
     assert explorer.controls.k.style.description_width == "1.2em"
+
+
+def test_the_legend_names_the_cut_off_only_while_the_chart_draws_it() -> None:
+    # Context precision has no cut-off: its chart's legend has no "cut-off k" entry; precision@k's has one.
+    from ragmetrics_edu.widgets.plots import BarChart
+
+    chart = BarChart([1, 2, 3], legend=[("relevant", RELEVANT)],
+                     lines={"score": ("h", "red", "--", "score"), "cutoff": ("v", "blue", ":", "cut-off k")})
+
+    def labels() -> list[str]:
+        return [text.get_text() for text in chart.ax.get_legend().get_texts()]
+
+    chart.set_bars([0.2, 0.5, 0.9])
+    chart.set_line("score", 0.5)
+    without = chart.png()
+    assert labels() == ["relevant", "score"]
+    chart.set_line("cutoff", 2.5)
+    with_cutoff = chart.png()
+    assert labels() == ["relevant", "score", "cut-off k"]
+    chart.set_line("cutoff", None)
+    chart._pngs.clear()                      # drawn again over the kept background of the state without a cut-off
+    assert chart.png() == without != with_cutoff

@@ -69,8 +69,6 @@ ALLOWED: dict[tuple[str, str, str], str] = {
                                                                                         "options (map names)",
     ("course/judge_study/passes.py", "dispatch on metric names", "metric"): "a pass's pipelines are faithfulness's "
                                                                            "pipeline variants (designs.faithfulness_checked)",
-    ("course/judge_study/report.py", "dispatch on metric names", "metric"): "items a pair shares (nodes, reference "
-                                                                            "statements): the labelled set's design",
 }
 
 _WORD_PATTERN = re.compile(r"\\[wW]")

@@ -17,6 +17,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from ...evaluation.judge_identity import file_sha256 as sha256_of
+from ...evaluation.judge_identity import gguf_header, server_version
 from ...judges.errors import JudgeError
 from ...judges.files import write_recording
 from ...judges.openai_judge import OpenAIJudge
@@ -24,7 +26,6 @@ from ...judges.records import recordable
 from ...judges.replay import ReplayJudge
 from ...studies.against_people.designs import PASSES
 from ..alignment.designs import ALIGNMENT_PASSES, ask_any_pass
-from ..judge_study.recording import gguf_header, server_version, sha256_of
 from .items import DATASETS, items
 from .study import MODEL, recording_name
 

@@ -24,8 +24,8 @@ from typing import Any, Mapping, Sequence
 from ...errors import InputError
 from ...studies.capstone.diagnosis import IRRELEVANT, reference_texts
 from ...studies.capstone.diagnosis import check_rows as checked_rows
+from ...studies.judge_study.failures import from_wrong_text as wrong_text
 from ...validate import as_list
-from ..judge_study.failures import from_wrong_text as wrong_text
 
 __all__ = ["yes_share", "from_wrong_text", "check_rows"]
 

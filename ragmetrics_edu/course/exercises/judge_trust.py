@@ -10,9 +10,11 @@ from __future__ import annotations
 from typing import Any
 
 from ...agreement import cohen_kappa
-from ..judge_study import agreement as judge_agreement
+from ...studies.judge_study.paired import compare, fmt_compare
+from ...studies.judge_study.tables import SAME_ITEMS_PASS
+from ..judge_study import report as judge_agreement  # its pairwise() binds the shipped labelled pairs
 from ..judge_study.passes import available, rows
-from ..judge_study.report import SAME_ITEMS_PASS, compare, fmt_compare, verdicts
+from ..judge_study.report import verdicts
 from . import Exercise, register
 
 

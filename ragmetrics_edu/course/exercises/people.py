@@ -100,7 +100,8 @@ register(
                      "toward 0.5. They part near 0 or 1 with few labels on the rarer side: there the normal "
                      "interval, share ± 1.96·sqrt(share·(1 - share)/n), shrinks (to zero width when every label "
                      "agrees) and covers the true rate less often than its level, while Wilson's stays inside "
-                     f"[0, 1] and keeps close to its level. The judge's {JUDGE_SHARE:.0%} is not used: it is what "
+                     "[0, 1] and covers much closer to its level, though it still dips below it for some "
+                     f"n. The judge's {JUDGE_SHARE:.0%} is not used: it is what "
                      "the judge passes, not what passes."),
         diagnose=_diagnose_wilson, tolerance=2e-3,
     ),

@@ -137,18 +137,37 @@ def _few_significant() -> bool:
     return bool(few_questions_comparison()["permutation"].p_value < 0.05)
 
 
+def permutation_floor(nonzero: int) -> float:
+    """The smallest two-sided p an exact sign-flip test can give with ``nonzero`` non-tied questions: 2/2^m.
+
+    The observed signs and their mirror image are always at least as extreme as the observation."""
+    return min(1.0, 2 / 2 ** nonzero) if nonzero else 1.0
+
+
 def _diagnose_few(given: Any, correct: bool) -> str | None:
     if not isinstance(given, bool):
         return None
     c = few_questions_comparison()
     low, high = c["paired_bootstrap"].ci
     p = c["permutation"].p_value
+    m = c["permutation"].values["nonzero_pairs"]
+    floor = permutation_floor(m)
     facts = (f"On {FEW_QUESTIONS} questions the mean difference in reciprocal rank is {c['paired_bootstrap'].score:+.3f} "
-             f"(paired bootstrap interval [{low:+.3f}, {high:+.3f}]) and the permutation test gives p = {p:.4f}.")
-    if given and not correct:
-        return (facts + " p is not below 0.05: with this few questions, a difference this size could come from the "
-                "draw of questions alone. Fewer questions, less evidence, however large the difference of means.")
-    return facts + " p is below 0.05: the difference is large enough to show even on this few questions."
+             f"(paired bootstrap interval [{low:+.3f}, {high:+.3f}]) and the permutation test gives p = {p:.4f}. "
+             f"The two systems differ on only m = {m} of the {FEW_QUESTIONS} questions; a tie has nothing to flip, "
+             f"so the exact test has 2^{m} = {2 ** m} sign patterns and no p below 2/2^{m} = {floor:.4f}.")
+    interval_clear = not low <= 0 <= high
+    if p >= 0.05:
+        if floor >= 0.05:
+            why = (" That floor is not below 0.05: with this few differing questions the test cannot reach 5%, "
+                   "however large the differences.")
+        else:
+            why = " p is not below 0.05: the differences are not consistent enough for the test."
+        if interval_clear:
+            why += (" The bootstrap interval does leave out 0, but a percentile interval on fewer than about 30 "
+                    "questions is too narrow (it holds the true difference less often than its level says).")
+        return facts + why + " Neither settles it on a dozen questions: score more before you conclude."
+    return facts + " p is below 0.05: the difference is consistent enough to show even on this few questions."
 
 
 register(
@@ -160,9 +179,12 @@ register(
                   "(True or False)"),
         answer=_few_significant, kind="bool",
         hint=("Run evaluate_retriever for both retrievers on answerable[:12], then compare_retrievers(..., "
-              "'reciprocal_rank'); read the permutation test's p-value."),
-        explanation=("Significance depends on the number of questions as much as on the size of the difference: "
-                     "report the interval, and score enough questions before you conclude."),
+              "'reciprocal_rank'); read the permutation test's p-value and values['nonzero_pairs'] (m, the "
+              "questions where the two differ): the exact test can give no p below 2/2^m."),
+        explanation=("On a dozen questions the tools disagree: the exact permutation test cannot go below 2/2^m "
+                     "(m = the questions where the systems differ), and a percentile bootstrap interval on fewer "
+                     "than about 30 questions is too narrow. Report the interval and m, and score a few dozen "
+                     "questions before you conclude."),
         diagnose=_diagnose_few,
     ),
 )

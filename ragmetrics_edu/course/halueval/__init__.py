@@ -1,8 +1,9 @@
-"""Judging the judge on HaluEval QA (notebooks 11 and 14): designs scored from recordings.
+"""Judging the judge on HaluEval QA (notebook 11): the recordings replayed, the choice log, the recorder.
 
 =========  ============================================================================================
-``study``  the designs, their scores on the dev and test splits, the written choice rule and its log
+``study``  the designs' scores replayed from the recordings; the choice log written once, and checked
 ``record`` recording a design's verdicts with a local judge server (through the one case runner)
-``curse``  the winner's curse of choosing on the same data, and detection F1 with its interval
 =========  ============================================================================================
+
+The designs, the choice rule and every figure are library code (:mod:`ragmetrics_edu.studies.halueval`).
 """

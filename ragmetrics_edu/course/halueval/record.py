@@ -17,8 +17,9 @@ from ...judges.errors import JudgeError
 from ...judges.files import write_recording
 from ...judges.openai_judge import OpenAIJudge
 from ...judges.records import recordable
+from ...studies.halueval.designs import DESIGNS, Design, score_answer
 from ...validate import identifier
-from .study import DESIGNS, Design, forget_scores, pairs_for, recording_name, score_answer
+from .study import forget_scores, pairs_for, recording_name
 
 __all__ = ["record", "MAX_TOKENS"]
 

@@ -1,87 +1,42 @@
-"""Choosing a faithfulness judge by the rules the course teaches, on a public benchmark's constructed labels.
+"""The HaluEval study's recordings and choice log (notebook 11): the designs' scores replayed, the log written once.
 
-The data: the shipped HaluEval QA rows (:mod:`ragmetrics_edu.data.halueval`), each a *pair*
-(a right and a hallucinated answer to one question over one passage), split once by row number
-into **dev** (choose here) and **test** (score once, after the choice is frozen).
-
-The measure: **pairwise accuracy**, the share of pairs whose right answer scores above the
-hallucinated one (a tie counts half; 0.5 is chance). Every interval resamples pairs, and every
-"A beats B" is a paired difference on the same pairs with its interval and a sign test.
-
-The designs (:data:`DESIGNS`) are the configurations tried on dev; the choice log
-(``data/halueval_choice_log.json``) records each one's dev figure, the one chosen and why, and
-then the single test figure. Recordings of the real model live in ``data/recordings/halueval/``;
-:func:`ragmetrics_edu.course.halueval.record.record` makes them against a running ``make judge-server``
-(cached, resumable).
+The data: the shipped HaluEval QA rows (:mod:`ragmetrics_edu.data.halueval`), each a *pair* (a right and a
+hallucinated answer to one question over one passage), split once by row number into **dev** (choose here) and
+**test** (score once, after the choice is frozen). The designs and the measuring are library code
+(:mod:`ragmetrics_edu.studies.halueval`); this module replays the recordings of the real model
+(``data/recordings/halueval/``, made by :func:`ragmetrics_edu.course.halueval.record.record`) into scored pairs and
+keeps the choice log (``data/halueval_choice_log.json``): every design's dev figure, the one chosen and why, and
+then the single test figure.
 """
 
 from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass
 from datetime import datetime, timezone
 from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any
 
-from ... import designs, stats
-from ...baselines import answer_overlap
 from ...data import halueval, path
-from ...designs.faithfulness_checked import faithfulness_checked
 from ...designs.faithfulness_reanswer import reanswer_reply
 from ...errors import InputError
 from ...judges.batch import run_tasks
 from ...judges.errors import JudgeError
 from ...judges.replay import ReplayJudge
-from ...metrics.correctness import f1_from
 from ...metrics.reanswer import score_reanswer
-from ...plots import new_figure
-from ...validate import number, plain, records, text, text_list
+from ...studies.halueval import choosing
+from ...studies.halueval.designs import BASELINE, DESIGNS, Design, design_of, score_answer
+from ...studies.halueval.detection import plot_distributions as plot_rows
 from ...validate import path as checked_path
+from ...validate import text, text_list
 
-__all__ = ["Design", "DESIGNS", "recording_name", "pair_scores", "pairwise", "choice_log", "design_calls",
-           "compare", "design_table", "detection", "best_threshold", "RULE", "choose", "freeze_choice", "score_test",
-           "rescore_comparator", "LOG", "design_of", "checked_split", "checked_threshold", "scored_pairs"]
-
-#: The study's baseline design (counting words, no model): every other design is compared with it.
-BASELINE = "word_overlap"
+__all__ = ["recording_name", "pair_scores", "scored_pairs", "choice_log", "design_calls", "compare", "design_table",
+           "detection", "best_threshold", "freeze_choice", "score_test", "rescore_comparator", "LOG", "checked_split",
+           "plot_distributions", "curse_rows"]
 
 #: the choice log, shipped with the package
 LOG = "halueval_choice_log.json"
-
-#: how the choice is made, written into the choice log before the test part is scored
-RULE = ("Highest pairwise accuracy on the whole dev part (160 pairs); a tie goes to fewer calls per answer, "
-        "then to the design listed first. Designs tried on a dev sample only (the claim pipelines, 2-3 calls "
-        "an answer) are eligible only if they beat word overlap on that sample's same pairs.")
-
-
-@dataclass(frozen=True)
-class Design:
-    """One configuration tried on dev: which pipeline, with which options, recorded as which pass."""
-
-    name: str
-    what: str
-    pipeline: str            # "word_overlap", "reanswer", "library", "checked"
-    options: tuple[tuple[str, Any], ...] = ()
-    recording: str | None = None   # the recorded pass it replays (several designs share one)
-    dev_limit: int | None = None   # expensive designs are tried on the first n dev pairs only
-    test_limit: int | None = None  # ... and shown on the first n test pairs only
-
-
-#: every configuration tried on dev, in the order they were tried
-DESIGNS: dict[str, Design] = {d.name: d for d in (
-    Design("word_overlap", "share of the answer's content words found in the passage (no model)", "word_overlap"),
-    Design("library", "designs.faithfulness: claims from the answer, then yes/no/idk per claim (2 calls)",
-           "library", (), "library", 20, 40),
-    Design("checked_defaults", "designs.faithfulness_checked with its defaults: claims from question and answer, "
-           "quoted verdicts, contradiction asked apart (2-3 calls)", "checked", (), "checked", 6),
-    *(Design(f"reanswer_{compare}_w{int(100 * weight)}",
-             f"the judge answers from the passage; {compare} of the answer's words against its answer, "
-             f"weighted {1 - weight:g} with word overlap weighted {weight:g}",
-             "reanswer", (("compare", compare), ("grounding_weight", weight)), "reanswer")
-      for compare in ("recall", "precision", "f1") for weight in (0.0, 0.5, 0.75, 0.9)),
-)}
 
 
 def recording_name(pass_name: str, split: str) -> str:
@@ -89,24 +44,17 @@ def recording_name(pass_name: str, split: str) -> str:
     return f"halueval/{pass_name}_{split}"
 
 
-def design_of(name: Any) -> Design:
-    if not isinstance(name, str) or name not in DESIGNS:
-        raise InputError("design", "one of " + ", ".join(DESIGNS), name)
-    return DESIGNS[name]
+def checked_split(split: Any) -> str:
+    """``split`` if it is ``"dev"`` or ``"test"``, else an InputError."""
+    if not isinstance(split, str) or split not in halueval.SPLITS:
+        raise InputError("split", "'dev' or 'test'", split)
+    return split
 
 
-def score_answer(design: Design, judge: Any, pair: halueval.HaluPair, answer: str) -> float:
-    """The design's score of one answer of ``pair``, asking ``judge`` (a live one when recording)."""
-    context = [pair.knowledge]
-    if design.pipeline == BASELINE:
-        return answer_overlap(answer, context)
-    options = dict(design.options)
-    if design.pipeline == "reanswer":
-        return designs.faithfulness_reanswer(judge, answer, context, question=pair.question, **options).score
-    if design.pipeline == "library":
-        return designs.faithfulness(judge, answer, context, question=pair.question, variant="ragas").score
-
-    return faithfulness_checked(judge, answer, context, question=pair.question, variant="ragas").score
+def pairs_for(design: Design, split: str) -> list[halueval.HaluPair]:
+    """The pairs of ``split`` the design is scored on (an expensive design: the first few only)."""
+    limit = design.dev_limit if split == "dev" else design.test_limit
+    return halueval.pairs(split, limit=limit)
 
 
 def _replayed(design: Design, judge: Any, split: str, pair: halueval.HaluPair, answer: str) -> float:
@@ -120,19 +68,18 @@ def _replayed(design: Design, judge: Any, split: str, pair: halueval.HaluPair, a
     return score_answer(design, judge, pair, answer)
 
 
-def pairs_for(design: Design, split: str) -> list[halueval.HaluPair]:
-    """The pairs of ``split`` the design is scored on (an expensive design: the first few only)."""
-    limit = design.dev_limit if split == "dev" else design.test_limit
-    return halueval.pairs(split, limit=limit)
-
-
 def pair_scores(design: str, split: str) -> list[dict[str, Any]]:
     """One row per pair: the design's score of the right and of the hallucinated answer, from the recording.
 
-    A NaN score (e.g. no claims under Ragas' rule) is kept as NaN; :func:`pairwise` counts such a pair as a tie.
+    A NaN score (e.g. no claims under Ragas' rule) is kept as NaN; :func:`ragmetrics_edu.studies.halueval.choosing.outcome` counts such a pair as a tie.
     The shipped recordings do not change while the course runs, so each design and split is scored once per
     process (:func:`forget_scores` forgets them, as the recorder does after writing one); the rows are copies."""
     return [dict(row) for row in _scored(design_of(design).name, checked_split(split))]
+
+
+def scored_pairs(design: str, split: str) -> list[dict[str, Any]]:
+    """The design's rows on a part where both answers have a score (a NaN on either side is left out)."""
+    return choosing.scored(pair_scores(design, split))
 
 
 @lru_cache(maxsize=None)
@@ -147,7 +94,7 @@ def _scored(design: str, split: str) -> tuple[dict[str, Any], ...]:
              for pair in pairs for answer in (pair.right_answer, pair.hallucinated_answer)]
     run = run_tasks(tasks, judge, max_concurrency=1, keep=(JudgeError,), desc=chosen.name, unit="answer")
     scores = [outcome.result if outcome.ok else math.nan for outcome in run]
-    return tuple({"pair": pair.id, "right": right, "hallucinated": wrong, "outcome": _outcome(right, wrong)}
+    return tuple({"pair": pair.id, "right": right, "hallucinated": wrong, "outcome": choosing.outcome(right, wrong)}
                  for pair, right, wrong in zip(pairs, scores[0::2], scores[1::2], strict=True))
 
 
@@ -172,27 +119,32 @@ def forget_scores() -> None:
         cached.cache_clear()
 
 
-def checked_split(split: Any) -> str:
-    if not isinstance(split, str) or split not in halueval.SPLITS:
-        raise InputError("split", "'dev' or 'test'", split)
-    return split
+def compare(design: str, split: str, *, baseline: str = BASELINE, seed: int = 0) -> dict[str, Any]:
+    """``design`` against ``baseline`` on the same pairs (:func:`ragmetrics_edu.studies.halueval.choosing.compare`)."""
+    return choosing.compare(pair_scores(design, split), pair_scores(baseline, split), design, baseline, split,
+                            seed=seed)
 
 
-def _outcome(right: float, wrong: float) -> float:
-    """1 when the right answer scores higher, 0 when lower, 0.5 for a tie (or a NaN on either side)."""
-    if math.isnan(right) or math.isnan(wrong) or right == wrong:
-        return 0.5
-    return 1.0 if right > wrong else 0.0
+def design_table(split: str, designs: list[str] | None = None) -> list[dict[str, Any]]:
+    """One row per design: its comparison with word overlap on the same pairs, and its cost per answer."""
+    split = checked_split(split)
+    names = (text_list("designs", designs) if designs is not None else []) or list(DESIGNS)
+    return [{**compare(name, split), **design_calls(name, split)} for name in names]
 
 
-def pairwise(rows: list[dict[str, Any]]) -> float:
-    """Pairwise accuracy: the mean outcome over pairs (0.5 is chance)."""
-    rows = records("rows", rows, "scored pairs (pair_scores())", keys=("outcome",))
-    for i, row in enumerate(rows):
-        number(f"rows[{i}].outcome", row["outcome"], "an outcome: 0, 0.5 or 1", low=0.0, high=1.0)
-    if not rows:
-        raise InputError("rows", "at least one scored pair", rows)
-    return sum(r["outcome"] for r in rows) / len(rows)
+def best_threshold(design: str) -> float:
+    """The design's threshold chosen on dev (:func:`ragmetrics_edu.studies.halueval.choosing.best_threshold`)."""
+    return choosing.best_threshold(pair_scores(design, "dev"))
+
+
+def detection(design: str, split: str, threshold: float | None) -> dict[str, Any]:
+    """Detection at ``threshold`` on a part (:func:`ragmetrics_edu.studies.halueval.choosing.detection`)."""
+    return {"design": design, "split": split, **choosing.detection(pair_scores(design, split), threshold)}
+
+
+def plot_distributions(designs: list[str], split: str, thresholds: dict[str, float] | None = None) -> Any:
+    """The designs' score distributions on a part (:func:`ragmetrics_edu.studies.halueval.detection.plot_distributions`)."""
+    return plot_rows({name: pair_scores(name, split) for name in text_list("designs", designs)}, split, thresholds)
 
 
 def design_calls(design: str, split: str) -> dict[str, float]:
@@ -214,23 +166,6 @@ def choice_log() -> dict[str, Any]:
     return json.loads(path(LOG).read_text("utf-8"))
 
 
-def choose(table: list[dict[str, Any]]) -> str:
-    """Apply :data:`RULE` to the dev table (rows from :func:`design_table`); returns the chosen design."""
-    table = records("table", table, "the dev table (design_table('dev'))",
-                    keys=("design", "pairs", "difference", "pairwise", "calls_per_answer"))
-    if not table:
-        raise InputError("table", "the dev table (design_table('dev')), at least one row", table)
-    for i, row in enumerate(table):
-        design_of(row["design"])
-        for key in ("pairs", "difference", "pairwise", "calls_per_answer"):
-            number(f"table[{i}].{key}", row[key], "a number")
-    full = max(r["pairs"] for r in table)
-    eligible = [r for r in table if r["pairs"] == full or r["difference"] > 0]
-    order = {name: i for i, name in enumerate(DESIGNS)}
-    best = max(eligible, key=lambda r: (r["pairwise"], -r["calls_per_answer"], -order[r["design"]]))
-    return str(best["design"])
-
-
 def _plain(value: Any) -> Any:
     if isinstance(value, float):
         return None if math.isnan(value) else round(value, 6)
@@ -250,10 +185,10 @@ def freeze_choice(target: str | Path) -> dict[str, Any]:
     if target.exists() and _log(target).get("test"):
         raise InputError("target", "a choice log without test figures (the test part is scored once)", str(target))
     table = design_table("dev")
-    chosen = choose(table)
+    chosen = choosing.choose(table, list(DESIGNS))
     log = {"data": halueval.SOURCE, "unit": "pair (a right and a hallucinated answer to one question)",
            "measure": "pairwise accuracy: share of pairs whose right answer scores higher (tie = 0.5)",
-           "rule": RULE, "dev": [{"what": DESIGNS[r["design"]].what, **r} for r in table],
+           "rule": choosing.RULE, "dev": [{"what": DESIGNS[r["design"]].what, **r} for r in table],
            "chosen": {"design": chosen, "threshold": best_threshold(chosen),
                       "word_overlap_threshold": best_threshold("word_overlap"),
                       "frozen_at": datetime.now(timezone.utc).isoformat(timespec="seconds")},
@@ -326,130 +261,6 @@ def _log(target: Path) -> dict[str, Any]:
     return log
 
 
-def compare(design: str, split: str, *, baseline: str = "word_overlap", seed: int = 0) -> dict[str, Any]:
-    """``design`` against ``baseline`` on the same pairs: paired difference of outcomes with its interval,
-    and a sign test on the pairs where they differ (the pair is the unit)."""
-    rows = pair_scores(design, split)
-    limit = len(rows)
-    base = pair_scores(baseline, split)[:limit]
-    if [r["pair"] for r in base] != [r["pair"] for r in rows]:
-        raise InputError("baseline", f"a design scored on the same {split} pairs as {design}", baseline)
-    a, b = [r["outcome"] for r in rows], [r["outcome"] for r in base]
-    ids = [r["pair"] for r in rows]
-    acc = stats.bootstrap_ci(a, seed=seed, ids=ids)
-    if design == baseline:
-        return {"design": design, "baseline": baseline, "split": split, "pairs": limit, "pairwise": pairwise(rows),
-                "pairwise_ci": acc.ci, "baseline_pairwise": pairwise(base), "difference": 0.0,
-                "difference_ci": (0.0, 0.0), "better": 0, "worse": 0, "same": limit, "sign_p": 1.0,
-                "tells_apart": False}
-    diff = stats.paired_bootstrap(a, b, labels=(design, baseline), ids=ids, seed=seed)
-    sign = stats.sign_test(a, b, labels=(design, baseline), ids=ids)
-    low, high = diff.ci if diff.ci is not None else (math.nan, math.nan)
-    return {"design": design, "baseline": baseline, "split": split, "pairs": limit, "pairwise": pairwise(rows),
-            "pairwise_ci": acc.ci, "baseline_pairwise": pairwise(base), "difference": diff.score,
-            "difference_ci": diff.ci, "better": sign.values["wins"], "worse": sign.values["losses"],
-            "same": limit - sign.values["wins"] - sign.values["losses"], "sign_p": sign.p_value,
-            "tells_apart": not (low <= 0 <= high)}
-
-
-def design_table(split: str, designs: list[str] | None = None) -> list[dict[str, Any]]:
-    """One row per design: pairwise accuracy with its interval (pairs resampled), the paired difference
-    from word overlap on the same pairs, and the cost per answer."""
-    split = checked_split(split)
-    names = (text_list("designs", designs) if designs is not None else []) or list(DESIGNS)
-    out = []
-    for name in names:
-        row = compare(name, split)
-        cost = design_calls(name, split)
-        out.append({**row, **cost})
-    return out
-
-
-def _flags(rows: list[dict[str, Any]], threshold: float) -> tuple[int, int, int, int]:
-    """(tp, fp, fn, tn) for "unfaithful" = score below threshold; hallucinated answers are the positives."""
-    tp = sum(1 for r in rows if r["hallucinated"] < threshold)
-    fn = len(rows) - tp
-    fp = sum(1 for r in rows if r["right"] < threshold)
-    tn = len(rows) - fp
-    return tp, fp, fn, tn
-
-
-def checked_threshold(value: Any) -> float:
-    """A finite threshold, or NaN for "none" (``None`` or a NaN), else an InputError naming ``threshold``."""
-    value = plain(value)
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return math.nan
-    return number("threshold", value, "a score threshold: a finite number, or None/NaN for none")
-
-
-def _prf(tp: int, fp: int, fn: int) -> tuple[float, float, float]:
-    precision = tp / (tp + fp) if tp + fp else 0.0
-    recall = tp / (tp + fn) if tp + fn else 0.0
-    return precision, recall, f1_from(precision, recall)
-
-
-def scored_pairs(design: str, split: str) -> list[dict[str, Any]]:
-    """The design's rows on a part where both answers have a score (a NaN on either side is left out)."""
-    return [r for r in pair_scores(design, split) if not (math.isnan(r["right"]) or math.isnan(r["hallucinated"]))]
-
-
-def best_threshold(design: str) -> float:
-    """The threshold chosen on dev: the one (among midpoints of the dev scores) with the best F1 for the
-    unfaithful class, an answer being flagged when its score is below it; ties go to the lower threshold.
-
-    NaN when the design has no dev pair with both answers scored: there is nothing to choose from.
-    :func:`freeze_choice` writes it as ``null`` and :func:`detection` flags nothing with it."""
-    rows = scored_pairs(design, "dev")
-    if not rows:
-        return math.nan
-    scores = sorted({r["right"] for r in rows} | {r["hallucinated"] for r in rows})
-    candidates = [(x + y) / 2 for x, y in zip(scores, scores[1:], strict=False)] or scores
-    return max(candidates, key=lambda t: (_prf(*_flags(rows, t)[:3])[2], -t))
-
-
-def detection(design: str, split: str, threshold: float | None) -> dict[str, Any]:
-    """Precision, recall and F1 of flagging hallucinated answers (score below ``threshold``) on a part.
-
-    A NaN threshold (from :func:`best_threshold` when dev had no scored pair; ``None``, how the choice
-    log writes a NaN, counts as NaN) means no threshold: nothing is flagged, so tp = fp = 0, every
-    hallucinated answer is a miss and precision, recall and F1 are 0."""
-    threshold = checked_threshold(threshold)
-    rows = scored_pairs(design, split)
-    tp, fp, fn, tn = _flags(rows, threshold)
-    precision, recall, f1 = _prf(tp, fp, fn)
-    return {"design": design, "split": split, "threshold": threshold, "tp": tp, "fp": fp, "fn": fn, "tn": tn,
-            "precision": precision, "recall": recall, "f1": f1}
-
-
-# -- figures ---------------------------------------------------------------------------------------
-def plot_distributions(designs: list[str], split: str, thresholds: dict[str, float] | None = None) -> Any:
-    """Score distributions of right vs hallucinated answers, one panel per design, with the dev threshold."""
-    fig = new_figure((4.6 * len(designs), 3.2))  # no pyplot: an inline backend would also show it raw
-    axes = fig.subplots(1, len(designs), squeeze=False)
-    bins = [i / 20 for i in range(21)]
-    for ax, name in zip(axes[0], designs, strict=True):
-        rows = pair_scores(name, split)
-        right = [r["right"] for r in rows if not math.isnan(r["right"])]
-        wrong = [r["hallucinated"] for r in rows if not math.isnan(r["hallucinated"])]
-        ax.hist(right, bins=bins, alpha=0.65, label="right answer", color="#2a7ab0")
-        ax.hist(wrong, bins=bins, alpha=0.65, label="hallucinated answer", color="#d9742b")
-        if thresholds and name in thresholds:
-            ax.axvline(thresholds[name], color="black", linestyle="--", linewidth=1.2,
-                       label=f"threshold (dev) {thresholds[name]:.2f}")
-        ax.set_title(f"{name} ({split}, {len(rows)} pairs)", fontsize=10)
-        ax.set_xlabel("score")
-        ax.set_xlim(0, 1)
-    axes[0][0].set_ylabel("answers")
-    axes[0][-1].legend(fontsize=8, loc="upper left")
-    fig.tight_layout()
-    return fig
-
-
-# -- reading the log -------------------------------------------------------------------------------
-def _interval(pair: Any) -> str:
-    return "–" if not pair else f"[{pair[0]:.2f}, {pair[1]:+.2f}]".replace("[+", "[")
-
-
 def table_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Rows of a dev or test table, shortened for a 100-column printout (no interval under 10 pairs)."""
     out = []
@@ -475,6 +286,19 @@ def check_log(log: dict[str, Any] | None = None) -> list[str]:
             for key, value in fresh.items():
                 if key in row and row[key] != value:
                     problems.append(f"{part} {row['design']} {key}: log {row[key]!r}, recordings {value!r}")
-    if choose(log["dev"]) != log["chosen"]["design"]:
-        problems.append(f"the rule picks {choose(log['dev'])}, the log says {log['chosen']['design']}")
+    if choosing.choose(log["dev"], list(DESIGNS)) != log["chosen"]["design"]:
+        problems.append(f"the rule picks {choosing.choose(log['dev'], list(DESIGNS))}, the log says {log['chosen']['design']}")
     return problems
+
+
+def curse_rows(found: dict[str, Any]) -> list[dict[str, Any]]:
+    """The chosen design's dev and test rows of the choice log (``{"design", "dev", "test"}``, notebook 11 builds
+    it in view) for a 100-column printout: one per part."""
+    if not isinstance(found, dict) or not {"design", "dev", "test"} <= set(found):
+        raise InputError("found", "a dict with design, dev and test (the chosen design's rows)", found)
+    return [{"part": part, "pairs": r["pairs"], found["design"]: f"{r['pairwise']:.3f}",
+             "word_overlap": f"{r['baseline_pairwise']:.3f}",
+             "chosen − overlap [95% CI]": f"{r['difference']:+.3f} [{r['difference_ci'][0]:+.3f}, "
+                                          f"{r['difference_ci'][1]:+.3f}]",
+             "+/-": f"+{r['better']}/-{r['worse']}"}
+            for part, r in (("dev", found["dev"]), ("test", found["test"]))]

@@ -1,34 +1,24 @@
-"""The HaluEval study's winner's curse, shown paired, and its detectors compared paired.
+"""Detecting hallucinated answers on HaluEval: a design's F1 against the baseline's, paired, and what the
+precision would be were hallucinations rarer; the score distributions behind both.
 
-Read from the choice log and the recordings of :mod:`ragmetrics_edu.course.halueval.study` (notebook 11, deck 11).
+Each function takes scored pairs (:mod:`ragmetrics_edu.studies.halueval.choosing`); the thresholds are the ones
+chosen on dev (:func:`~ragmetrics_edu.studies.halueval.choosing.best_threshold`, written into the choice log).
 """
 
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, Mapping, Sequence
 
 from ...errors import InputError
 from ...metrics.correctness import f1_counts
+from ...plots import new_figure
 from ...stats import resample
 from ...stats.bootstrap import percentile_interval
-from ...validate import number
-from .study import checked_split, checked_threshold, design_of, scored_pairs
+from ...validate import as_list, mapping, number, text
+from .choosing import checked_threshold, scored
 
-__all__ = ["curse_rows", "precision_at", "detection_difference"]
-
-
-def curse_rows(found: dict[str, Any]) -> list[dict[str, Any]]:
-    """The chosen design's dev and test rows of the choice log (``{"design", "dev", "test"}``, notebook 11 builds
-    it in view) for a 100-column printout: one per part."""
-    if not isinstance(found, dict) or not {"design", "dev", "test"} <= set(found):
-        raise InputError("found", "a dict with design, dev and test (the chosen design's rows)", found)
-    return [{"part": part, "pairs": r["pairs"], found["design"]: f"{r['pairwise']:.3f}",
-             "word_overlap": f"{r['baseline_pairwise']:.3f}",
-             "chosen − overlap [95% CI]": f"{r['difference']:+.3f} [{r['difference_ci'][0]:+.3f}, "
-                                          f"{r['difference_ci'][1]:+.3f}]",
-             "+/-": f"+{r['better']}/-{r['worse']}"}
-            for part, r in (("dev", found["dev"]), ("test", found["test"]))]
+__all__ = ["precision_at", "detection_difference", "plot_distributions"]
 
 
 def precision_at(base_rate: float, recall: float, false_alarm_rate: float) -> float:
@@ -44,29 +34,30 @@ def precision_at(base_rate: float, recall: float, false_alarm_rate: float) -> fl
     return b * r / flagged if flagged else math.nan
 
 
-def detection_difference(design: str, split: str, thresholds: tuple[float, float], *,
-                         baseline: str = "word_overlap", base_rate: float = 0.1, n_resamples: int = 10_000,
+def detection_difference(rows: Sequence[dict[str, Any]], baseline_rows: Sequence[dict[str, Any]],
+                         thresholds: tuple[float, float], *, design: str = "design", baseline: str = "word_overlap",
+                         split: str = "", base_rate: float = 0.1, n_resamples: int = 10_000,
                          seed: int = 0) -> dict[str, Any]:
-    """F1 of flagging hallucinated answers, ``design`` minus ``baseline``, each at its own dev threshold
+    """F1 of flagging hallucinated answers, the design's rows minus the baseline's, each at its own dev threshold
     (``thresholds``: design's, baseline's), on the same pairs (those both scored), with a 95% interval that
     resamples **pairs** and a paired permutation test (within each pair the two detectors' flags are
     swapped at random). Also each detector's precision at ``base_rate`` with the same recall and false-alarm
     rate (:func:`precision_at`), with its interval from the same resampled pairs."""
     import numpy as np  # lazy: numpy loads only when resampling
 
-    design, baseline, split = design_of(design).name, design_of(baseline).name, checked_split(split)
-    if not isinstance(thresholds, (tuple, list)) or len(thresholds) != 2:
+    design, baseline, split = text("design", design), text("baseline", baseline), text("split", split)
+    given = as_list("thresholds", thresholds, "two thresholds: the design's and the baseline's")
+    if len(given) != 2:
         raise InputError("thresholds", "two thresholds: the design's and the baseline's (from the log)", thresholds)
-    cut = [checked_threshold(t) for t in thresholds]
+    cut = [checked_threshold(t) for t in given]
     b = number("base_rate", base_rate, "a share of hallucinated answers, above 0 and below 1", low=0.0, high=1.0)
     if b in (0.0, 1.0):
         raise InputError("base_rate", "a share of hallucinated answers, above 0 and below 1", base_rate)
     n_resamples = int(number("n_resamples", n_resamples, "a number of resamples, at least 100", low=100))
-    both = {r["pair"] for r in scored_pairs(baseline, split)}
-    rows = [r for r in scored_pairs(design, split) if r["pair"] in both]
-    base = {r["pair"]: r for r in scored_pairs(baseline, split)}
+    base = {r["pair"]: r for r in scored(baseline_rows)}
+    rows = [r for r in scored(rows) if r["pair"] in base]
     if len(rows) < 10:
-        raise InputError("design", f"a design scored on at least 10 {split} pairs with {baseline}", design)
+        raise InputError("rows", f"at least 10 pairs scored by both the design and {baseline}", len(rows))
     # per pair: the hallucinated answer flagged (a catch), the right answer flagged (a false alarm)
     flags = np.array([[r["hallucinated"] < cut[0], r["right"] < cut[0],
                        base[r["pair"]]["hallucinated"] < cut[1], base[r["pair"]]["right"] < cut[1]]
@@ -102,3 +93,29 @@ def detection_difference(design: str, split: str, thresholds: tuple[float, float
         out[key] = point
         out[key + "_ci"] = percentile_interval(spread[~np.isnan(spread)], 0.95)
     return out
+
+
+def plot_distributions(rows: Mapping[str, Sequence[dict[str, Any]]], split: str,
+                       thresholds: Mapping[str, float] | None = None) -> Any:
+    """Score distributions of right vs hallucinated answers, one panel per design (``rows``: design -> its scored
+    pairs on ``split``), with the dev threshold of each design in ``thresholds``."""
+    rows, split = mapping("rows", rows, "design -> its scored pairs"), text("split", split)
+    if not rows:
+        raise InputError("rows", "at least one design's scored pairs", rows)
+    thresholds = {} if thresholds is None else mapping("thresholds", thresholds, "design -> its dev threshold")
+    fig = new_figure((4.6 * len(rows), 3.2))  # no pyplot: an inline backend would also show it raw
+    axes = fig.subplots(1, len(rows), squeeze=False)
+    bins = [i / 20 for i in range(21)]
+    for ax, (name, found) in zip(axes[0], rows.items(), strict=True):
+        for key, label, colour in (("right", "right answer", "#2a7ab0"), ("hallucinated", "hallucinated answer", "#d9742b")):
+            ax.hist([r[key] for r in found if not math.isnan(r[key])], bins=bins, alpha=0.65, label=label, color=colour)
+        if name in thresholds:
+            ax.axvline(thresholds[name], color="black", linestyle="--", linewidth=1.2,
+                       label=f"threshold (dev) {thresholds[name]:.2f}")
+        ax.set_title(f"{name} ({split}, {len(found)} pairs)", fontsize=10)
+        ax.set_xlabel("score")
+        ax.set_xlim(0, 1)
+    axes[0][0].set_ylabel("answers")
+    axes[0][-1].legend(fontsize=8, loc="upper left")
+    fig.tight_layout()
+    return fig

@@ -3,7 +3,7 @@
 import pytest
 
 from ragmetrics_edu import InputError
-from ragmetrics_edu.course.judge_study.failures import CATEGORIES, classify, count
+from ragmetrics_edu.studies.judge_study.failures import CATEGORIES, classify, count
 
 
 def categories(failures):

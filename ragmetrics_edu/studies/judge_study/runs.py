@@ -1,4 +1,4 @@
-"""Run the labelled set (:mod:`ragmetrics_edu.course.judge_study.labels`) through a judge, one row per case and metric.
+"""Run the labelled set (:mod:`ragmetrics_edu.studies.judge_study.cases`) through a judge, one row per case and metric.
 
 Two modes, measured apart:
 
@@ -34,7 +34,7 @@ from ...judges.requests import check_judge
 from ...metrics.registry import MetricTable
 from ...results import MetricResult
 from ...validate import as_list, choice, flag, integer, records, text, text_list
-from .labels import METRICS, Case, check_case, check_cases
+from .cases import METRICS, Case, check_case, check_cases
 
 __all__ = ["MODES", "run", "run_case", "run_cases", "run_rows", "rotated", "UndelimitedJudge", "inject", "inject_in_node", "INJECTION", "PLACEBO", "INJECTED_AT"]
 

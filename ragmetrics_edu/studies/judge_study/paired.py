@@ -1,9 +1,10 @@
 """A judge against a baseline on the same items: the paired difference over independent units.
 
-Every "judge vs word overlap" claim of the judge study (:mod:`.judge_report`) is made this way:
+Every "judge vs word overlap" claim of the judge study (the course's tables, ``course.judge_study.report``) is made this way:
 one value per item for each side, items grouped into their independent unit (a pair of answers
 sharing a question and context), each unit's mean compared, with a bootstrap interval of the mean
 difference and a sign test over units, and no interval under :data:`MIN_UNITS` units.
+:func:`fmt_compare`, :func:`compare_columns` and :func:`fmt_ci` print a comparison and a kappa in the tables.
 """
 
 from __future__ import annotations
@@ -14,9 +15,9 @@ from typing import Any, Mapping, Sequence
 from ... import stats
 from ...errors import InputError
 from ...stats.inputs import seed as checked_seed
-from ...validate import as_list, mapping, number, same_length, text
+from ...validate import as_list, integer, mapping, number, same_length, text
 
-__all__ = ["MIN_UNITS", "compare", "compare_columns", "fmt_compare"]
+__all__ = ["MIN_UNITS", "compare", "compare_columns", "fmt_compare", "fmt_ci"]
 
 
 #: fewer independent units than this: no interval, "too few to tell"
@@ -101,3 +102,13 @@ def compare_columns(found: Mapping[str, Any], head: str = "judge - overlap") -> 
             reading += "?"
     return {head: f"{found['difference']:+.2f}{ci}", "+/-": f"{found['wins']}/{found['losses']}",
             "sign p": f"{found['sign_p']:.2f}", "reading": reading}
+
+
+def fmt_ci(result: Any, digits: int = 2) -> str:
+    """``0.76 [0.56, 0.92]`` for an AgreementResult (NaN as n/a; no interval, as under ten pairs: the value)."""
+    if not (hasattr(result, "score") and hasattr(result, "ci")):
+        raise InputError("result", "an AgreementResult (a value with its interval)", result)
+    digits = integer("digits", digits, low=0, high=15)
+    values = [result.score, *(result.ci or ())]
+    shown = ["n/a" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.{digits}f}" for x in values]
+    return shown[0] if len(shown) == 1 else f"{shown[0]} [{shown[1]}, {shown[2]}]"

@@ -2,20 +2,28 @@
 
 from __future__ import annotations
 
+import json
 import math
 import struct
 
 import pytest
 
-from ragmetrics_edu import InputError, baselines
-from ragmetrics_edu.course.judge_study import agreement as judge_agreement
-from ragmetrics_edu.course.judge_study import behaviour as judge_behaviour
-from ragmetrics_edu.course.judge_study import labels as judge_eval
-from ragmetrics_edu.course.judge_study import runs as judge_runs
+from ragmetrics_edu import InputError, baselines, data
 from ragmetrics_edu.designs.faithfulness_checked import PIPELINES, faithfulness_checked, invented, quote_found
 from ragmetrics_edu.judges import GivenJudge
+from ragmetrics_edu.studies.judge_study import agreement as judge_agreement
+from ragmetrics_edu.studies.judge_study import behaviour as judge_behaviour
+from ragmetrics_edu.studies.judge_study import cases as judge_cases
+from ragmetrics_edu.studies.judge_study import runs as judge_runs
 
-CASES = judge_eval.load_cases()
+
+def _doc(name):
+    return json.loads(data.path("judge_eval/" + name).read_text("utf-8"))
+
+
+CASES = judge_cases.parse_cases(_doc("cases.json"))
+FIRST, SECOND = (judge_cases.parse_labels(_doc(f"labels_{p}.json"), CASES, p) for p in ("pass1", "pass2"))
+LABELS = judge_cases.adjudicated(FIRST, judge_cases.parse_decisions(_doc("adjudication.json"), FIRST, SECOND))
 
 
 def keyed(value):
@@ -49,7 +57,7 @@ def test_baseline_verdicts_per_metric():
 
 def test_paraphrase_pair_defeats_the_baseline():
     """The labelled set's first pair shares no content words with its context: overlap cannot order it."""
-    sup, uns = judge_eval.pairs(CASES)[0]
+    sup, uns = judge_cases.pairs(CASES)[0]
     assert baselines.answer_overlap(sup.answer, sup.contexts) == baselines.answer_overlap(uns.answer, uns.contexts)
 
 
@@ -115,7 +123,7 @@ def rule_judge():
 
 def test_run_case_same_items_gives_one_verdict_per_labelled_item():
     case = CASES[0]
-    for metric in judge_eval.METRICS:
+    for metric in judge_cases.METRICS:
         row = judge_runs.run_case(rule_judge(), case, metric)
         assert row["error"] is None and len(row["verdicts"]) == len(case.items(metric)), metric
     assert judge_runs.run_case(rule_judge(), case, "faithfulness")["verdicts"][0] == "supported"
@@ -139,7 +147,7 @@ def test_injection_plants_one_irrelevant_node_and_labels_it_no():
     case = CASES[1]
     planted = judge_runs.inject(case)
     assert len(planted.contexts) == len(case.contexts) + 1 and planted.contexts[1] == judge_runs.INJECTION
-    labels = judge_agreement.labels_for(planted.id, "context_precision")
+    labels = judge_agreement.labels_for(planted.id, "context_precision", LABELS)
     assert labels[1] == "no" and len(labels) == len(planted.contexts)
 
 
@@ -160,7 +168,7 @@ def test_undelimited_judge_sends_the_version_one_prompt():
 # -- agreement and behaviour ---------------------------------------------------------------------
 def human_judge(case, metric):
     """A judge that gives exactly the adjudicated labels (agreement must then be perfect)."""
-    labels = judge_agreement.labels_for(case.id, metric)
+    labels = judge_agreement.labels_for(case.id, metric, LABELS)
     words = {"supported": "yes", "contradicted": "no", "not_mentioned": "idk", "relevant": "yes", "not_relevant": "no"}
     vals = [words.get(v, v) for v in labels]
     return GivenJudge({"context_precision": vals, "context_recall.attribution": vals,
@@ -169,26 +177,26 @@ def human_judge(case, metric):
 
 def test_a_judge_that_copies_the_labels_agrees_perfectly_and_beats_the_baseline():
     rows = [judge_runs.run_case(human_judge(c, "faithfulness"), c, "faithfulness") for c in CASES[:12]]
-    found = judge_agreement.verdict_agreement(rows, "faithfulness")
+    found = judge_agreement.verdict_agreement(rows, "faithfulness", CASES, LABELS)
     assert found["judge"].score == 1.0 and found["items"] == sum(len(c.answer_claims) for c in CASES[:12])
     assert found["baseline"].score < 1.0
-    pw = judge_agreement.pairwise(rows)
+    pw = judge_agreement.pairwise(rows, CASES, LABELS)
     assert pw["judge"].score == 1.0 and pw["pairs"] == 6
 
 
 def test_an_always_yes_judge_is_chance_on_pairs():
     rows = [judge_runs.run_case(rule_judge(), c, "faithfulness") for c in CASES[:12]]
-    pw = judge_agreement.pairwise(rows)
+    pw = judge_agreement.pairwise(rows, CASES, LABELS)
     assert pw["judge"].score == 0.5  # every pair tied: half a point each
 
 
 def test_left_out_rows_are_counted():
     rows = [judge_runs.run_case(GivenJudge({}), c, "faithfulness") for c in CASES[:2]]
     rows += [judge_runs.run_case(rule_judge(), c, "faithfulness") for c in CASES[2:4]]
-    found = judge_agreement.verdict_agreement(rows, "faithfulness")
+    found = judge_agreement.verdict_agreement(rows, "faithfulness", CASES, LABELS)
     assert len(found["left_out"]) == 2 and found["rows"] == 4
     with pytest.raises(InputError, match="rows"):
-        judge_agreement.verdict_agreement(rows[:2], "faithfulness")
+        judge_agreement.verdict_agreement(rows[:2], "faithfulness", CASES, LABELS)
 
 
 def test_extraction_quality_matches_by_content():
@@ -196,10 +204,10 @@ def test_extraction_quality_matches_by_content():
     judge = GivenJudge({"faithfulness.claims": list(case.answer_claims) + ["Puffins nest on the western cliffs."],
                         "faithfulness.verdicts": keyed("yes")})
     row = judge_runs.run_case(judge, case, "faithfulness", "full")
-    quality = judge_agreement.extraction_quality([row], "faithfulness")
+    quality = judge_agreement.extraction_quality([row], "faithfulness", CASES)
     assert quality["matched"] == len(case.answer_claims) and quality["judged"] == len(case.answer_claims) + 1
     assert quality["recall"] == 1.0 and quality["precision"] < 1.0
-    matched = judge_agreement.matched_verdicts([row], "faithfulness")
+    matched = judge_agreement.matched_verdicts([row], "faithfulness", CASES, LABELS)
     assert matched["items"] == len(case.answer_claims)  # the invented claim has no label to compare with
 
 
@@ -221,7 +229,8 @@ def test_flips_position_and_injection_effects():
 
 # -- recording provenance ------------------------------------------------------------------------
 def test_gguf_header_reader(tmp_path):
-    from ragmetrics_edu.course.judge_study.recording import gguf_header, sha256_of
+    from ragmetrics_edu.evaluation.judge_identity import file_sha256 as sha256_of
+    from ragmetrics_edu.evaluation.judge_identity import gguf_header
 
     def kv_string(key, value):
         k, v = key.encode(), value.encode()

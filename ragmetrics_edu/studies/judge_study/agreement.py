@@ -1,19 +1,20 @@
-"""How far a judge's rows (:mod:`ragmetrics_edu.course.judge_study.runs`) agree with the labelled set, beside a baseline.
+"""How far a judge's rows (:mod:`ragmetrics_edu.studies.judge_study.runs`) agree with the labelled set, beside a baseline.
 
-Every function takes rows (from a live judge or replayed from a recording,
-:func:`ragmetrics_edu.course.judge_study.passes.rows`) and compares them with the adjudicated labels
-(:func:`ragmetrics_edu.course.judge_study.labels.final_labels`: the project's labels, written in two passes by
-language models, the second without seeing the first, then adjudicated), always beside the word-overlap baseline of
+Every function takes rows (from a live judge or replayed from a recording), the labelled cases and their
+labels (the course loads the adjudicated ones: two language-model passes, the second without seeing the first,
+then adjudicated) and compares the rows with the labels, always beside the word-overlap baseline of
 :mod:`ragmetrics_edu.baselines` on the same items, so "better than counting words" is visible:
 
 * :func:`verdict_agreement` - kappa between the labels and the judge on the same items (same-items rows);
 * :func:`extraction_quality` - the judge's own items matched to the labelled ones by content;
 * :func:`matched_verdicts` - verdict agreement on the matched items of full-pipeline rows;
 * :func:`pairwise` - the share of (supported, unsupported) answer pairs the judge orders right;
-* :func:`label_score` - a metric's score computed from the labels.
+* :func:`label_score` - a metric's score computed from the labels;
+* :func:`contradiction_counts` - how the judge's "contradicted" verdicts meet the claims labelled so;
+* :func:`kept` - whether a pipeline change is kept: it must beat the configuration it builds on.
 
 Each distinct item counts once (the two cases of a pair share their context-precision and context-recall
-items, :func:`ragmetrics_edu.course.judge_study.labels.unique_items`) and every interval resamples the pairs.
+items, :func:`ragmetrics_edu.studies.judge_study.cases.unique_items`) and every interval resamples the pairs.
 
 A row with an error (the judge gave no usable reply) is left out and counted in the notes.
 """
@@ -21,20 +22,19 @@ A row with an error (the judge gave no usable reply) is left out and counted in 
 from __future__ import annotations
 
 import math
-from functools import lru_cache
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from ... import baselines, metrics
 from ...agreement import cohen_kappa, match_items, pairwise_accuracy
 from ...errors import InputError
 from ...metrics.correctness import f1_from
 from ...metrics.registry import MetricTable
-from ...validate import flag, instance, text
-from .labels import Case, PassLabels, check_metric, content_key, final_labels, load_cases, on_nodes, pairs, unit_of
+from ...validate import flag, instance, mapping, text
+from .cases import Case, PassLabels, check_cases, check_metric, content_key, on_nodes, pairs, unit_of
 from .runs import INJECTED_AT, inject, run_rows
 
 __all__ = ["label_of", "verdict_agreement", "extraction_quality", "matched_verdicts", "pairwise", "label_score",
-           "labels_for", "FAITHFULNESS_CLASSES"]
+           "labels_for", "FAITHFULNESS_CLASSES", "READ_AS", "contradiction_counts", "kept"]
 
 FAITHFULNESS_CLASSES = ("supported", "contradicted", "not_mentioned")
 
@@ -44,26 +44,14 @@ def label_of(value: Any) -> str:
     return "none" if value is None else str(value)
 
 
-@lru_cache(maxsize=1)
-def _case_map() -> dict[str, Case]:
-    return {c.id: c for c in load_cases()}
+def _by_id(cases: Sequence[Case]) -> dict[str, Case]:
+    return {c.id: c for c in check_cases(cases)}
 
 
-def _cases() -> dict[str, Case]:
-    return dict(_case_map())
-
-
-@lru_cache(maxsize=1)
-def _adjudicated() -> PassLabels:
-    """The shipped adjudicated labels, read once (the files do not change while a notebook runs)."""
-    return final_labels()
-
-
-def labels_for(case_id: str, metric: str, labels: PassLabels | None = None) -> list[Any]:
+def labels_for(case_id: str, metric: str, labels: PassLabels) -> list[Any]:
     """The labels of a case's items; an injected case (``<id>+injected``) gets "no" for its planted node."""
     case_id, metric = text("case_id", case_id), check_metric(metric)
-    labels = _adjudicated() if labels is None else \
-        instance("labels", labels, PassLabels, "a pass's labels (judge_eval.load_labels()) or None")
+    labels = instance("labels", labels, PassLabels, "a pass's labels (cases.parse_labels())")
     base = case_id.split("+", 1)[0]
     if base not in labels.cases:
         raise InputError("case_id", "a case id of the labelled set", case_id)
@@ -93,12 +81,12 @@ def _collapse(metric: str, value: str, binary: bool) -> str:
     return _BINARY[metric](value) if binary and metric in _BINARY else value
 
 
-def verdict_agreement(rows: Sequence[dict[str, Any]], metric: str, *, pipeline: str | None = None,
-                      binary: bool = False, labels: PassLabels | None = None, seed: int = 0,
+def verdict_agreement(rows: Sequence[dict[str, Any]], metric: str, cases: Sequence[Case], labels: PassLabels, *,
+                      pipeline: str | None = None, binary: bool = False, seed: int = 0,
                       baseline: bool = True) -> dict[str, Any]:
     """Kappa (with interval) of labels vs judge and labels vs baseline on the same items.
 
-    Each distinct item counts once (first occurrence, by :func:`~ragmetrics_edu.course.judge_study.labels.content_key`;
+    Each distinct item counts once (first occurrence, by :func:`~ragmetrics_edu.studies.judge_study.cases.content_key`;
     ``duplicates`` says how many repeats were dropped) and the intervals resample pairs (``groups``).
     Returns ``{"judge": AgreementResult, "baseline": AgreementResult, "items": n, "left_out": [...],
     "groups": [pair per item], "labelled" / "judge_verdicts" / "baseline_verdicts": [the three readings, item by
@@ -110,7 +98,7 @@ def verdict_agreement(rows: Sequence[dict[str, Any]], metric: str, *, pipeline: 
     """
     binary, baseline = flag("binary", binary), flag("baseline", baseline)
     chosen = [r for r in _check_rows(rows, metric) if r.get("mode") == "same_items" and r.get("pipeline") == pipeline]
-    cases = _cases()
+    by_id = _by_id(cases)
     labelled, judge, base, left_out, groups, seen = [], [], [], [], [], set()
     duplicates = 0
     for row in chosen:
@@ -121,7 +109,7 @@ def verdict_agreement(rows: Sequence[dict[str, Any]], metric: str, *, pipeline: 
         if len(truth) != len(row["verdicts"]):
             left_out.append(f"{row['case']}: {len(row['verdicts'])} verdicts for {len(truth)} items")
             continue
-        case = cases[row["case"].split("+", 1)[0]]
+        case = by_id[row["case"].split("+", 1)[0]]
         if row["case"].endswith("+injected"):
             case = inject(case)
         overlap = baselines.case_verdicts(case, metric)
@@ -146,20 +134,20 @@ def verdict_agreement(rows: Sequence[dict[str, Any]], metric: str, *, pipeline: 
             "baseline_agrees": [int(h == b) for h, b in zip(labelled, base, strict=True)]}
 
 
-def extraction_quality(rows: Sequence[dict[str, Any]], metric: str, *, pipeline: str | None = None,
-                       threshold: float = 0.5) -> dict[str, Any]:
+def extraction_quality(rows: Sequence[dict[str, Any]], metric: str, cases: Sequence[Case], *,
+                       pipeline: str | None = None, threshold: float = 0.5) -> dict[str, Any]:
     """The judge's extracted items (full-pipeline rows) matched to the labelled items by content.
 
     Sums matched, judged and labelled items over the cases: precision = matched / judged,
     recall = matched / labelled. Also lists, per case, the unmatched items on each side.
     """
-    cases = _cases()
+    by_id = _by_id(cases)
     matched = judged = labelled = 0
     per_case = []
     for row in _check_rows(rows, metric):
         if row.get("mode") != "full" or row.get("pipeline") != pipeline or row.get("error"):
             continue
-        reference = list(cases[row["case"]].items(metric))
+        reference = list(by_id[row["case"]].items(metric))
         found = list(row["items"] or [])
         result = match_items(reference, found, threshold=threshold) if found else None
         pairs_ = result.values["matched"] if result is not None else 0
@@ -173,12 +161,12 @@ def extraction_quality(rows: Sequence[dict[str, Any]], metric: str, *, pipeline:
             "labelled": labelled, "cases": per_case}
 
 
-def matched_verdicts(rows: Sequence[dict[str, Any]], metric: str, *, pipeline: str | None = None,
-                     binary: bool = False, labels: PassLabels | None = None, seed: int = 0) -> dict[str, Any]:
+def matched_verdicts(rows: Sequence[dict[str, Any]], metric: str, cases: Sequence[Case], labels: PassLabels, *,
+                     pipeline: str | None = None, binary: bool = False, seed: int = 0) -> dict[str, Any]:
     """Kappa of labels vs judge on the full-pipeline items that matched a labelled item by content (the interval
     resamples pairs)."""
-    labelled, judge, groups = [], [], []
-    for entry in extraction_quality(rows, metric, pipeline=pipeline)["cases"]:
+    labelled, judge, groups, by_id = [], [], [], _by_id(cases)
+    for entry in extraction_quality(rows, metric, cases, pipeline=pipeline)["cases"]:
         if entry["result"] is None:
             continue
         row = next(r for r in rows if r["case"] == entry["case"] and r["metric"] == metric
@@ -187,14 +175,14 @@ def matched_verdicts(rows: Sequence[dict[str, Any]], metric: str, *, pipeline: s
         for i, j, _similarity in entry["result"].values["pairs"]:  # 0-based (reference, judged) indices
             labelled.append(_collapse(metric, label_of(truth[i]), binary))
             judge.append(_collapse(metric, label_of(row["verdicts"][j]), binary))
-            groups.append(unit_of(_cases()[entry["case"].split("+", 1)[0]]))
+            groups.append(unit_of(by_id[entry["case"].split("+", 1)[0]]))
     if not labelled:
         raise InputError("rows", f"full-pipeline rows for {metric} with matched items", "none")
     return {"judge": cohen_kappa(labelled, judge, raters=("labels", "judge"), seed=seed, groups=groups),
             "items": len(labelled)}
 
 
-def label_score(case_id: str, metric: str, labels: PassLabels | None = None) -> float:
+def label_score(case_id: str, metric: str, labels: PassLabels) -> float:
     """The metric's score from the project's labels (faithfulness: supported share, the Ragas rule)."""
     truth = labels_for(case_id, metric, labels)
     return _LABEL_SCORE[metric](truth)
@@ -213,9 +201,8 @@ _LABEL_SCORE: MetricTable[Callable[[list[Any]], float]] = MetricTable("the label
     "answer_relevancy": _share(lambda v: v == "relevant")})
 
 
-
-def pairwise(rows: Sequence[dict[str, Any]], *, mode: str = "same_items", pipeline: str | None = None,
-             seed: int = 0) -> dict[str, Any]:
+def pairwise(rows: Sequence[dict[str, Any]], cases: Sequence[Case], labels: PassLabels, *, mode: str = "same_items",
+             pipeline: str | None = None, seed: int = 0) -> dict[str, Any]:
     """Faithfulness pairwise accuracy over the labelled pairs: judge vs labels, and word overlap vs labels.
 
     For each pair (a supported and an unsupported answer to the same question over the same
@@ -226,15 +213,15 @@ def pairwise(rows: Sequence[dict[str, Any]], *, mode: str = "same_items", pipeli
     by_case = {r["case"]: r for r in _check_rows(rows, "faithfulness")
                if r.get("mode") == mode and r.get("pipeline") == pipeline}
     ha, hb, ja, jb, ba, bb, left_out = [], [], [], [], [], [], []
-    for sup, uns in pairs():
+    for sup, uns in pairs(check_cases(cases)):
         if sup.id not in by_case or uns.id not in by_case:
             continue
         a, b = by_case[sup.id], by_case[uns.id]
         if a.get("error") or b.get("error") or a["score"] is None or b["score"] is None:
             left_out.append(sup.pair)
             continue
-        ha.append(label_score(sup.id, "faithfulness"))
-        hb.append(label_score(uns.id, "faithfulness"))
+        ha.append(label_score(sup.id, "faithfulness", labels))
+        hb.append(label_score(uns.id, "faithfulness", labels))
         ja.append(float(a["score"]))
         jb.append(float(b["score"]))
         ba.append(baselines.answer_overlap(sup.answer, sup.contexts))
@@ -255,3 +242,28 @@ def _credit(labelled: float, scored: float) -> float:
     if scored == 0:
         return 0.5
     return 1.0 if (labelled > 0) == (scored > 0) else 0.0
+
+
+def contradiction_counts(found: Mapping[str, Any]) -> dict[str, int]:
+    """Faithfulness verdicts on "contradicted", from :func:`verdict_agreement`'s result: ``labelled`` (claims
+    labelled so), ``caught`` (of those, called so by the judge: recall = caught / labelled), ``said`` (the judge's
+    "contradicted" verdicts), ``wrong`` (of those, on claims labelled otherwise: precision = caught / said),
+    ``claims`` (every claim, once)."""
+    found = mapping("found", found, "a faithfulness verdict_agreement() result", keys=("judge",))
+    values = found["judge"].values
+    confusion = values["confusion"]   # rows: the labels, columns: the judge
+    c = list(values["classes"]).index("contradicted") if "contradicted" in values["classes"] else -1
+    labelled, caught, said = (sum(confusion[c]), confusion[c][c], sum(r[c] for r in confusion)) if c >= 0 else (0, 0, 0)
+    return {"labelled": labelled, "caught": caught, "said": said, "wrong": said - caught,
+            "claims": sum(map(sum, confusion))}
+
+
+def kept(name: str, scores: Mapping[str, Any], builds_on: Mapping[str, str | None]) -> str:
+    """Is pipeline change ``name`` kept? "baseline" when it builds on nothing, "yes" when its score (``scores``:
+    name -> a comparable score, e.g. (pairwise accuracy, kappa)) beats the one it builds on
+    (:data:`ragmetrics_edu.designs.faithfulness_checked.BUILDS_ON`), else "no"."""
+    name, scores = text("name", name), mapping("scores", scores, "pipeline name -> its score")
+    base = mapping("builds_on", builds_on, "pipeline name -> the one it builds on (BUILDS_ON)").get(name)
+    if base is None:
+        return "baseline"
+    return "yes" if base in scores and scores[name] > scores[base] else "no"
