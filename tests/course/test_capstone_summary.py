@@ -11,11 +11,11 @@ import pytest
 from conftest import REPO
 from ragmetrics_edu import stats
 from ragmetrics_edu.course import course_plan
-from ragmetrics_edu.course.capstone import checks as capstone_checks
 from ragmetrics_edu.course.capstone import systems as capstone
 from ragmetrics_edu.errors import InputError
 from ragmetrics_edu.evaluation import failures
 from ragmetrics_edu.retrieval import load_corpus
+from ragmetrics_edu.studies.capstone import checks as capstone_checks
 from ragmetrics_edu.studies.capstone import diagnosis
 from ragmetrics_edu.studies.capstone import summary as cs
 
