@@ -37,10 +37,11 @@ def deck_numbers(embedders: dict) -> None:
 
 def calibration(embedders: dict) -> None:
     from ragmetrics_edu.course import embedding_texts as et
+    from ragmetrics_edu.studies.calibration import calibration_cosines, calibration_summary
 
     print("\ncalibration pairs: cosine min / median / max (mean), per class")
     for name, emb in embedders.items():
-        summary = et.calibration_summary(et.calibration_cosines(emb))
+        summary = calibration_summary(calibration_cosines(et.calibration_pairs(), emb))
         print(f"  {name}")
         for label, s in summary.items():
             print(f"    {label:<11} n={s['n']:<3} {s['min']:7.3f} {s['median']:7.3f} {s['max']:7.3f}  ({s['mean']:.3f})")

@@ -28,9 +28,9 @@ from pathlib import Path
 from typing import Any, NoReturn, Sequence
 
 from . import __version__, examples, validate
-from .course.alignment.validate_judge import add_parser as add_validate_judge_parser
-from .course.alignment.validate_judge import main as validate_judge
-from .course.deck_cases import metric_agreement, run_deck_cases
+from .course.against_people.items import items
+from .course.alignment.recordings import calibration_of
+from .course.deck_cases import run_deck_cases
 from .course.embedding_texts import course_texts
 from .course.judge_study.recording import add_parser as add_record_study_parser
 from .course.judge_study.recording import main as record_study
@@ -42,6 +42,9 @@ from .evaluation.commands import add_parsers as add_evaluation_parsers
 from .judges.openai_judge import OpenAIJudge
 from .metrics.specs import SPECS
 from .results import fmt
+from .studies.alignment.validate_judge import add_parser as add_validate_judge_parser
+from .studies.alignment.validate_judge import main as validate_judge
+from .studies.deck_agreement import metric_agreement
 
 
 def score_metrics() -> tuple[str, ...]:
@@ -343,7 +346,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "record-judge-study":
             return record_study(args)
         if args.command == "validate-judge":
-            return validate_judge(args)
+            # the shipped data validate-judge reads, from the course's loaders: RAGTruth dev, the recordings
+            return validate_judge(args, dev_items=lambda n: items("ragtruth", "dev", groups=n),
+                                  calibration=calibration_of)
         if args.command in EVALUATION_COMMANDS:
             return EVALUATION_COMMANDS[args.command](args)
         if args.command == "record-embeddings":

@@ -25,6 +25,10 @@ question. This gate is a **paired** comparison:
      (0 when negative) and ``per_question_sd² = σ² = w − τ²``. A difference of two
      single runs carries two shifts, so its **noise band** is ``z · shift_sd · √2`` (z = 1.96 at 95 %):
      a 95 % range, not a maximum. It does not shrink with more questions.
+   - **how well the runs pin the shift down**: with k runs the run means' sd has k − 1 degrees of
+     freedom, so three runs barely determine it. :meth:`JudgeNoise.shift_upper` gives the upper end of
+     a 95 % interval of the run means' sd (χ² with k − 1 degrees of freedom; it bounds the shift,
+     since τ² ≤ V): pass it as ``noise=`` for a conservative gate, or measure more runs.
 4. The **interval** the gate decides on joins the bootstrap interval and the noise band in quadrature
    (independent sources of error): ``[d̄ − √(lower half-width² + band²), d̄ + √(upper half-width² + band²)]``.
    ``groups=`` (one label per question) resamples groups instead of questions, when several questions
@@ -39,7 +43,12 @@ The rule, with ``margin`` the largest drop the team accepts as "no regression" (
   shrinks) or more repeat runs (the noise estimate firms up), or run the judge at temperature 0.
 
 With fewer than :data:`MIN_QUESTIONS` questions the gate gives no interval and says CANNOT TELL:
-too few questions to tell. The course's example gate (``ragmetrics_edu/course/regression_gate_example.py``)
+too few questions to tell. Under :data:`FIRM_QUESTIONS` a percentile bootstrap interval tends to run
+too narrow (it covers the true difference less often than its level says), so the explanation warns
+that a PASS or FAIL there is weaker than it looks.
+
+A gate in CI should ship only on PASS: the candidate shown no worse than the margin
+(non-inferiority). CANNOT TELL is not a pass (:attr:`GateResult.passed` is False). The course's example gate (``ragmetrics_edu/course/regression_gate_example.py``)
 runs this on recordings of a real judge.
 """
 
@@ -56,10 +65,12 @@ from .results import Result, jsonable
 from .stats import grouped_bootstrap_ci, inputs, paired_bootstrap, sign_test
 from .validate import as_list, number, same_length
 
-__all__ = ["MIN_QUESTIONS", "PASS", "FAIL", "CANNOT_TELL", "JudgeNoise", "GateResult", "judge_noise", "gate"]
+__all__ = ["MIN_QUESTIONS", "FIRM_QUESTIONS", "PASS", "FAIL", "CANNOT_TELL", "JudgeNoise", "GateResult", "judge_noise", "gate"]
 
 #: Below this many questions the gate gives no interval: too few to tell.
 MIN_QUESTIONS = 10
+#: Under this many questions (or groups) a percentile bootstrap interval tends to run too narrow.
+FIRM_QUESTIONS = 30
 PASS, FAIL, CANNOT_TELL = "PASS", "FAIL", "CANNOT TELL"
 
 
@@ -87,6 +98,19 @@ class JudgeNoise:
     def runs(self) -> int:
         return len(self.run_means)
 
+    def shift_upper(self, level: float = 0.95) -> float:
+        """A conservative per-run shift sd: the upper end of a ``level`` interval of the run means' sd.
+
+        With k runs, (k − 1)·s²/σ² follows χ² with k − 1 degrees of freedom, so the upper end is
+        s·√((k − 1)/χ²_lower), χ²_lower its (1 − level)/2 quantile. The run means' variance holds the
+        shift and the averaged wobble (V = τ² + σ²/n ≥ τ²), so this bounds the shift too. Without
+        measured runs (a number given) it returns the number."""
+        level = inputs.ci_level(level)
+        if self.runs < 2:
+            return self.shift
+        df = self.runs - 1
+        return self.run_sd * math.sqrt(df / _chi2_quantile((1 - level) / 2, df))
+
     def describe(self) -> str:
         where = f" ({self.source})" if self.source else ""
         if not self.run_means:
@@ -94,7 +118,14 @@ class JudgeNoise:
         means = ", ".join(f"{m:.3f}" for m in self.run_means)
         return (f"{self.runs} repeat runs on {self.questions} questions{where}\n    run means {means}\n"
                 f"    per question sd {self.per_question_sd:.4f} (in the bootstrap already); "
-                f"per-run shift sd {self.shift:.4f}")
+                f"per-run shift sd {self.shift:.4f}\n"
+                f"    {self._bound_note()}")
+
+    def _bound_note(self) -> str:
+        if self.run_sd == 0:
+            return f"the {self.runs} run means are identical: 95% upper bound 0 (more runs would test it)"
+        return (f"from {self.runs} runs the shift is poorly known: 95% upper bound {self.shift_upper():.4f} "
+                f"(run means' sd, χ² with {self.runs - 1} df)")
 
 
 def judge_noise(runs: Any, *, source: str = "") -> JudgeNoise:
@@ -124,6 +155,26 @@ def judge_noise(runs: Any, *, source: str = "") -> JudgeNoise:
     shift_var = run_var if n == 1 else max(0.0, (run_var - within / n) * n / (n - 1))
     return JudgeNoise(run_sd=math.sqrt(run_var), run_means=means, questions=n, source=source,
                       per_question_sd=math.sqrt(max(0.0, within - shift_var)), shift_sd=math.sqrt(shift_var))
+
+
+def _chi2_quantile(p: float, df: int) -> float:
+    """The p quantile of χ² with ``df`` degrees of freedom, by bisection on its distribution function."""
+    def cdf(x: float) -> float:  # the regularised lower incomplete gamma P(df/2, x/2), by its series
+        a, half = df / 2, x / 2
+        term = total = 1 / a
+        k = 0
+        while term > total * 1e-15:
+            k += 1
+            term *= half / (a + k)
+            total += term
+        return math.exp(-half + a * math.log(half) - math.lgamma(a)) * total
+    low, high = 0.0, max(1.0, 10.0 * df)
+    while cdf(high) < p:
+        high *= 2
+    for _ in range(200):
+        mid = (low + high) / 2
+        low, high = (mid, high) if cdf(mid) < p else (low, mid)
+    return (low + high) / 2
 
 
 def _variance(values: list[float]) -> float:
@@ -258,6 +309,10 @@ class GateResult(Result):
                       f"  with the noise band in quadrature: [{self.ci[0]:+.4f}, {self.ci[1]:+.4f}]",
                       f"  rule: FAIL if it lies below -margin ({-self.margin:+.4f}), PASS if above, "
                       "else CANNOT TELL"]
+        units = len(set(self.groups)) if self.groups else self.n
+        if self.ci is not None and units < FIRM_QUESTIONS:
+            lines.append(f"  caution: under {FIRM_QUESTIONS} units ({units}) a percentile bootstrap runs narrow: "
+                         f"PASS or FAIL is weaker than {pct}")
         lines.append(f"  {self.verdict}: {self.reason}")
         return "\n".join(lines)
 

@@ -25,12 +25,12 @@ from .. import examples
 from ..errors import InputError
 from ..results import fmt
 from ..validate import mapping, number, plain, text_list
+from .display import is_derived
 
 __all__ = ["Row", "exact_text", "rows", "show", "text"]
 
 #: Printed lines stay within the course's 100 columns; notes wrap below their row.
 WIDTH = 100
-_DERIVED = "derived by the project"
 
 
 @dataclass(frozen=True)
@@ -86,11 +86,6 @@ def _rounding_note(check: Mapping[str, Any]) -> str:
     return f"{float(value):.6f} to {printed}"
 
 
-def _is_derived(check: Mapping[str, Any]) -> bool:
-    """Whether the catalogue says the project derived this number (the deck prints none)."""
-    return check["deck_text"].strip().lower().startswith(_DERIVED)
-
-
 def _case_row(example: Any, label: str, checks: list[dict[str, Any]], result: Any, multi: bool) -> Row:
     head = [c for c in checks if c["quantity"] == "score"] or checks[:1]
     notes: list[str] = []
@@ -101,10 +96,10 @@ def _case_row(example: Any, label: str, checks: list[dict[str, Any]], result: An
             stated = f"{first['quantity'].split(':')[-1]} {stated}"
         for rule, verb in (("round", "rounds"), ("truncate", "truncates")):
             hidden = [n for n in dict.fromkeys(_rounding_note(c) for c in checks
-                                               if c["rule"] == rule and not _is_derived(c)) if n]
+                                               if c["rule"] == rule and not is_derived(c["deck_text"])) if n]
             if hidden:
                 notes.append(f"deck {verb} " + ", ".join(hidden))
-        if any(_is_derived(c) for c in checks):
+        if any(is_derived(c["deck_text"]) for c in checks):
             notes.append("derived by the project: the deck prints no number here")
     else:
         stated, computed, value = "-", fmt(result.score), result.score

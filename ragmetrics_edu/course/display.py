@@ -15,13 +15,14 @@ from __future__ import annotations
 import textwrap
 from typing import Any, Iterable, Mapping, Sequence
 
-from .. import metrics
 from ..errors import InputError
 from ..examples import Case, Example
 from ..retrieval.corpus import Corpus, Question
-from ..validate import as_list, count, flag, instance, integer, mapping, number, plain, records, text_list
+from ..studies.calibration import pair_cosines
+from ..studies.ranking_lists import RANKING_NAMES, per_k_rows, ranking_scores
+from ..validate import as_list, flag, instance, integer, mapping, plain, records, text_list
 from ..validate import text as checked_text
-from .embedding_texts import embedder_source, pair_cosines
+from .embedding_texts import embedder_source
 
 #: How the catalogue marks a number the project derived rather than read off the deck.
 DERIVED_PREFIX = "derived by the project"
@@ -271,26 +272,9 @@ def show_calibration(summaries: Mapping[str, Mapping[str, Mapping[str, float]]])
             print(f"{name:<12}{label:<12}{s['n']:>4}{s['min']:>9.3f}{s['median']:>9.3f}{s['max']:>9.3f}")
 
 
-RANKING_NAMES = ("CP", "AP", "P@k", "R@k", "RR", "nDCG@k")
-
-
-def ranking_scores(flags: Sequence[int], total_relevant: int | None = None, k: int | None = None) -> dict[str, float]:
-    """Context precision, AP, P@k, R@k, RR and nDCG@k of one list (short names as keys)."""
-    if total_relevant is not None:
-        total_relevant = count("total_relevant", total_relevant, maximum=100_000)
-    ideal = None if total_relevant is None else [1] * total_relevant
-    return {
-        "CP": metrics.context_precision(flags).score,
-        "AP": metrics.average_precision(flags, total_relevant).score,
-        "P@k": metrics.precision_at_k(flags, k=k).score,
-        "R@k": metrics.recall_at_k(flags, k=k, total_relevant=total_relevant).score,
-        "RR": metrics.reciprocal_rank(flags).score,
-        "nDCG@k": metrics.ndcg_at_k(flags, k=k, ideal=ideal).score,
-    }
-
-
 def score_table(lists: Mapping[str, Sequence[int]], **options: Any) -> None:
-    """One row per list, one column per ranking measure (options as for :func:`ranking_scores`)."""
+    """One row per list, one column per ranking measure (:func:`ragmetrics_edu.studies.ranking_lists.ranking_scores`;
+    options as for it)."""
     print(f"{'list':<18}" + "".join(f"{n:>8}" for n in RANKING_NAMES))
     for label, flags in mapping("lists", lists, "a dict label -> relevance flags").items():
         row = ranking_scores(flags, **options)
@@ -298,147 +282,19 @@ def score_table(lists: Mapping[str, Sequence[int]], **options: Any) -> None:
 
 
 def per_k_table(flags: Sequence[int], total_relevant: int | None = None) -> dict[str, float]:
-    """Print every measure's per-rank value, read from the library's step tables; return the scores."""
-    p = metrics.precision_at_k(flags)
-    r = metrics.recall_at_k(flags, total_relevant=total_relevant)
-    cp = metrics.context_precision(flags)
-    nd = metrics.ndcg_at_k(flags, ideal=None if total_relevant is None else [1] * total_relevant)
-    rr = metrics.reciprocal_rank(flags)
+    """Print every measure's per-rank value (:func:`ragmetrics_edu.studies.ranking_lists.per_k_rows`); return the
+    scores."""
+    rows, scores = per_k_rows(flags, total_relevant)
     print(f"{'k':>2} {'r_k':>4} {'P@k':>7} {'R@k':>7} {'CP term':>8} {'DCG@k':>7} {'nDCG@k':>7} {'RR':>6}")
-    for k in range(1, len(flags) + 1):
-        first = rr.rows[k - 1]["first_relevant"]
-        print(f"{k:>2} {flags[k - 1]:>4} {p.rows[k - 1]['precision_at_k']:>7.4f} {r.rows[k - 1]['recall_at_k']:>7.4f} "
-              f"{cp.rows[k - 1]['term']:>8.4f} {nd.rows[k - 1]['dcg']:>7.4f} {nd.rows[k - 1]['ndcg_at_k']:>7.4f} "
-              f"{(f'{1 / k:.4f}' if first else ''):>6}")
-    return {"context precision": cp.score, "average precision": metrics.average_precision(flags, total_relevant).score,
-            f"precision@{len(flags)}": p.score, f"recall@{len(flags)}": r.score,
-            "reciprocal rank": rr.score, f"nDCG@{len(flags)}": nd.score}
+    for row in rows:
+        rr = "" if row["rr"] is None else f"{row['rr']:.4f}"
+        print(f"{row['k']:>2} {row['r_k']:>4} {row['precision_at_k']:>7.4f} {row['recall_at_k']:>7.4f} "
+              f"{row['cp_term']:>8.4f} {row['dcg']:>7.4f} {row['ndcg_at_k']:>7.4f} {rr:>6}")
+    return scores
 
 
-#: The answer-correctness panel's sliders, the one place their ranges are written: name -> (low, high,
-#: step, label). An int range (tp, fp, fn) is a whole-number slider; a float one has no step (the exact
-#: value, no snapping) or the step its two-decimal readout shows. The panel builds its sliders and checks its start
-#: values from this table.
-_SLIDERS: dict[str, tuple[float, float, float | None, str]] = {
-    "tp": (0, 6, 1, "TP"), "fp": (0, 6, 1, "FP"), "fn": (0, 6, 1, "FN"), "similarity": (-1.0, 1.0, None, "similarity"),
-    "beta": (0.25, 4.0, 0.25, "beta"), "w_factual": (0.0, 1.0, 0.05, "w factual"),
-    "w_semantic": (0.0, 1.0, 0.05, "w semantic")}
-
-
-def _start(start: Any) -> dict[str, float]:
-    """The panel's start values, each a slider's name with a value in its range."""
-    expected = "start values by slider name (" + ", ".join(_SLIDERS) + ")"
-    out: dict[str, float] = {}
-    for name, value in mapping("start", start, expected).items():
-        if name not in _SLIDERS:
-            raise InputError("start", expected, name)
-        low, high = _SLIDERS[name][:2]
-        out[name] = integer(f"start[{name!r}]", value, low=int(low), high=int(high)) if isinstance(low, int) \
-            else number(f"start[{name!r}]", value, f"a number from {low} to {high}", low=low, high=high)
-    return out
-
-
-class CorrectnessPanel:
-    """Sliders for answer correctness (TP, FP, FN, similarity, beta, the two weights).
-
-    Every change rescores with :func:`ragmetrics_edu.metrics.answer_correctness` and shows
-    the formula and one line of arithmetic; inputs the metric rejects show its
-    :class:`~ragmetrics_edu.InputError` instead of a score. ``widget`` is what a notebook
-    displays; :meth:`report` prints the panel's line beside a direct call of the metric.
-    """
-
-    def __init__(self, start: Mapping[str, float]) -> None:
-        import ipywidgets as widgets  # heavy: only when a panel is built
-
-        from ..widgets.sliders import ExactFloatSlider  # keeps the exact value it was given (no snapping)
-
-        self.start = _start(start)
-        self.sliders: dict[str, Any] = {}
-        for name, (low, high, step, label) in _SLIDERS.items():
-            if isinstance(low, int):
-                self.sliders[name] = widgets.IntSlider(min=low, max=high, step=step, description=label)
-            elif step is None:
-                self.sliders[name] = ExactFloatSlider(min=low, max=high, description=label)
-            else:
-                self.sliders[name] = ExactFloatSlider(min=low, max=high, step=step, readout_format=".2f",
-                                                      description=label)
-        self.formula_view = widgets.HTMLMath()
-        self.printout = widgets.Output()
-        self.result: Any = None
-        self.text = ""
-        self._resetting = False  # reset() moves every slider, then scores once
-        for slider in self.sliders.values():
-            slider.observe(self.recompute, names="value")
-        self.widget = widgets.VBox([
-            widgets.HBox([self.sliders["tp"], self.sliders["fp"], self.sliders["fn"]]),
-            widgets.HBox([self.sliders["similarity"], self.sliders["beta"]]),
-            widgets.HBox([self.sliders["w_factual"], self.sliders["w_semantic"]]),
-            self.formula_view, self.printout])
-        self.reset()
-
-    @property
-    def values(self) -> dict[str, float]:
-        """The sliders' current values by name."""
-        return {name: s.value for name, s in self.sliders.items()}
-
-    def score_directly(self) -> Any:
-        """The metric called on the sliders' values, without the panel (placeholder statements)."""
-        p = self.values
-        tp, fp, fn = (int(p[kind]) for kind in ("tp", "fp", "fn"))
-        return metrics.answer_correctness(["t"] * tp, ["f"] * fp, ["n"] * fn, similarity=p["similarity"],
-                                          weights=(p["w_factual"], p["w_semantic"]), beta=p["beta"])
-
-    def recompute(self, change: Any = None) -> None:
-        """Score the current values and show the formula; keep the result and the line of text."""
-        if self._resetting:
-            return
-
-        p = self.values
-        try:
-            r = self.score_directly()
-        except InputError as error:
-            self.result, self.text = None, f"Cannot score: {error}"
-            self.formula_view.value = ""
-        else:
-            v = r.values
-            self.result = r
-            self.text = (f"F(beta={p['beta']:g}) = {v['f_beta']:.4f};  score = ({v['weight_factual']:g} x "
-                         f"{v['f_beta']:.4f} + {v['weight_semantic']:g} x {v['similarity']:.4f}) / "
-                         f"({v['weight_factual']:g} + {v['weight_semantic']:g}) = {r.score:.4f}")
-            self.formula_view.value = f"$${r.formula}$$"
-        # Replace the panel's text in one assignment (no clear/append round trip with the browser).
-        self.printout.outputs = ({"output_type": "stream", "name": "stdout", "text": self.text + "\n"},)
-
-    def reset(self) -> None:
-        """Back to the start values, scored once (not once per slider moved)."""
-        self._resetting = True
-        try:
-            for name, value in self.start.items():
-                self.sliders[name].value = value
-        finally:
-            self._resetting = False
-        self.recompute()
-
-    def report(self, step: str) -> None:
-        """The panel's line, then the metric's own score for the same values (when it can score)."""
-        print(f"{step}:")
-        print(textwrap.fill(f"  panel:   {self.text}", WIDTH, subsequent_indent=" " * 11))
-        if self.result is not None:
-            direct = self.score_directly()
-            print(f"  metrics: {direct.score:.4f}   same: {direct.score == self.result.score}")
-
-    def __repr__(self) -> str:
-        """The text/plain fallback a notebook shows before its cell runs: a hint, not the widget tree."""
-        return "CorrectnessPanel: run this cell in Jupyter to get the answer-correctness sliders"
-
-    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
-        bundle = dict(self.widget._repr_mimebundle_(**kwargs) or {})
-        bundle["text/plain"] = repr(self)
-        return bundle
-
-
-__all__ = ["CorrectnessPanel", "DERIVED_PREFIX", "by_node", "explorer_step", "is_derived", "node_texts",
-           "per_k_table", "ranking_scores", "score_table", "show_calibration", "show_checks", "show_claims_example",
+__all__ = ["DERIVED_PREFIX", "by_node", "explorer_step", "is_derived", "node_texts",
+           "per_k_table", "score_table", "show_calibration", "show_checks", "show_claims_example",
            "show_cosines", "show_hits", "show_ranked_example", "show_recall_case", "show_relevancy_case",
            "show_sources", "show_text", "source_label", "text_table", "wrap", "say", "WIDTH"]
 

@@ -2,11 +2,11 @@
 
 The map lists every metric the course teaches with the fields it reads (question,
 contexts, answer, reference), whether it needs a reference, and which component of a
-RAG system it judges. The cost columns are not typed: :func:`measure` adds up the call
-records of a judge's results (prompt and completion tokens, seconds), so the numbers
-are those of whichever judge ran, e.g. the shipped recording of qwen2.5-coder-1.5b.
-:func:`cost_per_1000` turns tokens into money at a price per million tokens the caller
-gives; :data:`EXAMPLE_PRICE` is an illustration, not a quote from any provider.
+RAG system it judges. The cost columns are not typed: :func:`ragmetrics_edu.judges.costs.measure`
+adds up the call records of a judge's results (prompt and completion tokens, seconds), so the
+numbers are those of whichever judge ran, e.g. the shipped recording of qwen2.5-coder-1.5b
+(notebook 12 measures notebook 10's deck runs). :data:`EXAMPLE_PRICE` is an
+illustration, not a quote from any provider.
 
 The RAG triad (context relevance, groundedness, answer relevance; the name comes from
 TruLens) is the same map seen from the three links of question, contexts and answer:
@@ -16,14 +16,14 @@ TruLens) is the same map seen from the three links of question, contexts and ans
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping
+from typing import Any, Mapping
 
 from ..errors import InputError
-from ..judges.records import tally
+from ..judges.costs import StepCost, check_costs, checked_price, cost_per_1000
 from ..metrics.registry import MetricTable
 from ..metrics.specs import SPECS
 from ..results import cut
-from ..validate import as_list, identifier, instance, mapping, number, text, text_list
+from ..validate import identifier
 
 FIELDS = ("question", "contexts", "answer", "reference")
 
@@ -148,93 +148,6 @@ def get(name: str) -> MetricInfo:
     raise InputError("name", "one of " + ", ".join(m.name for m in entries()), name)
 
 
-@dataclass(frozen=True)
-class StepCost:
-    """What one judge step cost over the cases measured: totals, and per case."""
-
-    step: str
-    cases: int
-    calls: float
-    prompt_tokens: float
-    completion_tokens: float
-    seconds: float
-
-    def per_case(self, field: str) -> float:
-        """The mean of ``field`` (calls, prompt_tokens, completion_tokens or seconds) per case."""
-        if field not in ("calls", "prompt_tokens", "completion_tokens", "seconds"):
-            raise InputError("field", "calls, prompt_tokens, completion_tokens or seconds", field)
-        return getattr(self, field) / self.cases
-
-
-def measure(results: Iterable[tuple[str, Any]]) -> dict[str, StepCost]:
-    """Add up the call records of judged results, by step.
-
-    ``results``: pairs (step, result) where ``result.calls`` holds the judge's call records
-    (a :class:`~ragmetrics_edu.judges.CallRecord` list); a result that is None (the case
-    failed) is skipped. Calls are counted the one way (:func:`ragmetrics_edu.judges.records.tally`):
-    repairs count as calls (a repair is a call someone pays for), cache hits do not. Tokens a
-    server did not report count as 0.
-    """
-    totals: dict[str, list[float]] = {}
-    pairs = as_list("results", results, "a list of (step, result) pairs", iterators=True)
-    for i, pair in enumerate(pairs):
-        if not (isinstance(pair, (list, tuple)) and len(pair) == 2 and isinstance(pair[0], str)):
-            raise InputError(f"results[{i}]", "a (step, result) pair", pair)
-    for step, result in pairs:
-        if result is None:
-            continue
-        calls = getattr(result, "calls", None)
-        if calls is None:
-            raise InputError("results", "(step, result) pairs whose result has .calls", result)
-        spent = tally(calls)
-        row = totals.setdefault(step, [0, 0, 0, 0, 0.0])
-        row[0] += 1
-        row[1] += spent.calls
-        row[2] += spent.prompt_tokens
-        row[3] += spent.completion_tokens
-        row[4] += spent.latency_s
-    return {step: StepCost(step, int(r[0]), int(r[1]), int(r[2]), int(r[3]), float(r[4]))
-            for step, r in totals.items()}
-
-
-def measure_deck_runs(runs: Iterable[Any]) -> dict[str, StepCost]:
-    """:func:`measure` over the runs of :func:`ragmetrics_edu.course.deck_cases.run_deck_cases`."""
-    runs = as_list("runs", runs, "the runs of deck_cases.run_deck_cases()", iterators=True)
-    for i, run in enumerate(runs):
-        if not (hasattr(run, "result") and isinstance(getattr(getattr(run, "case", None), "step", None), str)):
-            raise InputError(f"runs[{i}]", "a run of deck_cases.run_deck_cases()", run)
-    return measure([(run.case.step, run.result) for run in runs])
-
-
-def _price(field: str, value: Any) -> float:
-    return number(field, value, "a price in dollars per million tokens (a finite number >= 0)", low=0.0)
-
-
-def check_costs(costs: Any) -> Mapping[str, StepCost]:
-    """Measured costs by step, as :func:`measure` returns them."""
-    costs = mapping("costs", costs, "costs by step (metric_map.measure())")
-    for step, cost in costs.items():
-        instance(f"costs[{step!r}]", cost, StepCost, "a StepCost (metric_map.measure())")
-    return costs
-
-
-def cost_per_1000(cost: StepCost, price_in: float, price_out: float) -> dict[str, float]:
-    """Calls, tokens, money and time for 1,000 cases at the measured per-case rates.
-
-    ``price_in`` and ``price_out``: dollars per million prompt and completion tokens.
-    ``hours`` is the recorded latency times 1,000, one call at a time: the time on the
-    machine that made the records, not on another.
-    """
-    price_in, price_out = _price("price_in", price_in), _price("price_out", price_out)
-    cost = instance("cost", cost, StepCost, "a StepCost (metric_map.measure())")
-    calls = 1000 * cost.per_case("calls")
-    prompt = 1000 * cost.per_case("prompt_tokens")
-    completion = 1000 * cost.per_case("completion_tokens")
-    return {"calls": calls, "prompt_tokens": prompt, "completion_tokens": completion,
-            "dollars": (prompt * price_in + completion * price_out) / 1e6,
-            "hours": 1000 * cost.per_case("seconds") / 3600}
-
-
 def _needs(info: MetricInfo) -> str:
     marks = {"question": "Q", "contexts": "C", "answer": "A", "reference": "R", "labels": "L"}
     return "".join(marks[f] for f in info.needs)
@@ -281,7 +194,7 @@ def table(costs: Mapping[str, StepCost] | None = None) -> str:
 def cost_table(costs: Mapping[str, StepCost], price_in: float, price_out: float) -> str:
     """Per 1,000 cases, for each measured step: calls, tokens (thousands), dollars and hours."""
     costs = check_costs(costs)
-    price_in, price_out = _price("price_in", price_in), _price("price_out", price_out)
+    price_in, price_out = checked_price("price_in", price_in), checked_price("price_out", price_out)
     head = f"{'judge step':<27} {'cases':>5} {'calls':>6} {'k prompt':>8} {'k compl':>7} {'dollars':>8} {'hours':>6}"
     lines = [head, "-" * len(head)]
     for step, cost in costs.items():
@@ -325,18 +238,6 @@ def peer_table() -> str:
         for i, peer in enumerate(m.peers.split("; ")):
             lines.append(f"{cut(label(m.name), 37) if i == 0 else '':<37} {peer}")
     return "\n".join(lines)
-
-
-def combine(costs: Mapping[str, StepCost], steps: Iterable[str], name: str) -> StepCost:
-    """One case scored with several steps: the sum of their per-case means, as a one-case :class:`StepCost`."""
-    costs, name = check_costs(costs), text("name", name)
-    chosen = list(steps) if isinstance(steps, Mapping) else text_list("steps", steps, iterators=True)
-    missing = [s for s in chosen if s not in costs]
-    if missing or not chosen:
-        raise InputError("steps", "measured steps: " + ", ".join(costs), missing or chosen)
-    total = [sum(costs[s].per_case(f) for s in chosen) for f in ("calls", "prompt_tokens", "completion_tokens")]
-    seconds = sum(costs[s].per_case("seconds") for s in chosen)
-    return StepCost(name, 1, total[0], total[1], total[2], seconds)
 
 
 def reference_free() -> list[str]:

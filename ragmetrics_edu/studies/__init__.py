@@ -8,9 +8,12 @@ against them. Subpackages, one per study:
   faithfulness judge on HaluEval QA, the winner's curse and detection F1 (lesson 11);
 - ``against_people``: judges against people's labels on HaluEval and RAGTruth: the designs, the scored parts,
   the choice log and its tables, readings, pass rates and figures (lessons 13-14);
-- ``alignment``: aligning a judge, and the ``validate-judge`` command's reading (lesson 15);
+- ``alignment``: aligning a judge (lesson 15), and the ``validate-judge`` command;
 - ``capstone``: the capstone's two RAG systems, their rows tagged, paired and read (lesson 16; the blame rule
   is ``evaluation.failures``).
+- ``calibration``, ``ranking_lists``, ``deck_agreement`` (modules): labelled sentence pairs' cosines under an
+  embedder (lessons 06-07); every ranking measure of one list, per rank, and its figure (lesson 08); a judge's
+  verdicts on the decks' worked examples against the decks' (lessons 10, 12).
 
 This package never imports the course (``ragmetrics_edu.course``).
 """

@@ -9,6 +9,7 @@
 - :class:`EntityExplorer`: edit entity lists for context entity recall.
 - :class:`DecomposeExplorer`: cut a text into statements (or merge them) and watch context
   recall or faithfulness move.
+- :class:`CorrectnessPanel`: sliders for answer correctness (TP, FP, FN, similarity, beta, weights).
 - :class:`ExactFloatSlider`: a float slider that keeps the exact value it was given
   (the browser's snapping to the step never writes back).
 
@@ -37,9 +38,10 @@ _VIEWS = {
     "EntityExplorer": "entities",
     "DecomposeExplorer": "decompose",
     "ExactFloatSlider": "sliders",
+    "CorrectnessPanel": "correctness",
 }
 
-__all__ = ["DecomposeExplorer", "DecomposeModel", "EntityExplorer", "EntityModel", "ExactFloatSlider", "PermutationExplorer", "PermutationModel", "PermutationSummary",
+__all__ = ["CorrectnessPanel", "DecomposeExplorer", "DecomposeModel", "EntityExplorer", "EntityModel", "ExactFloatSlider", "PermutationExplorer", "PermutationModel", "PermutationSummary",
            "ReorderExplorer", "ReorderModel", "StatementExplorer", "StatementModel"]
 
 

@@ -14,20 +14,14 @@ from ragmetrics_edu import InputError, data, designs, judges, regression_gate
 from ragmetrics_edu.course import deck_cases, exercises
 from ragmetrics_edu.course import metric_map as mm
 from ragmetrics_edu.course.deck_cases import DECK_CASES, run_deck_cases
-from ragmetrics_edu.judges.records import CallRecord
+from ragmetrics_edu.judges.costs import combine, measure
 from ragmetrics_edu.metrics import context_precision
 from ragmetrics_edu.metrics.reference_free import context_precision_without_reference, context_utilization
-from ragmetrics_edu.results import MetricResult
 
 
 @pytest.fixture(scope="module")
 def runs():
     return run_deck_cases(judges.ReplayJudge(data.recording("qwen2.5-coder-1.5b_deck-examples")))
-
-
-def _call(step, prompt, completion, seconds, attempt=0):
-    return CallRecord(step=step, messages=[], raw="", parsed={}, model="m", prompt_tokens=prompt,
-                      completion_tokens=completion, latency_s=seconds, attempt=attempt)
 
 
 # --- the map ---------------------------------------------------------------------------------
@@ -50,20 +44,8 @@ def test_every_judge_step_of_the_map_is_a_judge_step_of_the_library(runs):
             assert info.step in steps and hasattr(designs, info.step), info.name
 
 
-def test_measure_adds_up_the_call_records_repairs_included():
-    one = MetricResult(metric="x", score=1.0, calls=[_call("s", 100, 10, 2.0), _call("s", 150, 5, 1.0, attempt=1)])
-    two = MetricResult(metric="x", score=0.5, calls=[_call("s", 50, None, 0.5)])
-    cost = mm.measure([("s", one), ("s", two), ("s", None)])["s"]
-    assert (cost.cases, cost.calls, cost.prompt_tokens, cost.completion_tokens) == (2, 3, 300, 15)
-    assert cost.seconds == pytest.approx(3.5) and cost.per_case("calls") == 1.5
-    with pytest.raises(InputError, match="results"):
-        mm.measure([("s", object())])
-    with pytest.raises(InputError, match="field"):
-        cost.per_case("dollars")
-
-
 def test_measured_costs_of_the_recording_match_its_call_records(runs):
-    costs = mm.measure_deck_runs(runs)
+    costs = measure([(run.case.step, run.result) for run in runs])
     for step, cost in costs.items():
         calls = [c for r in runs if r.case.step == step and r.result for c in r.result.calls]
         assert cost.calls == len(calls) and cost.prompt_tokens == sum(c.prompt_tokens for c in calls)
@@ -73,26 +55,16 @@ def test_measured_costs_of_the_recording_match_its_call_records(runs):
     assert costs["context_recall"].per_case("calls") > 1       # the recording holds a repair
 
 
-def test_cost_per_1000_is_tokens_times_price():
-    cost = mm.StepCost("s", cases=4, calls=8, prompt_tokens=4000, completion_tokens=400, seconds=40.0)
-    c = mm.cost_per_1000(cost, price_in=2.0, price_out=10.0)
-    assert c["calls"] == 2000 and c["prompt_tokens"] == 1_000_000 and c["completion_tokens"] == 100_000
-    assert c["dollars"] == pytest.approx(2.0 + 1.0) and c["hours"] == pytest.approx(10_000 / 3600)
-    for bad in (-1, "1", True, math.inf, math.nan):
-        with pytest.raises(InputError, match="price_in"):
-            mm.cost_per_1000(cost, bad, 1.0)
-
-
 def test_combine_sums_per_case_rates(runs):
-    costs = mm.measure_deck_runs(runs)
-    both = mm.combine(costs, ["faithfulness", "context_recall"], "both")
+    costs = measure([(run.case.step, run.result) for run in runs])
+    both = combine(costs, ["faithfulness", "context_recall"], "both")
     assert both.calls == pytest.approx(costs["faithfulness"].per_case("calls") + costs["context_recall"].per_case("calls"))
     with pytest.raises(InputError, match="steps"):
-        mm.combine(costs, ["nope"], "x")
+        combine(costs, ["nope"], "x")
 
 
 def test_tables_fit_under_100_characters_and_mark_unmeasured_rows(runs):
-    costs = mm.measure_deck_runs(runs)
+    costs = measure([(run.case.step, run.result) for run in runs])
     text = mm.table(costs)
     for block in (text, mm.cost_table(costs, *mm.EXAMPLE_PRICE), mm.triad_table(), mm.peer_table()):
         assert max(len(line) for line in block.splitlines()) < 100
@@ -141,26 +113,31 @@ def _by_hand_interval(candidate, accepted, shift_sd, level=0.95, n_resamples=200
     return boot.ci, band, (mean - math.hypot(mean - low, band), mean + math.hypot(high - mean, band))
 
 
-def test_the_shipped_example_gate_runs_on_the_recordings_and_does_not_fail():
+def test_the_shipped_example_gate_blocks_on_cannot_tell():
     from ragmetrics_edu.course.regression_gate_example import MARGIN, test_faithfulness_does_not_regress
 
-    with pytest.warns(UserWarning, match="cannot tell"):       # the 1.5B judge cannot see the b answers' claim
+    # the 1.5B judge cannot see the b answers' claim: CANNOT TELL, and the copied test blocks on it (non-inferiority)
+    with pytest.raises(AssertionError, match="CANNOT TELL"):
         test_faithfulness_does_not_regress()
     source = deck_cases.example_source()
     assert "def test_" in source and "noise=" in source and 0 < MARGIN < 1
+    assert "assert result.passed" in source and "warnings.warn" not in source
 
 
 def test_the_shipped_example_is_a_pytest_file_that_pytest_runs(tmp_path):
     source = deck_cases.example_source()
-    (tmp_path / "test_gate_copy.py").write_text(source, encoding="utf-8")
+    (tmp_path / "test_gate_copy.py").write_text(source, encoding="utf-8")          # as shipped: CANNOT TELL blocks
     worse = source.replace("result = gate(candidate, accepted,", "result = gate([c - 0.3 for c in candidate], accepted,")
-    assert worse != source
+    same = source.replace("result = gate(candidate, accepted,", "result = gate(accepted, accepted,")
+    assert worse != source and same != source
     (tmp_path / "test_gate_worse.py").write_text(worse, encoding="utf-8")
+    (tmp_path / "test_gate_same.py").write_text(same, encoding="utf-8")          # no change at all: PASS
     done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(tmp_path)],
                           capture_output=True, text=True, cwd=tmp_path, timeout=120,
                           env={**os.environ, "PYTHONPATH": str(REPO)})
-    assert "1 failed, 1 passed" in done.stdout, done.stdout + done.stderr
-    assert "test_gate_worse.py" in done.stdout and "FAIL" in done.stdout   # the explanation is the message
+    assert "2 failed, 1 passed" in done.stdout, done.stdout + done.stderr
+    assert "test_gate_worse.py" in done.stdout and "FAIL:" in done.stdout   # the explanation is the message
+    assert "test_gate_copy.py" in done.stdout and "CANNOT TELL:" in done.stdout
 
 
 def test_mean_against_a_bar_and_the_paired_gate_disagree():
@@ -346,7 +323,7 @@ def test_notebook_12_counts_the_map_rows_it_prints_and_types_no_count():
 
 
 def test_the_triad_and_cost_rows_name_the_claims_step_by_what_it_computes(runs):
-    costs = mm.measure_deck_runs(runs)
+    costs = measure([(run.case.step, run.result) for run in runs])
     assert mm.get("faithfulness").step == "faithfulness" and "claims" in mm.get("faithfulness").how
     lines = mm.cost_table(costs, *mm.EXAMPLE_PRICE).splitlines()
     assert any(line.startswith("faithfulness (claims) ") for line in lines)
@@ -367,3 +344,31 @@ def test_the_gate_case_is_named_for_what_it_shows():
     case = gate_cases.case_gate("drop near the margin")
     assert case.noise_band == 0 and case.sign_p < 0.05
     assert case.ci[0] < -case.margin < case.ci[1]
+
+
+# --- issue 47: how well three runs pin the shift down, and the 30-unit caution -----------------------
+
+def test_shift_upper_is_the_chi_square_upper_end_of_the_run_means_sd():
+    from scipy.stats import chi2
+
+    from ragmetrics_edu.course import gate_cases
+
+    noise = gate_cases.recorded_noise("0.7")                 # run means 0.367, 0.467, 0.433
+    s = statistics.stdev(noise.run_means)
+    assert noise.shift_upper() == pytest.approx(s * math.sqrt(2 / chi2.ppf(0.025, 2)))
+    assert noise.shift == 0 < 0.3 < noise.shift_upper()       # "band 0" rests on an estimate three runs barely fix
+    assert noise.shift_upper(0.5) < noise.shift_upper()
+    many = regression_gate.judge_noise([[m] * 10 for m in (0.367, 0.467, 0.433) * 4])   # same spread, 12 runs
+    assert many.shift_upper() < noise.shift_upper()           # more runs, a tighter bound
+    assert regression_gate.judge_noise([[0.5] * 4, [0.5] * 4]).shift_upper() == 0
+    with pytest.raises(InputError, match="level"):
+        noise.shift_upper(1.5)
+
+
+def test_the_gate_cautions_under_thirty_units():
+    rng = __import__("random").Random(3)
+    for n, cautioned in ((20, True), (30, False)):
+        accepted = [rng.random() for _ in range(n)]
+        shown = regression_gate.gate(accepted, accepted, noise=0.0).explain()
+        assert ("caution: under 30 units" in shown) is cautioned
+        assert all(len(line) <= 100 for line in shown.splitlines())

@@ -14,6 +14,7 @@ from ragmetrics_edu import validate
 from ragmetrics_edu.course import deck_table, display, metric_map, slides
 from ragmetrics_edu.course.judge_study import passes as judge_study
 from ragmetrics_edu.errors import InputError
+from ragmetrics_edu.judges import costs
 from ragmetrics_edu.studies.capstone import diagnosis
 from ragmetrics_edu.studies.judge_study import failures as judge_failures
 
@@ -67,6 +68,6 @@ def test_what_the_notebooks_pass_still_works():
     failures = judge_failures.classify(["Paris is the capital."], ["NVIDIA makes chips."],
                                        context=(c for c in ["NVIDIA makes chips."]), source="Paris is the capital.")
     assert [f.category for f in failures][:1] == ["wrong text"]
-    cost = metric_map.StepCost("s", 2, 4.0, 100.0, 10.0, 2.0)
-    assert metric_map.combine({"s": cost}, {"s": cost}, "all").calls == cost.per_case("calls")  # a dict's keys
+    cost = costs.StepCost("s", 2, 4.0, 100.0, 10.0, 2.0)
+    assert costs.combine({"s": cost}, {"s": cost}, "all").calls == cost.per_case("calls")  # a dict's keys
     assert deck_table.exact_text(0.5) == "1/2 = 0.5" and deck_table.exact_text(None) == "-"

@@ -6,8 +6,9 @@ import pytest
 
 from ragmetrics_edu import InputError, examples
 from ragmetrics_edu.agreement import cohen_kappa
-from ragmetrics_edu.course.deck_cases import DECK_CASES, agreement, run_deck_cases
+from ragmetrics_edu.course.deck_cases import DECK_CASES, run_deck_cases
 from ragmetrics_edu.judges import GivenJudge
+from ragmetrics_edu.studies.deck_agreement import agreement, metric_agreement
 
 
 def test_kappa_by_hand():
@@ -114,8 +115,6 @@ def test_content_matched_verdicts_pair_the_same_claims_in_any_order():
 
 
 def test_metric_agreement_lists_what_it_left_out_and_stands_beside_the_baseline():
-    from ragmetrics_edu.course.deck_cases import metric_agreement
-
     judge = GivenJudge({"faithfulness.claims": ["The Moon orbits the Earth.", "Einstein was born in Germany."],
                         "faithfulness.verdicts": ["yes", "yes"]})
     runs = run_deck_cases(judge, ids=["E-faith-einstein"])

@@ -10,8 +10,9 @@ from ragmetrics_edu import examples
 from ragmetrics_edu.course import display
 from ragmetrics_edu.course import embedding_texts as et
 from ragmetrics_edu.course import slides as sk
-from ragmetrics_edu.embeddings import HashingEmbedder, cosine_parts
+from ragmetrics_edu.embeddings import HashingEmbedder
 from ragmetrics_edu.embeddings.recorded import RecordedEmbedder
+from ragmetrics_edu.studies import calibration as cal
 
 ROOT = Path(__file__).resolve().parents[2]
 RECORDED_LABEL = "recorded from all-MiniLM-L6-v2 (sha256 "
@@ -29,26 +30,6 @@ def test_sources_name_the_recordings_model_sha256_and_date_and_the_stand_in(reco
     assert "toy" in et.embedder_source(type("Toy", (), {"name": "toy", "embed": lambda self, t: []})())
 
 
-def test_pair_cosines_equal_the_cosine_of_each_embedders_vectors(recorded):
-    ex = examples.load("E-ar-france")
-    a, b = ex.inputs["question"], ex.inputs["generated_questions_low"][0]
-    got = et.pair_cosines({"france": (a, b)}, {"minilm": recorded, "hashing": None})
-    assert got["france"]["minilm"] == cosine_parts(*recorded.embed([a, b]))[3]
-    assert got["france"]["hashing"] == cosine_parts(*HashingEmbedder().embed([a, b]))[3]
-    assert got["france"]["minilm"] > 0.6 and got["france"]["hashing"] < 0.35
-
-
-def test_threshold_splits_find_pairs_the_two_embedders_put_on_different_sides(recorded):
-    neural, hashing = et.calibration_cosines(recorded), et.calibration_cosines(None)
-    splits = et.threshold_splits(neural, hashing, 0.5)
-    assert splits and all((s["cosine_a"] >= 0.5) != (s["cosine_b"] >= 0.5) for s in splits)
-    expected = sum((x["cosine"] >= 0.5) != (y["cosine"] >= 0.5) for x, y in zip(neural, hashing, strict=True))
-    assert len(splits) == expected
-    assert any(s["label"] == "paraphrase" and s["cosine_a"] >= 0.5 > s["cosine_b"] for s in splits)
-    with pytest.raises(ValueError):
-        et.threshold_splits(neural, list(reversed(hashing)))
-
-
 def test_show_cosines_prints_one_column_per_embedder(recorded, capsys):
     ex = examples.load("E-ass-einstein")
     pairs = {"high": (ex.inputs["answer_high"], ex.inputs["ground_truth"])}
@@ -62,24 +43,11 @@ def test_show_cosines_prints_one_column_per_embedder(recorded, capsys):
 
 
 def test_show_calibration_prints_each_label_with_its_range(recorded, capsys):
-    summary = et.calibration_summary(et.calibration_cosines(recorded))
+    summary = cal.calibration_summary(cal.calibration_cosines(et.calibration_pairs(), recorded))
     display.show_calibration({"MiniLM": summary})
     lines = capsys.readouterr().out.splitlines()
-    assert len(lines) == 1 + len(et.LABELS)
+    assert len(lines) == 1 + len(cal.LABELS)
     assert f"{summary['paraphrase']['median']:.3f}" in lines[-1] and "paraphrase" in lines[-1]
-
-
-def test_plot_calibration_draws_a_histogram_per_embedder_with_the_threshold_counts(recorded):
-    rows = {"MiniLM": et.calibration_cosines(recorded), "hashing": et.calibration_cosines(None)}
-    fig = et.plot_calibration(rows, threshold=0.5)
-    assert len(fig.axes) == 2 and fig._repr_png_().startswith(b"\x89PNG")
-    legend = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
-    above = sum(r["cosine"] >= 0.5 for r in rows["MiniLM"] if r["label"] == "paraphrase")
-    assert legend[-1] == f"paraphrase (22, {above} at or above 0.5)"
-    bars = sum(p.get_height() for p in fig.axes[0].patches)
-    assert bars == len(rows["MiniLM"])  # every pair lands in a bin
-    with pytest.raises(ValueError):
-        et.plot_calibration({})
 
 
 def test_slide_fragment_names_both_sources(recorded):
@@ -103,7 +71,7 @@ def test_notebooks_show_the_recorded_model_beside_the_stand_in_with_sources(stem
 
 def test_notebook_07_teaches_calibration_and_06_points_to_it(recorded):
     out = _outputs("07_similarity_and_correctness")
-    summary = et.calibration_summary(et.calibration_cosines(recorded))
+    summary = cal.calibration_summary(cal.calibration_cosines(et.calibration_pairs(), recorded))
     assert f"{summary['paraphrase']['median']:.3f}" in out and "unrelated" in out
     cells = json.loads((ROOT / "notebooks" / "07_similarity_and_correctness.ipynb").read_text(encoding="utf-8"))["cells"]
     assert any("plot_calibration" in "".join(c["source"]) and any("image/png" in o.get("data", {}) for o in c["outputs"])

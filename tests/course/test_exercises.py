@@ -65,26 +65,14 @@ def test_a_true_or_false_written_as_a_string_is_named():
         assert "denominator" not in feedback.message
 
 
-def test_a_fraction_for_a_percentage_is_diagnosed():
-    fraction = exercises.get("judge-1").answer() / 100
-    feedback = exercises.check("judge-1", fraction)
-    assert feedback.correct is False and "percent" in feedback.message and "100" in feedback.message
-
-
-def test_the_kappa_hint_does_not_give_away_the_agreement():
-    agreement = exercises.get("judge-1").answer() / 100
-    hint = exercises.hint("judge-2")
-    assert f"{agreement:g}" not in hint and f"{agreement * 100:g}" not in hint
-
-
 def test_an_unknown_exercise_names_the_valid_ids_and_near_matches():
     with pytest.raises(InputError) as info:
         exercises.check("cp-9", 1)
     message = str(info.value)
     assert "exercise_id" in message and "cp-1" in message
     with pytest.raises(InputError) as info:
-        exercises.get("judge1")
-    assert "judge-1" in str(info.value)
+        exercises.get("judge3")
+    assert "judge-3" in str(info.value)
     with pytest.raises(InputError, match="exercise_id"):
         exercises.get(["cp-1"])
 

@@ -8,8 +8,12 @@ from pathlib import Path
 import pytest
 
 from ragmetrics_edu.agreement import fit_combination, roc_auc
-from ragmetrics_edu.course.alignment import analysis, protocol, study
-from ragmetrics_edu.course.alignment.designs import EXPLORED
+from ragmetrics_edu.baselines import SIGNALS
+from ragmetrics_edu.course.against_people import study as people_study
+from ragmetrics_edu.course.alignment import study
+from ragmetrics_edu.studies.alignment import analysis, choice, cost_figures, protocol
+from ragmetrics_edu.studies.alignment.log import JUDGE_SIGNALS
+from ragmetrics_edu.studies.alignment.protocol import EXPLORED
 
 REPO = Path(__file__).resolve().parents[2]
 NOTEBOOK = REPO / "notebooks" / "15_aligning_a_judge.ipynb"
@@ -36,7 +40,7 @@ def test_the_shipped_log_is_what_the_recordings_replay(log):
                        for a, b in zip(again, values, strict=True)), f"{key}: {name}"
     assert log["rule"] == protocol.RULE
     stored = json.dumps(log["figures"], sort_keys=True)
-    assert json.dumps(json.loads(json.dumps(study.candidate_figures(log, fresh=True))), sort_keys=True) == stored
+    assert json.dumps(json.loads(json.dumps(choice.candidate_figures(log, fresh=True))), sort_keys=True) == stored
 
 
 def test_word_overlaps_auc_by_another_route(log):
@@ -48,7 +52,7 @@ def test_word_overlaps_auc_by_another_route(log):
     bad = [s for s, f in zip(part["scores"]["word_overlap"], failed, strict=True) if f]
     by_hand = sum((g > b) + 0.5 * (g == b) for g in good for b in bad) / (len(good) * len(bad))
     assert auc == pytest.approx(by_hand)
-    assert study.candidate_figures(log)["word_overlap"]["auc"] == pytest.approx(by_hand)
+    assert choice.candidate_figures(log)["word_overlap"]["auc"] == pytest.approx(by_hand)
 
 
 def test_the_cross_validated_combination_is_refitted_the_same(log):
@@ -60,8 +64,8 @@ def test_the_cross_validated_combination_is_refitted_the_same(log):
 
 
 def test_the_choice_is_the_rule_applied(log):
-    chosen, reasons = study.choose(log)
-    figures = study.candidate_figures(log)
+    chosen, reasons = choice.choose(log)
+    figures = choice.candidate_figures(log)
     eligible = {n: f for n, f in figures.items() if n != "word_overlap" and f is not None and f["all_dev"]
                 and (n == "cheap_combination" or (f["halueval_vs_overlap_ci"] is not None
                                                   and f["halueval_vs_overlap_ci"][1] >= 0))}
@@ -71,7 +75,7 @@ def test_the_choice_is_the_rule_applied(log):
         best = max(eligible, key=lambda n: eligible[n]["auc"])
         assert chosen == (best if eligible[best]["vs_overlap_ci"][0] > 0 else "word_overlap")
     assert f"chosen: {chosen}" in _outputs(NOTEBOOK)
-    assert study.takeaway(log).split(". ")[0] in " ".join(_outputs(NOTEBOOK).split())
+    assert choice.takeaway(log).split(". ")[0] in " ".join(_outputs(NOTEBOOK).split())
 
 
 def test_failure_kinds_count_every_miss(log):
@@ -88,7 +92,7 @@ def test_the_judges_spans_by_character_sets(log):
 
     spans = analysis.spans(log)
     part = log["parts"]["ragtruth-dev"]
-    assert spans["threshold"] == study.candidate_figures(log)["support_min"]["threshold"]
+    assert spans["threshold"] == choice.candidate_figures(log)["support_min"]["threshold"]
     both = marked = people = 0
     for row, sentences in zip(part["items"], part["sentences"]["support"], strict=True):
         if not sentences:
@@ -104,7 +108,7 @@ def test_the_judges_spans_by_character_sets(log):
 
 
 def test_the_cost_comparison_counts_a_shared_call_once(log):
-    cost = study.cost_comparison(log)
+    cost = cost_figures.cost_comparison(log)
     toks = log["parts"]["ragtruth-dev"]["tokens"]
     both_t = [k for k in range(len(toks["support"])) if not math.isnan(toks["support"][k])
               and not math.isnan(toks["g_eval"][k])]
@@ -123,14 +127,14 @@ def test_the_plans_take_aways_hold_on_the_log(log):
     from ragmetrics_edu.agreement import span_agreement
     from ragmetrics_edu.agreement.calibration import base_rate, brier_skill, reliability
     from ragmetrics_edu.course import course_plan
-    from ragmetrics_edu.course.alignment import calibration
+    from ragmetrics_edu.studies.alignment import calibration
 
     takeaways = course_plan.get("15").takeaways
     text = " ".join(takeaways)
     assert len(takeaways) == 3 and all(len(t.split()) <= 30 for t in takeaways)
-    figures = study.candidate_figures(log)
+    figures = choice.candidate_figures(log)
     assert "Counting words stays the default: no judged design beat it on every dev source" in text
-    assert study.choose(log)[0] == "word_overlap"
+    assert choice.choose(log)[0] == "word_overlap"
     judged = [n for n in figures if n not in ("word_overlap", "cheap_combination") and figures[n]]
     assert judged and all(figures[n]["vs_overlap_ci"][0] <= 0 for n in judged)
     assert "calibrated is not useful without skill over the base rate" in text
@@ -156,14 +160,14 @@ def test_the_combinations_on_halueval_are_the_ragtruth_fit_applied_unchanged(log
     """HaluEval dev's combination scores come from the model fitted on all RAGTruth dev answers (none of HaluEval's
     pairs fits it): refit it here by the library and score HaluEval's signals by hand."""
     rt, halu = log["parts"]["ragtruth-dev"], log["parts"]["halueval-dev"]
-    for name, extra in (("cheap_combination", ()), ("judge_combination", study.JUDGE_SIGNALS)):
+    for name, extra in (("cheap_combination", ()), ("judge_combination", JUDGE_SIGNALS)):
         keep = [k for k in range(len(rt["items"])) if all(not math.isnan(rt["scores"][s][k]) for s in extra)]
-        features = {s: [rt["signals"][s][k] for k in keep] for s in study.SIGNALS}
+        features = {s: [rt["signals"][s][k] for k in keep] for s in SIGNALS}
         features.update({s: [rt["scores"][s][k] for k in keep] for s in extra})
         combo = fit_combination(features, [rt["items"][k]["failed"] for k in keep],
                                 [rt["items"][k]["group"] for k in keep])
         for k, value in enumerate(halu["scores"][name]):
-            row = {s: halu["signals"][s][k] for s in study.SIGNALS} | {s: halu["scores"][s][k] for s in extra}
+            row = {s: halu["signals"][s][k] for s in SIGNALS} | {s: halu["scores"][s][k] for s in extra}
             z = combo.intercept + sum(w * (row[s] - combo.means[s]) / combo.scales[s] for s, w in combo.weights.items())
             assert value == pytest.approx(1 / (1 + math.exp(z)), abs=1e-9)
     assert log["figures"]["judge_combination"]["halueval_vs_overlap_ci"] is not None
@@ -171,10 +175,9 @@ def test_the_combinations_on_halueval_are_the_ragtruth_fit_applied_unchanged(log
 
 def test_the_labels_plan_uses_one_threshold_per_design_and_counts_the_rates_by_hand(log):
     from ragmetrics_edu.agreement import plan_pass_rate
-    from ragmetrics_edu.course.against_people import study as people_study
-    from ragmetrics_edu.course.alignment import labels
+    from ragmetrics_edu.studies.alignment import labels
 
-    plan = labels.labels_plan(log)
+    plan = labels.labels_plan(log, people_study.load_log())
     wo = plan[(plan["design"] == "word_overlap") & (plan["rates_from"] == "pooled")].set_index("method")
     threshold = people_study.threshold_of(people_study.load_log(), "word_overlap")   # lesson 14's, not re-chosen
     assert wo["threshold"].iloc[0] == threshold
@@ -210,13 +213,14 @@ def test_the_labels_plan_uses_one_threshold_per_design_and_counts_the_rates_by_h
 @pytest.mark.parametrize("pass_name", sorted(EXPLORED))
 def test_each_explored_design_is_costed_and_scored_by_its_own_recording(log, pass_name):
     from ragmetrics_edu.course.against_people.items import items
-    from ragmetrics_edu.course.alignment.designs import JUDGED, replayed_pass
+    from ragmetrics_edu.course.alignment.recordings import replayed_pass
+    from ragmetrics_edu.studies.alignment.designs import JUDGED
 
     score_name = EXPLORED[pass_name][0]
     assert score_name not in protocol.CANDIDATES                                    # explored after the rule: never a candidate
     assert JUDGED[score_name].recording == pass_name                                # and validate-judge offers it
     found = replayed_pass(pass_name, items("ragtruth", "dev"), "ragtruth", "dev")
-    row = study.explored(log).get(pass_name)
+    row = cost_figures.explored(log, people_study.load_log()).get(pass_name)
     if found is None or all(r is None for r in found):
         assert row is None                                                          # not recorded, not reported
         return
@@ -245,7 +249,7 @@ def test_each_explored_design_is_costed_and_scored_by_its_own_recording(log, pas
 
 
 def test_the_few_shot_line_says_how_much_of_dev_it_covers(log):
-    few = study.candidate_figures(log)["support_fewshot_min"]
+    few = choice.candidate_figures(log)["support_fewshot_min"]
     shown = " ".join(_outputs(NOTEBOOK).split())
     assert few is not None                                                      # the pass is shipped
     if not few["all_dev"]:
@@ -282,14 +286,14 @@ def test_the_cost_goal_line_is_the_benchmarks_own_ratio():
 
 def test_the_quote_reading_is_counted_from_the_recording():
     from ragmetrics_edu.course.against_people.items import items
-    from ragmetrics_edu.course.alignment.designs import replayed_pass
+    from ragmetrics_edu.course.alignment.recordings import replayed_pass
 
-    reading = analysis.quote_reading()
     chosen = items("ragtruth", "dev")
     found = replayed_pass("support_quote", chosen, "ragtruth", "dev")
-    assert (reading is None) == (found is None)
     if found is None:
+        assert "quote-then-verify is not recorded" in _outputs(NOTEBOOK)
         return
+    reading = analysis.quote_reading(found, [i.hallucinated for i in chosen])
     done = [(r, i) for r, i in zip(found, chosen, strict=True) if r is not None]
     rows = [row for r, _ in done for row in r.rows]
     assert reading["sentences"] == len(rows) and reading["answers"] == len(done)
@@ -334,8 +338,7 @@ def test_the_span_baseline_follows_its_written_rule_by_hand(log):
 
 def test_the_comparisons_recompute_by_another_route(log):
     from ragmetrics_edu.agreement import auc_difference, fit_combination
-    from ragmetrics_edu.course.against_people import study as people_study
-    from ragmetrics_edu.course.alignment import comparisons
+    from ragmetrics_edu.studies.alignment import comparisons
 
     # support_min - G-Eval on lesson 14's sample, joined by answer id
     old = people_study.load_log()["parts"]["ragtruth-dev"]
@@ -344,7 +347,7 @@ def test_the_comparisons_recompute_by_another_route(log):
     diff = auc_difference([r["failed"] for r in old["items"]], [mine[r["id"]] for r in old["items"]],
                           old["scores"]["g_eval"], groups=[r["group"] for r in old["items"]], level=protocol.LEVEL,
                           n_resamples=protocol.RESAMPLES, seed=protocol.SEED)
-    found = comparisons.against_old_designs("support_min", log)["g_eval"]
+    found = comparisons.against_old_designs("support_min", log, people_study.load_log())["g_eval"]
     assert (found["score"], found["answers"]) == (pytest.approx(diff.score), len(old["items"]))
     # AUCs on the first sources, by hand
     order = list(dict.fromkeys(r["group"] for r in part["items"]))
@@ -358,11 +361,11 @@ def test_the_comparisons_recompute_by_another_route(log):
     # HaluEval's one-sentence answers, counted from the sentences
     one = comparisons.halueval_sentences(log)
     assert one["one_sentence"] == sum(len(s) == 1 for s in log["parts"]["halueval-dev"]["sentences"]["support"])
-    assert comparisons.without_late_figure("judge_combination", log)[0] == study.choose(log)[0]
+    assert comparisons.without_late_figure("judge_combination", log)[0] == choice.choose(log)[0]
     # the sources an interval needs (stats.sample_size) scale with the square of the half-width
     from ragmetrics_edu.stats.sample_size import units_needed
 
-    fig = study.candidate_figures(log)["cheap_combination"]
+    fig = choice.candidate_figures(log)["cheap_combination"]
     half = (fig["vs_overlap_ci"][1] - fig["vs_overlap_ci"][0]) / 2
     assert units_needed(half, fig["sources"], 0.025) >= 4 * units_needed(half, fig["sources"], 0.05) - 4
     # 80 % power: the standard error reaches d / (1.95996 + 0.84162); the half-width now is 1.95996 standard errors
@@ -377,7 +380,7 @@ def test_the_comparisons_recompute_by_another_route(log):
 
 def test_calibration_bins_by_hand_and_the_stored_platt_fit_is_the_refit(log):
     from ragmetrics_edu.agreement.calibration import base_rate, brier_skill, reliability
-    from ragmetrics_edu.course.alignment import calibration
+    from ragmetrics_edu.studies.alignment import calibration
 
     found = calibration.sentences(log)
     table = reliability(found["p_yes"], found["supported"])
@@ -410,13 +413,13 @@ def test_calibration_bins_by_hand_and_the_stored_platt_fit_is_the_refit(log):
 
 def test_the_stability_rule_is_the_designs_rule_counted_by_hand(log):
     from ragmetrics_edu.course.against_people.items import items
-    from ragmetrics_edu.course.alignment import stability
-    from ragmetrics_edu.course.alignment.designs import replayed_pass
+    from ragmetrics_edu.course.alignment.recordings import replayed_pass
+    from ragmetrics_edu.studies.alignment import stability
 
-    chosen = stability.stability_items()
+    chosen = study.stability_items()
     sampled = replayed_pass("stability", chosen, "ragtruth", "dev")
     zero = replayed_pass("support", chosen, "ragtruth", "dev")
-    t = study.candidate_figures(log)["support_min"]["threshold"]
+    t = choice.candidate_figures(log)["support_min"]["threshold"]
     rule = log["stability_rule"]
     assert rule["temperature_0"]["flagged"] == sum(min(r["p_yes"] for r in z.rows) < t for z in zero if z.rows)
     assert rule["runs"][0]["flagged"] == sum(any(r["verdicts"][0] == "no" for r in s.rows) for s in sampled if s.rows)

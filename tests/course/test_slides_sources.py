@@ -120,12 +120,13 @@ def test_example_line_marks_the_example_with_the_decks_and_the_computed_number()
 
 def test_metric_map_fragment_has_a_row_per_metric_and_costs_only_when_given():
     from ragmetrics_edu.course import metric_map as mm
+    from ragmetrics_edu.judges.costs import StepCost
 
     plain = sk.metric_map().html
     assert plain.count("<tr>") == len(mm.METRICS) + 1 and "calls / case" not in plain
     for info in mm.METRICS:
         assert html.escape(info.name) in plain
-    costs = {"faithfulness": mm.StepCost("faithfulness", 2, 4, 1000, 100, 10.0)}
+    costs = {"faithfulness": StepCost("faithfulness", 2, 4, 1000, 100, 10.0)}
     measured = sk.metric_map(costs).html
     assert "calls / case" in measured and "<td>2</td><td>500</td>" in measured
 

@@ -197,6 +197,17 @@ def _export(suffix: str) -> Any:
 
 
 @functools.lru_cache(maxsize=None)
+def _deck_run_args() -> dict[str, Any]:
+    """A deck case's run as DeckRun.build takes it: the deck's own result, the judge's failed."""
+    from ragmetrics_edu import examples
+    from ragmetrics_edu.course.deck_cases import DECK_CASES
+
+    case = DECK_CASES[0]
+    ex = examples.load(case.example_id)
+    return dict(case=case, inputs=case.inputs(ex), given=ex.case(case.case).kwargs, result=None,
+                deck=ex.compute(case.case), error="the judge failed")
+
+
 def _eval_case():
     return _export("judge_study.labels.load_cases")()[0]
 
@@ -382,15 +393,16 @@ _LABELLED = str(Path(ragmetrics_edu.__file__).parent / "data" / "labelled_answer
 
 @functools.lru_cache(maxsize=None)
 def _labelled_items():
-    from ragmetrics_edu.course.alignment.labelled import read_labelled
+    from ragmetrics_edu.studies.alignment.labelled import read_labelled
 
     return read_labelled(_LABELLED)
 
 
 def _cost():
-    from ragmetrics_edu.course.alignment import cost
+    from ragmetrics_edu.course.alignment.recordings import calibration_of
+    from ragmetrics_edu.studies.alignment import cost
 
-    return cost.estimate("g_eval", _labelled_items()[:2])
+    return cost.estimate(calibration_of("g_eval"), _labelled_items()[:2])
 
 
 @functools.lru_cache(maxsize=None)
@@ -398,6 +410,19 @@ def _pass_rate_result():
     from ragmetrics_edu import agreement
 
     return agreement.estimate_pass_rate([True, False, True, True], [True, False, False, True], [True, False, True])
+
+
+@functools.lru_cache(maxsize=None)
+def _g_eval_recording():
+    """The shipped G-Eval recording on RAGTruth dev (its JSON) and the answers it holds, for the cost calibration."""
+    import json
+
+    from ragmetrics_edu.course.against_people.items import items
+    from ragmetrics_edu.course.against_people.study import recording_path
+
+    meta = json.loads(recording_path("g_eval", "ragtruth", "dev").read_text(encoding="utf-8"))
+    done = meta["pass"].get("answers_done") or meta["pass"].get("answers")
+    return meta, items("ragtruth", "dev", groups=meta["pass"].get("groups"))[:done]
 
 
 def _recording_dict():
@@ -409,6 +434,16 @@ def _recording_dict():
 #: people's labels and a design's scores for the validation functions (ranked, with a tie)
 def _alignment_log():
     return _export("course.alignment.study.load_log")()
+
+
+def _people_log():
+    """Lesson 14's log, which lesson 15's functions read beside their own."""
+    return _export("course.against_people.study.load_log")()
+
+
+def _alignment_part():
+    """A copy of lesson 15's RAGTruth dev part, for the functions that add to a part."""
+    return copy.deepcopy(_alignment_log()["parts"]["ragtruth-dev"])
 
 
 _FAILED = [True, False, True, False, False, True, False, False]
@@ -546,10 +581,13 @@ VALID: dict[str, Callable[[], dict[str, Any]]] = {
     "agreement.corrected_pass_rate": lambda: dict(system_passes=[True, False, True, True], labelled_failed=_FAILED,
                                                   labelled_passes=[not f for f in _FAILED], n_resamples=200),
     "agreement.best_threshold": lambda: dict(failed=_FAILED, scores=_SCORES),
-    "alignment.cost.calibration": lambda: dict(pass_name="g_eval"),
+    "alignment.cost.calibration": lambda: dict(pass_name="g_eval", recording=_g_eval_recording()[0],
+                                               recorded=_g_eval_recording()[1]),
+    "alignment.recordings.calibration_of": lambda: dict(pass_name="g_eval"),
     "alignment.cost.unit": lambda: dict(pass_name="support"),
     "alignment.cost.data_chars": lambda: dict(pass_name="support", item=_labelled_items()[0]),
-    "alignment.cost.estimate": lambda: dict(pass_name="g_eval", chosen=_labelled_items()[:2]),
+    "alignment.cost.estimate": lambda: dict(cal=_export("course.alignment.recordings.calibration_of")("g_eval"),
+                                            chosen=_labelled_items()[:2]),
     "alignment.cost.describe": lambda: dict(found=_cost()),
     "alignment.cost.minutes": lambda: dict(seconds=120.0),
     "alignment.labelled.read_labelled": lambda: dict(path=_LABELLED),
@@ -593,20 +631,62 @@ VALID: dict[str, Callable[[], dict[str, Any]]] = {
     "judges.examples.example_text": lambda: dict(example=_export("judges.examples.labelled_sentences")(
         "AI is old.", [], ["AI is old."], question="q", group="g", split="dev")[0]),
     # lesson 15 (course.alignment) and the course's time rule
-    "alignment.analysis.misses": lambda: dict(design="support_min"),
+    "alignment.analysis.misses": lambda: dict(design="support_min", log=_alignment_log(), log14=_people_log()),
+    "alignment.analysis.failure_kinds": lambda: dict(design="support_min", log=_alignment_log()),
+    "alignment.analysis.old_design_misses": lambda: dict(log14=_people_log()),
+    "alignment.analysis.spans": lambda: dict(log=_alignment_log()),
+    "alignment.analysis.shown_answer": lambda: dict(log=_alignment_log()),
+    "alignment.analysis.quote_reading": lambda: dict(results=[None], failed=[True]),
+    "alignment.answer_view.one_answer": lambda: dict(answer_id="ragtruth-14323-gpt-4-0613", log=_alignment_log()),
+    "alignment.choice.figures_of": lambda: dict(part=_alignment_log()["parts"]["ragtruth-dev"], name="word_overlap"),
+    "alignment.choice.candidate_figures": lambda: dict(log=_alignment_log()),
+    "alignment.choice.paired_on": lambda: dict(part=_alignment_log()["parts"]["ragtruth-dev"], keep=list(range(40)),
+                                               first="support_min", second="word_overlap"),
+    "alignment.choice.choose": lambda: dict(log=_alignment_log()),
+    "alignment.choice.candidate_table": lambda: dict(log=_alignment_log()),
+    "alignment.choice.takeaway": lambda: dict(log=_alignment_log()),
+    "alignment.cost_figures.cost_comparison": lambda: dict(log=_alignment_log()),
+    "alignment.cost_figures.explored": lambda: dict(log=_alignment_log(), log14=_people_log()),
+    "alignment.comparisons.against_old_designs": lambda: dict(design="support_min", log=_alignment_log(),
+                                                              log14=_people_log()),
+    "alignment.comparisons.by_sources": lambda: dict(names=("support_min",), first=20, log=_alignment_log()),
+    "alignment.comparisons.pooled_and_within": lambda: dict(log=_alignment_log()),
+    "alignment.comparisons.halueval_table": lambda: dict(log=_alignment_log()),
+    "alignment.comparisons.halueval_sentences": lambda: dict(log=_alignment_log()),
+    "alignment.comparisons.without_late_figure": lambda: dict(name="judge_combination", log=_alignment_log()),
+    "alignment.comparisons.cv_word_overlap": lambda: dict(log=_alignment_log()),
+    "alignment.log.checked_log": lambda: dict(log=_alignment_log()),
+    "alignment.log.lesson14_threshold": lambda: dict(log14=_people_log(), design="word_overlap"),
+    "alignment.log.add_transferred": lambda: dict(fitted={}, part=_alignment_part()),
+    "alignment.log.new_part": lambda: dict(chosen=_labelled_items()[:3]),
+    "alignment.log.checked_part": lambda: dict(part=_alignment_part()),
+    "alignment.log.add_pass": lambda: dict(part=_alignment_part(), pass_name="support",
+                                           results=[None] * len(_alignment_part()["items"]),
+                                           chosen=[None] * len(_alignment_part()["items"]), scorers={}),
+    "alignment.log.add_timings": lambda: dict(part=_alignment_part(), pass_name="support",
+                                              results=[None] * len(_alignment_part()["items"])),
+    "alignment.stability.stability_figures": lambda: dict(sampled=[None], support=[None], failed=[True],
+                                                          models=["m"], threshold=0.3),
     "alignment.analysis.answer_of": lambda: dict(answer_id="ragtruth-14323-gpt-4-0613"),
     "alignment.calibration.sentences": lambda: dict(log=_alignment_log()),
     "alignment.calibration.plot_reliability": lambda: dict(
         tables={"p": _export("agreement.calibration.reliability")([0.2, 0.7, 0.4], [False, True, True])}),
     "agreement.calibration.reliability": lambda: dict(p=[0.2, 0.7, 0.4], outcome=[False, True, True]),
+    "judges.costs.checked_price": lambda: dict(field="price_in", value=0.5),
+    "studies.deck_agreement.DeckRun.build": _deck_run_args,
+    "studies.deck_agreement.yes_no": lambda: dict(values=[1, 0, "idk"]),
+    "course.exercises.close": lambda: dict(given="1/2", value=0.5),
+    "studies.calibration.calibration_cosines": lambda: dict(pairs=[{"label": "related", "a": "a cat", "b": "a dog"}]),
     "agreement.calibration.base_rate": lambda: dict(outcome=[False, True, True, False], groups=["a", "a", "b", "b"]),
     "agreement.calibration.brier_skill": lambda: dict(p=[0.2, 0.7, 0.4, 0.6], reference=[0.5, 0.5, 0.5, 0.5],
                                                       outcome=[False, True, True, False], groups=["a", "a", "b", "b"],
                                                       n_resamples=20),
     "stats.sample_size.units_needed": lambda: dict(half_width=0.08, units=50, target=0.05),
-    "alignment.labels.rates": lambda: dict(design="word_overlap"),
-    "alignment.labels.threshold_for": lambda: dict(design="support_min"),
-    "alignment.labels.plan_summary": lambda: dict(plan=_export("course.alignment.labels.labels_plan")()),
+    "alignment.labels.rates": lambda: dict(design="word_overlap", log=_alignment_log(), log14=_people_log()),
+    "alignment.labels.threshold_for": lambda: dict(design="support_min", log=_alignment_log(), log14=_people_log()),
+    "alignment.labels.labels_plan": lambda: dict(log=_alignment_log(), log14=_people_log()),
+    "alignment.labels.plan_summary": lambda: dict(plan=_export("studies.alignment.labels.labels_plan")(
+        _alignment_log(), _people_log())),
     "alignment.stability.rule_flags": lambda: dict(sampled=[None], support=[None], failed=[True], threshold=0.3),
     "course.time_plan.counts": lambda: dict(notebook={"cells": [{"cell_type": "markdown", "source": "# A title"}]}),
     "course.course_plan.readme_part": lambda: dict(readme=f"{_plan_markers()[0]}\n{_plan_markers()[1]}"),
@@ -677,6 +757,10 @@ SKIPPED: dict[str, str] = {
     "judge_study.recording.record_passes": "runs a judge study against a live llama.cpp server",
     "alignment.calibration.platt_scaled": "fits a logistic regression per dev source (loads scikit-learn, about 3 s); "
                                           "tests/course/test_lesson15_alignment.py checks it against the stored fit",
+    "alignment.log.add_combinations": "fits logistic regressions per dev source (scikit-learn); "
+                                      "tests/course/test_lesson15_alignment.py checks them through build_log",
+    "alignment.log.add_baseline_cv": "fits a logistic regression per dev source (scikit-learn); "
+                                     "tests/course/test_lesson15_alignment.py checks it against the shipped log",
     "alignment.study.build_log": "replays every recording of lesson 15 (thousands of requests, about 15 s); "
                                  "tests/course/test_lesson15_alignment.py checks it against the shipped log",
     "recorded_embeddings.record_embeddings": "loads a neural model (a download, torch)",
@@ -1367,13 +1451,13 @@ NO_RESULT_BY_REASON: dict[str, list[str]] = {
         "studies.against_people.readings.plot_judge_failures", "studies.against_people.choice.build_log",
         "course.against_people.study.threshold_of",
         "course.against_people.record.record", "studies.against_people.choice.choose",
-        "course.alignment.designs.ask_entailment",
-        "course.alignment.designs.ask_fewshot", "course.alignment.designs.ask_quote",
-        "course.alignment.designs.examples_for", "course.alignment.stability.ask_stability",
-        "course.alignment.validate_judge.validate_judge", 
+        "studies.alignment.designs.ask_entailment",
+        "studies.alignment.designs.ask_fewshot", "studies.alignment.designs.ask_quote",
+        "studies.alignment.designs.examples_for", "studies.alignment.designs.ask_stability_of",
+        "studies.alignment.validate_judge.validate_judge",
         "studies.capstone.diagnosis.rules_vs_annotator", "studies.capstone.summary.reading_rows",
-        "course.deck_cases.agreement",
-        "course.deck_cases.baseline_verdicts", "course.deck_cases.metric_agreement", "course.display.by_node",
+        "studies.deck_agreement.agreement",
+        "studies.deck_agreement.baseline_verdicts", "studies.deck_agreement.metric_agreement", "course.display.by_node",
         "course.display.explorer_step", "course.gate_cases.decision", "course.halueval.study.curse_rows",
         "studies.halueval.choosing.choose", "course.halueval.study.score_test", "studies.judge_study.failures.count",
         "studies.judge_study.paired.compare_columns", "studies.judge_study.paired.fmt_compare",
@@ -1381,8 +1465,8 @@ NO_RESULT_BY_REASON: dict[str, list[str]] = {
         "studies.judge_study.runs.UndelimitedJudge.accepted", "studies.judge_study.runs.UndelimitedJudge.ask",
         "studies.judge_study.runs.UndelimitedJudge.describe", "studies.judge_study.runs.UndelimitedJudge.prepare",
         "studies.judge_study.runs.UndelimitedJudge.settled", "studies.judge_study.runs.run",
-        "studies.judge_study.runs.run_cases", "course.metric_map.cost_per_1000", "course.metric_map.measure",
-        "course.metric_map.measure_deck_runs", "course.slides.figure", "embeddings.weights_sha256",
+        "studies.judge_study.runs.run_cases", "judges.costs.cost_per_1000", "judges.costs.measure",
+        "course.slides.figure", "embeddings.weights_sha256",
         "judges.OpenAIJudge.accepted", "judges.OpenAIJudge.settled", "judges.batch.run_tasks",
         "judges.requests.make_request", "metrics.RankingView", "metrics.StatementView", "metrics.f1_counts",
         "metrics.register", "metrics.specs.Registry.add", "plots.plot_answer_correctness", "plots.plot_cosines",
@@ -1400,11 +1484,12 @@ NO_RESULT_BY_REASON: dict[str, list[str]] = {
         "studies.against_people.tables.breakdown", "studies.against_people.tables.by_model",
         "course.against_people.study.replay",
         "studies.against_people.choice.replayed_or_none", "course.against_people.study.scored",
-        "studies.against_people.tables.test_difference", "course.alignment.analysis.one_answer",
-        "course.alignment.analysis.support_view", "course.alignment.designs.ask_any_pass",
-        "course.alignment.study.paired", "course.alignment.validate_judge.estimate",
-        "course.alignment.validate_judge.replayed", "course.alignment.validate_judge.report",
-        "studies.capstone.diagnosis.paired_scores", "studies.capstone.summary.plot_paired", "course.capstone.systems.answer_rows",
+        "studies.against_people.tables.test_difference", "course.alignment.answer_view.one_answer",
+        "course.alignment.answer_view.support_view", "studies.alignment.designs.ask_any_pass",
+        "studies.alignment.choice.paired",
+        "course.alignment.recordings.replayed", "studies.alignment.validate_judge.report",
+        "studies.capstone.diagnosis.paired_scores", "studies.capstone.summary.plot_paired",
+        "course.capstone.systems.answer_rows",
         "studies.capstone.systems.generate", "course.display.show_claims_example", "course.display.show_hits",
         "course.display.show_recall_case", "course.display.show_relevancy_case", "course.gate_cases.case_gate",
         "studies.halueval.detection.detection_difference", "course.halueval.record.record",
@@ -1428,11 +1513,11 @@ NO_RESULT_BY_REASON: dict[str, list[str]] = {
     ],
     _MISFIT: [
         "agreement.roc.labels_of", "agreement.roc.scores_of",
-        "studies.against_people.readings.stratified_auc", "course.alignment.stability.flip_rates",
-        "course.alignment.validate_judge.add_parser", "studies.capstone.diagnosis.describe_row",
+        "studies.against_people.readings.stratified_auc", "studies.alignment.stability.flip_rates",
+        "studies.alignment.validate_judge.add_parser", "studies.capstone.diagnosis.describe_row",
         "evaluation.failures.tag_row", "course.deck_table.exact_text",
-        "course.display.CorrectnessPanel.score_directly", "course.embedding_texts.plot_calibration",
-        "course.embedding_texts.threshold_splits", "studies.halueval.choosing.checked_threshold",
+        "widgets.CorrectnessPanel.score_directly", "studies.calibration.plot_calibration",
+        "studies.calibration.threshold_splits", "studies.halueval.choosing.checked_threshold",
         "studies.halueval.choosing.pairwise", "course.halueval.study.rescore_comparator",
         "studies.judge_study.agreement.label_score", "studies.judge_study.agreement.labels_for",
         "studies.judge_study.agreement.matched_verdicts", "studies.judge_study.agreement.pairwise",
@@ -1442,8 +1527,8 @@ NO_RESULT_BY_REASON: dict[str, list[str]] = {
         "studies.judge_study.cases.disagreements", "studies.judge_study.cases.label_vectors",
         "studies.judge_study.cases.parse_cases", "studies.judge_study.cases.parse_labels",
         "course.judge_study.passes.cases_for", "course.judge_study.recording.add_parser",
-        "course.judge_study.report.show", "course.metric_map.check_costs",
-        "course.metric_map.combine", "course.slides.embedder_sources", "judges.OpenAIJudge.cache_key",
+        "course.judge_study.report.show", "judges.costs.check_costs",
+        "judges.costs.combine", "course.slides.embedder_sources", "judges.OpenAIJudge.cache_key",
         "judges.cache_entries.read_cache_entry", "metrics.Ask", "metrics.inputs.typed_verdicts",
         "metrics.reanswer.threshold_of", "metrics.reanswer.weight_of", "regression_gate.judge_noise",
         "results.html_table", "results.markdown_table", "retrieval.EmbeddingRetriever.collisions",

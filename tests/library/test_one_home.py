@@ -54,7 +54,7 @@ ALLOWED: dict[tuple[str, str, str], str] = {
         "field for it would make designs/ import agreement/ and data/, above their layer",
     ("metrics/variants.py", "table keyed by metric names", "VARIANTS"): "the variant names' one home, below the "
         "specs so that the checks read it too; MetricSpec fills its variants from it and refuses other names",
-    ("course/deck_cases.py", "dispatch on metric names", "self.case.step"): _STEP + "; two entity lists",
+    ("studies/deck_agreement.py", "dispatch on metric names", "self.case.step"): _STEP + "; two entity lists",
     ("course/embedding_texts.py", "dispatch on metric names", "reply.get('step')"): _STEP + ", read from a recording",
     ("ranking/precision.py", "dispatch on metric names", "variant"): _AP,
     ("ranking/checks.py", "dispatch on metric names", "variant"): _AP,

@@ -16,6 +16,7 @@ from ragmetrics_edu.course import embedding_texts as et
 from ragmetrics_edu.embeddings import EmbedderUnavailable, HashingEmbedder, SentenceTransformerEmbedder, cosine_parts
 from ragmetrics_edu.embeddings import recorded as rec
 from ragmetrics_edu.metrics import SPECS
+from ragmetrics_edu.studies import calibration as cal
 
 ROOT = Path(__file__).resolve().parents[2]
 #: calls whose arguments are embedded: the metrics (and judge steps) that take an embedder, and embed itself
@@ -148,11 +149,11 @@ def test_calibration_pairs_are_labelled_and_the_model_separates_the_classes(reco
     counts = {label: sum(p["label"] == label for p in pairs) for label in et.LABELS}
     assert min(counts.values()) >= 20, counts
     assert len({(p["a"], p["b"]) for p in pairs}) == len(pairs)
-    summary = et.calibration_summary(et.calibration_cosines(recorded))
+    summary = cal.calibration_summary(cal.calibration_cosines(et.calibration_pairs(), recorded))
     means = [summary[label]["mean"] for label in et.LABELS]
     assert means == sorted(means) and means[0] < 0.2 < means[2]
     assert summary["unrelated"]["max"] < summary["paraphrase"]["median"]
-    hashing = et.calibration_summary(et.calibration_cosines(HashingEmbedder()))
+    hashing = cal.calibration_summary(cal.calibration_cosines(et.calibration_pairs(), HashingEmbedder()))
     assert hashing["paraphrase"]["median"] < summary["paraphrase"]["median"]
 
 

@@ -16,10 +16,11 @@ from ragmetrics_edu.baselines import answer_overlap
 from ragmetrics_edu.cli import main
 from ragmetrics_edu.course.against_people.items import items
 from ragmetrics_edu.course.against_people.study import recording_path
-from ragmetrics_edu.course.alignment import cost
-from ragmetrics_edu.course.alignment.labelled import read_labelled, split_by_group
-from ragmetrics_edu.course.alignment.validate_judge import recording_out
+from ragmetrics_edu.course.alignment.recordings import calibration_of
 from ragmetrics_edu.judges.served import served_name
+from ragmetrics_edu.studies.alignment import cost
+from ragmetrics_edu.studies.alignment.labelled import read_labelled, split_by_group
+from ragmetrics_edu.studies.alignment.validate_judge import recording_out
 from scripted_server import Scripted, schema_responder, yes_no_tokens
 
 EXAMPLE = resources.files("ragmetrics_edu") / "data" / "labelled_answers_example.jsonl"
@@ -177,6 +178,6 @@ def test_the_token_estimate_is_within_20_percent_of_a_real_judge_on_data_it_was_
     done = meta["pass"].get("answers_done") or meta["pass"].get("answers")
     chosen = items(dataset, split, groups=meta["pass"].get("groups"))[:done]
     used = sum(r["prompt_tokens"] + (r.get("completion_tokens") or 0) for r in meta["replies"] if r.get("prompt_tokens"))
-    found = cost.estimate(pass_name, chosen)
+    found = cost.estimate(calibration_of(pass_name), chosen)
     assert abs(found["tokens"] / used - 1) <= 0.2, (found["tokens"], used)
     assert found["calls"] == pytest.approx(len([r for r in meta["replies"] if r.get("prompt_tokens")]), rel=0.1)

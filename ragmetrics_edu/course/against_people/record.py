@@ -25,7 +25,7 @@ from ...judges.openai_judge import OpenAIJudge
 from ...judges.records import recordable
 from ...judges.replay import ReplayJudge
 from ...studies.against_people.designs import PASSES
-from ..alignment.designs import ALIGNMENT_PASSES, ask_any_pass
+from ...studies.alignment.designs import ALIGNMENT_PASSES, ask_any_pass
 from .items import DATASETS, items
 from .study import MODEL, recording_name
 

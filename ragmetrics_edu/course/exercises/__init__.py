@@ -128,6 +128,21 @@ def as_number(value: Any) -> float | None:
     return None
 
 
+def close(given: Any, value: float, tolerance: float = 1e-3) -> bool:
+    """Whether an answer is a number (as :func:`as_number` reads it) within ``tolerance`` of ``value``."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise InputError("value", "the number an answer is compared with", value)
+    if isinstance(tolerance, bool) or not isinstance(tolerance, (int, float)) or not tolerance >= 0:
+        raise InputError("tolerance", "a tolerance (a number >= 0)", tolerance)
+    g = as_number(given)
+    return g is not None and abs(g - value) < tolerance
+
+
+def as_name(given: Any) -> str | None:
+    """A learner's name of a choice (a variant, a measure): stripped, lower case, spaces and hyphens as ``_``."""
+    return given.strip().lower().replace(" ", "_").replace("-", "_") if isinstance(given, str) else None
+
+
 def _same(kind: str, given: Any, correct: Any, tolerance: float) -> bool:
     if kind == "number":
         g, c = as_number(given), float(correct)
@@ -187,4 +202,5 @@ def solution(exercise_id: str) -> str:
     return f"Answer: {item.answer()!r}. {item.explanation}".strip()
 
 
-__all__ = ["Exercise", "Feedback", "check", "get", "hint", "ids", "register", "solution"]
+__all__ = ["Exercise", "Feedback", "as_name", "as_number", "check", "close", "get", "hint", "ids", "register",
+           "solution"]

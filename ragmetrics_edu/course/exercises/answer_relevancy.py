@@ -7,7 +7,7 @@ from typing import Any
 
 from ... import metrics
 from ...embeddings.embedders import cosine_parts
-from . import Exercise, as_number, register
+from . import Exercise, close, register
 from .changed_code import change_exercise
 
 #: ar-1: DeepEval statement verdicts with an ambiguous one.
@@ -24,21 +24,17 @@ SOME_FLAGS = [True, False, True]
 U, V = [1.0, 2.0, 0.0, 1.0], [2.0, 1.0, 1.0, 0.0]
 
 
-def _close(given: Any, value: float) -> bool:
-    g = as_number(given)
-    return g is not None and not math.isnan(value) and abs(g - value) < 1e-3
-
 
 def _diagnose_idk(given: Any, correct: float) -> str | None:
     n = len(IDK_VERDICTS)
     yes = IDK_VERDICTS.count("yes")
     idk = IDK_VERDICTS.count("idk")
-    if _close(given, yes / n):
+    if close(given, yes / n):
         return ("You counted the 'idk' statement as irrelevant. DeepEval's answer relevancy counts an ambiguous "
                 "statement as relevant: only 'no' lowers the score.")
-    if _close(given, yes / (n - idk)) or _close(given, (yes + idk) / (n - idk)):
+    if close(given, yes / (n - idk)) or close(given, (yes + idk) / (n - idk)):
         return "You dropped the 'idk' statement from the denominator; every statement stays in it."
-    if _close(given, (yes + 0.5 * idk) / n):
+    if close(given, (yes + 0.5 * idk) / n):
         return "An 'idk' is not worth half a point here: DeepEval counts it as a full relevant statement."
     return None
 
@@ -50,30 +46,30 @@ def _some_flags_result():
 def _diagnose_noncommittal(given: Any, correct: float) -> str | None:
     rows = _some_flags_result().rows
     kept = [r["cosine"] for r in rows if not r["noncommittal"]]
-    if _close(given, 0.0):
+    if close(given, 0.0):
         return ("Ragas 0.4 sets the score to 0 only when *every* generation flags the answer noncommittal. "
                 "Here one of the three did not, so the mean cosine stands.")
-    if kept and _close(given, sum(kept) / len(kept)):
+    if kept and close(given, sum(kept) / len(kept)):
         return ("You averaged only the generations not flagged noncommittal. Ragas averages the cosines of all "
                 "generated questions; the flags decide only whether the whole score is zeroed.")
-    if _close(given, sum(r["cosine"] for r in rows)):
+    if close(given, sum(r["cosine"] for r in rows)):
         return "That is the sum of the three cosines; divide it by N = 3."
     return None
 
 
 def _diagnose_cosine(given: Any, correct: float) -> str | None:
     dot, nu, nv, _ = cosine_parts(U, V)
-    if _close(given, dot):
+    if close(given, dot):
         return f"That is the dot product ({dot:g}); divide it by the product of the two norms."
-    if _close(given, dot / (nu * nu * nv * nv)):
+    if close(given, dot / (nu * nu * nv * nv)):
         return "You divided by the squared norms; the cosine divides by the norms themselves (square roots)."
-    if _close(given, dot / len(U)):
+    if close(given, dot / len(U)):
         return "Dividing by the length of the vectors gives a mean product, not a cosine."
     return None
 
 
 def _diagnose_empty(given: Any, correct: float) -> str | None:
-    if _close(given, 0.0):
+    if close(given, 0.0):
         return ("DeepEval does not score an answer without statements as 0: with nothing irrelevant in it, "
                 "it defines the score as 1.0.")
     if isinstance(given, float) and math.isnan(given):

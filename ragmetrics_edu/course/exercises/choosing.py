@@ -160,7 +160,7 @@ register(
         explanation=("Cannot tell. Six scores fell and none rose, so the candidate is worse where it changed, but "
                      "the interval of the mean drop straddles -margin: 20 questions cannot tell whether the drop is "
                      "larger than the margin. Add questions (the interval narrows), or run repeats if the judge's "
-                     "per-run shift is large."),
+                     "per-run shift is large. In CI, cannot tell blocks like a FAIL: ship only on PASS."),
         diagnose=_diagnose_decision("drop near the margin"),
     ),
 )

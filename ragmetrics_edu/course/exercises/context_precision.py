@@ -9,7 +9,7 @@ from ...errors import InputError
 from ...metrics.context_precision import VARIANTS
 from ...validate import YES, verdict_list
 from ...widgets.models import PermutationModel
-from . import Exercise, as_number, register
+from . import Exercise, as_name, as_number, register
 from .changed_code import change_exercise
 
 CP2_VERDICTS = [0, 0, 1, 1, 0]
@@ -165,18 +165,12 @@ def _variant_that_sees_the_miss() -> str:
     return seen
 
 
-def _variant_name(given: Any) -> str | None:
-    if not isinstance(given, str):
-        return None
-    return given.strip().lower().replace(" ", "_").replace("-", "_")
-
-
 def _accept_cp6(given: Any, correct: str) -> bool:
-    return _variant_name(given) == correct
+    return as_name(given) == correct
 
 
 def _diagnose_cp6(given: Any, correct: str) -> str | None:
-    name = _variant_name(given)
+    name = as_name(given)
     scores = _variant_scores()
     if name is None:
         return "Answer with one of the strings 'deepeval', 'ragas' or 'average_precision'."

@@ -8,7 +8,7 @@ from typing import Any
 
 from ... import examples, metrics
 from ...widgets.decompose_model import DecomposeModel
-from . import Exercise, as_number, register
+from . import Exercise, as_number, close, register
 from .changed_code import change_exercise
 
 #: cr-1 and cr-2: five statements of an expected output, three nodes retrieved.
@@ -18,10 +18,6 @@ VERDICTS = ["yes", "yes", "no", "yes", "no"]
 NODES = [1, 1, None, 3, None]
 NODE_COUNT = 3
 
-
-def _close(given: Any, value: float) -> bool:
-    g = as_number(given)
-    return g is not None and abs(g - value) < 1e-3
 
 
 def _recall(nodes: list[int | None] = NODES, variant: str = "deepeval") -> float:
@@ -36,12 +32,12 @@ def _reversed_nodes() -> list[int | None]:
 def _diagnose_counting(given: Any, correct: float) -> str | None:
     supporting = len({n for n in NODES if n is not None})
     attributable = sum(v == "yes" for v in VERDICTS)
-    if _close(given, supporting / NODE_COUNT):
+    if close(given, supporting / NODE_COUNT):
         return (f"You counted nodes: {supporting} of the {NODE_COUNT} nodes support something. Context recall "
                 "counts the statements of the expected output that some node supports.")
-    if _close(given, (len(VERDICTS) - attributable) / len(VERDICTS)):
+    if close(given, (len(VERDICTS) - attributable) / len(VERDICTS)):
         return "That is the share of statements the context does NOT support; recall counts the supported ones."
-    if _close(given, attributable / NODE_COUNT):
+    if close(given, attributable / NODE_COUNT):
         return (f"Right numerator ({attributable} attributable statements), wrong denominator: divide by the "
                 f"{len(STATEMENTS)} statements, not by the {NODE_COUNT} nodes.")
     return None
@@ -75,7 +71,7 @@ def _pair() -> tuple[float, float]:
 
 def _diagnose_mean(given: Any, correct: float) -> str | None:
     full, _ = _pair()
-    if _close(given, full):
+    if close(given, full):
         return ("That is the mean with the empty case left out, which is what you get from Ragas: its NaN is "
                 "skipped by pandas' mean. DeepEval scores the empty case 0, and that 0 counts in the mean.")
     return None

@@ -9,7 +9,7 @@ from typing import Any
 from ... import designs, examples, metrics
 from ...errors import InputError
 from ...validate import verdict_list
-from . import Exercise, as_number, register
+from . import Exercise, as_name, as_number, close, register
 from .changed_code import change_exercise
 
 #: crel-1: a short node with one relevant statement, a long node with one relevant statement of four.
@@ -19,17 +19,13 @@ NODE_VERDICTS = [["yes"], ["yes", "no", "no", "no"]]
 TARGET = 0.2
 
 
-def _close(given: Any, value: float) -> bool:
-    g = as_number(given)
-    return g is not None and abs(g - value) < 1e-3
-
 
 def _diagnose_pooling(given: Any, correct: float) -> str | None:
     per_node = [sum(v == "yes" for v in vs) / len(vs) for vs in NODE_VERDICTS]
-    if _close(given, sum(per_node) / len(per_node)):
+    if close(given, sum(per_node) / len(per_node)):
         return ("You averaged the per-node shares. The metric pools the statements of all nodes first, so a long "
                 "node weighs as many times as it has statements.")
-    if _close(given, sum(any(v == "yes" for v in vs) for vs in NODE_VERDICTS) / len(NODE_VERDICTS)):
+    if close(given, sum(any(v == "yes" for v in vs) for vs in NODE_VERDICTS) / len(NODE_VERDICTS)):
         return "You judged whole nodes. Contextual relevancy judges every statement of every node."
     return None
 
@@ -63,9 +59,9 @@ def _judge_input() -> str:
 
 
 def _diagnose_input(given: Any, correct: str) -> str | None:
-    if not isinstance(given, str):
+    g = as_name(given)
+    if g is None:
         return "Answer with one of the strings 'question', 'nodes' or 'expected_output'."
-    g = given.strip().lower().replace(" ", "_").replace("-", "_")
     if g == correct:
         return f"Right idea; write it as the parameter is spelled: {correct!r}."
     if g in ("question", "nodes"):
@@ -82,7 +78,7 @@ def _lenient_low() -> float:
 
 def _diagnose_lenient(given: Any, correct: float) -> str | None:
     strict = examples.load("E-crel-france").compute("low").score
-    if _close(given, strict):
+    if close(given, strict):
         return "That is the strict reading (only the Paris sentence). Count the opening sentence as relevant too."
     return None
 

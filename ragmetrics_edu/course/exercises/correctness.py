@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ... import metrics
-from . import Exercise, as_number, register
+from . import Exercise, as_number, close, register
 from .changed_code import change_exercise
 
 #: ac-1: an answer with two supported statements, one unsupported, one missing fact.
@@ -26,16 +26,12 @@ HIGH_ANSWER = "Einstein's groundbreaking theory of relativity transformed our co
 THRESHOLD = 0.5
 
 
-def _close(given: Any, value: float) -> bool:
-    g = as_number(given)
-    return g is not None and abs(g - value) < 1e-3
-
 
 def _diagnose_f1(given: Any, correct: float) -> str | None:
     tp, fp, fn = len(TP2), len(FP1), len(FN1)
-    if _close(given, tp / (tp + fp + fn)):
+    if close(given, tp / (tp + fp + fn)):
         return "You divided by TP + FP + FN. F1 puts only *half* of FP + FN in the denominator: TP / (TP + ½(FP + FN))."
-    if _close(given, tp / (tp + fp)) or _close(given, tp / (tp + fn)):
+    if close(given, tp / (tp + fp)) or close(given, tp / (tp + fn)):
         return "That is precision (or recall) alone; F1 is their harmonic mean, TP / (TP + ½(FP + FN))."
     return None
 
@@ -43,12 +39,12 @@ def _diagnose_f1(given: Any, correct: float) -> str | None:
 def _diagnose_blend(given: Any, correct: float) -> str | None:
     f = metrics.f_beta(len(TP2), len(FP1), len(FN1))
     w_f, w_s = RAW_WEIGHTS
-    if _close(given, w_f * f + w_s * SIMILARITY):
+    if close(given, w_f * f + w_s * SIMILARITY):
         return (f"You did not divide by the sum of the weights ({w_f + w_s}). Ragas normalises them, so "
                 f"({w_f}, {w_s}) acts exactly like ({w_f / (w_f + w_s):g}, {w_s / (w_f + w_s):g}).")
-    if _close(given, (w_s * f + w_f * SIMILARITY) / (w_f + w_s)):
+    if close(given, (w_s * f + w_f * SIMILARITY) / (w_f + w_s)):
         return "The weights are swapped: the first weight goes with the factual F1, the second with the similarity."
-    if _close(given, (f + SIMILARITY) / 2):
+    if close(given, (f + SIMILARITY) / 2):
         return "That is the plain mean of F1 and the similarity; use the weights (3, 1)."
     return None
 
@@ -56,22 +52,22 @@ def _diagnose_blend(given: Any, correct: float) -> str | None:
 def _diagnose_beta(given: Any, correct: float) -> str | None:
     tp, fp, fn = len(TP1), len(FP0), len(FN2)
     b2 = BETA * BETA
-    if _close(given, metrics.f_beta(tp, fp, fn)):
+    if close(given, metrics.f_beta(tp, fp, fn)):
         return "That is F1. With beta = 2 the missing facts (FN) weigh beta² = 4 times in the denominator."
-    if _close(given, (1 + b2) * tp / ((1 + b2) * tp + b2 * fp + fn)):
+    if close(given, (1 + b2) * tp / ((1 + b2) * tp + b2 * fp + fn)):
         return ("You multiplied FP by beta². In F-beta, beta² multiplies FN: beta > 1 makes recall (missing "
                 "facts) matter more.")
-    if _close(given, (1 + BETA) * tp / ((1 + BETA) * tp + BETA * fn + fp)):
+    if close(given, (1 + BETA) * tp / ((1 + BETA) * tp + BETA * fn + fp)):
         return "Use beta squared (4), not beta (2), in the formula."
     return None
 
 
 def _diagnose_threshold(given: Any, correct: float) -> str | None:
     cosine = metrics.semantic_similarity(HIGH_ANSWER, GROUND_TRUTH).values["cosine"]
-    if _close(given, cosine):
+    if close(given, cosine):
         return (f"That is the cosine itself ({cosine:.4f}). With a threshold, Ragas turns it into 1 when the "
                 f"cosine reaches the threshold and 0 otherwise.")
-    if _close(given, 1.0):
+    if close(given, 1.0):
         return (f"Compute the cosine with the offline embedder first: is it at least {THRESHOLD}? A paraphrase "
                 "with different words scores low with this embedder.")
     return None

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from ... import metrics
-from . import Exercise, as_number, register
+from . import Exercise, close, register
 from .changed_code import change_exercise
 
 #: The ground truth entities of deck E's Taj Mahal example.
@@ -22,10 +22,6 @@ DUPLICATE_REFERENCE = ["Agra", "Taj Mahal", "Agra", "Yamuna"]
 DUPLICATE_CONTEXT = ["Agra", "Agra", "India"]
 
 
-def _close(given: Any, value: float) -> bool:
-    g = as_number(given)
-    return g is not None and abs(g - value) < 1e-3
-
 
 def _distinct(items: Sequence[str], normalize: bool = False) -> set[str]:
     return {metrics.normalize_entity(e) if normalize else e for e in items}
@@ -34,26 +30,26 @@ def _distinct(items: Sequence[str], normalize: bool = False) -> set[str]:
 def _diagnose_taj(given: Any, correct: float) -> str | None:
     ref, ctx = _distinct(TAJ_REFERENCE), _distinct(TAJ_CONTEXT)
     shared = len(ref & ctx)
-    if _close(given, shared / len(ctx)):
+    if close(given, shared / len(ctx)):
         return (f"You divided by the {len(ctx)} context entities. Entity recall divides by the reference's "
                 f"entities ({len(ref)}): it asks how much of the reference the context covers.")
-    if _close(given, shared / len(ref | ctx)):
+    if close(given, shared / len(ref | ctx)):
         return (f"You divided by the union of both sets ({len(ref | ctx)} entities), as a Jaccard index does. "
                 f"Recall divides by the reference's entities only ({len(ref)}).")
-    if _close(given, (shared + 1) / len(ref)):
+    if close(given, (shared + 1) / len(ref)):
         return ("One entity too many: 'India' is in the context but not among the reference entities "
                 "(the ground truth says 'Indian city'), so it cannot be shared.")
-    if _close(given, shared):
+    if close(given, shared):
         return f"That is the size of the intersection; divide it by the {len(ref)} reference entities."
     return None
 
 
 def _diagnose_brazil_exact(given: Any, correct: float) -> str | None:
     folded = metrics.context_entity_recall(BRAZIL_REFERENCE, BRAZIL_CONTEXT, normalize=True).score
-    if _close(given, folded):
+    if close(given, folded):
         return ("You matched 'Brasilia' with 'Brasília'. Ragas compares the extracted strings exactly, so the "
                 "missing accent makes them two different entities.")
-    if _close(given, 1.0):
+    if close(given, 1.0):
         return ("A reader sees the same three facts, but the metric compares strings: 'Brasilia' lacks the accent "
                 "and '21 April 1960' is written in another order, so neither matches.")
     return None
@@ -61,10 +57,10 @@ def _diagnose_brazil_exact(given: Any, correct: float) -> str | None:
 
 def _diagnose_brazil_normalized(given: Any, correct: float) -> str | None:
     exact = metrics.context_entity_recall(BRAZIL_REFERENCE, BRAZIL_CONTEXT).score
-    if _close(given, 1.0):
+    if close(given, 1.0):
         return ("Normalisation folds case, accents and spaces only. It does not reorder a date, so "
                 "'21 April 1960' still differs from 'April 21, 1960'.")
-    if _close(given, exact):
+    if close(given, exact):
         return "That is the exact-match score. With normalize=True, 'Brasilia' and 'Brasília' share a key."
     return None
 
@@ -72,11 +68,11 @@ def _diagnose_brazil_normalized(given: Any, correct: float) -> str | None:
 def _diagnose_duplicates(given: Any, correct: float) -> str | None:
     ref_list = DUPLICATE_REFERENCE
     hits = sum(1 for e in ref_list if e in DUPLICATE_CONTEXT)
-    if _close(given, hits / len(ref_list)):
+    if close(given, hits / len(ref_list)):
         return (f"You counted the list as it is ({len(ref_list)} items, {hits} found). Ragas turns both lists "
                 f"into sets first, so the repeated 'Agra' counts once, in the numerator and in the denominator.")
     ref = _distinct(ref_list)
-    if _close(given, hits / len(ref)):
+    if close(given, hits / len(ref)):
         return "The denominator is right, but 'Agra' is one shared entity however often either list repeats it."
     return None
 

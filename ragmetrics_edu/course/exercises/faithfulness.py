@@ -7,7 +7,7 @@ from typing import Any
 
 from ... import metrics
 from .. import metric_map
-from . import Exercise, as_number, register
+from . import Exercise, close, register
 from .changed_code import change_exercise
 
 MIXED_VERDICTS = ["yes", "idk", "no", "yes"]
@@ -23,10 +23,6 @@ EINSTEIN_VERDICTS = ["yes", "yes", "idk"]
 AMBIGUOUS_VERDICTS = ["yes", "idk", "idk"]
 
 
-def _close(given: Any, value: float) -> bool:
-    g = as_number(given)
-    return g is not None and abs(g - value) < 1e-3
-
 
 def _claims(n: int) -> list[str]:
     return [f"claim {i}" for i in range(1, n + 1)]
@@ -35,21 +31,21 @@ def _claims(n: int) -> list[str]:
 def _diagnose_mixed(given: Any, correct: float) -> str | None:
     claims = _claims(len(MIXED_VERDICTS))
     ragas = metrics.faithfulness(claims, MIXED_VERDICTS, "ragas").score
-    if _close(given, ragas):
+    if close(given, ragas):
         return ("That is the Ragas rule (only 'yes' counts). DeepEval counts a claim as faithful unless the "
                 "context contradicts it, so the 'idk' claim counts too.")
     yes, no = MIXED_VERDICTS.count("yes"), MIXED_VERDICTS.count("no")
-    if _close(given, yes / (yes + no)):
+    if close(given, yes / (yes + no)):
         return ("You left the 'idk' claim out of the denominator. It stays in; DeepEval counts it as faithful "
                 "in the numerator as well.")
-    if _close(given, no / len(MIXED_VERDICTS)):
+    if close(given, no / len(MIXED_VERDICTS)):
         return "That is the share of contradicted claims; faithfulness counts the others."
     return None
 
 
 def _diagnose_einstein(given: Any, correct: float) -> str | None:
     deepeval = metrics.faithfulness(EINSTEIN_CLAIMS, EINSTEIN_VERDICTS, "deepeval").score
-    if _close(given, deepeval):
+    if close(given, deepeval):
         return ("The relativity claim is true in the world, but the context does not mention it. Ragas counts "
                 "only claims the context supports, so that claim counts 0; 1.0 is DeepEval's answer.")
     return None
@@ -58,7 +54,7 @@ def _diagnose_einstein(given: Any, correct: float) -> str | None:
 def _diagnose_penalized(given: Any, correct: float) -> str | None:
     claims = _claims(len(AMBIGUOUS_VERDICTS))
     lenient = metrics.faithfulness(claims, AMBIGUOUS_VERDICTS, "deepeval").score
-    if _close(given, lenient):
+    if close(given, lenient):
         return ("That is DeepEval's default. With penalize_ambiguous_claims=True (the library's penalize_ambiguous=True) "
                 "an 'idk' claim no longer counts.")
     return None

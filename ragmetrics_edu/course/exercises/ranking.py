@@ -1,20 +1,13 @@
-"""Exercises of notebook 08 (context precision among the classic ranking measures).
-
-Also holds the notebook's companion figure, :func:`plot_per_k_measures`: precision@k,
-recall@k and nDCG@k drawn as lines over the ranks of one list, with context precision and
-average precision as horizontal lines (matplotlib is imported only when it is called).
-"""
+"""Exercises of notebook 08 (context precision among the classic ranking measures)."""
 
 from __future__ import annotations
 
 import math
 from itertools import product
-from typing import Any, Sequence
+from typing import Any
 
 from ... import metrics
-from ...plots import RELEVANT, new_figure
-from ...validate import YES, verdict_list
-from . import Exercise, as_number, register
+from . import Exercise, close, register
 from .changed_code import change_exercise
 
 #: rank-1: a list of six results and the number of relevant documents in the whole corpus.
@@ -31,46 +24,42 @@ SWAP_K = 2
 MAP_QUERIES, MAP_TOTALS = [[0, 0, 1], [1, 0, 0, 1], [0, 0, 0]], [1, 3, 2]
 
 
-def _close(given: Any, value: float) -> bool:
-    g = as_number(given)
-    return g is not None and abs(g - value) < 1e-3
-
 
 def _diagnose_recall(given: Any, correct: float) -> str | None:
     hits = sum(RECALL_LIST[:RECALL_K])
-    if _close(given, metrics.precision_at_k(RECALL_LIST, k=RECALL_K).score):
+    if close(given, metrics.precision_at_k(RECALL_LIST, k=RECALL_K).score):
         return f"That is precision@{RECALL_K}: you divided the {hits} hits by k. Recall divides by every relevant document."
-    if _close(given, hits / sum(RECALL_LIST)):
+    if close(given, hits / sum(RECALL_LIST)):
         return (f"You divided by the {sum(RECALL_LIST)} relevant documents in the list. Recall divides by all "
                 f"{RECALL_TOTAL} relevant documents in the corpus, retrieved or not.")
-    if _close(given, sum(RECALL_LIST) / RECALL_TOTAL):
+    if close(given, sum(RECALL_LIST) / RECALL_TOTAL):
         return f"That counts the relevant documents in the whole list; recall@{RECALL_K} stops at rank {RECALL_K}."
     return None
 
 
 def _diagnose_mrr(given: Any, correct: float) -> str | None:
     ranks = [metrics.reciprocal_rank(q).values["first_relevant_rank"] for q in MRR_QUERIES]
-    if _close(given, len(ranks) / sum(ranks)):
+    if close(given, len(ranks) / sum(ranks)):
         return ("That is 1 / (mean rank of the first hit). MRR takes the reciprocal of each rank first, "
                 "then the mean: the mean of 1/rank, not 1/mean of rank.")
-    if _close(given, sum(metrics.context_precision(q).score for q in MRR_QUERIES) / len(MRR_QUERIES)):
+    if close(given, sum(metrics.context_precision(q).score for q in MRR_QUERIES) / len(MRR_QUERIES)):
         return "That is the mean context precision of the four lists; MRR looks only at each list's first hit."
-    if _close(given, sum(ranks) / len(ranks)):
+    if close(given, sum(ranks) / len(ranks)):
         return "That is the mean rank of the first hit; take 1/rank for each query, then the mean."
     return None
 
 
 def _diagnose_ndcg(given: Any, correct: float) -> str | None:
-    if _close(given, metrics.ndcg_at_k([1 if g else 0 for g in GRADED]).score):
+    if close(given, metrics.ndcg_at_k([1 if g else 0 for g in GRADED]).score):
         return "You used 0/1 gains. The gains here are the grades themselves (2 and 1), so their order matters."
     exp_gains = [2 ** g - 1 for g in GRADED]
-    if _close(given, metrics.ndcg_at_k(exp_gains).score):
+    if close(given, metrics.ndcg_at_k(exp_gains).score):
         return "You used the exponential gain 2^grade − 1 (some toolkits do); this course uses the grade itself."
     linear_dcg = sum(g / k for k, g in enumerate(GRADED, 1))
     linear_idcg = sum(g / k for k, g in enumerate(sorted(GRADED, reverse=True), 1))
-    if _close(given, linear_dcg / linear_idcg):
+    if close(given, linear_dcg / linear_idcg):
         return "You discounted by 1/k. nDCG discounts rank k by 1/log2(k + 1)."
-    if _close(given, metrics.ndcg_at_k(GRADED).values["dcg"]):
+    if close(given, metrics.ndcg_at_k(GRADED).values["dcg"]):
         return "That is the DCG; divide it by the DCG of the ideal order (the grades sorted high to low)."
     return None
 
@@ -78,15 +67,15 @@ def _diagnose_ndcg(given: Any, correct: float) -> str | None:
 def _diagnose_map(given: Any, correct: float) -> str | None:
     retrieved = metrics.mean_average_precision(MAP_QUERIES)  # R_total = relevant retrieved
     counted = [(q, t) for q, t in zip(MAP_QUERIES, MAP_TOTALS, strict=True) if sum(q)]
-    if _close(given, metrics.mean_average_precision([q for q, _ in counted], [t for _, t in counted]).score):
+    if close(given, metrics.mean_average_precision([q for q, _ in counted], [t for _, t in counted]).score):
         return ("You left out the third query. Its two relevant documents were missed, so its AP is 0, and it "
                 "counts: only a query with no relevant document at all may be left out.")
-    if _close(given, retrieved.score):
+    if close(given, retrieved.score):
         return ("You divided each AP by the relevant documents retrieved. AP divides by every relevant document "
                 "in the corpus: 1, 3 and 2 here.")
-    if _close(given, metrics.mean_average_precision([q for q, _ in counted]).score):
+    if close(given, metrics.mean_average_precision([q for q, _ in counted]).score):
         return "Two slips: AP divides by every relevant document in the corpus, and the third query counts (AP 0)."
-    if _close(given, metrics.mean_reciprocal_rank(MAP_QUERIES).score):
+    if close(given, metrics.mean_reciprocal_rank(MAP_QUERIES).score):
         return "That is the MRR (first hit only); MAP averages each query's AP, which looks at every relevant rank."
     return None
 
@@ -283,60 +272,6 @@ register(
         diagnose=_diagnose_cp_ap,
     ),
 )
-
-
-def plot_per_k_measures(
-    relevance: Sequence[Any],
-    total_relevant: int | None = None,
-    *,
-    gains: Sequence[float] | None = None,
-    ax: Any = None,
-    title: str = "",
-):
-    """Precision@k, recall@k and nDCG@k at every cut-off k of one list, as lines.
-
-    Relevant ranks are shaded; context precision (DeepEval) and average precision (over
-    ``total_relevant``) are drawn as horizontal lines, as they are one number for the
-    whole list. ``gains`` (graded relevance) are used for nDCG only.
-    """
-    flags = [1 if v == YES else 0 for v in verdict_list("relevance", relevance)]
-    n = len(flags)
-    total = sum(flags) if total_relevant is None else total_relevant
-    ideal = None if total_relevant is None else [1] * total_relevant
-    if gains is not None:
-        ideal = None
-    ks = list(range(1, n + 1))
-    precision = [metrics.precision_at_k(flags, k=k).score for k in ks]
-    recall = [metrics.recall_at_k(flags, k=k, total_relevant=total).score for k in ks]
-    ndcg = [metrics.ndcg_at_k(list(gains) if gains is not None else flags, k=k, ideal=ideal).score for k in ks]
-    cp = metrics.context_precision(flags).score
-    ap = metrics.average_precision(flags, total_relevant=total).score
-
-    if ax is None:
-        fig = new_figure(figsize=(6.4, 3.4))
-        ax = fig.subplots()
-    else:
-        fig = ax.figure
-    for k, f in zip(ks, flags, strict=True):
-        if f:
-            ax.axvspan(k - 0.4, k + 0.4, color=RELEVANT, alpha=0.15, linewidth=0)
-    ax.plot(ks, precision, marker="o", color="#264653", label="precision@k")
-    ax.plot(ks, recall, marker="s", color="#e76f51", label="recall@k")
-    ax.plot(ks, ndcg, marker="^", color="#8ab17d", label="nDCG@k")
-    same = math.isclose(ap, cp)
-    cp_label = f"context precision {cp:.3f}" + (" (= average precision)" if same else "")
-    ax.axhline(cp, color="#2a9d8f", linestyle="--", linewidth=1.2, label=cp_label)
-    if not same:
-        ax.axhline(ap, color="#e9c46a", linestyle=":", linewidth=1.6, label=f"average precision {ap:.3f}")
-    ax.set_xticks(ks)
-    ax.set_xlim(0.5, n + 0.5)
-    ax.set_ylim(0, 1.08)
-    ax.set_xlabel("cut-off k (shaded: relevant rank)")
-    ax.set_ylabel("score")
-    ax.set_title(title or f"relevance {flags}, {total} relevant in the corpus", fontsize=10)
-    ax.legend(fontsize=7, loc="lower right")
-    fig.tight_layout()
-    return fig
 
 
 # -- rank-8: change a line. Average precision's D without the corpus count: what does deck A score? --------

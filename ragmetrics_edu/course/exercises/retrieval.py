@@ -11,7 +11,7 @@ from ...embeddings.recorded import RecordedEmbedder
 from ...retrieval.comparison import compare_retrievers
 from ...retrieval.corpus import load_corpus
 from ...retrieval.retrievers import BM25Retriever, EmbeddingRetriever, evaluate_retriever
-from . import Exercise, as_number, register
+from . import Exercise, close, register
 
 IDF_TERM = "caffeine"
 RECALL_QUESTION = "q01"
@@ -34,20 +34,16 @@ def _questions():
     return tuple(load_corpus().questions)
 
 
-def _close(given: Any, value: float) -> bool:
-    g = as_number(given)
-    return g is not None and abs(g - value) < 1e-3
-
 
 def _diagnose_idf(given: Any, correct: float) -> str | None:
     bm = _bm25()
     n, big_n = bm.df[IDF_TERM], bm.n_docs
-    if _close(given, math.log((big_n - n + 0.5) / (n + 0.5))):
+    if close(given, math.log((big_n - n + 0.5) / (n + 0.5))):
         return ("That is the classic Robertson–Spärck Jones idf, ln((N − n + 0.5)/(n + 0.5)). The retriever "
                 "adds 1 inside the logarithm (Lucene's form), so a term in most passages never gets a negative idf.")
-    if _close(given, math.log10(1 + (big_n - n + 0.5) / (n + 0.5))):
+    if close(given, math.log10(1 + (big_n - n + 0.5) / (n + 0.5))):
         return "Right formula, wrong logarithm: BM25 here uses the natural logarithm (math.log), not log10."
-    if _close(given, math.log(big_n / n)):
+    if close(given, math.log(big_n / n)):
         return "ln(N/n) is the plain idf of TF-IDF; BM25's idf adds 0.5 to the counts and 1 inside the logarithm."
     return None
 
@@ -55,12 +51,12 @@ def _diagnose_idf(given: Any, correct: float) -> str | None:
 def _diagnose_recall(given: Any, correct: float) -> str | None:
     row = _row(RECALL_QUESTION)
     hits, retrieved = row["relevant_retrieved"], len(row["retrieved"])
-    if _close(given, hits / 5):
+    if close(given, hits / 5):
         return f"That is precision@5 ({hits} relevant out of 5 places). Recall divides by the relevant passages in the qrels."
-    if retrieved and _close(given, hits / retrieved):
+    if retrieved and close(given, hits / retrieved):
         return (f"You divided by the {retrieved} passages BM25 returned. Recall divides by every relevant "
                 f"passage in the qrels ({row['total_relevant']}), found or not.")
-    if hits and _close(given, 1.0):
+    if hits and close(given, 1.0):
         return "Recall is not 'share of retrieved relevant passages among themselves': divide by all relevant passages."
     return None
 
@@ -69,15 +65,15 @@ def _diagnose_ndcg(given: Any, correct: float) -> str | None:
     row = _row(NDCG_QUESTION)
     question = next(q for q in _questions() if q.id == NDCG_QUESTION)
     binary = metrics.ndcg_at_k(row["verdicts"], k=5, ideal=[1] * question.total_relevant).score
-    if _close(given, binary):
+    if close(given, binary):
         return "You used 0/1 gains. Here the gains are the grades (2 = answers it, 1 = partly relevant)."
     exp_gains = [2 ** g - 1 for g in row["grades"]]
     exp_ideal = [2 ** g - 1 for g in question.ideal_gains]
-    if _close(given, metrics.ndcg_at_k(exp_gains, k=5, ideal=exp_ideal).score):
+    if close(given, metrics.ndcg_at_k(exp_gains, k=5, ideal=exp_ideal).score):
         return ("You used the exponential gain 2^grade − 1 (as some toolkits do). This course uses the grade "
                 "itself as the gain.")
     own = metrics.ndcg_at_k(row["grades"], k=5).score
-    if own != correct and _close(given, own):
+    if own != correct and close(given, own):
         return "Your ideal ranking used only the retrieved grades; the ideal comes from every grade in the qrels."
     return None
 

@@ -1,4 +1,4 @@
-"""Lesson 15's error analysis: where the support design fails on dev, the spans it is compared by, one answer shown.
+"""Lesson 15's error analysis: where the support design fails on dev, the spans it is compared by, the answer shown.
 
 The failure kinds are sorted by written rules (below), not by a person's reading; the counts say how many
 misses each rule caught, and the lesson shows examples of each so a reader can check the rule.
@@ -13,20 +13,16 @@ from typing import Any
 from ...agreement import best_threshold
 from ...baselines import coverage
 from ...data import ragtruth
-from ...designs.faithfulness_support import faithfulness_support
 from ...errors import InputError
-from ...judges.replay import ReplayJudge
-from ...studies.against_people.spans import SpanView, span_view
+from ...results import MetricResult
 from ...text import words
-from ..against_people import study as people_study
-from ..against_people.items import items
-from ..against_people.study import recording_path
-from .designs import replayed_pass
+from ...validate import as_list
+from .choice import candidate_figures
 from .labels import threshold_for
-from .study import candidate_figures, checked_log
+from .log import checked_log, lesson14_threshold
 
-__all__ = ["quote_reading", "old_design_misses", "OLD_DESIGNS", "one_answer", "shown_answer", "FAILURE_KINDS",
-           "failure_kinds", "misses", "spans", "support_view", "answer_of"]
+__all__ = ["quote_reading", "old_design_misses", "OLD_DESIGNS", "shown_answer", "FAILURE_KINDS",
+           "failure_kinds", "misses", "spans", "answer_of"]
 
 #: a sentence whose words are this much in the passages reads as a close paraphrase of them
 CLOSE = 0.8
@@ -72,7 +68,7 @@ def _kind(answer: ragtruth.RagAnswer, sentences: list[dict[str, Any]], failed: b
             else "missed: marked sentence in new words")
 
 
-def failure_kinds(design: str = "support_min", log: Any = None) -> dict[str, Any]:
+def failure_kinds(design: str, log: Any) -> dict[str, Any]:
     """The dev misses of ``design`` at its F1-best dev threshold, each sorted into a kind, counted, with examples."""
     log = checked_log(log)
     part = log["parts"]["ragtruth-dev"]
@@ -99,17 +95,18 @@ def failure_kinds(design: str = "support_min", log: Any = None) -> dict[str, Any
 OLD_DESIGNS = ("word_overlap", "g_eval", "critic_p_yes", "reanswer_judge_only")
 
 
-def old_design_misses(log14: Any = None) -> Any:
+def old_design_misses(log14: Any) -> Any:
     """Lesson 14's judged designs on its RAGTruth dev sample, at each one's F1-best dev threshold: how many answers
     it scored, its false alarms (faithful answers flagged), and its missed hallucinations by the kind of span people
-    marked (evident or subtle, conflict or baseless), counted (a table, pandas)."""
+    marked (evident or subtle, conflict or baseless), counted (a table, pandas). ``log14``: lesson 14's log."""
     import pandas as pd  # lazy: pandas loads with the first table
 
-    log14 = people_study.checked_log(log14)
-    part = log14["parts"]["ragtruth-dev"]
+    part = log14["parts"].get("ragtruth-dev") if isinstance(log14, dict) and "parts" in log14 else None
+    if not isinstance(part, dict):
+        raise InputError("log14", "lesson 14's log (course.against_people.study.load_log())", type(log14).__name__)
     rows = []
     for design in OLD_DESIGNS:
-        threshold = people_study.threshold_of(log14, design)
+        threshold = lesson14_threshold(log14, design)
         scored = [(s, r) for s, r in zip(part["scores"][design], part["items"], strict=True)
                   if s is not None and not math.isnan(s)]
         row: dict[str, Any] = {"design": design, "answers": len(scored),
@@ -127,14 +124,14 @@ def old_design_misses(log14: Any = None) -> Any:
     return table
 
 
-def misses(design: str, log: Any = None) -> dict[str, Any]:
+def misses(design: str, log: Any, log14: Any) -> dict[str, Any]:
     """How often ``design`` errs on the RAGTruth dev answers it scored, at the threshold it is used with (word
     overlap at lesson 14's, a lesson-15 design at its F1-best on all dev): faithful answers flagged (false alarms)
     and hallucinated ones passed (missed), with the threshold."""
     part = checked_log(log)["parts"]["ragtruth-dev"]
     if not isinstance(design, str) or design not in part["scores"]:
         raise InputError("design", "a score lesson 15's log holds: " + ", ".join(part["scores"]), design)
-    threshold, source = threshold_for(design, log)
+    threshold, source = threshold_for(design, log, log14)
     scored = [(v, r["failed"]) for v, r in zip(part["scores"][design], part["items"], strict=True) if not math.isnan(v)]
     return {"design": design, "threshold": threshold, "threshold_from": source, "answers": len(scored),
             "faithful": sum(not f for _, f in scored), "hallucinated": sum(f for _, f in scored),
@@ -142,7 +139,7 @@ def misses(design: str, log: Any = None) -> dict[str, Any]:
             "missed": sum(v >= threshold and f for v, f in scored)}
 
 
-def spans(log: Any = None) -> dict[str, Any]:
+def spans(log: Any) -> dict[str, Any]:
     """The character spans deck 15 compares, on the dev answers the support design scored: people's, the support
     judge's (sentences below support_min's F1-best dev threshold), counting words' (:data:`~.protocol.SPAN_BASELINE`)
     and marking every character; with both thresholds. The F1 is ``agreement.span_agreement``'s (notebook 15
@@ -160,34 +157,7 @@ def spans(log: Any = None) -> dict[str, Any]:
             "everything": [[(0, len(a.answer))] for a, _ in scored]}
 
 
-def support_view(answer_id: str, threshold: float | None = None, log: Any = None) -> SpanView:
-    """One answer with people's spans and the support design's unsupported sentences side by side."""
-    log = checked_log(log)
-    part = log["parts"]["ragtruth-dev"]
-    answer = answer_of(answer_id)
-    ids = [row["id"] for row in part["items"]]
-    rows = part["sentences"]["support"][ids.index(answer_id)]
-    if not rows:
-        raise InputError("answer_id", "an answer the support design scored", answer_id)
-    if threshold is None:
-        threshold = (candidate_figures(log)["support_min"] or {})["threshold"]
-    flagged = [answer.answer[r["start"]:r["end"]] for r in rows if r["p_yes"] < threshold]
-    return span_view(answer, flagged, judge="the support judge")
-
-
-def one_answer(answer_id: str, log: Any = None) -> Any:
-    """The support design's result on one dev answer, replayed from the recording (every sentence's p(yes)), with
-    the sentences below support_min's dev threshold as its unsupported spans."""
-    answer = answer_of(answer_id)
-    path = recording_path("support", "ragtruth", "dev")
-    if path is None:
-        raise InputError("answer_id", "an answer of a recorded support pass", answer_id)
-    threshold = (candidate_figures(checked_log(log))["support_min"] or {})["threshold"]
-    return faithfulness_support(ReplayJudge(path), answer.answer, answer.context, question=answer.question,
-                                threshold=min(1.0, threshold))
-
-
-def shown_answer(log: Any = None) -> str:
+def shown_answer(log: Any) -> str:
     """The answer the lesson shows, by a rule that does not look at the judge: the first dev answer (in the data's
     order) people marked hallucinated, with three to eight sentences."""
     log = checked_log(log)
@@ -198,18 +168,21 @@ def shown_answer(log: Any = None) -> str:
     raise InputError("log", "a log with a flagged hallucinated answer", None)
 
 
-def quote_reading() -> dict[str, int] | None:
-    """What the quote-then-verify judge sent back, counted from its recording (None: not recorded): how many quotes
-    were found in the passages, how many were the sentence copied back instead of a passage, how many were empty,
-    and how many answers (faithful ones among them) scored 0: because some sentence's quote was not found, or,
-    with every quote found, because some quote shared no content word with its sentence."""
-    chosen = items("ragtruth", "dev")
-    found = replayed_pass("support_quote", chosen, "ragtruth", "dev")
-    if found is None:
-        return None
-    done = [(r, i) for r, i in zip(found, chosen, strict=True) if r is not None]
+def quote_reading(results: list[MetricResult | None], failed: list[bool]) -> dict[str, int]:
+    """What the quote-then-verify judge sent back (its replayed results on the dev answers, None where not recorded;
+    ``failed``: people's label of each answer), counted: how many quotes were found in the passages, how many were
+    the sentence copied back instead of a passage, how many were empty, and how many answers (faithful ones among
+    them) scored 0: because some sentence's quote was not found, or, with every quote found, because some quote
+    shared no content word with its sentence."""
+    results = as_list("results", results, "the quote pass's results, one (or None) per answer")
+    failed = as_list("failed", failed, f"one label per answer ({len(results)})")
+    if len(failed) != len(results) or any(r is not None and not isinstance(r, MetricResult) for r in results):
+        raise InputError("results/failed", "MetricResults (or None) and labels, one of each per answer", len(failed))
+    done = [(r, f) for r, f in zip(results, failed, strict=True) if r is not None]
     rows = [row for r, _ in done for row in r.rows]
-    return {"answers": len(done), "faithful": sum(not i.hallucinated for _, i in done), "sentences": len(rows),
+    if not all(isinstance(row, dict) and {"verified", "quote", "text"} <= set(row) for row in rows):
+        raise InputError("results", "the quote pass's results (rows with verified, quote and text)", "other rows")
+    return {"answers": len(done), "faithful": sum(not f for _, f in done), "sentences": len(rows),
             "verified": sum(bool(row["verified"]) for row in rows),
             "copied_sentence": sum(bool(words(row["quote"])) and words(row["quote"]) == words(row["text"])
                                    for row in rows),
@@ -217,4 +190,4 @@ def quote_reading() -> dict[str, int] | None:
             "answers_at_zero": sum(r.score == 0 for r, _ in done),
             "zero_quote_not_found": sum(r.score == 0 and any(not row["verified"] for row in r.rows) for r, _ in done),
             "zero_no_shared_word": sum(r.score == 0 and all(row["verified"] for row in r.rows) for r, _ in done),
-            "faithful_at_zero": sum(r.score == 0 and not i.hallucinated for r, i in done)}
+            "faithful_at_zero": sum(r.score == 0 and not f for r, f in done)}

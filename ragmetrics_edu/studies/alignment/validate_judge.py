@@ -32,7 +32,7 @@ import textwrap
 import time
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from ...agreement import auc_difference, validation_report
 from ...baselines import answer_overlap
@@ -43,35 +43,25 @@ from ...judges.openai_judge import OpenAIJudge, redact_url
 from ...judges.records import recordable
 from ...judges.served import check_served
 from ...results import fmt
-from ...validate import integer, number
+from ...validate import number
 from ...validate import path as checked_path
-from ..against_people.items import Item, items
+from ..against_people.designs import Item
 from . import cost
-from .designs import JUDGED, ask_any_pass, replayed_pass
+from .designs import JUDGED, ask_any_pass
 from .labelled import read_labelled
 from .labels_report import labels_report, reading_of, write_scores
 
-__all__ = ["add_parser", "estimate", "report", "replayed", "validate_judge", "recording_out",
-           "DEV_SOURCES"]
+__all__ = ["add_parser", "report", "validate_judge", "recording_out", "DEV_SOURCES"]
 
 #: RAGTruth's dev part has this many sources
 DEV_SOURCES = 50
 
 
-def estimate(design: str, chosen: list[Item]) -> dict[str, float]:
-    """Requests, prompt and reply tokens and seconds ``design`` will need for ``chosen``, before caching (see
-    :mod:`.cost`: each pass calibrated on its recording, the data of ``chosen`` counted exactly)."""
-    if not isinstance(design, str) or design not in JUDGED:
-        raise InputError("design", "one of " + ", ".join(sorted(JUDGED)), design)
-    if not isinstance(chosen, list) or not all(isinstance(i, Item) for i in chosen):
-        raise InputError("chosen", "a list of Items (against_people.items.items)", chosen)
-    return cost.estimate(str(JUDGED[design].recording), chosen)
-
-
-def validate_judge(judge: OpenAIJudge, design: str, sources: int, *, out: Path, say: Any = print,
-                   labels: Path | None = None, scores_out: Path | None = None,
+def validate_judge(judge: OpenAIJudge, design: str, chosen: list[Item], *, data: str, calibration: cost.Calibration,
+                   out: Path, labelled: bool = False, say: Any = print, scores_out: Path | None = None,
                    half_width: float = 0.05) -> dict[str, Any]:
-    """Run ``design`` with ``judge`` on the first ``sources`` dev sources, or on the rows of ``labels``; write the
+    """Run ``design`` with ``judge`` on ``chosen`` (RAGTruth dev answers, or your labelled file's rows: ``labelled``),
+    described as ``data``, its cost estimated by ``calibration`` (its pass's, :func:`.cost.calibration`); write the
     recording (and the per-answer CSV ``scores_out``); return the figures."""
     if not isinstance(judge, OpenAIJudge):
         raise InputError("judge", "an OpenAIJudge (the endpoint to validate)", judge)
@@ -85,17 +75,15 @@ def validate_judge(judge: OpenAIJudge, design: str, sources: int, *, out: Path, 
         raise InputError("--design", "one of " + ", ".join(sorted(JUDGED)), design)
     half_width = number("--half-width", half_width, "a half-width above 0 and below 1, e.g. 0.05", low=0.0, high=1.0,
                         low_open=True, high_open=True)
-    if labels is None:
-        sources = integer("--sources", sources, low=1, high=DEV_SOURCES,
-                          expected=f"a whole number of RAGTruth dev sources from 1 to {DEV_SOURCES}")
-        chosen = items("ragtruth", "dev", groups=sources)
-        data = f"{sources} RAGTruth dev sources"
-    else:
-        chosen = read_labelled(labels)
-        data = f"{Path(labels).name} ({len({i.group for i in chosen})} groups)"
+    if not isinstance(chosen, list) or not chosen or not all(isinstance(i, Item) for i in chosen):
+        raise InputError("chosen", "a non-empty list of Items (the answers to judge)", chosen)
+    if not isinstance(data, str):
+        raise InputError("data", "a text naming the answers", data)
     check_served(judge)  # the library's check (judges.served): an unreachable server or an unserved name stops here
     pass_name = str(JUDGED[design].recording)
-    planned = estimate(design, chosen)
+    if not isinstance(calibration, cost.Calibration) or calibration.pass_name != pass_name:
+        raise InputError("calibration", f"the Calibration of pass {pass_name!r} (cost.calibration)", calibration)
+    planned = cost.estimate(calibration, chosen)
     say(f"{design} on {int(planned['answers'])} answers of {data}: {cost.describe(planned)}. Replies already in "
         f"{judge.cache_dir} are not sent again.")
     results: list[Any] = []
@@ -125,7 +113,7 @@ def validate_judge(judge: OpenAIJudge, design: str, sources: int, *, out: Path, 
             say(f"Stopped after {len(results)} of {len(chosen)} answers; the replies that validated are cached in "
                 f"{judge.cache_dir} and written to {out}: run the same command again to resume.")
     _say_readings(design, results, say)
-    if labels is None:
+    if not labelled:
         found = report(design, chosen, results, say)
         scores, overlap, threshold = found["scores"], found["overlap"], None
     else:
@@ -194,19 +182,6 @@ def report(design: str, chosen: list[Item], results: list[Any], say: Any = print
             "scores": scores, "overlap": [answer_overlap(i.answer, list(i.context)) for i in chosen]}
 
 
-def replayed(design: str, sources: int, say: Any = print) -> dict[str, Any]:
-    """What validate-judge prints for the recorded local judge, replayed from the shipped recording (no server)."""
-    if not isinstance(design, str) or design not in JUDGED:
-        raise InputError("design", "one of " + ", ".join(sorted(JUDGED)), design)
-    sources = integer("sources", sources, low=1, high=DEV_SOURCES,
-                      expected=f"a whole number of RAGTruth dev sources from 1 to {DEV_SOURCES}")
-    chosen = items("ragtruth", "dev", groups=sources)
-    results = replayed_pass(str(JUDGED[design].recording), chosen, "ragtruth", "dev")
-    if results is None:
-        raise InputError("design", "a design whose pass was recorded on RAGTruth dev", design)
-    return report(design, chosen, results, say)
-
-
 def _save(judge: OpenAIJudge, out: Path, design: str, data: str, started: float, *, interrupted: bool) -> None:
     calls = recordable(judge.calls)
     meta = {"model": judge.model, "server": judge.server, "base_url": judge.server,
@@ -264,8 +239,14 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--timeout", type=float, default=600.0, help="seconds per request")
 
 
-def main(args: argparse.Namespace) -> int:
-    """Run the command; 0 on success, 130 when interrupted (the replies so far are cached)."""
+def main(args: argparse.Namespace, *, dev_items: Callable[[int], list[Item]],
+         calibration: Callable[[str], cost.Calibration]) -> int:
+    """Run the command; 0 on success, 130 when interrupted (the replies so far are cached). The shipped data it
+    reads comes from the caller (``cli.py``: the course's loaders): ``dev_items(n)``, the answers of the first n
+    RAGTruth dev sources, and ``calibration(pass_name)``, a pass's cost measured on its shipped recording."""
+    if not callable(dev_items) or not callable(calibration):
+        raise InputError("dev_items/calibration", "functions loading RAGTruth dev and a pass's calibration",
+                         (dev_items, calibration))
     if args.design not in JUDGED:
         raise InputError("--design", "one of " + ", ".join(sorted(JUDGED)), args.design)
     if isinstance(args.sources, bool) or not 1 <= args.sources <= DEV_SOURCES:
@@ -283,8 +264,14 @@ def main(args: argparse.Namespace) -> int:
     judge = OpenAIJudge(args.model, base_url=args.base_url, mode=args.mode, temperature=0.0, seed=7,
                         timeout=args.timeout, max_retries=1, max_concurrency=1, cache_dir=args.cache_dir)
     print(f"Validating {args.model} at {redact_url(judge.server)} with design {args.design}.", flush=True)
+    if labels is None:
+        chosen, what = dev_items(args.sources), f"{args.sources} RAGTruth dev sources"
+    else:
+        chosen = read_labelled(labels)
+        what = f"{labels.name} ({len({i.group for i in chosen})} groups)"
     try:
-        found = validate_judge(judge, args.design, args.sources, out=out, labels=labels, scores_out=scores_out,
+        found = validate_judge(judge, args.design, chosen, data=what, out=out, labelled=labels is not None,
+                               calibration=calibration(str(JUDGED[args.design].recording)), scores_out=scores_out,
                                half_width=args.half_width)
     except KeyboardInterrupt:
         return 130

@@ -10,7 +10,8 @@
 - :func:`without_late_figure`: the rule's choice without a figure defined after the dev figures;
 - :func:`cv_word_overlap`: word overlap put through the combinations' own cross-validated pipeline.
 
-Every figure is computed from the logs at run time, with the protocol's bootstrap (:mod:`.protocol`).
+Each takes lesson 15's log (and lesson 14's, ``log14``, where it pairs with lesson 14's designs), as the course
+loads them; every figure uses the protocol's bootstrap (:mod:`.protocol`).
 """
 
 from __future__ import annotations
@@ -21,11 +22,10 @@ from typing import Any
 
 from ...agreement import auc_difference, roc_auc
 from ...errors import InputError
-from ...studies.against_people.designs import BASELINE
 from ...validate import as_list, integer
-from ..against_people import study as people_study
-from .protocol import LEVEL, RESAMPLES, SEED
-from .study import candidate_figures, checked_log, choose
+from .choice import candidate_figures, choose
+from .log import checked_log
+from .protocol import BASELINE, LEVEL, RESAMPLES, SEED
 
 __all__ = ["OLD_JUDGED", "JUDGE_ONLY", "against_old_designs", "by_sources", "pooled_and_within", "halueval_table",
            "halueval_sentences", "without_late_figure", "cv_word_overlap"]
@@ -34,7 +34,7 @@ __all__ = ["OLD_JUDGED", "JUDGE_ONLY", "against_old_designs", "by_sources", "poo
 OLD_JUDGED = ("g_eval", "critic_p_yes")
 
 #: the judge-only candidates of lesson 15: the four support designs (its three aggregates and its few-shot variant),
-#: which rank answers by the judge's p(yes) alone. judge_combination is judged too by the rule (:func:`.study.choose`)
+#: which rank answers by the judge's p(yes) alone. judge_combination is judged too by the rule (:func:`.choice.choose`)
 #: but mixes p(yes) with the cheap signals, so it is not counted here: the notebook reads it separately.
 JUDGE_ONLY = ("support_min", "support_mean", "support_min_claims", "support_fewshot_min")
 
@@ -44,14 +44,17 @@ def _paired(failed: list[bool], first: list[float], second: list[float], groups:
     return {"score": found.score, "ci": found.ci, "answers": len(failed), "sources": len(set(groups))}
 
 
-def against_old_designs(design: str = "support_min", log: Any = None) -> dict[str, dict[str, Any]]:
+def against_old_designs(design: str, log: Any, log14: Any) -> dict[str, dict[str, Any]]:
     """``design`` minus each of :data:`OLD_JUDGED` (and word overlap), paired on lesson 14's RAGTruth dev sample
-    (every answer of its first 20 sources both scored), with the interval over sources."""
+    (every answer of its first 20 sources both scored, from lesson 14's log ``log14``), with the interval over
+    sources."""
     part = checked_log(log)["parts"]["ragtruth-dev"]
     if not isinstance(design, str) or design not in part["scores"]:
         raise InputError("design", "a score lesson 15's log holds: " + ", ".join(part["scores"]), design)
     mine = {row["id"]: v for row, v in zip(part["items"], part["scores"][design], strict=True)}
-    old = people_study.load_log()["parts"]["ragtruth-dev"]
+    old = log14.get("parts", {}).get("ragtruth-dev") if isinstance(log14, dict) else None
+    if not isinstance(old, dict):
+        raise InputError("log14", "lesson 14's log (course.against_people.study.load_log())", type(log14).__name__)
     out = {}
     for name in (*OLD_JUDGED, BASELINE):
         keep = [k for k, row in enumerate(old["items"]) if not _missing(old["scores"][name][k])
@@ -65,8 +68,7 @@ def _missing(value: Any) -> bool:
     return value is None or (isinstance(value, float) and math.isnan(value))
 
 
-def by_sources(names: tuple[str, ...] = ("support_min", BASELINE), first: int = 20, log: Any = None
-               ) -> dict[str, dict[str, float]]:
+def by_sources(names: tuple[str, ...], first: int, log: Any) -> dict[str, dict[str, float]]:
     """Each design's dev AUC on the first ``first`` dev sources (in the data's order), on the rest, and on all."""
     part = checked_log(log)["parts"]["ragtruth-dev"]
     order = list(dict.fromkeys(row["group"] for row in part["items"]))
@@ -84,7 +86,7 @@ def by_sources(names: tuple[str, ...] = ("support_min", BASELINE), first: int = 
     return out
 
 
-def pooled_and_within(log: Any = None) -> dict[str, list[str]]:
+def pooled_and_within(log: Any) -> dict[str, list[str]]:
     """The judge-only candidates (:data:`JUDGE_ONLY`, the four support designs) whose paired interval against word overlap lies wholly below 0 over all answers
     (pooled), and those of them for which it does within one answering model too."""
     figures = {n: f for n, f in candidate_figures(log).items() if f is not None}
@@ -93,7 +95,7 @@ def pooled_and_within(log: Any = None) -> dict[str, list[str]]:
     return {"pooled": pooled, "within": within}
 
 
-def halueval_table(log: Any = None) -> Any:
+def halueval_table(log: Any) -> Any:
     """Every candidate's HaluEval dev figures (the rule reads the paired interval), as a table (pandas)."""
     import pandas as pd  # lazy: pandas loads with the first table
 
@@ -111,7 +113,7 @@ def halueval_table(log: Any = None) -> Any:
     return pd.DataFrame(rows)
 
 
-def halueval_sentences(log: Any = None) -> dict[str, int]:
+def halueval_sentences(log: Any) -> dict[str, int]:
     """HaluEval dev's answers by sentence count, as the support design split them, and on how many of them the
     three aggregates (min, mean, min_claims) give the same score."""
     part = checked_log(log)["parts"].get("halueval-dev")
@@ -125,7 +127,7 @@ def halueval_sentences(log: Any = None) -> dict[str, int]:
             "more_sentences": sum(c > 1 for c in counts), "aggregates_equal": same}
 
 
-def without_late_figure(name: str = "judge_combination", log: Any = None) -> tuple[str, list[str]]:
+def without_late_figure(name: str, log: Any) -> tuple[str, list[str]]:
     """The rule's choice with ``name``'s HaluEval dev figure taken away (a figure defined after the dev figures:
     its choice should not depend on it)."""
     log = copy.deepcopy(checked_log(log))
@@ -136,7 +138,7 @@ def without_late_figure(name: str = "judge_combination", log: Any = None) -> tup
     return choose(log)
 
 
-def cv_word_overlap(log: Any = None) -> dict[str, Any]:
+def cv_word_overlap(log: Any) -> dict[str, Any]:
     """Word overlap alone put through the combinations' pipeline (standardised, a logistic regression, each
     source scored by the model fitted on the others; the log stores these scores): its
     dev AUC, and the cheap combination minus it, paired."""
@@ -144,7 +146,7 @@ def cv_word_overlap(log: Any = None) -> dict[str, Any]:
     failed = [row["failed"] for row in part["items"]]
     groups = [row["group"] for row in part["items"]]
     if "word_overlap_cv" not in part["scores"]:
-        raise InputError("log", "a log holding word overlap's cross-validated scores (study.build_log())", None)
+        raise InputError("log", "a log holding word overlap's cross-validated scores (log.add_baseline_cv)", None)
     cv = part["scores"]["word_overlap_cv"]
     combo = part["scores"]["cheap_combination"]
     return {"auc": roc_auc(failed, cv), "raw_auc": roc_auc(failed, part["scores"][BASELINE]),

@@ -1,13 +1,15 @@
-"""Lesson 15's stability pass: each sentence sampled several times, and the flip rates counted from the words."""
+"""Lesson 15's stability pass (studies.alignment.stability): each sentence sampled several times, and the flip rates
+counted from the words."""
 
 import math
 from pathlib import Path
 
 import pytest
 
-from ragmetrics_edu.course.alignment import stability
+from ragmetrics_edu.course.alignment import study
 from ragmetrics_edu.judges import GivenJudge
 from ragmetrics_edu.results import MetricResult
+from ragmetrics_edu.studies.alignment import stability
 
 
 def _sampled(words_per_sentence):
@@ -20,8 +22,9 @@ def _zero(p_values):
 
 
 def test_each_sentence_is_asked_runs_times_sampled_with_its_own_request():
-    item = stability.stability_items()[0]
-    result = stability.ask_stability(GivenJudge({"faithfulness.support": "yes"}), item)
+    item = study.stability_items()[0]
+    result = stability.ask_stability(GivenJudge({"faithfulness.support": "yes"}), item.answer, list(item.context),
+                                     question=item.question, answer_id=item.id)
     assert len(result.calls) == stability.RUNS * len(result.rows) > 0
     keys = [c.key for c in result.calls]
     assert len(set(keys)) == len(keys)  # every sampled request is its own (its sample number is in the key)
@@ -60,10 +63,9 @@ def test_the_predicted_flip_follows_the_temperature_rule():
 def test_the_shipped_log_holds_what_the_stability_recording_replays():
     import json
 
-    from ragmetrics_edu.course.alignment import study
-    from ragmetrics_edu.course.alignment.designs import replayed_pass
+    from ragmetrics_edu.course.alignment.recordings import replayed_pass
 
-    chosen = stability.stability_items()
+    chosen = study.stability_items()
     sampled = replayed_pass("stability", chosen, "ragtruth", "dev")
     zero = replayed_pass("support", chosen, "ragtruth", "dev")
     assert sampled is not None and all(r is not None for r in sampled)   # every answer recorded
@@ -78,9 +80,26 @@ def test_the_shipped_log_holds_what_the_stability_recording_replays():
 
 
 def test_the_per_model_rows_add_up_to_the_whole():
-    from ragmetrics_edu.course.alignment import study
-
     log = study.load_log()
     rows = log["stability_by_model"].values()
     for key in ("answers", "sentences", "flipped", "answers_flipped", "answers_flagged_every_run"):
         assert sum(r[key] for r in rows) == log["stability"][key], key
+
+
+def test_the_logs_stability_keys_are_stability_figures_of_the_replayed_passes():
+    import json
+
+    from ragmetrics_edu.course.alignment.recordings import replayed_pass
+
+    log = study.load_log()
+    chosen = study.stability_items()
+    sampled = replayed_pass("stability", chosen, "ragtruth", "dev")
+    zero = replayed_pass("support", chosen, "ragtruth", "dev")
+    found = stability.stability_figures(sampled, zero, [i.hallucinated for i in chosen], [i.model for i in chosen],
+                                        log["figures"]["support_min"]["threshold"])
+    for key in ("stability", "stability_rule", "stability_by_model"):   # as the log stores them (JSON)
+        assert json.loads(json.dumps(found[key])) == log[key], key
+    assert "stability_rule" not in stability.stability_figures(sampled, zero, [True] * len(chosen),
+                                                               [i.model for i in chosen], None)
+    with pytest.raises(ValueError, match="models"):
+        stability.stability_figures(sampled, zero, [True] * len(chosen), ["one model"], None)

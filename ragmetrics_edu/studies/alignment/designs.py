@@ -1,8 +1,9 @@
-"""Lesson 15's designs: support per sentence (with three aggregates), its few-shot form, as lesson 14's Designs.
+"""Lesson 15's designs: support per sentence (with three aggregates), its few-shot form and the designs explored
+after the rule, as lesson 14's Designs; and every design ``validate-judge`` offers (:data:`JUDGED`).
 
-Each reads a recorded pass (see :mod:`ragmetrics_edu.course.against_people.record`): ``support`` asks every
-sentence alone; ``support_fewshot`` shows four sentences people labelled, from other dev sources
-(:mod:`ragmetrics_edu.judges.examples`), before the passages.
+Each reads a pass (recorded by :mod:`ragmetrics_edu.course.against_people.record`, which the course replays):
+``support`` asks every sentence alone; ``support_fewshot`` shows four sentences people labelled, from other dev
+sources (:mod:`ragmetrics_edu.judges.examples`), before the passages.
 """
 
 from __future__ import annotations
@@ -17,18 +18,14 @@ from ...designs.faithfulness_support import faithfulness_support
 from ...designs.faithfulness_support_batched import faithfulness_support_batched
 from ...errors import InputError
 from ...judges.base import Judge
-from ...judges.errors import JudgeError
 from ...judges.examples import Labelled, example_text, labelled_sentences, pick_examples
-from ...judges.replay import ReplayJudge
 from ...metrics.support import support_score
 from ...results import MetricResult
-from ...studies.against_people.designs import DESIGNS, Design, ask_pass
-from ..against_people.items import Item
-from ..against_people.study import recording_path
+from ..against_people.designs import DESIGNS, Design, Item, ask_pass
 from .stability import ask_stability
 
-__all__ = ["ALIGNMENT_DESIGNS", "ALIGNMENT_PASSES", "ask_any_pass", "replayed_pass", "dev_pool", "examples_for", "ask_fewshot", "JUDGED", "EXAMPLES_PER_SOURCE",
-           "EXPLORED", "ask_entailment", "ask_quote"]
+__all__ = ["ALIGNMENT_DESIGNS", "ALIGNMENT_PASSES", "ask_any_pass", "dev_pool", "examples_for",
+           "ask_fewshot", "JUDGED", "EXAMPLES_PER_SOURCE", "ask_entailment", "ask_quote", "ask_stability_of"]
 
 #: examples shown per source in the few-shot form (half of them "no")
 EXAMPLES_PER_SOURCE = 4
@@ -47,7 +44,7 @@ def dev_pool() -> tuple[Labelled, ...]:
 def _check(item: Any) -> None:
     """An InputError unless ``item`` is one of the study's items."""
     if not isinstance(item, Item):
-        raise InputError("item", "an Item (from against_people.items.items)", item)
+        raise InputError("item", "an Item (course.against_people.items.items() or labelled.read_labelled())", item)
 
 
 def examples_for(item: Item) -> list[str]:
@@ -74,27 +71,27 @@ def ask_batched(judge: Judge, item: Item) -> MetricResult:
 
 def ask_entailment(judge: Judge, item: Item) -> MetricResult:
     """The NLI-worded pass: support per sentence asked as "does the premise entail the hypothesis?" (explored after
-    the rule was written, see :data:`EXPLORED`)."""
+    the rule was written, see ``protocol.EXPLORED``)."""
     _check(item)
     return faithfulness_support(judge, item.answer, list(item.context), question=item.question, wording="entailment")
 
 
 def ask_quote(judge: Judge, item: Item) -> MetricResult:
-    """The quote-then-verify pass: a quote per sentence, checked by counting words (explored, see :data:`EXPLORED`)."""
+    """The quote-then-verify pass: a quote per sentence, checked by counting words (explored after the rule)."""
     _check(item)
     return faithfulness_quote(judge, item.answer, list(item.context), question=item.question)
 
 
-#: lesson 15's own recorded passes (lesson 14's PASSES hold ``support``, the zero-shot one): the few-shot form, the
-#: same sentences sampled several times (:mod:`.stability`), and the designs explored after the rule was written
-ALIGNMENT_PASSES = {"support_fewshot": ask_fewshot, "stability": ask_stability, "support_batched": ask_batched,
-                    "support_entailment": ask_entailment, "support_quote": ask_quote}
+def ask_stability_of(judge: Judge, item: Item) -> MetricResult:
+    """The stability pass: each sentence asked several times, sampled (:mod:`.stability`)."""
+    _check(item)
+    return ask_stability(judge, item.answer, list(item.context), question=item.question, answer_id=item.id)
 
-#: designs explored after the rule was written, on the first dev sources only: reported beside the one-request-a-
-#: sentence design and G-Eval on the same answers, never candidates (pass -> what the lesson calls its score)
-EXPLORED = {"support_batched": ("support_batched_min", "all sentences in one request, one JSON reply"),
-            "support_entailment": ("support_entailment_min", "the NLI wording: does the premise entail the sentence?"),
-            "support_quote": ("quote_min", "quote, then verify: a quote per sentence, checked by counting words")}
+
+#: lesson 15's own recorded passes (lesson 14's PASSES hold ``support``, the zero-shot one): the few-shot form, the
+#: same sentences sampled several times, and the designs explored after the rule was written (``EXPLORED``)
+ALIGNMENT_PASSES = {"support_fewshot": ask_fewshot, "stability": ask_stability_of, "support_batched": ask_batched,
+                    "support_entailment": ask_entailment, "support_quote": ask_quote}
 
 
 def ask_any_pass(pass_name: str, judge: Judge, item: Item) -> MetricResult:
@@ -102,22 +99,6 @@ def ask_any_pass(pass_name: str, judge: Judge, item: Item) -> MetricResult:
     if isinstance(pass_name, str) and pass_name in ALIGNMENT_PASSES:
         return ALIGNMENT_PASSES[pass_name](judge, item)
     return ask_pass(pass_name, judge, item)
-
-
-def replayed_pass(pass_name: str, chosen: list[Item], dataset: str, split: str) -> list[MetricResult | None] | None:
-    """Each item's result replayed from the shipped recording of a pass (None where it holds no reply: an unfinished
-    pass), or None when the pass was not recorded on that part."""
-    path = recording_path(pass_name, dataset, split)
-    if path is None:
-        return None
-    judge = ReplayJudge(path)
-    out: list[MetricResult | None] = []
-    for item in chosen:
-        try:
-            out.append(ask_any_pass(pass_name, judge, item))
-        except JudgeError:
-            out.append(None)
-    return out
 
 
 def _again(r: MetricResult, aggregate: str) -> float:
@@ -135,7 +116,7 @@ ALIGNMENT_DESIGNS: dict[str, Design] = {d.name: d for d in (
            "support", "1/sentence", lambda r, i: _again(r, "min_claims") if r else math.nan),
     Design("support_fewshot_min", "support per sentence with 4 examples people labelled: the lowest p(yes)",
            "support_fewshot", "1/sentence", lambda r, i: r.score if r else math.nan),
-    # explored after the rule was written (EXPLORED below): scored and validated alike, never candidates
+    # explored after the rule was written (protocol.EXPLORED): scored and validated alike, never candidates
     Design("support_batched_min", "all of an answer's sentences in one request: the lowest p(yes)", "support_batched",
            "1", lambda r, i: r.score if r else math.nan),
     Design("support_entailment_min", "support per sentence in the NLI wording (premise, hypothesis): the lowest p(yes)",

@@ -3,8 +3,8 @@
 import pytest
 
 from ragmetrics_edu import InputError, metrics
-from ragmetrics_edu.course import display
-from ragmetrics_edu.course.display import CorrectnessPanel
+from ragmetrics_edu.widgets import correctness
+from ragmetrics_edu.widgets.correctness import CorrectnessPanel
 
 START = {"tp": 1, "fp": 1, "fn": 1, "similarity": 4 / 7, "beta": 1.0, "w_factual": 0.75, "w_semantic": 0.25}
 
@@ -32,13 +32,13 @@ def test_the_panel_shows_a_one_line_hint_before_its_cell_runs():
 
 def test_the_sliders_and_the_start_check_read_one_table_of_ranges(monkeypatch):
     panel = CorrectnessPanel(START)
-    for name, (low, high, _step, label) in display._SLIDERS.items():
+    for name, (low, high, _step, label) in correctness.SLIDERS.items():
         slider = panel.sliders[name]
         assert (slider.min, slider.max, slider.description) == (low, high, label), name
         with pytest.raises(InputError, match=name):       # a start value beyond the slider is refused
             CorrectnessPanel({**START, name: high + 1})
-    narrower = {**display._SLIDERS, "tp": (0, 3, 1, "TP")}
-    monkeypatch.setattr(display, "_SLIDERS", narrower)
+    narrower = {**correctness.SLIDERS, "tp": (0, 3, 1, "TP")}
+    monkeypatch.setattr(correctness, "SLIDERS", narrower)
     assert CorrectnessPanel(START).sliders["tp"].max == 3    # the panel is built from the table
     with pytest.raises(InputError, match="tp"):
         CorrectnessPanel({**START, "tp": 4})

@@ -7,7 +7,8 @@ user measured it 34 % under what a run used (34,320 against 51,873). The shipped
 part is 700 to 2,700 characters a request, not 600; the Qwen tokenizer reads 3.6 to 4.0 characters a token; a
 claims or quote reply is 30 to 85 tokens. On RAGTruth dev the old rule gives 35 to 55 % fewer tokens than this one.
 
-Here each pass is calibrated on its shipped RAGTruth dev recording (a real local judge's run): requests per unit
+Here each pass is calibrated on its shipped RAGTruth dev recording (a real local judge's run, which the course
+loads: ``course.alignment.recordings.calibration_of``): requests per unit
 (sentence, answer or question, read from the designs' ``calls``), the repeated characters a request (the recorded
 characters less the data this module counts for the same answers), the characters a token, the reply tokens and
 the seconds a request, and the requests a run shares (G-Eval's evaluation steps). The data of the run at hand is
@@ -18,16 +19,14 @@ speed (Qwen2.5-Coder-1.5B, Q4_K_M, 2 CPU threads) until the first answers give t
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass
-from functools import lru_cache
+from typing import Any
 
 from ...errors import InputError
 from ...text import sentence_spans
 from ...validate import as_list, number
-from ..against_people.items import Item, items
-from ..against_people.study import recording_path
+from ..against_people.designs import Item
 from .designs import JUDGED
 
 __all__ = ["Calibration", "calibration", "unit", "data_chars", "estimate", "describe", "minutes"]
@@ -85,24 +84,18 @@ class Calibration:
     recorded_calls: int
 
 
-def calibration(pass_name: str) -> Calibration:
-    """Measure ``pass_name`` on its shipped RAGTruth dev recording (see the module); measured once a process."""
-    if not isinstance(pass_name, str):
-        raise InputError("pass_name", "a pass name, e.g. 'support'", pass_name)
-    return _calibration(pass_name)
-
-
-@lru_cache(maxsize=16)
-def _calibration(pass_name: str) -> Calibration:
-    """Measure ``pass_name`` on its shipped RAGTruth dev recording (see the module)."""
-    path = recording_path(pass_name, "ragtruth", "dev") if isinstance(pass_name, str) else None
-    if path is None:
-        raise InputError("pass_name", "a pass with a RAGTruth dev recording", pass_name)
-    meta = json.loads(path.read_text(encoding="utf-8"))
-    replies = [r for r in meta["replies"] if r.get("prompt_tokens")]
-    done = meta["pass"].get("answers_done") or meta["pass"].get("answers")
-    chosen = items("ragtruth", "dev", groups=meta["pass"].get("groups"))[:done]
-    planned = _units(pass_name, chosen)
+def calibration(pass_name: str, recording: dict[str, Any], recorded: list[Item]) -> Calibration:
+    """Measure ``pass_name`` on its ``recording`` (the JSON a recorder writes: its ``replies``) of the answers
+    ``recorded`` (see the module)."""
+    if not isinstance(recording, dict) or not isinstance(recording.get("replies"), list):
+        raise InputError("recording", "a recording's JSON (a dict with its replies)", type(recording).__name__)
+    recorded = as_list("recorded", recorded, "the Items the recording asked about")
+    if not all(isinstance(i, Item) for i in recorded):
+        raise InputError("recorded", "a list of Items", recorded)
+    replies = [r for r in recording["replies"] if isinstance(r, dict) and r.get("prompt_tokens")]
+    if not replies:
+        raise InputError("recording", "a recording whose replies count their prompt tokens", len(recording["replies"]))
+    planned = _units(pass_name, recorded)
     counts: dict[str, int] = {}
     for r in replies:
         counts[r["step"]] = counts.get(r["step"], 0) + 1
@@ -123,13 +116,15 @@ def _calibration(pass_name: str) -> Calibration:
                        recorded_calls=len(main_replies))
 
 
-def estimate(pass_name: str, chosen: list[Item]) -> dict[str, float]:
-    """Requests, prompt and reply tokens, and seconds at the recorded judge's speed, for ``chosen``, before caching."""
+def estimate(cal: Calibration, chosen: list[Item]) -> dict[str, float]:
+    """Requests, prompt and reply tokens, and seconds at the recorded judge's speed, for ``chosen``, before caching
+    (``cal``: the pass's :func:`calibration`)."""
+    if not isinstance(cal, Calibration):
+        raise InputError("cal", "a pass's Calibration (cost.calibration)", cal)
     chosen = as_list("chosen", chosen, "a list of Items")
     if not all(isinstance(i, Item) for i in chosen):
         raise InputError("chosen", "a list of Items", chosen)
-    cal = calibration(pass_name)
-    planned = _units(pass_name, chosen)
+    planned = _units(cal.pass_name, chosen)
     prompt = (cal.calls_per_unit * sum((cal.repeated_chars + c) / cal.chars_per_token for c in planned)
               + cal.shared * cal.shared_tokens)
     calls = round(cal.calls_per_unit * len(planned)) + cal.shared

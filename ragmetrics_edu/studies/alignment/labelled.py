@@ -28,7 +28,7 @@ from typing import Any
 from ...errors import InputError
 from ...validate import as_list
 from ...validate import path as checked_path
-from ..against_people.items import Item
+from ..against_people.designs import Item
 
 __all__ = ["read_labelled", "split_by_group", "labelled", "LABELS", "ALIASES"]
 

@@ -30,7 +30,7 @@ from ...errors import InputError
 from ...metrics.correctness import f1_from
 from ...results import MetricResult, fmt
 from ...validate import as_list, instance, number
-from ..against_people.items import Item
+from ..against_people.designs import Item
 from .designs import JUDGED
 
 __all__ = ["labels_report", "reading_of"]

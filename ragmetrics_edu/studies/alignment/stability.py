@@ -26,10 +26,9 @@ from ...judges.records import CallList
 from ...judges.requests import ask, check_judge, finish
 from ...results import MetricResult
 from ...text import sentence_spans
-from ...validate import as_list, integer, number
-from ..against_people.items import Item, items
+from ...validate import as_list, integer, number, text, text_list
 
-__all__ = ["RUNS", "SOURCES", "ask_stability", "flip_rates", "predicted_flip", "rule_flags", "stability_items"]
+__all__ = ["RUNS", "SOURCES", "ask_stability", "flip_rates", "predicted_flip", "rule_flags", "stability_figures"]
 
 #: times each sentence is asked
 RUNS = 3
@@ -37,16 +36,16 @@ RUNS = 3
 SOURCES = 10
 
 
-def ask_stability(judge: Judge, item: Item) -> MetricResult:
-    """Ask each sentence of ``item``'s answer :data:`RUNS` times, sampled; one row per sentence with its words."""
+def ask_stability(judge: Judge, answer: str, context: list[str], *, question: str = "",
+                  answer_id: str = "") -> MetricResult:
+    """Ask each sentence of ``answer`` :data:`RUNS` times, sampled; one row per sentence with its words."""
     judge = check_judge(judge)
-    if not isinstance(item, Item):
-        raise InputError("item", "an Item (from against_people.items.items)", item)
+    answer = text("answer", answer)
+    context = text_list("context", context)
     calls = CallList()
     rows: list[dict[str, Any]] = []
-    for n, (start, end) in enumerate(sentence_spans(item.answer), start=1):
-        sentence = item.answer[start:end]
-        words = [ask(judge, support_request(sentence, list(item.context), question=item.question, sample=run),
+    for n, (start, end) in enumerate(sentence_spans(answer), start=1):
+        words = [ask(judge, support_request(answer[start:end], context, question=question, sample=run),
                      calls).data["verdict"] for run in range(1, RUNS + 1)]
         rows.append({"sentence": n, "start": start, "end": end, "verdicts": words, "flips": len(set(words)) > 1})
     flipped = sum(r["flips"] for r in rows)
@@ -56,7 +55,7 @@ def ask_stability(judge: Judge, item: Item) -> MetricResult:
                           formula=r"\text{flipped sentences} / \text{sentences}",
                           narrative=[f"Each of the {len(rows)} sentences was asked {RUNS} times at temperature "
                                      f"{SAMPLE_TEMPERATURE}; {flipped} got both words."])
-    result.inputs.update(answer=item.answer, id=item.id)
+    result.inputs.update(answer=answer, id=answer_id)
     return finish(result, judge, calls, False)
 
 
@@ -135,6 +134,21 @@ def rule_flags(sampled: list[MetricResult | None], support: list[MetricResult | 
             "changed_from_temperature_0": sum(any(flags[j] != zero[j] for flags in runs) for j in range(len(rows)))}
 
 
-def stability_items() -> list[Item]:
-    """The answers the stability pass asks about: every answer of the first :data:`SOURCES` dev sources."""
-    return items("ragtruth", "dev", groups=SOURCES)
+def stability_figures(sampled: list[MetricResult | None], support: list[MetricResult | None], failed: list[bool],
+                      models: list[str], threshold: float | None) -> dict[str, Any]:
+    """What the log keeps of the stability pass: the flip rates (``stability``), the design's rule counted at
+    ``threshold`` (``stability_rule``, support_min's dev threshold; none without one) and the flip rates per
+    answering model (``stability_by_model``; ``models``: who wrote each answer)."""
+    models = as_list("models", models, "one answering model per answer")
+    if len(models) != len(as_list("sampled", sampled, "a list of stability results")):
+        raise InputError("models", f"one answering model per sampled answer ({len(sampled)})", len(models))
+    if threshold is not None:
+        threshold = number("threshold", threshold, "support_min's dev threshold (a p(yes)), or None", low=0.0)
+    out: dict[str, Any] = {"stability": flip_rates(sampled, support)}
+    if threshold is not None:
+        out["stability_rule"] = rule_flags(sampled, support, failed, min(1.0, threshold))
+    out["stability_by_model"] = {
+        model: flip_rates([s for s, m in zip(sampled, models, strict=True) if m == model],
+                          [z for z, m in zip(support, models, strict=True) if m == model])
+        for model in sorted(set(models))}
+    return out

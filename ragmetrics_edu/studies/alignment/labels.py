@@ -5,7 +5,7 @@ Lesson 14 estimates each generating model's pass rate three ways on the same lab
 Rogan–Gladen). This module plans the labels each needs for an interval of a given half-width
 (:func:`ragmetrics_edu.agreement.plan_pass_rate`), from a judge's dev error rates at **one threshold per design
 across lessons**: word overlap at the threshold lesson 14 chose and scored test with (its F1-best on lesson 14's
-dev sample, ``against_people.study.threshold_of``), each design new in lesson 15 at its F1-best on all RAGTruth
+dev sample, read from lesson 14's log ``log14``), each design new in lesson 15 at its F1-best on all RAGTruth
 dev (lesson 14 never scored them). The rates are taken over every model's dev answers (pooled) and over each
 answering model's own (about 50 each): lesson 14 shows they differ, so the plan gives both.
 
@@ -24,10 +24,10 @@ from typing import Any
 from ...agreement import labels_needed, plan_pass_rate
 from ...agreement.planning import MAX_ANSWERS, METHODS
 from ...errors import InputError
-from ...studies.against_people.designs import BASELINE
 from ...validate import integer
-from ..against_people import study as people_study
-from .study import candidate_figures, checked_log
+from .choice import candidate_figures
+from .log import checked_log, lesson14_threshold
+from .protocol import BASELINE
 
 __all__ = ["PLANNED", "HALF_WIDTHS", "SYSTEM_ANSWERS", "threshold_for", "rates", "labels_plan", "plan_summary"]
 
@@ -39,25 +39,25 @@ HALF_WIDTHS = (0.10, 0.05)
 SYSTEM_ANSWERS = 1000
 
 
-def threshold_for(design: str, log: Any = None) -> tuple[float, str]:
+def threshold_for(design: str, log: Any, log14: Any) -> tuple[float, str]:
     """The threshold ``design`` flags below, and where it comes from: word overlap's is lesson 14's (the one its
     test figure used), a lesson-15 design's its F1-best on all RAGTruth dev."""
     if not isinstance(design, str):
         raise InputError("design", "a design's name: " + ", ".join(PLANNED), design)
     if design == BASELINE:
-        return people_study.threshold_of(people_study.load_log(), BASELINE), "lesson 14's dev threshold"
+        return lesson14_threshold(log14, BASELINE), "lesson 14's dev threshold"
     fig = candidate_figures(log).get(design) if isinstance(design, str) else None
     if not fig:
         raise InputError("design", "a design of lesson 15 with dev figures: " + ", ".join(PLANNED), design)
     return float(fig["threshold"]), "F1-best on all RAGTruth dev"
 
 
-def rates(design: str, log: Any = None, model: str | None = None) -> dict[str, Any]:
+def rates(design: str, log: Any, log14: Any, model: str | None = None) -> dict[str, Any]:
     """The judge's dev TPR (passing answers it passes), TNR (failing answers it flags) and the pass rate θ, over
     every model's dev answers (``model=None``) or one answering model's, at :func:`threshold_for`'s threshold."""
     log = checked_log(log)
     part = log["parts"]["ragtruth-dev"]
-    threshold, _ = threshold_for(design, log)
+    threshold, _ = threshold_for(design, log, log14)
     models = {row["model"] for row in part["items"]}
     if model is not None and (not isinstance(model, str) or model not in models):
         raise InputError("model", "an answering model of RAGTruth dev: " + ", ".join(sorted(models)), model)
@@ -70,7 +70,7 @@ def rates(design: str, log: Any = None, model: str | None = None) -> dict[str, A
             "tnr": sum(not p for p in failing) / len(failing) if failing else math.nan}
 
 
-def labels_plan(log: Any = None, system_answers: int = SYSTEM_ANSWERS) -> Any:
+def labels_plan(log: Any, log14: Any, system_answers: int = SYSTEM_ANSWERS) -> Any:
     """One row per (design, whose rates, method): the rates, and the labels each of :data:`HALF_WIDTHS` needs
     (inf: no number of labels reaches it). ``rates_from`` is "pooled" or an answering model; ``method`` is one of
     the three estimators, or ``"labels_wilson"``: people's share alone planned with Wilson's half-width."""
@@ -83,7 +83,7 @@ def labels_plan(log: Any = None, system_answers: int = SYSTEM_ANSWERS) -> Any:
     rows = []
     for design in PLANNED:
         for model in (None, *models):
-            r = rates(design, log, model)
+            r = rates(design, log, log14, model)
             if any(math.isnan(r[k]) for k in ("tpr", "tnr")) or not 0 < r["pass_rate"] < 1:
                 continue   # a model with no failing (or passing) dev answer: its rates are not measured
             plans = {h: plan_pass_rate(r["pass_rate"], r["tpr"], r["tnr"], half_width=h,

@@ -8,7 +8,11 @@ combination learned on dev, on all 50 dev sources, and scores test once.
 
 from __future__ import annotations
 
-__all__ = ["RULE", "CANDIDATES", "RESAMPLES", "SEED", "LEVEL", "HALUEVAL_DEV_PAIRS", "SPAN_BASELINE"]
+__all__ = ["RULE", "BASELINE", "CANDIDATES", "RESAMPLES", "SEED", "LEVEL", "HALUEVAL_DEV_PAIRS", "SPAN_BASELINE",
+           "EXPLORED"]
+
+#: the baseline every candidate is paired with: counting words (no model), lesson 14's default
+BASELINE = "word_overlap"
 
 #: HaluEval dev, as lesson 14 measured it: the first 40 pairs (a right and a hallucinated answer each)
 HALUEVAL_DEV_PAIRS = 40
@@ -55,3 +59,9 @@ SPAN_BASELINE = (
     "precision, recall and F1 are then counted by character on the same dev answers as the support design's, "
     "summed over answers, and reported beside them whichever way they fall."
 )
+
+#: designs explored after the rule was written, on the first dev sources only: reported beside the one-request-a-
+#: sentence design and G-Eval on the same answers, never candidates (pass -> what the lesson calls its score)
+EXPLORED = {"support_batched": ("support_batched_min", "all sentences in one request, one JSON reply"),
+            "support_entailment": ("support_entailment_min", "the NLI wording: does the premise entail the sentence?"),
+            "support_quote": ("quote_min", "quote, then verify: a quote per sentence, checked by counting words")}
