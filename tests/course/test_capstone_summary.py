@@ -219,4 +219,4 @@ def test_issue_47_faithfulness_moves_with_the_retriever_and_the_judge_tag_on_q08
     q08 = tagged["q08", "minilm"]
     assert q08["tags"] == ["judge_error"] and "yes" in q08["reasons"]["judge_error"]
     assert "caffeine" in q08["contexts"][2] and "Coffee contains caffeine" in capstone.references()["q08"]["reference"]
-    assert "judge_error" not in diagnosis.annotator_diagnosis()["q08", "minilm"]["tags"]
+    assert "judge_error" not in capstone.annotator_diagnosis()["q08", "minilm"]["tags"]
