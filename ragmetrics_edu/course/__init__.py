@@ -25,7 +25,7 @@ notebooks 13-14          ``against_people/`` (``items``: the answers people labe
 notebook 15              ``alignment/`` (aligning a judge with people: ``study``, the log; ``recordings``, the
                          passes replayed; ``answer_view``; the figures and ``validate-judge``: ``studies.alignment``)
 notebook 16              ``capstone/`` (``systems``: the two RAG systems' recorded rows and the annotator's
-                         reading; ``tables``; ``checks``), computed by ``ragmetrics_edu.studies.capstone``
+                         reading; ``tables``), computed by ``ragmetrics_edu.studies.capstone``
 HaluEval                 ``halueval/`` (``study``: the recordings replayed, the choice log; ``record``;
                          the measuring is ``ragmetrics_edu.studies.halueval``)
 =======================  ======================================================================

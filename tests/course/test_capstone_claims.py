@@ -8,11 +8,11 @@ import json
 import pytest
 
 from conftest import REPO
-from ragmetrics_edu.course.capstone import checks as capstone_checks
 from ragmetrics_edu.course.capstone import systems as capstone
 from ragmetrics_edu.evaluation import failures
 from ragmetrics_edu.retrieval import evaluate_retriever, load_corpus
 from ragmetrics_edu.studies.against_people import choice as study
+from ragmetrics_edu.studies.capstone import checks as capstone_checks
 from ragmetrics_edu.studies.capstone import diagnosis as dg
 from ragmetrics_edu.studies.capstone import summary as capstone_summary
 

@@ -210,7 +210,7 @@ def test_the_prose_of_notebook_15_states_the_systems_and_data_as_computed():
 
 
 def test_the_prose_of_notebook_15_states_the_scores_and_tags_as_computed():
-    from ragmetrics_edu.course.capstone import checks as capstone_checks
+    from ragmetrics_edu.studies.capstone import checks as capstone_checks
 
     prose, rows = _prose(), capstone.scored()
     by_key = {(r["question"], r["system"]): r for r in rows}

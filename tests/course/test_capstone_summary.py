@@ -11,11 +11,11 @@ import pytest
 from conftest import REPO
 from ragmetrics_edu import stats
 from ragmetrics_edu.course import course_plan
-from ragmetrics_edu.course.capstone import checks as capstone_checks
 from ragmetrics_edu.course.capstone import systems as capstone
 from ragmetrics_edu.errors import InputError
 from ragmetrics_edu.evaluation import failures
 from ragmetrics_edu.retrieval import load_corpus
+from ragmetrics_edu.studies.capstone import checks as capstone_checks
 from ragmetrics_edu.studies.capstone import diagnosis
 from ragmetrics_edu.studies.capstone import summary as cs
 
@@ -219,4 +219,4 @@ def test_issue_47_faithfulness_moves_with_the_retriever_and_the_judge_tag_on_q08
     q08 = tagged["q08", "minilm"]
     assert q08["tags"] == ["judge_error"] and "yes" in q08["reasons"]["judge_error"]
     assert "caffeine" in q08["contexts"][2] and "Coffee contains caffeine" in capstone.references()["q08"]["reference"]
-    assert "judge_error" not in diagnosis.annotator_diagnosis()["q08", "minilm"]["tags"]
+    assert "judge_error" not in capstone.annotator_diagnosis()["q08", "minilm"]["tags"]

@@ -4,6 +4,5 @@
 =============  ==========================================================================================
 ``systems``    the recorded answers and verdicts, replayed; the project annotator's reading
 ``tables``     the rows as printed tables (the metric map's short names)
-``checks``     the checks a learner runs on the judge's relevancy and recall verdicts
 =============  ==========================================================================================
 """

@@ -1,4 +1,4 @@
-"""Two checks of the capstone judge's answer-relevancy and context-recall verdicts (notebook 16).
+"""Two checks of the capstone judge's answer-relevancy and context-recall verdicts (lesson 16).
 
 Both metrics score nearly every capstone row 1.0, even rows a reader sees failing. Two checks,
 each a rule a reader can repeat by hand, show where the 1.0 comes from:
@@ -8,7 +8,7 @@ each a rule a reader can repeat by hand, show where the 1.0 comes from:
   score a reader gets by reading ``idk`` as "not shown to be relevant";
 * **context recall** should split the *reference* into statements. A statement whose content
   words come from a retrieved passage more than from the reference
-  (:func:`ragmetrics_edu.course.judge_study.failures.from_wrong_text`, the "wrong text" rule of notebook 10) was
+  (:func:`ragmetrics_edu.studies.judge_study.failures.from_wrong_text`, the "wrong text" rule of notebook 10) was
   taken from the wrong text; and a recall of 1.0 when every retrieved passage is graded 0 (not
   relevant) contradicts the corpus.
 
@@ -22,10 +22,10 @@ import math
 from typing import Any, Mapping, Sequence
 
 from ...errors import InputError
-from ...studies.capstone.diagnosis import IRRELEVANT, reference_texts
-from ...studies.capstone.diagnosis import check_rows as checked_rows
-from ...studies.judge_study.failures import from_wrong_text as wrong_text
 from ...validate import as_list
+from ..judge_study.failures import from_wrong_text as wrong_text
+from .diagnosis import IRRELEVANT, reference_texts
+from .diagnosis import check_rows as checked_rows
 
 __all__ = ["yes_share", "from_wrong_text", "check_rows"]
 
@@ -38,7 +38,7 @@ def yes_share(verdicts: Sequence[Any]) -> float:
 
 def from_wrong_text(statements: Sequence[str], reference: str, contexts: Sequence[str]) -> list[int]:
     """The 1-based positions of the statements taken from a passage rather than from ``reference``
-    (:func:`ragmetrics_edu.course.judge_study.failures.from_wrong_text`, at its default share)."""
+    (:func:`ragmetrics_edu.studies.judge_study.failures.from_wrong_text`, at its default share)."""
     if not isinstance(reference, str):
         raise InputError("reference", "a string", reference)
     return [j + 1 for j, _, _ in wrong_text(statements, reference, contexts)]

@@ -8,8 +8,8 @@ import math
 import pytest
 
 from ragmetrics_edu import InputError
-from ragmetrics_edu.course.capstone import checks as cc
 from ragmetrics_edu.course.capstone import systems as capstone
+from ragmetrics_edu.studies.capstone import checks as cc
 
 REF = "Antarctica is the largest desert because its interior gets almost no precipitation."
 PASSAGE = "The Sahara stretches across North Africa and is the largest hot desert."
