@@ -110,3 +110,13 @@ def server_version() -> str:
         return f"llama-cpp-python {version('llama-cpp-python')}"
     except PackageNotFoundError:
         return "llama-cpp-python (version not found in this environment)"
+
+
+def local_judge_identity(gguf: str | Path, threads: int = 2) -> tuple[str, dict[str, Any]]:
+    """How a recording names a local llama.cpp judge: the server line (package, version, build, threads, the
+    weights' GGUF name) and the weights' entry (file name, sha256, GGUF header)."""
+    header = gguf_header(gguf)
+    server = (f"{server_version()} server (llama.cpp, portable AVX2 build, {threads} CPU threads, n_ctx 4096) "
+              f"on 127.0.0.1; GGUF header: general.name {header.get('general.name')!r}, architecture "
+              f"{header.get('general.architecture')}, file type {header.get('file_type_name')}")
+    return server, {"file": Path(gguf).name, "sha256": file_sha256(gguf), **header}

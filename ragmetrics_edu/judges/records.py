@@ -17,6 +17,7 @@ from __future__ import annotations
 import html
 import json
 import threading
+import time
 from dataclasses import asdict, dataclass, field
 from typing import Any, Iterable
 
@@ -90,6 +91,13 @@ class CallTally:
     def to_dict(self) -> dict[str, Any]:
         """The totals as a plain dict (the columns of a run's rows)."""
         return asdict(self)
+
+
+def timings(records: Iterable[CallRecord], started: float) -> dict[str, float]:
+    """A recording's times: the calls' latencies summed (machine time) and the wall time since ``started``
+    (a ``time.monotonic()`` reading), in seconds to one decimal."""
+    return {"machine_time_s": round(sum(r.latency_s or 0.0 for r in records), 1),
+            "wall_time_s": round(time.monotonic() - started, 1)}
 
 
 def tally(records: Iterable[CallRecord]) -> CallTally:

@@ -17,12 +17,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ...evaluation.judge_identity import file_sha256 as sha256_of
-from ...evaluation.judge_identity import gguf_header, server_version
+from ...evaluation.judge_identity import local_judge_identity
 from ...judges.errors import JudgeError
 from ...judges.files import write_recording
 from ...judges.openai_judge import OpenAIJudge
-from ...judges.records import recordable
+from ...judges.records import recordable, timings
 from ...judges.replay import ReplayJudge
 from ...studies.against_people.designs import PASSES
 from ...studies.alignment.designs import ALIGNMENT_PASSES, ask_any_pass
@@ -39,10 +38,7 @@ MAX_TOKENS = 512
 def record(pass_name: str, dataset: str, split: str, *, groups: int | None, base_url: str, gguf: str,
            out_dir: str, cache_dir: str, threads: int = 2) -> Path:
     """Record pass ``pass_name`` on the first ``groups`` sources (pairs) of a data set's part."""
-    header, sha = gguf_header(gguf), sha256_of(gguf)
-    server = (f"{server_version()} server (llama.cpp, portable AVX2 build, {threads} CPU threads, n_ctx 4096) "
-              f"on 127.0.0.1; GGUF header: general.name {header.get('general.name')!r}, architecture "
-              f"{header.get('general.architecture')}, file type {header.get('file_type_name')}")
+    server, weights = local_judge_identity(gguf, threads)
     judge = OpenAIJudge(MODEL, base_url=base_url, api_key="local", mode="json_object_schema", temperature=0.0, seed=7,
                         timeout=900.0, max_retries=1, max_concurrency=1, cache_dir=cache_dir, max_tokens=MAX_TOKENS)
     chosen = items(dataset, split, groups=groups)
@@ -70,11 +66,10 @@ def record(pass_name: str, dataset: str, split: str, *, groups: int | None, base
             "parameters": {"temperature": 0.0, "seed": 7, "mode": judge.mode, "max_tokens": MAX_TOKENS,
                            "sampled_seed": "judges.openai_judge.sample_seed(seed, request key): each sampled "
                                            "request (a vote) draws its own seed"},
-            "gguf": {"file": Path(gguf).name, "sha256": sha, **header},
+            "gguf": weights,
             "pass": {"name": pass_name, "dataset": dataset, "split": split, "groups": groups,
                      "answers": len(chosen), "answers_done": n, "failed": failed},
-            "machine_time_s": round(sum(c.latency_s or 0.0 for c in calls), 1),
-            "wall_time_s": round(time.monotonic() - started, 1),
+            **timings(calls, started),
             "notes": "Recorded with ragmetrics_edu.course.against_people.record; replies validated against each "
                      "step's JSON schema (llama.cpp json_object + schema)."}
         write_recording(target, meta, calls)

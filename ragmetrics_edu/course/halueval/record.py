@@ -16,7 +16,7 @@ from ...judges.batch import Outcome, run_tasks
 from ...judges.errors import JudgeError
 from ...judges.files import write_recording
 from ...judges.openai_judge import OpenAIJudge
-from ...judges.records import recordable
+from ...judges.records import recordable, timings
 from ...studies.halueval.designs import DESIGNS, Design, score_answer
 from ...validate import identifier
 from .study import forget_scores, pairs_for, recording_name
@@ -63,8 +63,7 @@ def record(pass_name: str, split: str, *, base_url: str, model: str, provenance:
                 "parameters": {"temperature": 0.0, "seed": 7, "mode": judge.mode, "max_tokens": MAX_TOKENS},
                 "gguf": provenance["gguf"],
                 "pass": {"name": pass_name, "split": split, "pairs": len(pairs), "source": halueval.SOURCE},
-                "machine_time_s": round(sum(c.latency_s or 0.0 for c in calls), 1),
-                "wall_time_s": round(time.monotonic() - started, 1),
+                **timings(calls, started),
                 "notes": "Recorded with ragmetrics_edu.course.halueval.record.record; replies validated against "
                          "each step's JSON schema (llama.cpp json_object + schema)."}
         write_recording(target, meta, calls)

@@ -148,17 +148,13 @@ def plot_distributions(designs: list[str], split: str, thresholds: dict[str, flo
 
 
 def design_calls(design: str, split: str) -> dict[str, float]:
-    """Calls and tokens the design's recording holds, per answer scored (0 for word overlap)."""
+    """Calls, tokens and seconds the design's recording holds, per answer scored (0 for word overlap)."""
     chosen, split = design_of(design), checked_split(split)
     n_answers = 2 * len(pairs_for(chosen, split))
     if chosen.recording is None:
         return {"calls_per_answer": 0.0, "tokens_per_answer": 0.0, "seconds_per_answer": 0.0}
     data = json.loads(path(f"recordings/{recording_name(chosen.recording, split)}.json").read_text("utf-8"))
-    replies = data["replies"]
-    tokens = sum((r.get("prompt_tokens") or 0) + (r.get("completion_tokens") or 0) for r in replies)
-    seconds = sum(r.get("latency_s") or 0.0 for r in replies)
-    return {"calls_per_answer": len(replies) / n_answers, "tokens_per_answer": tokens / n_answers,
-            "seconds_per_answer": seconds / n_answers}
+    return choosing.recorded_cost(data["replies"], n_answers)
 
 
 def choice_log() -> dict[str, Any]:

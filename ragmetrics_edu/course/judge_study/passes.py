@@ -15,7 +15,7 @@ from ... import data
 from ...errors import InputError
 from ...judges.replay import ReplayJudge
 from ...studies.judge_study.cases import Case
-from ...studies.judge_study.passes import FAMILIES, PASSES, Pass, repeat_passes, select
+from ...studies.judge_study.passes import FAMILIES, PASSES, Pass, merged_rows, repeat_passes, select
 from ...studies.judge_study.runs import UndelimitedJudge, run
 from ...validate import identifier
 from ..capstone import systems as capstone
@@ -73,14 +73,8 @@ def family_rows(name: str) -> list[dict[str, Any]]:
     """The rows of every shipped part of a family (:data:`~ragmetrics_edu.studies.judge_study.passes.FAMILIES`),
     or of the one pass ``name``, without duplicates."""
     name = identifier("name", name, "a pass or a family of passes (judge_study.PASSES, FAMILIES)")
-    shipped, out, seen = set(available()), [], set()
-    for part in FAMILIES.get(name, (name,)):
-        for row in rows(part) if part in shipped else ():
-            key = (row["case"], row["metric"], row["mode"], row["pipeline"], row["rotate"])
-            if key not in seen:
-                seen.add(key)
-                out.append(row)
-    return out
+    shipped = set(available())
+    return merged_rows([rows(part) for part in FAMILIES.get(name, (name,)) if part in shipped])
 
 
 class Recorded(Mapping[str, list[dict[str, Any]]]):

@@ -15,10 +15,10 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import InputError
-from ...evaluation.judge_identity import file_sha256, gguf_header, server_version
+from ...evaluation.judge_identity import local_judge_identity
 from ...judges.files import write_recording
 from ...judges.openai_judge import OpenAIJudge
-from ...judges.records import recordable, tally
+from ...judges.records import recordable, tally, timings
 from ...studies.judge_study.passes import PASSES
 from .passes import run_pass
 
@@ -28,11 +28,7 @@ __all__ = ["record_passes", "add_parser"]
 def record_passes(names: list[str], *, base_url: str, model: str, gguf: str, out_dir: str, cache_dir: str,
                   threads: int = 2, timeout: float = 600.0) -> None:
     """Record each named pass; print one line per row and the machine time per pass."""
-    header = gguf_header(gguf)
-    sha = file_sha256(gguf)
-    server = (f"{server_version()} server (llama.cpp, portable AVX2 build, {threads} CPU threads, n_ctx 4096) "
-              f"on 127.0.0.1; GGUF header: general.name {header.get('general.name')!r}, architecture "
-              f"{header.get('general.architecture')}, file type {header.get('file_type_name')}")
+    server, weights = local_judge_identity(gguf, threads)
     for name in names:
         spec = PASSES[name]
         judge = OpenAIJudge(model, base_url=base_url, api_key="local", mode="json_object_schema",
@@ -51,12 +47,11 @@ def record_passes(names: list[str], *, base_url: str, model: str, gguf: str, out
             meta = {"model": model, "server": server, "base_url": base_url,
                     "parameters": {"temperature": spec.temperature, "seed": spec.seed, "mode": judge.mode,
                                    "max_tokens": None},
-                    "gguf": {"file": Path(gguf).name, "sha256": sha, **header},
+                    "gguf": weights,
                     "pass": {"name": spec.name, "what": spec.what, "cases": spec.cases, "metrics": list(spec.metrics),
                              "mode": spec.mode, "pipelines": list(spec.pipelines), "rotate": spec.rotate,
                              "undelimited": spec.undelimited},
-                    "machine_time_s": round(sum(c.latency_s or 0.0 for c in calls), 1),
-                    "wall_time_s": round(time.monotonic() - started, 1),
+                    **timings(calls, started),
                     "notes": "Recorded with ragmetrics-edu record-judge-study; replies validated against each "
                              "step's JSON schema (llama.cpp json_object + schema)."}
             write_recording(target, meta, calls)

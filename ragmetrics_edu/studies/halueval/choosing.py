@@ -16,7 +16,7 @@ from ...errors import InputError
 from ...metrics.correctness import f1_from
 from ...validate import number, plain, records, text, text_list
 
-__all__ = ["RULE", "outcome", "pairwise", "compare", "choose", "checked_threshold", "scored", "best_threshold",
+__all__ = ["recorded_cost", "RULE", "outcome", "pairwise", "compare", "choose", "checked_threshold", "scored", "best_threshold",
            "detection"]
 
 #: how the choice is made, written into the choice log before the test part is scored
@@ -140,3 +140,14 @@ def detection(rows: Sequence[dict[str, Any]], threshold: float | None) -> dict[s
     precision, recall, f1 = _prf(tp, fp, fn)
     return {"threshold": threshold, "tp": tp, "fp": fp, "fn": fn, "tn": tn, "precision": precision,
             "recall": recall, "f1": f1}
+
+
+def recorded_cost(replies: Sequence[dict[str, Any]], answers: int) -> dict[str, float]:
+    """Calls, tokens and seconds per answer scored, from a recording's ``replies`` (each with ``prompt_tokens``,
+    ``completion_tokens`` and ``latency_s``, where recorded) over the ``answers`` it scored."""
+    rows = records("replies", replies)
+    answers = int(number("answers", answers, "how many answers the recording scored (at least 1)", low=1))
+    tokens = sum((r.get("prompt_tokens") or 0) + (r.get("completion_tokens") or 0) for r in rows)
+    seconds = sum(r.get("latency_s") or 0.0 for r in rows)
+    return {"calls_per_answer": len(rows) / answers, "tokens_per_answer": tokens / answers,
+            "seconds_per_answer": seconds / answers}

@@ -17,7 +17,7 @@ from ...validate import identifier
 from .cases import METRICS, Case, check_cases, pairs
 from .runs import inject, inject_in_node
 
-__all__ = ["Pass", "PASSES", "MODEL_NAMES", "REPEATS", "FAMILIES", "repeat_passes", "select", "SUBSET_PAIRS",
+__all__ = ["merged_rows", "Pass", "PASSES", "MODEL_NAMES", "REPEATS", "FAMILIES", "repeat_passes", "select", "SUBSET_PAIRS",
            "INJECTED_PAIRS"]
 
 #: sizes chosen so the passes fit the machine's time budget (2 cores shared with other work:
@@ -149,3 +149,18 @@ def select(cases: list[Case], selection: str) -> list[Case]:
             return [inject_in_node(c) for c in chosen]
         return [inject(c) for c in chosen] if selection == "injected" else chosen
     raise InputError("selection", expected, selection)
+
+
+def merged_rows(parts: list[list[dict[str, Any]]]) -> list[dict[str, Any]]:
+    """The rows of a family's parts as one list: a (case, metric, mode, pipeline, rotate) row that two parts both
+    hold is kept once, from the first part that has it."""
+    out, seen = [], set()
+    for i, rows in enumerate(parts):
+        for row in rows:
+            if not isinstance(row, dict):
+                raise InputError(f"parts[{i}]", "lists of the judge study's rows (dicts)", row)
+            key = (row.get("case"), row.get("metric"), row.get("mode"), row.get("pipeline"), row.get("rotate"))
+            if key not in seen:
+                seen.add(key)
+                out.append(row)
+    return out
