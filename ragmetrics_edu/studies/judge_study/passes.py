@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...errors import InputError
-from ...validate import identifier
+from ...validate import as_list, identifier, records
 from .cases import METRICS, Case, check_cases, pairs
 from .runs import inject, inject_in_node
 
@@ -155,10 +155,8 @@ def merged_rows(parts: list[list[dict[str, Any]]]) -> list[dict[str, Any]]:
     """The rows of a family's parts as one list: a (case, metric, mode, pipeline, rotate) row that two parts both
     hold is kept once, from the first part that has it."""
     out, seen = [], set()
-    for i, rows in enumerate(parts):
-        for row in rows:
-            if not isinstance(row, dict):
-                raise InputError(f"parts[{i}]", "lists of the judge study's rows (dicts)", row)
+    for i, rows in enumerate(as_list("parts", parts, "a list of parts, each a list of the judge study's rows")):
+        for row in records(f"parts[{i}]", rows, "a list of the judge study's rows (dicts)"):
             key = (row.get("case"), row.get("metric"), row.get("mode"), row.get("pipeline"), row.get("rotate"))
             if key not in seen:
                 seen.add(key)
