@@ -27,7 +27,7 @@ __all__ = ["WORDS_PER_MINUTE", "SKIM_AFTER", "SKIM_WORDS_PER_MINUTE", "PER_EXERC
 
 #: prose, and the first SKIM_AFTER words of each printed output, read together in class
 WORDS_PER_MINUTE = 75
-#: a printed output longer than this many words is skimmed after them
+#: a cell's printed output (its streams and text results together) longer than this many words is skimmed after them
 SKIM_AFTER = 60
 SKIM_WORDS_PER_MINUTE = 300
 #: an exercise, with the cells that print its question and check the answer, and their output
@@ -41,7 +41,7 @@ APPENDIX = "## Appendix"
 #: a code-cell comment that declares the method the cell computes in view: ``# method: Wilson interval``
 METHOD_MARKER = "# method:"
 
-RULE = (f"prose read at {WORDS_PER_MINUTE} words a minute; printed output too, except that an output longer than "
+RULE = (f"prose read at {WORDS_PER_MINUTE} words a minute; printed output too, except that a cell's output longer than "
         f"{SKIM_AFTER} words is skimmed after its first {SKIM_AFTER}, at {SKIM_WORDS_PER_MINUTE} a minute; "
         f"{PER_EXERCISE:g} minutes an exercise (its question, answer and feedback), {PER_FIGURE:g} a figure, "
         f"{PER_CODE_CELL:g} any other code cell, and {PER_METHOD:g} for each method an instructor explains "
@@ -115,12 +115,11 @@ def counts(notebook: Any) -> dict[str, dict[str, int]]:
             out[part]["exercises"] += "exercises.check(" in source
             continue
         out[part]["code_cells"] += 1
-        for output in outputs:
-            if any(kind in (output.get("data") or {}) for kind in _FIGURES):
-                continue
-            n = len(_WORD.findall(_shown(output)))
-            out[part]["words"] += min(n, SKIM_AFTER)
-            out[part]["skimmed"] += max(0, n - SKIM_AFTER)
+        # the cell's printed text as one: how a kernel splits it into stream chunks varies from run to run
+        printed = "\n".join(_shown(o) for o in outputs if not any(kind in (o.get("data") or {}) for kind in _FIGURES))
+        n = len(_WORD.findall(printed))
+        out[part]["words"] += min(n, SKIM_AFTER)
+        out[part]["skimmed"] += max(0, n - SKIM_AFTER)
     return out
 
 

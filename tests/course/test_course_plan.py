@@ -177,6 +177,16 @@ def test_the_counts_split_class_and_appendix_skim_long_output_and_keep_exercise_
         time_plan.counts({"no": "cells"})
 
 
+def test_a_cells_printed_output_counts_as_one_however_the_kernel_chunked_it():
+    # a kernel may send one print as two stream chunks, or two prints as one: the minutes must not change
+    from ragmetrics_edu.course import time_plan
+
+    whole = {"cells": [_cell("code", "report()", [_stream(time_plan.SKIM_AFTER + 40)])]}
+    split = {"cells": [_cell("code", "report()", [_stream(time_plan.SKIM_AFTER - 10), _stream(50)])]}
+    assert time_plan.counts(whole) == time_plan.counts(split)
+    assert time_plan.counts(split)["class"]["skimmed"] == 40
+
+
 def test_a_method_is_recognised_by_show_code_a_definition_or_the_marker():
     from ragmetrics_edu.course import time_plan
 
