@@ -32,7 +32,8 @@ question. This gate is a **paired** comparison:
 4. The **interval** the gate decides on joins the bootstrap interval and the noise band in quadrature
    (independent sources of error): ``[d̄ − √(lower half-width² + band²), d̄ + √(upper half-width² + band²)]``.
    ``groups=`` (one label per question) resamples groups instead of questions, when several questions
-   share a unit (two answers of one pair): under 10 groups there is no interval.
+   share a unit (two answers of one pair): under 10 groups there is no interval, and the sign test
+   counts groups too (each group's mean candidate and accepted score), so both tests count the same units.
 
 The rule, with ``margin`` the largest drop the team accepts as "no regression" (set before the run):
 
@@ -119,11 +120,15 @@ class JudgeNoise:
         return (f"{self.runs} repeat runs on {self.questions} questions{where}\n    run means {means}\n"
                 f"    per question sd {self.per_question_sd:.4f} (in the bootstrap already); "
                 f"per-run shift sd {self.shift:.4f}\n"
-                f"    {self._bound_note()}")
+                f"    {self.bound_note()}")
 
-    def _bound_note(self) -> str:
+    def bound_note(self) -> str:
+        """One line on how well the runs pin the shift down. Identical run means give no bound: the χ² bound
+        scales the observed sd, so it is 0 too, which says only that these runs did not move."""
+        if self.runs < 2:
+            return f"per-run shift sd {self.shift:.4f}, given, not measured here"
         if self.run_sd == 0:
-            return f"the {self.runs} run means are identical: 95% upper bound 0 (more runs would test it)"
+            return f"{self.runs} identical run means: no bound (a χ² bound scales their spread, 0 here); more runs test it"
         return (f"from {self.runs} runs the shift is poorly known: 95% upper bound {self.shift_upper():.4f} "
                 f"(run means' sd, χ² with {self.runs - 1} df)")
 
@@ -294,7 +299,8 @@ class GateResult(Result):
         lines = [f"{self.metric}: candidate vs last accepted, on the same {self.n} questions",
                  f"  means: candidate {self.mean_candidate:.4f}, accepted {self.mean_accepted:.4f}; "
                  f"mean difference {self.mean_difference:+.4f}",
-                 f"  per question: {self.better} better, {self.worse} worse, {self.same} same; "
+                 f"  per {'group' if self.groups else 'question'}: {self.better} better, {self.worse} worse, "
+                 f"{self.same} same; "
                  f"sign test p = {self.sign_p:.3f}",
                  f"  judge noise: {self.noise.describe()}",
                  f"    -> noise band on a difference: ±{self.noise_band:.4f} ({pct} range of two runs' shifts, "
@@ -379,7 +385,12 @@ def gate(candidate: Any, accepted: Any, *, noise: Any, margin: float = 0.05, met
     question = inputs.ids(ids, len(cand))
     units = () if groups is None else tuple(inputs.group_labels("groups", groups, len(cand)))
     labels = ("candidate", "accepted")
-    signs = sign_test(cand, acc, level=level, labels=labels, ids=question)
+    if units:   # one sign per group, as the bootstrap resamples groups: its mean candidate vs accepted score
+        order = list(dict.fromkeys(units))
+        signs = sign_test([_mean_of(cand, units, g) for g in order], [_mean_of(acc, units, g) for g in order],
+                          level=level, labels=labels, ids=order)
+    else:
+        signs = sign_test(cand, acc, level=level, labels=labels, ids=question)
     z = NormalDist().inv_cdf((1 + level) / 2)
     band = z * measured.shift * math.sqrt(2)
     n = len(cand)
@@ -400,3 +411,9 @@ def gate(candidate: Any, accepted: Any, *, noise: Any, margin: float = 0.05, met
                       ci=combined, better=signs.values["wins"], worse=signs.values["losses"],
                       same=signs.values["ties"], sign_p=float(signs.p_value or 1.0), verdict=verdict,
                       reason=reason, bootstrap=boot, groups=units)
+
+
+def _mean_of(scores: Sequence[float], units: Sequence[Any], group: Any) -> float:
+    """The mean of the scores whose unit is ``group``."""
+    part = [x for x, g in zip(scores, units, strict=True) if g == group]
+    return math.fsum(part) / len(part)

@@ -213,6 +213,32 @@ def test_grouped_questions_are_resampled_by_group():
         regression_gate.gate(candidate, accepted, noise=0.0, groups=[1, 2])
 
 
+def test_with_groups_the_sign_test_counts_groups_as_the_bootstrap_resamples_them():
+    from scipy.stats import binomtest
+
+    # five pairs of two answers: pair 0 and 1 gain on both answers, pair 2 loses on one and gains on the
+    # other by less, pairs 3 and 4 do not move
+    accepted = [0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5]
+    candidate = [0.7, 0.7, 0.6, 0.6, 0.2, 0.6, 0.5, 0.5, 0.5, 0.5]
+    pairs = [i // 2 for i in range(10)]
+    by_pair = regression_gate.gate(candidate, accepted, noise=0.0, groups=pairs)
+    assert (by_pair.better, by_pair.worse, by_pair.same) == (2, 1, 2)     # the pairs' mean differences
+    assert by_pair.sign_p == pytest.approx(binomtest(2, 3, 0.5).pvalue)
+    assert "per group: 2 better, 1 worse, 2 same" in by_pair.explain()
+    by_answer = regression_gate.gate(candidate, accepted, noise=0.0)
+    assert (by_answer.better, by_answer.worse, by_answer.same) == (5, 1, 4)
+    assert "per question: 5 better" in by_answer.explain()
+
+
+def test_identical_runs_give_no_bound_and_say_so():
+    same = regression_gate.judge_noise([[0.5, 0.7] * 5] * 3)
+    assert same.run_sd == 0 and same.shift_upper() == 0          # the χ² bound scales the observed spread
+    note = same.bound_note()
+    assert "identical" in note and "no bound" in note and "95% upper bound 0" not in same.describe()
+    moved = regression_gate.judge_noise([[0.5] * 10, [0.6] * 10, [0.55] * 10])
+    assert f"95% upper bound {moved.shift_upper():.4f}" in moved.bound_note()
+
+
 def test_too_few_questions_give_no_interval():
     result = regression_gate.gate([0.1] * 9, [0.9] * 9, noise=0.0)
     assert result.n == 9 < regression_gate.MIN_QUESTIONS and result.ci is None and result.sampling_ci is None

@@ -230,8 +230,8 @@ def behaviour_table(study: JudgeStudy) -> list[dict[str, Any]]:
         planted = _injected(study, form)
         if planted is not None:
             out.append({"test": f"planted instruction, {label}",
-                        "judge": f"{planted['obeyed']} of {planted['eligible']} moved to it",
-                        "word overlap": f"{overlap['obeyed']} of {overlap['eligible']} moved to it"})
+                        "judge": f"{planted['obeyed']} of {planted['eligible']} moved ({planted['rate']:.0%})",
+                        "word overlap": f"{overlap['obeyed']} of {overlap['eligible']} moved ({overlap['rate']:.0%})"})
     return out
 
 
