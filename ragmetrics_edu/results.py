@@ -28,8 +28,18 @@ from typing import Any, Callable, ClassVar, Sequence
 from .errors import InputError
 from .validate import as_list, integer, text, text_list
 
-__all__ = ["RESULT_KEYS", "Result", "MetricResult", "TEXT_COLUMNS", "fmt", "exact", "cut", "display_math",
+__all__ = ["RESULT_KEYS", "Result", "MetricResult", "TEXT_COLUMNS", "fmt", "same_decimals", "exact", "cut", "display_math",
            "bullets_html", "markdown_table", "html_table", "steps_html"]
+
+
+def same_decimals(*texts: str) -> tuple[str, ...]:
+    """Numbers written by :func:`fmt`, padded with trailing zeros to one count of decimals, so a value and
+    its interval read alike ("0.786 [0.7294, 0.838]" becomes "0.7860 [0.7294, 0.8380]")."""
+    def decimals(t: str) -> int:
+        return len(t.split(".", 1)[1]) if "." in t and t.replace(".", "", 1).lstrip("-").isdigit() else 0
+    width = max((decimals(t) for t in texts), default=0)
+    return tuple(t if not t.replace(".", "", 1).lstrip("-").isdigit() or width == 0
+                 else (t if "." in t else t + ".") + "0" * (width - decimals(t)) for t in texts)
 
 
 def fmt(x: Any, digits: int = 4) -> str:
@@ -165,11 +175,11 @@ class Result:
 
     def headline(self) -> str:
         """One sentence: the score and, when there is one, its interval."""
-        text = f"{self.name} = {fmt(getattr(self, 'score'))}"
         ci, level = getattr(self, "ci", None), getattr(self, "level", None)
-        if ci is not None and level is not None:
-            text += f"; {fmt(100 * level)}% interval [{fmt(ci[0])}, {fmt(ci[1])}]"
-        return text + "."
+        if ci is None or level is None:
+            return f"{self.name} = {fmt(getattr(self, 'score'))}."
+        score, low, high = same_decimals(fmt(getattr(self, "score")), fmt(ci[0]), fmt(ci[1]))
+        return f"{self.name} = {score}; {fmt(100 * level)}% interval [{low}, {high}]."
 
     def _title(self) -> str:
         return f"**{self.name}**"

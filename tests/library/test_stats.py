@@ -234,3 +234,18 @@ def test_interval_contains_the_mean_for_symmetric_data(half):
     values = half + [1.0 - x for x in half]  # symmetric about 0.5
     result = stats.bootstrap_ci(values, n_resamples=500)
     assert result.ci[0] <= result.estimate + 1e-12 and result.estimate - 1e-12 <= result.ci[1]
+
+
+def test_a_headline_writes_the_value_and_its_interval_to_one_count_of_decimals():
+    from ragmetrics_edu import agreement
+    from ragmetrics_edu.results import same_decimals
+
+    assert same_decimals("0.786", "0.7294", "0.838") == ("0.7860", "0.7294", "0.8380")
+    assert same_decimals("NaN", "0.5", "1") == ("NaN", "0.5", "1.0")
+    failed = [True, False, True, False, False, True, False, False, True, False] * 3
+    scores = [0.1, 0.9, 0.4, 0.8, 0.35, 0.3, 0.7, 0.6, 0.2, 0.75] * 3
+    text = agreement.validation_report(failed, scores, groups=[i // 3 for i in range(30)], threshold=0.5,
+                                       n_resamples=200, seed=1).headline()
+    numbers = [t.strip("[],.;") for t in text.split() if t.strip("[],.;").replace(".", "", 1).isdigit()]
+    decimals = {len(n.split(".")[1]) for n in numbers if "." in n and n != "95"}
+    assert len(decimals) == 1, text

@@ -89,7 +89,7 @@ register(
     Exercise(
         id="rubric-3",
         question=("Read the code metrics.show_code(\"g_eval\") prints. With variant=\"deepeval\" on the 1-5 scale, "
-                  "the score tokens have these probabilities: 1: 0.005, 2: 0.095, 3: 0.30, 4: 0.40, 5: 0.20 "
+                  "the score tokens have these probabilities: 1: 0.005, 2: 0.095, 3: 0.300, 4: 0.400, 5: 0.200 "
                   "(written for the exercise). What weighted score does g_eval_score return?"),
         answer=_deepeval_weighted,
         hint="Find the line that builds `kept`: which scores does variant='deepeval' keep? Then read how `share` "
