@@ -3,7 +3,7 @@ words then decides whether the quote is real and covers the sentence.
 
 Asked yes or no, a 1.5B judge says yes to most sentences (lesson 15). Here it is asked for evidence instead, and
 its evidence is checked without trusting it (:mod:`ragmetrics_edu.metrics.quote`): a quote that is not in the
-passages, or that lacks the sentence's names and numbers, gives that sentence a low support. One request per
+passages, or that lacks the sentence's content words, gives that sentence a low support. One request per
 sentence (step ``faithfulness.quote``, prompt ``prompts/sentence_quote.txt``, passages first so that a source's
 requests share their opening, as in :mod:`.faithfulness_support`); the reply is ``{"quote": "..."}``, a few
 dozen tokens where the support design's is one.

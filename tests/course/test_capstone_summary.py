@@ -221,3 +221,18 @@ def test_issue_47_faithfulness_moves_with_the_retriever_and_the_judge_tag_on_q08
     assert q08["tags"] == ["judge_error"] and "yes" in q08["reasons"]["judge_error"]
     assert "caffeine" in q08["contexts"][2] and "Coffee contains caffeine" in capstone.references()["q08"]["reference"]
     assert "judge_error" not in capstone.annotator_diagnosis()["q08", "minilm"]["tags"]
+
+
+def test_both_systems_were_judged_in_one_run_so_a_run_shift_cancels():
+    """nb16 c36: "Both systems were judged in one run (one recording)": one pass, at temperature 0, that scored
+    every row of both systems; so a shift of the run is in both scores of each pair and cancels."""
+    import json
+
+    from ragmetrics_edu import data
+
+    recording = json.loads(data.recording("judge_study/qwen_capstone_judged").read_text(encoding="utf-8"))
+    assert recording["parameters"]["temperature"] == 0
+    rows = capstone.scored()
+    assert {r["system"] for r in rows} == set(capstone.SYSTEMS)
+    prose = _prose(NOTEBOOK)
+    assert "judged in **one run**" in prose and "need no band" in prose
