@@ -129,8 +129,8 @@ class JudgeNoise:
             return f"per-run shift sd {self.shift:.4f}, given, not measured here"
         if self.run_sd == 0:
             return f"{self.runs} identical run means: no bound (a χ² bound scales their spread, 0 here); more runs test it"
-        return (f"from {self.runs} runs the shift is poorly known: 95% upper bound {self.shift_upper():.4f} "
-                f"(run means' sd, χ² with {self.runs - 1} df)")
+        return (f"from {self.runs} runs the shift is poorly known: upper end of a 95% interval "
+                f"{self.shift_upper():.4f} (χ², {self.runs - 1} df)")
 
 
 def judge_noise(runs: Any, *, source: str = "") -> JudgeNoise:

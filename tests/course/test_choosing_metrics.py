@@ -236,7 +236,7 @@ def test_identical_runs_give_no_bound_and_say_so():
     note = same.bound_note()
     assert "identical" in note and "no bound" in note and "95% upper bound 0" not in same.describe()
     moved = regression_gate.judge_noise([[0.5] * 10, [0.6] * 10, [0.55] * 10])
-    assert f"95% upper bound {moved.shift_upper():.4f}" in moved.bound_note()
+    assert f"upper end of a 95% interval {moved.shift_upper():.4f}" in moved.bound_note()
 
 
 def test_too_few_questions_give_no_interval():
