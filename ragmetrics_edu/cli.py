@@ -28,6 +28,10 @@ from pathlib import Path
 from typing import Any, NoReturn, Sequence
 
 from . import __version__, examples, validate
+from .course.against_people.items import items
+from .course.alignment.recordings import calibration_of
+from .course.deck_cases import run_deck_cases
+from .course.embedding_texts import course_texts
 from .course.judge_study.recording import add_parser as add_record_study_parser
 from .course.judge_study.recording import main as record_study
 from .embeddings.recorded import add_record_embeddings_parser, run_record_embeddings
@@ -215,8 +219,6 @@ def _record_judge(args: argparse.Namespace) -> int:
         validate.path("--dataset", args.dataset, expected="the path of an existing JSONL file")
     judge = OpenAIJudge(args.model, base_url=args.base_url, api_key="local", mode=args.mode, temperature=0,
                         seed=7, timeout=args.timeout, max_retries=1, max_concurrency=1)
-    from .course.deck_cases import run_deck_cases  # lazy: the course's cases load for this command only
-
     runs = run_deck_cases(judge, ids=args.ids or None)
     for run in runs:
         score = f"error: {run.error}" if run.result is None else f"{run.result.score:.4f}"
@@ -345,16 +347,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             return record_study(args)
         if args.command == "validate-judge":
             # the shipped data validate-judge reads, from the course's loaders: RAGTruth dev, the recordings
-            from .course.against_people.items import items
-            from .course.alignment.recordings import calibration_of
-
             return validate_judge(args, dev_items=lambda n: items("ragtruth", "dev", groups=n),
                                   calibration=calibration_of)
         if args.command in EVALUATION_COMMANDS:
             return EVALUATION_COMMANDS[args.command](args)
         if args.command == "record-embeddings":
-            from .course.embedding_texts import course_texts  # lazy: the course's texts load for this command only
-
             return run_record_embeddings(args, course_texts())
         _print_result(_score(args))
         return 0

@@ -159,11 +159,12 @@ def test_unsupported_claim_reads_the_claims_design_which_lesson_14_leaves_untest
     assert "percentile cluster-bootstrap interval under-covers" in prose       # M5
 
 
-def test_only_section_5_1_is_judged_and_its_p_values_carry_the_judge_noise():
+def test_only_section_5_1_is_judged_and_one_run_judged_both_systems():
     prose = _prose(NOTEBOOK)
-    assert "the p-values of section 5.1 (the judged metrics) count only **question-sampling** noise" in prose
+    assert "Both systems were judged in **one run**" in prose and "section 5.1's p-values need no band" in prose
+    assert "the p-values of section 5.1 (the judged metrics) count only **question-sampling** noise" not in prose
     assert "Section 5 reads the corpus's grades, not a judge" in prose
-    assert "The judged metrics' p-values" in _prose(DECK)
+    assert "Both systems were judged in one run, so the judged metrics' p-values" in _prose(DECK)
 
 
 def test_q22_the_judge_erred_yet_the_answer_is_still_off_topic():
