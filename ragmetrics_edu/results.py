@@ -34,12 +34,11 @@ __all__ = ["RESULT_KEYS", "Result", "MetricResult", "TEXT_COLUMNS", "fmt", "same
 
 def same_decimals(*texts: str) -> tuple[str, ...]:
     """Numbers written by :func:`fmt`, padded with trailing zeros to one count of decimals, so a value and
-    its interval read alike ("0.786 [0.7294, 0.838]" becomes "0.7860 [0.7294, 0.8380]")."""
-    def decimals(t: str) -> int:
-        return len(t.split(".", 1)[1]) if "." in t and t.replace(".", "", 1).lstrip("-").isdigit() else 0
-    width = max((decimals(t) for t in texts), default=0)
-    return tuple(t if not t.replace(".", "", 1).lstrip("-").isdigit() or width == 0
-                 else (t if "." in t else t + ".") + "0" * (width - decimals(t)) for t in texts)
+    its interval read alike ("0.786 [0.7294, 0.838]" becomes "0.7860 [0.7294, 0.8380]"); other texts
+    ("NaN", "–") are left as they are."""
+    numbers = [t for t in texts if t.lstrip("-").replace(".", "", 1).isdigit()]
+    width = max((len(t.partition(".")[2]) for t in numbers), default=0)
+    return tuple(f"{float(t):.{width}f}" if t in numbers and width else t for t in texts)
 
 
 def fmt(x: Any, digits: int = 4) -> str:
