@@ -156,16 +156,22 @@ def test_only_the_critics_p_yes_against_its_own_votes_is_told_apart():
     same = {pair for pair in found if _dense_ranks(pair[0]) == _dense_ranks(pair[1])}
     assert same == {("g_eval", "g_eval_deepeval_rule")}      # equal AUCs by construction: not informative
     assert all(found[pair].ci == (0.0, 0.0) for pair in same)
-    informative = len(found) - len(same)
-    assert f"rank the answers identically (equal AUCs by construction): {len(same)} of {len(found)}" in shown
-    assert f"intervals that include 0: {informative - len(apart)} of the {informative} informative pairs" in shown
+    # a reading ranking the answers as an earlier one does repeats that one's rows: the count leaves it out
+    repeats = {b for a, b in same}
+    kept = [r for r in READINGS if r not in repeats]
+    comparisons = [pair for pair in found if pair[0] in kept and pair[1] in kept]
+    assert len(comparisons) == math.comb(len(kept), 2) == 10
+    assert all(found[(a, b)].ci == found[("g_eval", b)].ci for a, b in found if a == "g_eval_deepeval_rule")
+    assert "left out, ranking the answers exactly as a reading above does: g_eval_deepeval_rule" in shown
+    told = sum(1 for pair in comparisons if pair in apart)
+    assert f"intervals that include 0: {len(comparisons) - told} of the {len(comparisons)} comparisons" in shown
     d = found[("critic_majority", "critic_p_yes")]
     assert f"{d.score:+.3f}  [{d.ci[0]:+.3f}, {d.ci[1]:+.3f}]" in shown
     prose = _flat(_prose(NOTEBOOK))
     assert "the rubric readings can **mostly not be told apart** on these answers" in prose
     assert "both put the critic's p(yes), a continuous number from one call, above the same critic's own votes" in prose
     assert "about one interval in twenty would miss zero by chance alone" in prose
-    assert "has equal AUCs by construction, so its zero interval says nothing; it is left out of the count" in prose
+    assert "has the same AUC, and the same difference with every other reading, so it is left out" in prose
     assert "With fifteen pairs" not in prose
 
 

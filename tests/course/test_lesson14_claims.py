@@ -223,6 +223,32 @@ def test_the_stratified_auc_is_the_within_model_pairs():
     assert f"within one model {wins / pairs:.3f}" in _outputs(NOTEBOOK)
 
 
+
+def test_part_of_word_overlaps_auc_is_telling_models_apart_over_resampled_sources():
+    """The take-away's claim: pooled minus within-model AUC has a 95 % interval over sources above 0, recomputed
+    here with weights per source (each answer counted as often as its source is drawn), not the notebook's lists."""
+    import numpy as np
+
+    p = study.load_log()["parts"]["ragtruth-dev-all"]
+    failed = np.array([x["failed"] for x in p["items"]])
+    score = np.array(p["scores"]["word_overlap"])
+    model = np.array([x["model"] for x in p["items"]])
+    source = [x["group"] for x in p["items"]]
+    names = sorted(set(source))
+    column = np.array([names.index(g) for g in source])
+    good, bad = np.flatnonzero(~failed), np.flatnonzero(failed)
+    right = (score[good][:, None] > score[bad][None, :]) + 0.5 * (score[good][:, None] == score[bad][None, :])
+    same = model[good][:, None] == model[bad][None, :]
+    rng = np.random.default_rng(1)
+    gaps = []
+    for _ in range(1000):
+        w = np.bincount(rng.integers(0, len(names), len(names)), minlength=len(names))[column].astype(float)
+        pair_w = w[good][:, None] * w[bad][None, :]
+        gaps.append((right * pair_w).sum() / pair_w.sum() - (right * pair_w * same).sum() / (pair_w * same).sum())
+    low, high = np.quantile(gaps, [0.025, 0.975])
+    assert 0 < low < high
+    assert "pooled minus within: +0.0" in _outputs(NOTEBOOK)
+
 # -- the slips ----------------------------------------------------------------------------------------------------
 
 def test_why_the_judge_fails_is_recomputed_from_the_recordings():

@@ -79,7 +79,7 @@ def test_notebook_10_has_a_figure_take_away_first_and_no_project_history():
 
 def test_notebook_10_gives_no_interval_under_ten_cases_and_says_only_what_was_measured():
     cells = _cells(NOTEBOOK)
-    table = next(_outputs(c) for c in cells if "interval (resampling cases)" in _outputs(c))
+    table = next(_outputs(c) for c in cells if "% interval (cases)" in _outputs(c))
     for line in table.splitlines()[1:]:
         parts = line.split()
         if len(parts) > 3 and parts[1].isdigit() and parts[2].isdigit() and int(parts[1]) > 0 and int(parts[2]) < 10:

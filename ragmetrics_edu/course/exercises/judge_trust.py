@@ -86,7 +86,7 @@ register(
         id="trust-1",
         question=("Decide. You may let one judged metric gate a CI run, but only where the 1.5B judge beats counting "
                   "words. Going by the paired differences printed under the agreement figure (judge - overlap, paired "
-                  "over pairs; judge_report.agreement_table()), on which "
+                  "over pairs; tables.agreement_table(shipped)), on which "
                   "metric does the judge agree with the project's labels more often than word overlap, with an "
                   "interval above 0? Answer context_precision, context_recall, faithfulness, answer_relevancy, "
                   "or 'none'."),
@@ -117,8 +117,9 @@ register(
         id="trust-3",
         question=("Decide. A colleague writes: 'the library's faithfulness judge orders the answer pairs better than "
                   "word overlap: its pairwise accuracy is higher'. Does this set support the claim? Answer True or False, after "
-                  "judge_report.compare on the per-pair credits of judge_agreement.pairwise("
-                  "judge_study.rows('qwen_same_items'))."),
+                  "paired.compare on the per-pair credits of judge_agreement.pairwise("
+                  "judge_study.rows('qwen_same_items'), cases, judge_eval.final_labels()) (the names sections 2 and 3 "
+                  "imports)."),
         answer=_pairs_show_judge_better, kind="bool",
         hint="Compare found['judge_credit'] with found['baseline_credit'] pair by pair, and read the interval.",
         explanation=("A claim that one scorer beats another is a paired difference on the same pairs with its "
