@@ -304,14 +304,17 @@ def test_choice_exercises_explain_the_likely_mistake():
     feedback = exercises.check("choose-3", "ship")              # mean clears the bar; paired: a regression
     assert not feedback.correct and "bar is not the question" in feedback.message
     assert "solution" in feedback.message
-    assert exercises.check("choose-3", "Don't ship").correct
-    feedback = exercises.check("choose-4", "don't ship")        # mean misses the bar; paired: no worse
+    assert exercises.check("choose-3", "FAIL").correct and exercises.check("choose-3", "Don't ship").correct
+    feedback = exercises.check("choose-4", "fail")              # mean misses the bar; paired: no worse
     assert not feedback.correct and "no worse" in feedback.message
-    assert exercises.check("choose-4", "ship").correct
-    feedback = exercises.check("choose-5", "don't ship")        # six fell, none rose; the interval straddles -margin
+    assert exercises.check("choose-4", "pass").correct and exercises.check("choose-4", "ship").correct
+    feedback = exercises.check("choose-5", "fail")              # six fell, none rose; the interval straddles -margin
     assert not feedback.correct and "straddles" in feedback.message
     assert exercises.check("choose-5", "cannot tell").correct
-    assert "ship, don't ship or cannot tell" in exercises.check("choose-5", "maybe").message
+    # the taught rule: CANNOT TELL blocks like FAIL, so the decision "don't ship" is right too; "ship" is not
+    assert exercises.check("choose-5", "don't ship").correct and not exercises.check("choose-5", "ship").correct
+    assert not exercises.check("choose-4", "cannot tell").correct
+    assert "PASS, FAIL or CANNOT TELL" in exercises.check("choose-5", "maybe").message
 
 
 def test_notebook_12_says_what_the_recorded_noise_and_the_rerun_show():

@@ -308,7 +308,8 @@ def test_the_projects_labels_are_never_called_human():
     assert _HUMAN_WORDS.search("agreement with hand labels") and _HUMAN_WORDS.search("two people agreeing")
 
 
-_FRACTIONS = {1 / 10: "a tenth", 1 / 5: "a fifth", 1 / 4: "a quarter", 1 / 3: "a third", 1 / 2: "half",
+_FRACTIONS = {1 / 10: "a tenth", 1 / 5: "a fifth", 1 / 4: "a quarter", 3 / 10: "three in ten", 1 / 3: "a third",
+              1 / 2: "half",
               2 / 3: "two thirds", 3 / 4: "three quarters"}
 _NUMBERS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 

@@ -133,7 +133,7 @@ def test_the_plans_take_aways_hold_on_the_log(log):
     text = " ".join(takeaways)
     assert len(takeaways) == 3 and all(len(t.split()) <= 30 for t in takeaways)
     figures = choice.candidate_figures(log)
-    assert "Counting words stays the default: over all 50 dev sources, no judged design's paired interval lay above it" in text
+    assert "Counting words stays the default: over all 50 dev sources, no candidate's paired interval, judged or not, lay above it" in text
     assert len({row["group"] for row in log["parts"]["ragtruth-dev"]["items"]}) == 50
     assert choice.choose(log)[0] == "word_overlap"
     judged = [n for n in figures if n not in ("word_overlap", "cheap_combination") and figures[n]]

@@ -43,21 +43,23 @@ def _diagnose_leg(given: Any, correct: str) -> str | None:
     return None
 
 
-_DECISIONS = {"ship": "ship", "pass": "ship", "don't ship": "don't ship", "dont ship": "don't ship",
-              "do not ship": "don't ship", "fail": "don't ship", "cannot tell": "cannot tell",
-              "can't tell": "cannot tell", "cant tell": "cannot tell"}
+# the gate's verdicts, and the decisions that follow from them (ship only on PASS): either is accepted
+_ANSWERS = {"pass": "pass", "fail": "fail", "cannot tell": "cannot tell", "can't tell": "cannot tell",
+            "cant tell": "cannot tell", "ship": "ship", "don't ship": "don't ship", "do not ship": "don't ship"}
+_DECISION_OF = {"pass": "ship", "fail": "don't ship", "cannot tell": "don't ship"}
 
 
-def _read_decision(given: Any) -> str | None:
-    return _DECISIONS.get(squash_spaces(given, lower=True)) if isinstance(given, str) else None
+def _read_answer(given: Any) -> str | None:
+    return _ANSWERS.get(squash_spaces(given, lower=True)) if isinstance(given, str) else None
 
 
-def _accept_decision(given: Any, correct: str) -> bool:
-    return _read_decision(given) == correct
+def _accept_verdict(given: Any, correct: str) -> bool:
+    """The gate's verdict, or the decision it leads to (CANNOT TELL blocks like FAIL: "don't ship" for both)."""
+    return _read_answer(given) in (correct, _DECISION_OF[correct])
 
 
-def _decide(name: str) -> Any:
-    return lambda: gate_cases.decision(gate_cases.case_gate(name))
+def _verdict(name: str) -> Any:
+    return lambda: gate_cases.case_gate(name).verdict.lower()
 
 
 def _means(name: str) -> tuple[float, float]:
@@ -65,24 +67,24 @@ def _means(name: str) -> tuple[float, float]:
     return (sum(case["accepted"]) / len(case["accepted"]), sum(case["candidate"]) / len(case["candidate"]))
 
 
-def _diagnose_decision(name: str) -> Any:
+def _diagnose_verdict(name: str) -> Any:
     def diagnose(given: Any, correct: str) -> str | None:
-        found = _read_decision(given)
+        found = _read_answer(given)
         if found is None:
-            return "Answer ship, don't ship or cannot tell."
+            return "Answer PASS, FAIL or CANNOT TELL (or the decision: ship, don't ship)."
         case, result = gate_cases.CASES[name], gate_cases.case_gate(name)
         accepted, candidate = _means(name)
         low, high = result.ci or (float("nan"), float("nan"))
         paired = (f"Paired, on the same {result.n} questions: {result.better} better, {result.worse} worse, "
                   f"{result.same} the same; the interval of candidate - accepted, judge noise included, is "
                   f"[{low:+.3f}, {high:+.3f}] against -margin {-case['margin']:g}.")
-        if found == "ship" and candidate >= case["bar"]:
+        if found in ("pass", "ship") and candidate >= case["bar"]:
             return (f"The candidate's mean, {candidate:.3f}, clears the bar {case['bar']:g}, but the bar is not the "
                     f"question: the accepted version scored {accepted:.3f} on the same questions. " + paired)
-        if found == "don't ship" and candidate < case["bar"] and correct == "ship":
+        if found in ("fail", "don't ship") and candidate < case["bar"] and correct == "pass":
             return (f"The candidate's mean, {candidate:.3f}, misses the bar {case['bar']:g}, but so did the accepted "
                     f"version ({accepted:.3f}): these questions are hard, and the candidate is no worse. " + paired)
-        if found == "don't ship" and correct == "cannot tell":
+        if found == "fail" and correct == "cannot tell":
             sampling = result.sampling_ci or (float("nan"), float("nan"))
             return (f"The means fell by {accepted - candidate:.3f}, more than the margin, and the sign test says the "
                     f"candidate is worse where it changed ({result.worse} worse, {result.better} better, p = "
@@ -103,8 +105,8 @@ def _case_question(name: str, reading: str) -> str:
              f"a judge at temperature {case['temperature']} (its measured run-to-run noise)")
     return (f"Constructed case '{name}': on the same {len(case['accepted'])} questions the last accepted version "
             f"scores a mean of {accepted:.3f} and the candidate {candidate:.3f}; the team's bar is {case['bar']:g} "
-            f"and its margin {case['margin']:g}, with {noise}. {reading} Decide with the paired gate "
-            f"(gate_cases.case_gate('{name}')): ship, don't ship or cannot tell?")
+            f"and its margin {case['margin']:g}, with {noise}. {reading} What does the paired gate "
+            f"(gate_cases.case_gate('{name}')) say: PASS, FAIL or CANNOT TELL? (The build ships only on PASS.)")
 
 
 register(
@@ -134,33 +136,34 @@ register(
     Exercise(
         id="choose-3",
         question=_case_question("clears the bar", "The naive reading: the candidate clears the bar, ship it."),
-        answer=_decide("clears the bar"), kind="choice", accept=_accept_decision,
+        answer=_verdict("clears the bar"), kind="choice", accept=_accept_verdict,
         hint="print(gate_cases.case_gate('clears the bar')) and read the per-question counts and the interval.",
-        explanation=("Don't ship. The candidate is worse than the accepted version on every question and the whole "
-                     "interval lies below -margin. A bar hides a regression whenever the accepted version was well "
-                     "above it: compare with what you had, on the same questions."),
-        diagnose=_diagnose_decision("clears the bar"),
+        explanation=("FAIL, so don't ship. The candidate is worse than the accepted version on every question and the "
+                     "whole interval lies below -margin. A bar hides a regression whenever the accepted version was "
+                     "well above it: compare with what you had, on the same questions."),
+        diagnose=_diagnose_verdict("clears the bar"),
     ),
     Exercise(
         id="choose-4",
         question=_case_question("misses the bar", "The naive reading: the candidate misses the bar, block it."),
-        answer=_decide("misses the bar"), kind="choice", accept=_accept_decision,
+        answer=_verdict("misses the bar"), kind="choice", accept=_accept_verdict,
         hint="print(gate_cases.case_gate('misses the bar')): how many questions changed at all?",
-        explanation=("Ship. The questions are hard for both versions; the candidate changed 3 of 20 scores, and the "
-                     "interval of the difference lies above -margin. A bar would block a change that made nothing "
-                     "worse (and would have blocked the accepted version too)."),
-        diagnose=_diagnose_decision("misses the bar"),
+        explanation=("PASS, so ship. The questions are hard for both versions; the candidate changed 3 of 20 scores, "
+                     "and the interval of the difference lies above -margin. A bar would block a change that made "
+                     "nothing worse (and would have blocked the accepted version too)."),
+        diagnose=_diagnose_verdict("misses the bar"),
     ),
     Exercise(
         id="choose-5",
         question=_case_question("drop near the margin", "The naive reading: the mean fell by more than the "
                                 "margin, block it."),
-        answer=_decide("drop near the margin"), kind="choice", accept=_accept_decision,
+        answer=_verdict("drop near the margin"), kind="choice", accept=_accept_verdict,
         hint="print(gate_cases.case_gate('drop near the margin')) and compare its interval with -margin.",
-        explanation=("Cannot tell. Six scores fell and none rose, so the candidate is worse where it changed, but "
-                     "the interval of the mean drop straddles -margin: 20 questions cannot tell whether the drop is "
-                     "larger than the margin. Add questions (the interval narrows), or run repeats if the judge's "
-                     "per-run shift is large. In CI, cannot tell blocks like a FAIL: ship only on PASS."),
-        diagnose=_diagnose_decision("drop near the margin"),
+        explanation=("CANNOT TELL, so don't ship. Six scores fell and none rose, so the candidate is worse where it "
+                     "changed, but the interval of the mean drop straddles -margin: 20 questions cannot tell whether "
+                     "the drop is larger than the margin. Add questions (the interval narrows), or run repeats if the "
+                     "judge's per-run shift is large. CANNOT TELL blocks like a FAIL (ship only on PASS): the naive "
+                     "reading reached the same decision for another reason, taking a drop beyond the margin as proven."),
+        diagnose=_diagnose_verdict("drop near the margin"),
     ),
 )
