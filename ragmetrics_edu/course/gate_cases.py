@@ -2,16 +2,14 @@
 
 Recorded (qwen2.5-coder-1.5b, replayed from ``data/recordings/judge_study/``):
 
-- :func:`repeat_runs`: the same ten answers (the first five pairs of the labelled set) judged
-  three times at temperature 0 and three times at 0.7, each run with its own seed
-  (:data:`ragmetrics_edu.course.judge_study.passes.REPEATS`);
-- :func:`recorded_noise`: the judge's run-to-run noise measured from those runs
-  (:func:`ragmetrics_edu.regression_gate.judge_noise`);
-- :func:`pair_versions`: on the labelled set's pairs, the supported answers (``a``) as the accepted
-  version and the answers with an unsupported claim (``b``) as the candidate.
+- :func:`repeat_runs`: the same ten answers (the first five pairs of the labelled set) judged three times at
+  temperature 0 and three times at 0.7, each run with its own seed (:data:`.judge_study.passes.REPEATS`);
+- :func:`recorded_noise`: the judge's run-to-run noise measured from those runs (``regression_gate.judge_noise``);
+- :func:`pair_versions`: on the labelled set's pairs, the supported answer (its ``role``) as the accepted
+  version and the answer with an unsupported claim as the candidate.
 
-Constructed (numbers written for the exercise, labelled so): :data:`CASES`, small gates where
-the naive reading (a mean against a bar, or two means) and the paired gate disagree.
+Constructed (numbers written for the exercise, labelled so): :data:`CASES`, small gates where the naive reading
+(a mean against a bar, or two means) and the paired gate part.
 """
 
 from __future__ import annotations
@@ -20,6 +18,7 @@ from typing import Any
 
 from ..errors import InputError
 from ..regression_gate import GateResult, JudgeNoise, gate, judge_noise
+from .judge_study.labels import load_cases
 from .judge_study.passes import repeat_passes, rows
 
 __all__ = ["repeat_runs", "recorded_noise", "pair_versions", "CASES", "case_gate", "decision"]
@@ -52,13 +51,14 @@ def recorded_noise(temperature: str = "0.7", metric: str = "faithfulness") -> Ju
 
 
 def pair_versions(metric: str = "faithfulness") -> tuple[list[str], list[float], list[float]]:
-    """Pair ids, the accepted version's scores (supported answers, ``a``) and the candidate's (``b``),
-    from the recorded same-items pass; pairs with a failed case are left out."""
+    """Pair ids, the accepted version's scores (each pair's supported answer, by its ``role``) and the candidate's
+    (its answer with an unsupported claim), from the recorded same-items pass; pairs with a failed case left out."""
     name = _metric(metric)
     scores = {r["case"]: r["score"] for r in rows("qwen_same_items") if r["metric"] == name
               and r["score"] is not None and not r["error"]}
-    pairs = sorted({c[:-1] for c in scores if f"{c[:-1]}a" in scores and f"{c[:-1]}b" in scores})
-    return pairs, [scores[f"{p}a"] for p in pairs], [scores[f"{p}b"] for p in pairs]
+    case = {(c.pair, c.role): c.id for c in load_cases() if c.pair is not None}   # (pair, role) -> case id
+    pairs = sorted({p for p, _ in case if {case.get((p, "supported")), case.get((p, "unsupported"))} <= set(scores)})
+    return pairs, [scores[case[(p, "supported")]] for p in pairs], [scores[case[(p, "unsupported")]] for p in pairs]
 
 
 #: Constructed cases (not recorded): per-question scores of the accepted and candidate versions on

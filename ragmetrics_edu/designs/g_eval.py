@@ -8,8 +8,11 @@ in :mod:`ragmetrics_edu.metrics.rubric`. Two steps:
    per criterion and run and passes it to every case; pass ``steps=`` to write them yourself and skip the call);
 2. ``g_eval.score``: the judge reads criteria, steps, question, context and answer and replies
    ``{"score": N}``. Where the server returns the reply tokens' alternatives (``top_logprobs``), the
-   probabilities of the score tokens weight the score; otherwise ``samples`` more replies are sampled
-   and averaged, as the G-Eval paper does; with neither, the reply's score is used and the result says so.
+   probabilities of the score tokens weight the score; otherwise ``samples`` more replies are sampled at
+   temperature 1 (:data:`G_EVAL_SAMPLE_TEMPERATURE`) and averaged, as the G-Eval paper does: at temperature 1
+   a sample follows p(s) itself, so its mean estimates Σ p(s)·s (a lower temperature, or the first, most
+   likely reply in the mean, would pull it toward the mode; a server's top-k or top-p default still cuts the
+   tail); with neither, the reply's score is used and the result says so.
 
 It puts the texts under evaluation in data blocks (see :mod:`.prompting`), and draw the blocks'
 fence from the question and context only, so the answers to one question share their prompt's
@@ -33,7 +36,10 @@ from ..validate import choice, integer, text, text_list
 from .common import PROMPTS, QUESTION, SAMPLE_TEMPERATURE, models, passages
 
 __all__ = ["g_eval", "evaluation_steps", "FAITHFULNESS_CRITERIA", "TOP_LOGPROBS", "SAMPLE_TEMPERATURE", "STEPS",
-           "SCORE", "SPEC"]
+           "SCORE", "SPEC", "G_EVAL_SAMPLE_TEMPERATURE"]
+
+#: the temperature of G-Eval's sampled replies: 1, the paper's, so that each follows the score tokens' p(s)
+G_EVAL_SAMPLE_TEMPERATURE = 1.0
 
 #: the faithfulness criterion the course's G-Eval design uses (any criterion may be passed)
 FAITHFULNESS_CRITERIA = ("Faithfulness to the retrieved context: every fact, number, name and detail in the answer "
@@ -86,7 +92,8 @@ def g_eval(judge: Judge, answer: str, context: Sequence[str], *, question: str |
 
     ``variant``: ``"paper"`` (1–5, every score token counts) or ``"deepeval"`` (0–10, tokens under 1 %
     dropped); ``scale`` overrides the range. ``samples``: when the server returns no token probabilities,
-    sample this many more replies and average (0: use the reply's score, noted). ``steps``: evaluation
+    sample this many more replies at temperature 1 and average them, leaving the first reply out (0: use
+    the reply's score, noted). ``steps``: evaluation
     steps written by you (no first call).
     """
     judge = check_judge(judge)
@@ -111,14 +118,14 @@ def g_eval(judge: Judge, answer: str, context: Sequence[str], *, question: str |
                             f'a JSON object {{"score": N}} with N a whole number from {low} to {high}',
                             data=data, legacy=False,
                             fence_from=("question_block", "context"), top_logprobs=TOP_LOGPROBS, sample=sample,
-                            temperature=None if sample is None else SAMPLE_TEMPERATURE, **values)
+                            temperature=None if sample is None else G_EVAL_SAMPLE_TEMPERATURE, **values)
 
     first = ask(judge, request(None), calls)
     reply_score = int(first.data["score"])
     probabilities = _score_probabilities(calls[-1].logprobs, low, high)
     sampled = None
     if probabilities is None and samples:
-        sampled = [reply_score] + [int(ask(judge, request(i), calls).data["score"]) for i in range(1, samples + 1)]
+        sampled = [int(ask(judge, request(i), calls).data["score"]) for i in range(1, samples + 1)]
     result = g_eval_score(probabilities, samples=sampled, reply_score=reply_score, variant=variant,
                           scale=(low, high), threshold=threshold)
     result.values["evaluation_steps"] = steps

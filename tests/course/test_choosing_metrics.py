@@ -257,6 +257,14 @@ def test_the_recorded_judge_noise_and_the_recorded_versions():
     assert gate_cases.recorded_noise("0").run_sd == 0 < gate_cases.recorded_noise("0.7").run_sd
     pairs, accepted, candidate = gate_cases.pair_versions()
     assert len(pairs) == len(accepted) == len(candidate) >= regression_gate.MIN_QUESTIONS
+    # accepted is each pair's supported answer: ranking it above the candidate is notebook 11's pairwise accuracy
+    from ragmetrics_edu.course.judge_study import labels as judge_eval
+    from ragmetrics_edu.course.judge_study import passes
+    from ragmetrics_edu.studies.judge_study import agreement as judge_agreement
+
+    found = judge_agreement.pairwise(passes.rows("qwen_same_items"), judge_eval.load_cases(), judge_eval.final_labels())
+    credit = [1.0 if a > c else 0.5 if a == c else 0.0 for a, c in zip(accepted, candidate, strict=True)]
+    assert found["pairs"] == len(pairs) and sum(credit) / len(credit) == pytest.approx(found["judge"].score)
     ids, runs = gate_cases.repeat_runs("0.7")
     same_answers = regression_gate.gate(runs[2], runs[1], noise=gate_cases.recorded_noise("0.7"), ids=ids)
     assert same_answers.mean_difference < 0 and not same_answers.failed   # a re-run is never a regression

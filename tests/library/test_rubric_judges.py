@@ -63,10 +63,10 @@ def test_without_probabilities_samples_are_averaged_each_with_its_own_seed(serve
     server.push(good({"steps": STEPS}), good({"score": 5}), good({"score": 3}), good({"score": 4}))
     judge = scripted_judge(server)
     r = designs.g_eval(judge, "It is 330 m tall.", CONTEXT, question="How tall is it?", samples=2)
-    assert r.values["weighted"] == pytest.approx(4.0)
+    assert r.values["weighted"] == pytest.approx(3.5)      # the two samples' mean; the first reply (5) is left out
     seeds = [body.get("seed") for body in server.requests[1:]]
     assert len(set(seeds)) == 3
-    assert [body["temperature"] for body in server.requests[2:]] == [designs.SAMPLE_TEMPERATURE] * 2
+    assert [body["temperature"] for body in server.requests[2:]] == [1.0, 1.0]   # the paper's: samples follow p(s)
 
 
 def test_critic_votes_are_sampled_and_a_majority_decides(server):

@@ -32,7 +32,8 @@ def _groundedness() -> str:
 
 
 def _accept_groundedness(given: Any, correct: str) -> bool:
-    return isinstance(given, str) and given.strip().lower() in (correct, "groundedness")
+    names = (correct, "groundedness", "faithfulness", "word_overlap", "word overlap")   # the leg, or either design
+    return isinstance(given, str) and squash_spaces(given, lower=True) in names
 
 
 def _diagnose_leg(given: Any, correct: str) -> str | None:
@@ -43,7 +44,6 @@ def _diagnose_leg(given: Any, correct: str) -> str | None:
     return None
 
 
-# the gate's verdicts, and the decisions that follow from them (ship only on PASS): either is accepted
 _ANSWERS = {"pass": "pass", "fail": "fail", "cannot tell": "cannot tell", "can't tell": "cannot tell",
             "cant tell": "cannot tell", "ship": "ship", "don't ship": "don't ship", "do not ship": "don't ship"}
 _DECISION_OF = {"pass": "ship", "fail": "don't ship", "cannot tell": "don't ship"}

@@ -119,7 +119,7 @@ register(
                   "word overlap: its pairwise accuracy is higher'. Does this set support the claim? Answer True or False, after "
                   "paired.compare on the per-pair credits of judge_agreement.pairwise("
                   "judge_study.rows('qwen_same_items'), cases, judge_eval.final_labels()) (the names sections 2 and 3 "
-                  "imports)."),
+                  "import)."),
         answer=_pairs_show_judge_better, kind="bool",
         hint="Compare found['judge_credit'] with found['baseline_credit'] pair by pair, and read the interval.",
         explanation=("A claim that one scorer beats another is a paired difference on the same pairs with its "

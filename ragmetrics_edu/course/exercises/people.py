@@ -115,7 +115,7 @@ register(
         answer=_really_unfaithful,
         hint="p_obs = 1 - 0.30 is the share passed; theta = (p_obs + TNR - 1) / (TPR + TNR - 1) is the share faithful.",
         explanation=("theta = (0.70 + 0.70 - 1) / (0.85 + 0.70 - 1) = 0.40 / 0.55 = 0.727 really faithful, so "
-                     "0.273 unfaithful: a little under the 0.30 flagged, because the judge flags faithful answers too. The "
+                     "0.273 unfaithful: a little under the 0.30 flagged, because it flags more faithful answers than it misses unfaithful ones. The "
                      "figure is only as good as the assumption that TPR and TNR transfer to this system; lesson 14 "
                      "shows rates pooled over other systems missing, and labels alone needs no such assumption."),
         diagnose=_diagnose_share, tolerance=2e-3,
