@@ -82,11 +82,15 @@ class DeckRun:
 
     @property
     def pairs(self) -> list[tuple[int, int]]:
-        """(deck item, judge item) index pairs (0-based) that match by content, one to one."""
+        """(deck item, judge item) index pairs (0-based) that match by content, one to one. A pair whose judge
+        item is as similar to another deck item (or whose deck item to another judge item) is left out: which
+        of the two it stands for would rest on list order, not content (a merged item often ties so)."""
         if not self.deck_texts or not self.judge_texts or self.result is None:
             return []
-
-        return [(i, j) for i, j, _ in match_items(self.deck_texts, self.judge_texts).values["pairs"]]
+        found = match_items(self.deck_texts, self.judge_texts)
+        sim = [[row[f"j{j + 1}"] for j in range(len(self.judge_texts))] for row in found.tables["similarity matrix"][1]]
+        return [(i, j) for i, j, s in found.values["pairs"]
+                if sum(row[j] == s for row in sim) == 1 and sim[i].count(s) == 1]
 
     @property
     def aligned(self) -> bool:
@@ -237,7 +241,9 @@ def _runs(runs: Any) -> list[DeckRun]:
 
 
 def _as_verdict(value: Any) -> str:
-    return "no" if value in (None, "not_mentioned", "not_relevant", "no") else "yes"
+    if value == "not_mentioned":   # word overlap cannot see a contradiction: "not in the context" is DeepEval's idk
+        return "idk"
+    return "no" if value in (None, "not_relevant", "no") else "yes"
 
 
 #: Per judge step: the word-overlap baseline that judges its items, and the deck inputs it compares them with.

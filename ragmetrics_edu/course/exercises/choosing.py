@@ -149,8 +149,8 @@ register(
         answer=_verdict("misses the bar"), kind="choice", accept=_accept_verdict,
         hint="print(gate_cases.case_gate('misses the bar')): how many questions changed at all?",
         explanation=("PASS, so ship. The questions are hard for both versions; the candidate changed 3 of 20 scores, "
-                     "and the interval of the difference lies above -margin. A bar would block a change that made "
-                     "nothing worse (and would have blocked the accepted version too)."),
+                     "and the interval of the difference lies above -margin. A bar would block a change no worse than "
+                     "the margin (and would have blocked the accepted version too)."),
         diagnose=_diagnose_verdict("misses the bar"),
     ),
     Exercise(

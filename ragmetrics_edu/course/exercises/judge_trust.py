@@ -85,7 +85,7 @@ register(
     Exercise(
         id="trust-1",
         question=("Decide. You may let one judged metric gate a CI run, but only where the 1.5B judge beats counting "
-                  "words. Going by the paired differences printed under the agreement figure (judge - overlap, paired "
+                  "words. Going by the paired differences printed with the agreement figure (judge - overlap, paired "
                   "over pairs; tables.agreement_table(shipped)), on which "
                   "metric does the judge agree with the project's labels more often than word overlap, with an "
                   "interval above 0? Answer context_precision, context_recall, faithfulness, answer_relevancy, "
