@@ -44,13 +44,13 @@ def _diagnose_leg(given: Any, correct: str) -> str | None:
     return None
 
 
-_ANSWERS = {"pass": "pass", "fail": "fail", "cannot tell": "cannot tell", "can't tell": "cannot tell",
-            "cant tell": "cannot tell", "ship": "ship", "don't ship": "don't ship", "do not ship": "don't ship"}
+_ANSWERS = {"pass": "pass", "fail": "fail", "cannot tell": "cannot tell", "cant tell": "cannot tell", "ship": "ship",
+            "dont ship": "don't ship", "do not ship": "don't ship"}   # keys without apostrophes: can't, don't
 _DECISION_OF = {"pass": "ship", "fail": "don't ship", "cannot tell": "don't ship"}
 
 
 def _read_answer(given: Any) -> str | None:
-    return _ANSWERS.get(squash_spaces(given, lower=True)) if isinstance(given, str) else None
+    return _ANSWERS.get(squash_spaces(given, lower=True).replace("'", "")) if isinstance(given, str) else None
 
 
 def _accept_verdict(given: Any, correct: str) -> bool:
