@@ -185,9 +185,10 @@ def test_a_reply_slower_than_the_timeout(server: ScriptedServer) -> None:
     # The reply would take 30 s; the judge gives up at its 0.3 s timeout, well before (15 s: a bound
     # no busy machine misses; the server abandons the sleeping reply when the test ends).
     server.push(good(DECK, delay=30.0))
+    judge = make(server, timeout=0.3)     # built first: the clock times the request, not openai's import
     start = time.perf_counter()
     with pytest.raises(J.JudgeAPIError, match="timeout=0.3") as info:
-        cp(make(server, timeout=0.3))
+        cp(judge)
     assert time.perf_counter() - start < 15.0 and server.hits == 1
     assert info.value.status is None and "larger timeout" in str(info.value)
 
